@@ -1,0 +1,237 @@
+// The xsimd implementation of the forward pass, used by default. Same passes as
+// forward_reference.cpp; the differences are only in how the arithmetic is scheduled:
+// register-blocked matrix products over `batch<float>` with scalar tails, a vectorised exp, and
+// causal-aware loops. Tested against the reference for shapes that are not multiples of the
+// batch width.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "attention.hpp"
+#include "forward_common.hpp"
+
+#if ATTN_HAVE_SIMD
+#include <xsimd/xsimd.hpp>
+#endif
+
+namespace attn {
+
+#if ATTN_HAVE_SIMD
+namespace {
+
+using batch = xsimd::batch<float>;
+constexpr int W = static_cast<int>(batch::size);
+
+// out (M, N) = a (M, K) · b (K, N), all row-major with leading dimensions lda, ldb, ldo.
+// When `lower_triangular_a` is set, a(i, k) is known to be 0 for k > i (causal attention
+// weights), so row block [i, i+R) stops at k = i+R: no work above the diagonal.
+//
+// The micro-kernel keeps a 4-row × 2-batch tile of `out` in registers and streams one row of b
+// per k step: each b load is reused by four rows, each broadcast of a by two batches.
+void gemm(const float* a, int lda, const float* b, int ldb, float* out, int ldo, int M, int K,
+          int N, bool lower_triangular_a) {
+    constexpr int R = 4;
+    int i = 0;
+    for (; i + R <= M; i += R) {
+        const int k_end = lower_triangular_a ? std::min(K, i + R) : K;
+        const float* a0 = a + std::size_t(i) * lda;
+        const float* a1 = a0 + lda;
+        const float* a2 = a1 + lda;
+        const float* a3 = a2 + lda;
+        float* o0 = out + std::size_t(i) * ldo;
+        float* o1 = o0 + ldo;
+        float* o2 = o1 + ldo;
+        float* o3 = o2 + ldo;
+        int j = 0;
+        for (; j + 2 * W <= N; j += 2 * W) {
+            batch c00(0.0f), c01(0.0f), c10(0.0f), c11(0.0f);
+            batch c20(0.0f), c21(0.0f), c30(0.0f), c31(0.0f);
+            for (int k = 0; k < k_end; ++k) {
+                const float* b_k = b + std::size_t(k) * ldb + j;
+                const batch b0 = batch::load_unaligned(b_k);
+                const batch b1 = batch::load_unaligned(b_k + W);
+                const batch x0(a0[k]), x1(a1[k]), x2(a2[k]), x3(a3[k]);
+                c00 = xsimd::fma(x0, b0, c00);
+                c01 = xsimd::fma(x0, b1, c01);
+                c10 = xsimd::fma(x1, b0, c10);
+                c11 = xsimd::fma(x1, b1, c11);
+                c20 = xsimd::fma(x2, b0, c20);
+                c21 = xsimd::fma(x2, b1, c21);
+                c30 = xsimd::fma(x3, b0, c30);
+                c31 = xsimd::fma(x3, b1, c31);
+            }
+            c00.store_unaligned(o0 + j);
+            c01.store_unaligned(o0 + j + W);
+            c10.store_unaligned(o1 + j);
+            c11.store_unaligned(o1 + j + W);
+            c20.store_unaligned(o2 + j);
+            c21.store_unaligned(o2 + j + W);
+            c30.store_unaligned(o3 + j);
+            c31.store_unaligned(o3 + j + W);
+        }
+        for (; j + W <= N; j += W) {
+            batch c0(0.0f), c1(0.0f), c2(0.0f), c3(0.0f);
+            for (int k = 0; k < k_end; ++k) {
+                const batch b0 = batch::load_unaligned(b + std::size_t(k) * ldb + j);
+                c0 = xsimd::fma(batch(a0[k]), b0, c0);
+                c1 = xsimd::fma(batch(a1[k]), b0, c1);
+                c2 = xsimd::fma(batch(a2[k]), b0, c2);
+                c3 = xsimd::fma(batch(a3[k]), b0, c3);
+            }
+            c0.store_unaligned(o0 + j);
+            c1.store_unaligned(o1 + j);
+            c2.store_unaligned(o2 + j);
+            c3.store_unaligned(o3 + j);
+        }
+        // scalar tail: the last N mod W columns
+        for (; j < N; ++j) {
+            float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+            for (int k = 0; k < k_end; ++k) {
+                const float b_kj = b[std::size_t(k) * ldb + j];
+                s0 += a0[k] * b_kj;
+                s1 += a1[k] * b_kj;
+                s2 += a2[k] * b_kj;
+                s3 += a3[k] * b_kj;
+            }
+            o0[j] = s0;
+            o1[j] = s1;
+            o2[j] = s2;
+            o3[j] = s3;
+        }
+    }
+    // remaining rows (M mod 4), one at a time
+    for (; i < M; ++i) {
+        const int k_end = lower_triangular_a ? std::min(K, i + 1) : K;
+        const float* a_i = a + std::size_t(i) * lda;
+        float* o_i = out + std::size_t(i) * ldo;
+        int j = 0;
+        for (; j + W <= N; j += W) {
+            batch c(0.0f);
+            for (int k = 0; k < k_end; ++k) {
+                c = xsimd::fma(batch(a_i[k]), batch::load_unaligned(b + std::size_t(k) * ldb + j), c);
+            }
+            c.store_unaligned(o_i + j);
+        }
+        for (; j < N; ++j) {
+            float s = 0.0f;
+            for (int k = 0; k < k_end; ++k) s += a_i[k] * b[std::size_t(k) * ldb + j];
+            o_i[j] = s;
+        }
+    }
+}
+
+void matmul(const Matrix& a, const Matrix& b, Matrix& out, bool lower_triangular_a = false) {
+    gemm(a.data.data(), a.cols, b.data.data(), b.cols, out.data.data(), out.cols, a.rows, a.cols,
+         b.cols, lower_triangular_a);
+}
+
+void transpose(const Matrix& m, Matrix& out) {
+    out.resize(m.cols, m.rows);
+    for (int r = 0; r < m.rows; ++r) {
+        for (int c = 0; c < m.cols; ++c) out(c, r) = m(r, c);
+    }
+}
+
+// In place: row[0, n) ← row[0, n) · factor
+void scale_row(float* row, int n, float factor) {
+    const batch f(factor);
+    int j = 0;
+    for (; j + W <= n; j += W) (batch::load_unaligned(row + j) * f).store_unaligned(row + j);
+    for (; j < n; ++j) row[j] *= factor;
+}
+
+float row_max(const float* row, int n) {
+    float best = -std::numeric_limits<float>::infinity();
+    int j = 0;
+    if (n >= W) {
+        batch m = batch::load_unaligned(row);
+        for (j = W; j + W <= n; j += W) m = xsimd::max(m, batch::load_unaligned(row + j));
+        alignas(64) float lanes[W];
+        m.store_aligned(lanes);
+        for (float lane : lanes) best = std::max(best, lane);
+    }
+    for (; j < n; ++j) best = std::max(best, row[j]);
+    return best;
+}
+
+// out[0, n) ← exp(in[0, n) − max); returns their sum.
+float exp_shifted(const float* in, float max, float* out, int n) {
+    const batch shift(max);
+    batch sums(0.0f);
+    int j = 0;
+    for (; j + W <= n; j += W) {
+        const batch e = xsimd::exp(batch::load_unaligned(in + j) - shift);
+        e.store_unaligned(out + j);
+        sums += e;
+    }
+    float sum = xsimd::hadd(sums);
+    for (; j < n; ++j) {
+        out[j] = std::exp(in[j] - max);
+        sum += out[j];
+    }
+    return sum;
+}
+
+}  // namespace
+
+void forward_simd(const Problem& p, Result& r) {
+    detail::shape_result(p, r);
+    const int T = p.T, HS = p.HS();
+    const bool causal = p.mask == MaskKind::Causal;
+    const float minus_infinity = -std::numeric_limits<float>::infinity();
+    const float score_scale = p.scale ? 1.0f / std::sqrt(static_cast<float>(HS)) : 1.0f;
+
+    // pass 1: projections                                                       (T, C)
+    matmul(p.x, p.wq, r.q);
+    matmul(p.x, p.wk, r.k);
+    matmul(p.x, p.wv, r.v);
+
+    Matrix k_transposed;  // (HS, T): K_hᵀ, so that scores are one row-major product
+    for (int h = 0; h < p.NH; ++h) {
+        HeadResult& head = r.heads[h];
+        // pass 2: head slices                                                   (T, HS)
+        detail::copy_head_columns(r.q, h, head.q);
+        detail::copy_head_columns(r.k, h, head.k);
+        detail::copy_head_columns(r.v, h, head.v);
+
+        // pass 3: S_h = Q_h·K_hᵀ / √HS, every entry (the page shows the unmasked scores too)
+        transpose(head.k, k_transposed);
+        matmul(head.q, k_transposed, head.scores);
+        for (int i = 0; i < T; ++i) scale_row(head.scores.row(i), T, score_scale);
+
+        for (int i = 0; i < T; ++i) {
+            // pass 4: the mask. Causal rows see keys [0, i]; the rest is −∞.
+            const int visible = causal ? i + 1 : T;
+            const float* s_i = head.scores.row(i);
+            float* m_i = head.masked.row(i);
+            float* a_i = head.weights.row(i);
+            std::copy(s_i, s_i + visible, m_i);
+            std::fill(m_i + visible, m_i + T, minus_infinity);
+            // pass 5: stable softmax over the visible keys; masked keys get exactly 0.
+            // (visible ≥ 1 for both mask kinds, so no row is fully masked here.)
+            const float max = row_max(m_i, visible);
+            const float sum = exp_shifted(m_i, max, a_i, visible);
+            scale_row(a_i, visible, 1.0f / sum);
+            std::fill(a_i + visible, a_i + T, 0.0f);
+        }
+        // pass 6: O_h = A_h·V_h, skipping the zero weights above the diagonal     (T, HS)
+        matmul(head.weights, head.v, head.context, causal);
+        // pass 7: concat
+        detail::paste_head_columns(head.context, h, r.concat);
+    }
+    // pass 8: output projection                                                  (T, C)
+    matmul(r.concat, p.wo, r.output);
+}
+
+std::string simd_arch_name() { return xsimd::default_arch::name(); }
+
+#else  // a build without SIMD: the reference is the only implementation
+
+void forward_simd(const Problem& p, Result& r) { forward_reference(p, r); }
+
+std::string simd_arch_name() { return "scalar"; }
+
+#endif
+
+}  // namespace attn
