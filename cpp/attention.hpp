@@ -70,6 +70,7 @@ struct HeadResult {
 struct Result {
     int T = 0, C = 0, NH = 1, HS = 0;
     Matrix x, q, k, v;             // (T, C)
+    Matrix wq, wk, wv, wo;         // (C, C)  the weights used, as resolved from the config
     std::vector<HeadResult> heads; // NH entries
     Matrix concat;                 // (T, C)  Concat(context_1 … context_NH)
     Matrix output;                 // (T, C)  concat·W_O

@@ -11,6 +11,10 @@ void shape_result(const Problem& p, Result& r) {
     r.NH = p.NH;
     r.HS = HS;
     r.x = p.x;
+    r.wq = p.wq;
+    r.wk = p.wk;
+    r.wv = p.wv;
+    r.wo = p.wo;
     r.q.resize(p.T, p.C);
     r.k.resize(p.T, p.C);
     r.v.resize(p.T, p.C);

@@ -7,7 +7,7 @@
 
 namespace attn::detail {
 
-// Sizes every matrix of `result` for `problem` (reusing storage) and copies X in.
+// Sizes every matrix of `result` for `problem` (reusing storage) and copies X and the weights in.
 void shape_result(const Problem& problem, Result& result);
 
 // dst (T, HS) = src[:, h·HS : (h+1)·HS]

@@ -15,9 +15,9 @@ namespace {
 using emscripten::val;
 
 // Matrix ids shared with web/src/engine/module-ids.js.
-enum InputId { kEmbeddings = 0, kWq = 1, kWk = 2, kWv = 3, kWo = 4 };
+enum InputId { kInEmbeddings = 0, kInWq = 1, kInWk = 2, kInWv = 3, kInWo = 4 };
 enum OutputId {
-    kX = 0, kQ, kK, kV, kConcat, kOutput,                              // whole-model matrices
+    kX = 0, kQ, kK, kV, kConcat, kOutput, kWq, kWk, kWv, kWo,          // whole-model matrices
     kHeadQ = 10, kHeadK, kHeadV, kScores, kMasked, kWeights, kContext  // per-head matrices
 };
 
@@ -60,6 +60,10 @@ public:
             case kV: return view_of(result_.v);
             case kConcat: return view_of(result_.concat);
             case kOutput: return view_of(result_.output);
+            case kWq: return view_of(result_.wq);
+            case kWk: return view_of(result_.wk);
+            case kWv: return view_of(result_.wv);
+            case kWo: return view_of(result_.wo);
         }
         attn::HeadResult& h = result_.heads.at(head);
         switch (id) {
@@ -76,10 +80,10 @@ public:
 private:
     attn::Matrix& input_matrix(int id) {
         switch (id) {
-            case kWq: return config_.wq;
-            case kWk: return config_.wk;
-            case kWv: return config_.wv;
-            case kWo: return config_.wo;
+            case kInWq: return config_.wq;
+            case kInWk: return config_.wk;
+            case kInWv: return config_.wv;
+            case kInWo: return config_.wo;
             default: return config_.embeddings;
         }
     }

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Everything `npm test` runs, in order; stops at the first failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NODE_PATH=/usr/share/nodejs
+
+echo "== Catch2, native =="
+cmake --workflow --preset native
+echo "== Catch2, WebAssembly SIMD under Node (also builds the page's modules) =="
+cmake --workflow --preset wasm
+echo "== static site (dist/) =="
+npx vite build --logLevel warn
+echo "== JavaScript and browser tests =="
+node --test tests/js/*.test.mjs tests/browser/*.test.mjs

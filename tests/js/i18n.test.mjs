@@ -1,0 +1,97 @@
+// The two dictionaries are complete and consistent, and every key the page uses exists.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+import {
+  DICTIONARIES,
+  LANGUAGES,
+  createTranslator,
+  fill,
+  pickLanguage,
+  placeholders,
+  subscript,
+  superscript,
+} from '../../web/src/i18n/index.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+
+test('the languages are English and Simplified Chinese', () => {
+  assert.deepEqual([...LANGUAGES].sort(), ['en', 'zh-CN']);
+});
+
+test('both dictionaries have the same keys', () => {
+  const en = Object.keys(DICTIONARIES.en).sort();
+  const zh = Object.keys(DICTIONARIES['zh-CN']).sort();
+  assert.deepEqual(zh.filter((k) => !en.includes(k)), [], 'keys only in zh-CN');
+  assert.deepEqual(en.filter((k) => !zh.includes(k)), [], 'keys only in en');
+});
+
+test('no text is empty', () => {
+  for (const lang of LANGUAGES) {
+    for (const [key, value] of Object.entries(DICTIONARIES[lang])) {
+      assert.equal(typeof value, 'string', `${lang} ${key}`);
+      assert.ok(value.trim().length > 0, `${lang} ${key} is empty`);
+    }
+  }
+});
+
+test('both translations of a text take the same {placeholders}', () => {
+  for (const key of Object.keys(DICTIONARIES.en)) {
+    assert.deepEqual(placeholders(DICTIONARIES['zh-CN'][key]), placeholders(DICTIONARIES.en[key]), key);
+  }
+});
+
+test('the Chinese dictionary is written in Chinese', () => {
+  // Symbols and language names may coincide; sentences must not be left in English.
+  const zh = DICTIONARIES['zh-CN'];
+  for (const key of ['app.title', 'app.subtitle', 'error.noTokens', 'error.headsDivide', 'step.weights']) {
+    assert.match(zh[key], /[\u4e00-\u9fff]/, key);
+  }
+});
+
+// Every key written in the page (data-i18n…) or in the source (t('…'), *Key: '…') exists.
+function sourceFiles(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'engine' ? [] : sourceFiles(path);
+    return name.endsWith('.js') ? [path] : [];
+  });
+}
+
+test('every key used by the page and the code is in the dictionaries', () => {
+  const used = new Set();
+  const html = readFileSync(join(root, 'web/index.html'), 'utf8');
+  for (const m of html.matchAll(/data-i18n(?:-title|-aria)?="([^"]+)"/g)) used.add(m[1]);
+  for (const file of sourceFiles(join(root, 'web/src'))) {
+    if (file.includes('/i18n/')) continue;
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/\bt\(\s*'([\w.-]+)'/g)) used.add(m[1]);
+    for (const m of text.matchAll(/\b(?:key|labelKey|noteKey):\s*'([\w-]+\.[\w.-]+)'/g)) used.add(m[1]);
+  }
+  assert.ok(used.size > 30, `found only ${used.size} keys; the scan is broken`);
+  for (const key of used) assert.ok(Object.hasOwn(DICTIONARIES.en, key), `missing key ${key}`);
+});
+
+test('the translator fills placeholders and falls back to English, then to the key', () => {
+  const t = createTranslator('zh-CN');
+  assert.equal(t('controls.tokens', { T: 6 }), 'token（按空格切分）：T = 6');
+  assert.equal(createTranslator('en')('error.tooManyTokens', { T: 2000, max: 1024 }), 'Too many tokens: 2000. The engine takes at most 1024.');
+  assert.equal(t('no.such.key'), 'no.such.key');
+  assert.equal(createTranslator('fr')('app.title'), DICTIONARIES.en['app.title']);
+  assert.equal(fill('{a} and {b}', { a: 1 }), '1 and {b}');
+});
+
+test('the language is picked from the browser preferences', () => {
+  assert.equal(pickLanguage(['zh-TW', 'en']), 'zh-CN');
+  assert.equal(pickLanguage(['zh-Hans-CN']), 'zh-CN');
+  assert.equal(pickLanguage(['de-DE', 'en-GB']), 'en');
+  assert.equal(pickLanguage(['fr']), 'en');
+  assert.equal(pickLanguage([]), 'en');
+});
+
+test('head numbers become superscripts and subscripts', () => {
+  assert.equal(superscript(12), '⁽¹²⁾');
+  assert.equal(subscript(3), '₃');
+});

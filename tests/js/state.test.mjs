@@ -1,0 +1,239 @@
+// The page's state: parsing what people type, validation, the address codec, presets.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { PRESETS } from '../../web/src/presets/index.js';
+import { stateToDraft } from '../../web/src/state/draft.js';
+import { carryEmbeddings, rememberRows } from '../../web/src/state/embeddings.js';
+import {
+  divisors,
+  formatMatrixText,
+  formatNumber,
+  parseDecimal,
+  parseMatrixText,
+  parseWholeNumber,
+  tokenize,
+} from '../../web/src/state/parse.js';
+import { FIELDS, decodeHash, encodeHash } from '../../web/src/state/url.js';
+import { snapHeads, toEngineConfig, validateDraft } from '../../web/src/state/validate.js';
+
+const limits = { maxTokens: 1024, maxDModel: 1024 };
+const draftOf = (changes = {}) => ({ ...stateToDraft(PRESETS.default.state), ...changes });
+
+test('a sentence splits into tokens at runs of whitespace', () => {
+  assert.deepEqual(tokenize('  Your journey\tstarts\n with  '), ['Your', 'journey', 'starts', 'with']);
+  assert.deepEqual(tokenize('   '), []);
+  assert.deepEqual(tokenize('<b>x</b> 猫'), ['<b>x</b>', '猫']);
+});
+
+test('divisors are the head counts that fit d_model', () => {
+  assert.deepEqual(divisors(12), [1, 2, 3, 4, 6, 12]);
+  assert.deepEqual(divisors(7), [1, 7]);
+  assert.deepEqual(divisors(1), [1]);
+});
+
+test('numbers: whole numbers and decimals as people write them, nothing else', () => {
+  assert.equal(parseWholeNumber(' 8 '), 8);
+  for (const bad of ['', '2.5', '-1', '1e3', 'eight', '0x10']) assert.equal(parseWholeNumber(bad), null, bad);
+  assert.equal(parseDecimal('-0.5'), -0.5);
+  assert.equal(parseDecimal('.25'), 0.25);
+  assert.equal(parseDecimal('3e-2'), 0.03);
+  for (const bad of ['NaN', 'Infinity', '-Infinity', '1e999', '0x10', 'abc', '1.2.3', '']) {
+    assert.equal(parseDecimal(bad), null, bad);
+  }
+});
+
+test('embeddings text parses row by row and names the first bad entry', () => {
+  assert.deepEqual(parseMatrixText('0.43 0.15 0.89\n\n0.55, 0.87,0.66\n'), {
+    ok: true,
+    rows: [
+      [0.43, 0.15, 0.89],
+      [0.55, 0.87, 0.66],
+    ],
+  });
+  const bad = parseMatrixText('1 2 3\n4 NaN 6');
+  assert.equal(bad.ok, false);
+  assert.deepEqual(bad.error, { key: 'error.embeddingsNumber', params: { row: 2, col: 2, text: 'NaN' } });
+  assert.equal(parseMatrixText('1 Infinity').ok, false);
+});
+
+test('embeddings text round-trips through formatMatrixText', () => {
+  const rows = PRESETS.journey.state.embeddings;
+  assert.deepEqual(parseMatrixText(formatMatrixText(rows)).rows, rows);
+  assert.equal(formatNumber(-0.00001), '0');
+  assert.equal(formatNumber(0.123456), '0.1235');
+});
+
+test('a valid draft becomes a state and an engine config', () => {
+  const checked = validateDraft(draftOf(), limits);
+  assert.equal(checked.ok, true);
+  assert.deepEqual(checked.tokens, ['Your', 'journey', 'starts', 'with', 'one', 'step']);
+  assert.deepEqual(toEngineConfig(checked.state), {
+    tokens: checked.tokens,
+    dModel: 8,
+    heads: 2,
+    mask: 'causal',
+    scale: true,
+    weights: 'random',
+    seed: 0,
+  });
+});
+
+test('the journey preset gives the course example config', () => {
+  const checked = validateDraft(stateToDraft(PRESETS.journey.state), limits);
+  assert.equal(checked.ok, true);
+  const config = toEngineConfig(checked.state);
+  assert.equal(config.dModel, 3);
+  assert.equal(config.heads, 1);
+  assert.equal(config.weights, 'identity');
+  assert.equal(config.mask, 'causal');
+  assert.equal(config.scale, true);
+  assert.deepEqual(config.embeddings[4], [0.77, 0.25, 0.1]);
+});
+
+test('bad input is named, with the control to fix', () => {
+  const error = (changes) => validateDraft(draftOf(changes), limits).error;
+  assert.deepEqual(error({ sentence: '   ' }), { key: 'error.noTokens', params: {}, field: 'sentence' });
+  assert.equal(error({ sentence: 'a '.repeat(1025) }).key, 'error.tooManyTokens');
+  assert.deepEqual(error({ sentence: 'a '.repeat(1025) }).params, { T: 1025, max: 1024 });
+  assert.equal(error({ dModel: '0' }).key, 'error.dModel');
+  assert.equal(error({ dModel: '1025' }).key, 'error.dModel');
+  assert.equal(error({ dModel: '' }).field, 'dModel');
+  assert.deepEqual(error({ heads: '3' }), {
+    key: 'error.headsDivide',
+    params: { heads: 3, dModel: 8, divisors: '1, 2, 4, 8' },
+    field: 'heads',
+  });
+  assert.equal(error({ heads: '0' }).key, 'error.heads');
+  assert.equal(error({ heads: '16' }).key, 'error.heads');
+  assert.equal(error({ seed: '-1' }).key, 'error.seed');
+  assert.equal(error({ seed: '4294967296' }).key, 'error.seed');
+  assert.equal(validateDraft(draftOf({ weights: 'identity', seed: '' }), limits).ok, true);
+});
+
+test('hand-edited embeddings must be T × d_model finite numbers', () => {
+  const edit = (text, changes = {}) =>
+    validateDraft(draftOf({ sentence: 'a b', dModel: '2', heads: '1', embeddingsMode: 'edit', embeddingsText: text, ...changes }), limits);
+  assert.deepEqual(edit('1 2\n3 4').state.embeddings, [
+    [1, 2],
+    [3, 4],
+  ]);
+  assert.deepEqual(edit('1 2').error.params, { rows: 1, T: 2 });
+  assert.deepEqual(edit('1 2\n3 4 5').error, {
+    key: 'error.embeddingsCols',
+    params: { row: 2, cols: 3, dModel: 2 },
+    field: 'embeddings',
+  });
+  assert.equal(edit('1 2\n3 x').error.key, 'error.embeddingsNumber');
+  assert.equal(edit('1 2\n3 x').error.field, 'embeddings');
+  assert.equal(edit('1 2\n3 -Infinity').error.key, 'error.embeddingsNumber');
+});
+
+test('heads snap to a divisor when d_model changes', () => {
+  assert.equal(snapHeads(6, 4), 3);
+  assert.equal(snapHeads(8, 4), 4);
+  assert.equal(snapHeads(7, 4), 1);
+  assert.equal(snapHeads(2, 8), 2);
+});
+
+test('the address names the preset and only what differs from it', () => {
+  const journey = PRESETS.journey.state;
+  assert.equal(encodeHash({ presetId: 'journey', state: journey }), '#preset=journey');
+  assert.equal(encodeHash({ presetId: 'default', state: PRESETS.default.state }), '');
+  assert.equal(
+    encodeHash({ presetId: 'journey', state: { ...journey, mask: 'none' }, lang: 'zh-CN' }),
+    '#preset=journey&v=1&mask=none&lang=zh-CN',
+  );
+  assert.equal(
+    encodeHash({ presetId: 'default', state: { ...PRESETS.default.state, sentence: 'The cat sat', heads: 4 } }),
+    '#v=1&s=The+cat+sat&h=4',
+  );
+});
+
+test('the address decodes back to the same controls', () => {
+  const states = [
+    PRESETS.journey.state,
+    { ...PRESETS.journey.state, embeddings: null, sentence: 'a <b> 猫', scale: false },
+    { ...PRESETS.default.state, dModel: 12, heads: 3, mask: 'none', weights: 'identity', seed: 7 },
+    { ...PRESETS.default.state, embeddings: [[1, -2.5, 0, 1e-3, 4, 5, 6, 7]], sentence: 'one' },
+  ];
+  for (const presetId of ['default', 'journey']) {
+    for (const state of states) {
+      const { presetId: decodedPreset, draft, known } = decodeHash(encodeHash({ presetId, state }));
+      assert.equal(known, true);
+      assert.equal(decodedPreset, presetId);
+      assert.deepEqual(validateDraft(draft, limits).state, state);
+    }
+  }
+});
+
+test('the address table covers every state field exactly once', () => {
+  const keys = FIELDS.map((f) => f.key).sort();
+  assert.deepEqual(keys, Object.keys(PRESETS.default.state).sort());
+  assert.equal(new Set(FIELDS.map((f) => f.param)).size, FIELDS.length);
+});
+
+test('an unknown preset or a bad value in the address is not trusted', () => {
+  const unknown = decodeHash('#preset=nope');
+  assert.equal(unknown.known, false);
+  assert.equal(unknown.presetId, 'default');
+  const bad = decodeHash('#preset=journey&h=2');
+  assert.equal(validateDraft(bad.draft, limits).error.key, 'error.headsDivide');
+  assert.equal(decodeHash('#mask=sideways').draft.mask, 'causal');
+  assert.equal(decodeHash('#lang=zh-CN').lang, 'zh-CN');
+});
+
+test('every preset is valid', () => {
+  for (const [id, preset] of Object.entries(PRESETS)) {
+    const checked = validateDraft(stateToDraft(preset.state), limits);
+    assert.equal(checked.ok, true, id);
+    assert.deepEqual(checked.state, preset.state, id);
+  }
+});
+
+test('edited embeddings follow their tokens when the sentence changes', () => {
+  const fallback = (T, C) => Array.from({ length: T }, (_, i) => Array.from({ length: C }, (_, j) => 100 + 10 * i + j));
+  const remembered = rememberRows(new Map(), ['a', 'b'], [
+    [1, 2],
+    [3, 4],
+  ]);
+  // Inserting a word in front: "b" keeps its row by memory, the new word gets the engine's vector.
+  assert.deepEqual(
+    carryEmbeddings({
+      tokens: ['z', 'a', 'b'],
+      dModel: 2,
+      previousTokens: ['a', 'b'],
+      previousRows: [
+        [1, 2],
+        [3, 4],
+      ],
+      remembered,
+      fallback: fallback(3, 2),
+    }),
+    [
+      [100, 101],
+      [1, 2],
+      [3, 4],
+    ],
+  );
+  // Narrowing then widening d_model gets the typed numbers back from memory.
+  const narrow = carryEmbeddings({
+    tokens: ['a', 'b'],
+    dModel: 1,
+    previousTokens: ['a', 'b'],
+    previousRows: [
+      [1, 2],
+      [3, 4],
+    ],
+    remembered,
+    fallback: fallback(2, 1),
+  });
+  assert.deepEqual(narrow, [[1], [3]]);
+  assert.deepEqual(
+    carryEmbeddings({ tokens: ['a', 'b'], dModel: 3, previousTokens: ['a', 'b'], previousRows: narrow, remembered, fallback: fallback(2, 3) }),
+    [
+      [1, 2, 102],
+      [3, 4, 112],
+    ],
+  );
+});

@@ -1,0 +1,100 @@
+// The package's main export: scaled dot-product attention computed by the C++ core in
+// WebAssembly, with every intermediate matrix handed to JavaScript.
+//
+//   const engine = await createAttention();
+//   const result = engine.compute({ tokens: ['Your', 'journey'], dModel: 3, heads: 1 });
+//   result.perHead[0].weights  // { rows: 2, cols: 2, data: Float32Array }
+//
+// The API is documented in README.md ("The JavaScript API"); types in attention.d.ts.
+import { normaliseConfig } from './config.js';
+import { HEAD_OUTPUT, INPUT, MODEL_OUTPUT } from './module-ids.js';
+import { loadModule, pickBuild } from './load-module.js';
+
+const SIMD_PATH_LABEL = {
+  simd: (arch) => `xsimd ${arch} → wasm simd128`,
+  scalar: () => 'scalar (no WebAssembly SIMD)',
+};
+
+/** Creates an engine. `build`: 'auto' (SIMD where the browser has it), 'simd' or 'scalar'. */
+export async function createAttention({ build = 'auto' } = {}) {
+  const chosen = await pickBuild(build);
+  const module = await loadModule(chosen);
+  return new AttentionEngine(module, chosen);
+}
+
+class AttentionEngine {
+  #module;
+  #core;
+
+  constructor(module, build) {
+    this.#module = module;
+    // One core object for the engine's lifetime: it keeps its buffers between calls.
+    this.#core = new module.WasmEngine();
+    this.info = Object.freeze({
+      build,
+      simdPath: SIMD_PATH_LABEL[build](module.simdArchName()),
+      limits: Object.freeze({ maxTokens: module.maxTokens, maxDModel: module.maxModelWidth }),
+    });
+  }
+
+  /**
+   * Runs the forward pass. Throws an Error naming the problem for bad input; the engine stays
+   * usable. `options.implementation`: 'simd' (default) or 'reference' (the scalar reference
+   * implementation, for checking one against the other).
+   */
+  compute(config, { implementation = 'simd' } = {}) {
+    const c = normaliseConfig(config);
+    if (c.embeddings) this.#writeInput(INPUT.embeddings, c.embeddings);
+    if (c.weightMatrices) {
+      for (const name of ['wq', 'wk', 'wv', 'wo']) this.#writeInput(INPUT[name], c.weightMatrices[name]);
+    }
+    const problem = this.#core.run(
+      c.tokens, c.dModel, c.heads, c.embeddings !== null, c.weightsKind, c.seed >>> 0,
+      c.maskKind, c.scale, implementation === 'reference',
+    );
+    if (problem) throw new Error(problem);
+    return this.#readResult(c);
+  }
+
+  #writeInput(id, { rows, cols, data }) {
+    this.#core.input(id, rows, cols).set(data);
+  }
+
+  // Copies every result matrix out of wasm memory, so the result stays valid after later calls.
+  #readResult({ tokens, dModel, heads }) {
+    const T = tokens.length;
+    const dK = dModel / heads;
+    const take = (id, rows, cols, head = 0) => ({
+      rows, cols, data: new Float32Array(this.#core.output(id, head)),
+    });
+    const perHead = [];
+    for (let h = 0; h < heads; ++h) {
+      perHead.push({
+        q: take(HEAD_OUTPUT.q, T, dK, h),
+        k: take(HEAD_OUTPUT.k, T, dK, h),
+        v: take(HEAD_OUTPUT.v, T, dK, h),
+        scores: take(HEAD_OUTPUT.scores, T, T, h),
+        masked: take(HEAD_OUTPUT.masked, T, T, h),
+        weights: take(HEAD_OUTPUT.weights, T, T, h),
+        context: take(HEAD_OUTPUT.context, T, dK, h),
+      });
+    }
+    return {
+      T, dModel, heads, dK,
+      tokens: [...tokens],
+      x: take(MODEL_OUTPUT.x, T, dModel),
+      q: take(MODEL_OUTPUT.q, T, dModel),
+      k: take(MODEL_OUTPUT.k, T, dModel),
+      v: take(MODEL_OUTPUT.v, T, dModel),
+      perHead,
+      concat: take(MODEL_OUTPUT.concat, T, dModel),
+      output: take(MODEL_OUTPUT.output, T, dModel),
+      weights: {
+        wq: take(MODEL_OUTPUT.wq, dModel, dModel),
+        wk: take(MODEL_OUTPUT.wk, dModel, dModel),
+        wv: take(MODEL_OUTPUT.wv, dModel, dModel),
+        wo: take(MODEL_OUTPUT.wo, dModel, dModel),
+      },
+    };
+  }
+}
