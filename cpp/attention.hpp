@@ -11,12 +11,13 @@
 //   Q = X·W_Q,  K = X·W_K,  V = X·W_V                              (T, C) each
 //   per head h, Q_h / K_h / V_h are columns [h·HS, (h+1)·HS)        (T, HS)
 //   S_h = Q_h·K_hᵀ / √HS                                           (T, T)
-//   A_h = softmax(S_h + M)      M: 0 where allowed, −∞ where masked (T, T)
+//   A_h = softmax((S_h + M)/τ)  M: 0 where allowed, −∞ where masked (T, T)
 //   O_h = A_h·V_h                                                  (T, HS)
 //   MultiHead(X) = Concat(O_1 … O_NH)·W_O                          (T, C)
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -28,9 +29,22 @@ namespace attn {
 // browser tab can hold: at the limits it is about 4·NH·T² + 10·T·C floats.
 inline constexpr int kMaxTokens = 1024;
 inline constexpr int kMaxModelWidth = 1024;
+// Temperature range: outside it softmax(S/τ) is a one-hot or uniform row anyway, and the bounds
+// keep S/τ finite for every accepted input.
+inline constexpr float kMinTemperature = 0.01f;
+inline constexpr float kMaxTemperature = 100.0f;
 
-enum class MaskKind { None, Causal };
+// Which keys a query may see (query i, key j):
+//   None    every key                              (bidirectional, as in BERT)
+//   Causal  j ≤ i                                  (as in GPT)
+//   Window  i − w < j ≤ i                          (causal, the last w tokens)
+//   Prefix  j ≤ max(i, p − 1)                      (the first p tokens see each other, the rest
+//                                                   is causal: prefix-LM)
+//   Custom  custom_mask[i][j] == 0
+// Padding tokens are masked as keys on top of any kind.
+enum class MaskKind { None, Causal, Window, Prefix, Custom };
 enum class WeightsKind { Identity, Random, Explicit };
+enum class Positional { None, Sinusoidal };
 // Which implementation runs the forward pass: the scalar reference that reads like the lesson, or
 // the xsimd one (the default where the build has SIMD).
 enum class Implementation { Reference, Simd };
@@ -38,42 +52,80 @@ enum class Implementation { Reference, Simd };
 // What the caller asks for. Anything not given explicitly is derived deterministically:
 // embeddings from the token strings, weights from a seed.
 struct Config {
-    std::vector<std::string> tokens;     // T entries
+    std::vector<std::string> tokens;     // T entries: the queries (and keys/values in self-attention)
     int C = 0;                           // d_model
-    int NH = 1;                          // heads
+    int NH = 1;                          // query heads
+    int KVH = 0;                         // key/value heads, dividing NH (0: as many as NH).
+                                         // 1 = multi-query, between = grouped-query attention
     bool has_embeddings = false;         // true: `embeddings` is X; false: one vector per token string
     Matrix embeddings;                   // (T, C) when has_embeddings
     WeightsKind weights = WeightsKind::Random;
     std::uint32_t seed = 0;              // for WeightsKind::Random
-    Matrix wq, wk, wv, wo;               // (C, C) each, for WeightsKind::Explicit
+    Matrix wq, wo;                       // (C, C), for WeightsKind::Explicit
+    Matrix wk, wv;                       // (C, KVH·HS), for WeightsKind::Explicit
+    Positional positional = Positional::None;  // added to X (and to the source)
+
+    // Cross-attention: present = queries from `tokens`, keys and values from the source.
+    bool cross = false;
+    std::vector<std::string> source_tokens;  // S entries
+    bool has_source_embeddings = false;
+    Matrix source_embeddings;                // (S, C)
+
     MaskKind mask = MaskKind::Causal;
-    bool scale = true;                   // divide scores by √HS
+    int window = 1;                          // for MaskKind::Window, ≥ 1
+    int prefix = 0;                          // for MaskKind::Prefix, ≥ 0
+    std::vector<std::uint8_t> custom_mask;   // (T, Tk) for MaskKind::Custom, 1 = masked
+    std::vector<std::uint8_t> padding;       // empty, or Tk entries: 1 = this key is padding
+    float mask_fill = -std::numeric_limits<float>::infinity();  // M where masked: −∞ or finite ≤ 0
+    bool mask_before_scale = false;          // (QKᵀ + M)/√d_k instead of QKᵀ/√d_k + M
+    bool scale = true;                       // divide scores by √HS
+    float temperature = 1.0f;                // softmax(logits / τ)
+    bool naive_softmax = false;              // e^s without subtracting the row max (overflows)
+
 };
 
-// Everything the forward pass needs, with X and the weights made concrete.
+// Everything the forward pass needs, with X, the source and the weights made concrete.
 struct Problem {
-    int T = 0, C = 0, NH = 1;
-    Matrix x, wq, wk, wv, wo;
-    MaskKind mask = MaskKind::Causal;
+    int T = 0, Tk = 0, C = 0, NH = 1, KVH = 1;
+    Matrix x;                         // (T, C)  queries' input, positions included
+    Matrix xs;                        // (Tk, C) keys' and values' input (= x in self-attention)
+    Matrix wq, wk, wv, wo;
+    std::vector<std::uint8_t> mask;   // (T, Tk) 1 = masked
+    float mask_fill = -std::numeric_limits<float>::infinity();
+    bool mask_before_scale = false;
     bool scale = true;
+    float temperature = 1.0f;
+    bool naive_softmax = false;
     int HS() const { return C / NH; }
+    // The key/value head that query head h reads: heads are grouped NH/KVH to a key/value head.
+    int kv_head_of(int h) const { return h / (NH / KVH); }
 };
 
 struct HeadResult {
-    Matrix q, k, v;        // (T, HS) column slices of Q, K, V
-    Matrix scores;         // (T, T)  Q_h·K_hᵀ, divided by √HS when scaling is on
-    Matrix masked;         // (T, T)  scores + M: −∞ where masked
-    Matrix weights;        // (T, T)  row-wise softmax of `masked`; exactly 0 where masked
-    Matrix context;        // (T, HS) weights·V_h
+    Matrix q;              // (T, HS)  column slice of Q
+    Matrix k, v;           // (Tk, HS) column slices of K and V (of this head's key/value head)
+    Matrix scores;         // (T, Tk)  Q_h·K_hᵀ, divided by √HS when scaling is on
+    Matrix masked;         // (T, Tk)  the logits before temperature: scores + M (or (QKᵀ + M)/√HS)
+    Matrix weights;        // (T, Tk)  softmax(masked / τ), row-wise; 0 where masked with −∞
+    Matrix context;        // (T, HS)  weights·V_h
+    std::vector<float> row_max;   // (T) max of masked/τ over the row (over unmasked keys for −∞)
+    std::vector<float> row_sum;   // (T) Σ e^(s − max) (naive softmax: Σ e^s)
+    std::vector<float> entropy;   // (T) −Σ a·ln a of the weights, in nats
 };
 
 struct Result {
-    int T = 0, C = 0, NH = 1, HS = 0;
-    Matrix x, q, k, v;             // (T, C)
-    Matrix wq, wk, wv, wo;         // (C, C)  the weights used, as resolved from the config
+    int T = 0, Tk = 0, C = 0, NH = 1, KVH = 1, HS = 0;
+    Matrix x;                      // (T, C)   X as attention sees it (positions added)
+    Matrix xs;                     // (Tk, C)  the source, in cross-attention (else empty)
+    Matrix embeddings;             // (T, C)   X before positions (empty without positions)
+    Matrix positions;              // (T, C)   the positional encoding added (empty without)
+    Matrix q;                      // (T, C)
+    Matrix k, v;                   // (Tk, KVH·HS)
+    Matrix wq, wk, wv, wo;         // the weights used, as resolved from the config
+    Matrix mask;                   // (T, Tk)  1 where masked, else 0 (the same for every head)
     std::vector<HeadResult> heads; // NH entries
-    Matrix concat;                 // (T, C)  Concat(context_1 … context_NH)
-    Matrix output;                 // (T, C)  concat·W_O
+    Matrix concat;                 // (T, C)   Concat(context_1 … context_NH)
+    Matrix output;                 // (T, C)   concat·W_O
 };
 
 // An empty string when `config` is acceptable, else a message naming the problem (for people:
@@ -92,6 +144,10 @@ void forward_simd(const Problem& problem, Result& result);
 // `result` is left untouched.
 std::string compute(const Config& config, Result& result,
                     Implementation implementation = Implementation::Simd);
+
+// The sinusoidal positional encoding of "Attention Is All You Need", (T, C):
+// P[t][2i] = sin(t / 10000^(2i/C)), P[t][2i+1] = cos(t / 10000^(2i/C)).
+Matrix sinusoidal_positions(int T, int C);
 
 // Names the SIMD instruction set the xsimd implementation was compiled for (e.g. "sse4.1",
 // "fma3+avx2"), or "scalar" when the build has none and forward_simd is the reference.

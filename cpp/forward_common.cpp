@@ -1,32 +1,46 @@
 #include "forward_common.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace attn::detail {
 
 void shape_result(const Problem& p, Result& r) {
     const int HS = p.HS();
     r.T = p.T;
+    r.Tk = p.Tk;
     r.C = p.C;
     r.NH = p.NH;
+    r.KVH = p.KVH;
     r.HS = HS;
     r.x = p.x;
+    if (p.xs.rows > 0) {
+        r.xs = p.xs;
+    } else {
+        r.xs.resize(0, 0);
+    }
     r.wq = p.wq;
     r.wk = p.wk;
     r.wv = p.wv;
     r.wo = p.wo;
+    r.mask.resize(p.T, p.Tk);
+    std::transform(p.mask.begin(), p.mask.end(), r.mask.data.begin(),
+                   [](std::uint8_t m) { return m ? 1.0f : 0.0f; });
     r.q.resize(p.T, p.C);
-    r.k.resize(p.T, p.C);
-    r.v.resize(p.T, p.C);
+    r.k.resize(p.Tk, p.KVH * HS);
+    r.v.resize(p.Tk, p.KVH * HS);
     r.heads.resize(p.NH);
     for (HeadResult& head : r.heads) {
         head.q.resize(p.T, HS);
-        head.k.resize(p.T, HS);
-        head.v.resize(p.T, HS);
-        head.scores.resize(p.T, p.T);
-        head.masked.resize(p.T, p.T);
-        head.weights.resize(p.T, p.T);
+        head.k.resize(p.Tk, HS);
+        head.v.resize(p.Tk, HS);
+        head.scores.resize(p.T, p.Tk);
+        head.masked.resize(p.T, p.Tk);
+        head.weights.resize(p.T, p.Tk);
         head.context.resize(p.T, HS);
+        head.row_max.resize(p.T);
+        head.row_sum.resize(p.T);
+        head.entropy.resize(p.T);
     }
     r.concat.resize(p.T, p.C);
     r.output.resize(p.T, p.C);
@@ -43,6 +57,21 @@ void paste_head_columns(const Matrix& src, int h, Matrix& dst) {
     for (int t = 0; t < src.rows; ++t) {
         std::copy(src.row(t), src.row(t) + src.cols, dst.row(t) + h * src.cols);
     }
+}
+
+bool row_fully_masked(const Problem& p, int i) {
+    if (!std::isinf(p.mask_fill)) return false;
+    const auto* row = p.mask.data() + std::size_t(i) * p.Tk;
+    return std::all_of(row, row + p.Tk, [](std::uint8_t m) { return m != 0; });
+}
+
+float entropy_of(const float* weights, int n) {
+    double h = 0.0;
+    for (int j = 0; j < n; ++j) {
+        if (weights[j] > 0.0f) h -= double(weights[j]) * std::log(double(weights[j]));
+        else if (std::isnan(weights[j])) return weights[j];
+    }
+    return static_cast<float>(h);
 }
 
 }  // namespace attn::detail

@@ -1,22 +1,32 @@
-// Pieces both forward implementations share: sizing the result and moving head slices in and out
-// of the (T, C) matrices. Neither does arithmetic, so sharing them keeps the two implementations
-// independent where it matters.
+// Pieces both forward implementations share: sizing the result, moving head slices in and out of
+// the wide matrices, and the per-row softmax statistics. None of them is the arithmetic under
+// test, so sharing them keeps the two implementations independent where it matters.
 #pragma once
 
 #include "attention.hpp"
 
 namespace attn::detail {
 
-// Sizes every matrix of `result` for `problem` (reusing storage) and copies X and the weights in.
+// Sizes every matrix of `result` for `problem` (reusing storage) and copies in X, the source, the
+// weights and the mask.
 void shape_result(const Problem& problem, Result& result);
 
-// dst (T, HS) = src[:, h·HS : (h+1)·HS]
+// dst (rows, HS) = src[:, h·HS : (h+1)·HS]   with HS = dst.cols
 void copy_head_columns(const Matrix& src, int h, Matrix& dst);
 
-// dst[:, h·HS : (h+1)·HS] = src (T, HS)    — the "concat" of multi-head attention
+// dst[:, h·HS : (h+1)·HS] = src (rows, HS)    — the "concat" of multi-head attention
 void paste_head_columns(const Matrix& src, int h, Matrix& dst);
 
-// True where token i may not attend to token j.
-inline bool is_masked(MaskKind mask, int i, int j) { return mask == MaskKind::Causal && j > i; }
+// The value M adds to a score: 0 where allowed, the fill value where masked.
+inline float mask_term(const Problem& p, int i, int j) {
+    return p.mask[std::size_t(i) * p.Tk + j] ? p.mask_fill : 0.0f;
+}
+
+// True when query i may see no key at all and the fill is −∞: softmax would be 0/0, and the
+// row is defined as all-zero weights instead.
+bool row_fully_masked(const Problem& p, int i);
+
+// −Σ a·ln a over a row of weights (0·ln 0 = 0), in nats.
+float entropy_of(const float* weights, int n);
 
 }  // namespace attn::detail

@@ -24,62 +24,72 @@ void matmul(const Matrix& a, const Matrix& b, Matrix& out) {
 
 void forward_reference(const Problem& p, Result& r) {
     detail::shape_result(p, r);
-    const int T = p.T, HS = p.HS();
+    const int T = p.T, Tk = p.Tk, HS = p.HS();
     const float minus_infinity = -std::numeric_limits<float>::infinity();
     const float score_scale = p.scale ? 1.0f / std::sqrt(static_cast<float>(HS)) : 1.0f;
+    const Matrix& xs = p.xs.rows > 0 ? p.xs : p.x;  // keys and values come from the source
 
-    // pass 1: the projections Q = X·W_Q, K = X·W_K, V = X·W_V                    (T, C)
+    // pass 1: the projections Q = X·W_Q (T, C); K = X_s·W_K, V = X_s·W_V (Tk, KVH·HS)
     matmul(p.x, p.wq, r.q);
-    matmul(p.x, p.wk, r.k);
-    matmul(p.x, p.wv, r.v);
+    matmul(xs, p.wk, r.k);
+    matmul(xs, p.wv, r.v);
 
     for (int h = 0; h < p.NH; ++h) {
         HeadResult& head = r.heads[h];
-        // pass 2: head h sees columns [h·HS, (h+1)·HS) of Q, K and V            (T, HS)
+        // pass 2: query head h sees columns [h·HS, (h+1)·HS) of Q; its key/value head g those
+        // of K and V (g = h when every head has its own keys and values)
+        const int g = p.kv_head_of(h);
         detail::copy_head_columns(r.q, h, head.q);
-        detail::copy_head_columns(r.k, h, head.k);
-        detail::copy_head_columns(r.v, h, head.v);
+        detail::copy_head_columns(r.k, g, head.k);
+        detail::copy_head_columns(r.v, g, head.v);
 
         for (int i = 0; i < T; ++i) {
-            // pass 3: s_ij = q_i · k_j / √HS for every key, masked or not        (T, T)
-            for (int j = 0; j < T; ++j) {
+            // pass 3: s_ij = q_i · k_j / √HS for every key, masked or not            (T, Tk)
+            // pass 4: add the mask M — after the scaling, QKᵀ/√d_k + M, or before it,
+            //         (QKᵀ + M)/√d_k; with M = −∞ both give −∞.
+            for (int j = 0; j < Tk; ++j) {
                 float dot = 0.0f;
                 for (int c = 0; c < HS; ++c) dot += head.q(i, c) * head.k(j, c);
+                const float m = detail::mask_term(p, i, j);
                 head.scores(i, j) = dot * score_scale;
+                head.masked(i, j) = p.mask_before_scale ? (dot + m) * score_scale
+                                                        : dot * score_scale + m;
             }
-            // pass 4: add the mask, −∞ where token i may not look; track the row's max over
-            // the keys it may see (the max of a softmax must ignore −∞ entries).
-            float row_max = minus_infinity;
-            for (int j = 0; j < T; ++j) {
-                const bool masked = detail::is_masked(p.mask, i, j);
-                head.masked(i, j) = masked ? minus_infinity : head.scores(i, j);
-                if (!masked && head.scores(i, j) > row_max) row_max = head.scores(i, j);
+            // pass 5: softmax of z = masked / τ. The stable form subtracts the row max, so every
+            // exponent is ≤ 0 and exp cannot overflow; exp(−∞) = 0 gives masked keys exactly zero
+            // weight. The naive form, e^z / Σ e^z, is kept to show why: it overflows to ∞ and
+            // ∞/∞ = NaN for large scores. A row with no visible key is all zeros, not 0/0.
+            float* a_i = head.weights.row(i);
+            if (detail::row_fully_masked(p, i)) {
+                for (int j = 0; j < Tk; ++j) a_i[j] = 0.0f;
+                head.row_max[i] = minus_infinity;
+                head.row_sum[i] = 0.0f;
+                head.entropy[i] = 0.0f;
+            } else {
+                float z_max = minus_infinity;
+                for (int j = 0; j < Tk; ++j) z_max = std::fmax(z_max, head.masked(i, j) / p.temperature);
+                const float shift = p.naive_softmax ? 0.0f : z_max;
+                float sum = 0.0f;
+                for (int j = 0; j < Tk; ++j) {
+                    a_i[j] = std::exp(head.masked(i, j) / p.temperature - shift);
+                    sum += a_i[j];
+                }
+                for (int j = 0; j < Tk; ++j) a_i[j] /= sum;
+                head.row_max[i] = z_max;
+                head.row_sum[i] = sum;
+                head.entropy[i] = detail::entropy_of(a_i, Tk);
             }
-            // pass 5: softmax. Subtracting the max keeps every exponent ≤ 0, so exp cannot
-            // overflow; exp(−∞) = 0 gives masked keys exactly zero weight. A row with no visible
-            // key (row_max still −∞) is defined as all zeros rather than 0/0 = NaN.
-            float sum = 0.0f;
-            for (int j = 0; j < T; ++j) {
-                const float e = row_max == minus_infinity
-                                    ? 0.0f
-                                    : std::exp(head.masked(i, j) - row_max);
-                head.weights(i, j) = e;
-                sum += e;
-            }
-            for (int j = 0; j < T; ++j) {
-                if (sum > 0.0f) head.weights(i, j) /= sum;
-            }
-            // pass 6: the context o_i = Σ_j a_ij · v_j                            (T, HS)
+            // pass 6: the context o_i = Σ_j a_ij · v_j                              (T, HS)
             for (int c = 0; c < HS; ++c) {
                 float acc = 0.0f;
-                for (int j = 0; j < T; ++j) acc += head.weights(i, j) * head.v(j, c);
+                for (int j = 0; j < Tk; ++j) acc += head.weights(i, j) * head.v(j, c);
                 head.context(i, c) = acc;
             }
         }
-        // pass 7: Concat(head_1 … head_NH) puts head h back in its own columns      (T, C)
+        // pass 7: Concat(head_1 … head_NH) puts head h back in its own columns        (T, C)
         detail::paste_head_columns(head.context, h, r.concat);
     }
-    // pass 8: the output projection mixes the heads: output = concat · W_O          (T, C)
+    // pass 8: the output projection mixes the heads: output = concat · W_O            (T, C)
     matmul(r.concat, p.wo, r.output);
 }
 

@@ -24,17 +24,18 @@ using batch = xsimd::batch<float>;
 constexpr int W = static_cast<int>(batch::size);
 
 // out (M, N) = a (M, K) · b (K, N), all row-major with leading dimensions lda, ldb, ldo.
-// When `lower_triangular_a` is set, a(i, k) is known to be 0 for k > i (causal attention
-// weights), so row block [i, i+R) stops at k = i+R: no work above the diagonal.
+// When `row_k_end` is given, a(i, k) is known to be 0 for k ≥ row_k_end[i] (attention weights of
+// masked keys), so a row block stops at the largest of its rows' ends: with a causal mask, no
+// work above the diagonal.
 //
 // The micro-kernel keeps a 4-row × 2-batch tile of `out` in registers and streams one row of b
 // per k step: each b load is reused by four rows, each broadcast of a by two batches.
 void gemm(const float* a, int lda, const float* b, int ldb, float* out, int ldo, int M, int K,
-          int N, bool lower_triangular_a) {
+          int N, const int* row_k_end = nullptr) {
     constexpr int R = 4;
     int i = 0;
     for (; i + R <= M; i += R) {
-        const int k_end = lower_triangular_a ? std::min(K, i + R) : K;
+        const int k_end = row_k_end ? *std::max_element(row_k_end + i, row_k_end + i + R) : K;
         const float* a0 = a + std::size_t(i) * lda;
         const float* a1 = a0 + lda;
         const float* a2 = a1 + lda;
@@ -102,7 +103,7 @@ void gemm(const float* a, int lda, const float* b, int ldb, float* out, int ldo,
     }
     // remaining rows (M mod 4), one at a time
     for (; i < M; ++i) {
-        const int k_end = lower_triangular_a ? std::min(K, i + 1) : K;
+        const int k_end = row_k_end ? row_k_end[i] : K;
         const float* a_i = a + std::size_t(i) * lda;
         float* o_i = out + std::size_t(i) * ldo;
         int j = 0;
@@ -121,9 +122,9 @@ void gemm(const float* a, int lda, const float* b, int ldb, float* out, int ldo,
     }
 }
 
-void matmul(const Matrix& a, const Matrix& b, Matrix& out, bool lower_triangular_a = false) {
+void matmul(const Matrix& a, const Matrix& b, Matrix& out, const int* row_k_end = nullptr) {
     gemm(a.data.data(), a.cols, b.data.data(), b.cols, out.data.data(), out.cols, a.rows, a.cols,
-         b.cols, lower_triangular_a);
+         b.cols, row_k_end);
 }
 
 void transpose(const Matrix& m, Matrix& out) {
@@ -177,46 +178,66 @@ float exp_shifted(const float* in, float max, float* out, int n) {
 
 void forward_simd(const Problem& p, Result& r) {
     detail::shape_result(p, r);
-    const int T = p.T, HS = p.HS();
-    const bool causal = p.mask == MaskKind::Causal;
+    const int T = p.T, Tk = p.Tk, HS = p.HS();
     const float minus_infinity = -std::numeric_limits<float>::infinity();
     const float score_scale = p.scale ? 1.0f / std::sqrt(static_cast<float>(HS)) : 1.0f;
+    const float inverse_temperature = 1.0f / p.temperature;
+    const Matrix& xs = p.xs.rows > 0 ? p.xs : p.x;
 
-    // pass 1: projections                                                       (T, C)
+    // pass 1: projections                                          (T, C), (Tk, KVH·HS) ×2
     matmul(p.x, p.wq, r.q);
-    matmul(p.x, p.wk, r.k);
-    matmul(p.x, p.wv, r.v);
+    matmul(xs, p.wk, r.k);
+    matmul(xs, p.wv, r.v);
 
-    Matrix k_transposed;  // (HS, T): K_hᵀ, so that scores are one row-major product
+    Matrix k_transposed;             // (HS, Tk): K_hᵀ, so that scores are one row-major product
+    std::vector<int> row_k_end(T);   // per query row: one past its last non-zero weight
     for (int h = 0; h < p.NH; ++h) {
         HeadResult& head = r.heads[h];
-        // pass 2: head slices                                                   (T, HS)
+        // pass 2: head slices
+        const int g = p.kv_head_of(h);
         detail::copy_head_columns(r.q, h, head.q);
-        detail::copy_head_columns(r.k, h, head.k);
-        detail::copy_head_columns(r.v, h, head.v);
+        detail::copy_head_columns(r.k, g, head.k);
+        detail::copy_head_columns(r.v, g, head.v);
 
-        // pass 3: S_h = Q_h·K_hᵀ / √HS, every entry (the page shows the unmasked scores too)
+        // pass 3: QK_hᵀ for every pair (the page shows the unmasked scores too). `masked`
+        // holds the raw dot products until pass 4 rewrites it row by row.
         transpose(head.k, k_transposed);
-        matmul(head.q, k_transposed, head.scores);
-        for (int i = 0; i < T; ++i) scale_row(head.scores.row(i), T, score_scale);
+        matmul(head.q, k_transposed, head.masked);
 
         for (int i = 0; i < T; ++i) {
-            // pass 4: the mask. Causal rows see keys [0, i]; the rest is −∞.
-            const int visible = causal ? i + 1 : T;
-            const float* s_i = head.scores.row(i);
+            float* s_i = head.scores.row(i);
             float* m_i = head.masked.row(i);
             float* a_i = head.weights.row(i);
-            std::copy(s_i, s_i + visible, m_i);
-            std::fill(m_i + visible, m_i + T, minus_infinity);
-            // pass 5: stable softmax over the visible keys; masked keys get exactly 0.
-            // (visible ≥ 1 for both mask kinds, so no row is fully masked here.)
-            const float max = row_max(m_i, visible);
-            const float sum = exp_shifted(m_i, max, a_i, visible);
-            scale_row(a_i, visible, 1.0f / sum);
-            std::fill(a_i + visible, a_i + T, 0.0f);
+            // pass 3 (end): scaled scores; pass 4: the mask, after or before the scaling
+            std::copy(m_i, m_i + Tk, s_i);
+            scale_row(s_i, Tk, score_scale);
+            for (int j = 0; j < Tk; ++j) {
+                const float m = detail::mask_term(p, i, j);
+                m_i[j] = p.mask_before_scale ? (m_i[j] + m) * score_scale : s_i[j] + m;
+            }
+            // pass 5: softmax of z = masked / τ (stable unless naive was asked for)
+            if (detail::row_fully_masked(p, i)) {
+                std::fill(a_i, a_i + Tk, 0.0f);
+                head.row_max[i] = minus_infinity;
+                head.row_sum[i] = 0.0f;
+                head.entropy[i] = 0.0f;
+                row_k_end[i] = 0;
+                continue;
+            }
+            std::copy(m_i, m_i + Tk, a_i);
+            if (inverse_temperature != 1.0f) scale_row(a_i, Tk, inverse_temperature);
+            const float z_max = row_max(a_i, Tk);
+            const float sum = exp_shifted(a_i, p.naive_softmax ? 0.0f : z_max, a_i, Tk);
+            scale_row(a_i, Tk, 1.0f / sum);
+            head.row_max[i] = z_max;
+            head.row_sum[i] = sum;
+            head.entropy[i] = detail::entropy_of(a_i, Tk);
+            int end = Tk;
+            while (end > 0 && a_i[end - 1] == 0.0f) --end;
+            row_k_end[i] = end;
         }
-        // pass 6: O_h = A_h·V_h, skipping the zero weights above the diagonal     (T, HS)
-        matmul(head.weights, head.v, head.context, causal);
+        // pass 6: O_h = A_h·V_h, skipping the zero weights of masked keys           (T, HS)
+        matmul(head.weights, head.v, head.context, row_k_end.data());
         // pass 7: concat
         detail::paste_head_columns(head.context, h, r.concat);
     }

@@ -48,6 +48,15 @@ std::string validate(const Config& config) {
         out << "too many tokens: " << config.tokens.size() << " (the limit is " << kMaxTokens << ")";
         return out.str();
     }
+    const int S = static_cast<int>(config.source_tokens.size());
+    if (config.cross) {
+        if (S == 0) return "no source tokens: cross-attention needs at least one source token";
+        if (config.source_tokens.size() > std::size_t(kMaxTokens)) {
+            out << "too many source tokens: " << S << " (the limit is " << kMaxTokens << ")";
+            return out.str();
+        }
+    }
+    const int Tk = config.cross ? S : T;
     if (config.C < 1 || config.C > kMaxModelWidth) {
         out << "dModel must be between 1 and " << kMaxModelWidth << " (got " << config.C << ")";
         return out.str();
@@ -60,18 +69,61 @@ std::string validate(const Config& config) {
         out << "heads (" << config.NH << ") must divide dModel (" << config.C << ")";
         return out.str();
     }
+    const int KVH = config.KVH == 0 ? config.NH : config.KVH;
+    if (KVH < 1 || KVH > config.NH || config.NH % KVH != 0) {
+        out << "kvHeads (" << KVH << ") must divide heads (" << config.NH << ")";
+        return out.str();
+    }
     if (config.has_embeddings) {
         auto problem = check_matrix("embeddings", config.embeddings, T, config.C,
                                     "one row of dModel numbers per token");
         if (!problem.empty()) return problem;
     }
+    if (config.cross && config.has_source_embeddings) {
+        auto problem = check_matrix("source.embeddings", config.source_embeddings, S, config.C,
+                                    "one row of dModel numbers per source token");
+        if (!problem.empty()) return problem;
+    }
     if (config.weights == WeightsKind::Explicit) {
-        const std::pair<const char*, const Matrix*> weights[] = {
-            {"wq", &config.wq}, {"wk", &config.wk}, {"wv", &config.wv}, {"wo", &config.wo}};
-        for (const auto& [name, matrix] : weights) {
-            auto problem = check_matrix(name, *matrix, config.C, config.C, "dModel\u00d7dModel");
+        const int kv_width = KVH * (config.C / config.NH);
+        const struct { const char* name; const Matrix* m; int cols; const char* meaning; } weights[] = {
+            {"wq", &config.wq, config.C, "dModel\u00d7dModel"},
+            {"wk", &config.wk, kv_width, "dModel\u00d7(kvHeads\u00b7dK)"},
+            {"wv", &config.wv, kv_width, "dModel\u00d7(kvHeads\u00b7dK)"},
+            {"wo", &config.wo, config.C, "dModel\u00d7dModel"}};
+        for (const auto& w : weights) {
+            auto problem = check_matrix(w.name, *w.m, config.C, w.cols, w.meaning);
             if (!problem.empty()) return problem;
         }
+    }
+    if (config.mask == MaskKind::Window && config.window < 1) {
+        out << "window must be at least 1 (got " << config.window << ")";
+        return out.str();
+    }
+    if (config.mask == MaskKind::Prefix && config.prefix < 0) {
+        out << "prefix must be 0 or more (got " << config.prefix << ")";
+        return out.str();
+    }
+    if (config.mask == MaskKind::Custom &&
+        config.custom_mask.size() != std::size_t(T) * std::size_t(Tk)) {
+        out << "customMask must be " << T << "\u00d7" << Tk << " (one row per query token, one "
+            << "column per key token)";
+        return out.str();
+    }
+    if (!config.padding.empty() && config.padding.size() != std::size_t(Tk)) {
+        out << "padding must have one entry per " << (config.cross ? "source " : "") << "token ("
+            << Tk << "), got " << config.padding.size();
+        return out.str();
+    }
+    const float fill = config.mask_fill;
+    if (std::isnan(fill) || fill > 0.0f || (fill < -1e30f && !std::isinf(fill))) {
+        out << "maskFill must be -Infinity or a number between -1e30 and 0 (got " << fill << ")";
+        return out.str();
+    }
+    if (!(config.temperature >= kMinTemperature && config.temperature <= kMaxTemperature)) {
+        out << "temperature must be between " << kMinTemperature << " and " << kMaxTemperature
+            << " (got " << config.temperature << ")";
+        return out.str();
     }
     return {};
 }

@@ -35,19 +35,28 @@ std::uint64_t fnv1a(const std::string& text) {
 
 }  // namespace
 
-Matrix identity(int n) {
-    Matrix m(n, n);
-    for (int i = 0; i < n; ++i) m(i, i) = 1.0f;
+Matrix identity(int n) { return identity_columns(n, n); }
+
+Matrix identity_columns(int rows, int cols) {
+    Matrix m(rows, cols);
+    for (int i = 0; i < rows && i < cols; ++i) m(i, i) = 1.0f;
     return m;
 }
 
-Matrix random_weights(int C, std::uint32_t seed, WeightRole role) {
+Matrix random_weights(int rows, int cols, std::uint32_t seed, WeightRole role) {
     // One stream per (seed, role); the odd multiplier spreads neighbouring seeds apart.
     SplitMix64 rng{(std::uint64_t(seed) << 2 | std::uint64_t(role)) * 0xD1B54A32D192ED03ull};
     // sqrt and division are exactly rounded in IEEE 754, so `bound` is the same everywhere.
-    const float bound = 1.0f / std::sqrt(static_cast<float>(C));
-    Matrix m(C, C);
-    for (float& w : m.data) w = rng.next_signed_unit() * bound;
+    const float bound = 1.0f / std::sqrt(static_cast<float>(rows));
+    // Drawn row by row over the full square width and cut, so that W_K of a grouped-query
+    // model is the left part of W_K of the same model with all heads.
+    Matrix m(rows, cols);
+    for (int r = 0; r < rows; ++r) {
+        for (int c = 0; c < rows; ++c) {
+            const float w = rng.next_signed_unit() * bound;
+            if (c < cols) m(r, c) = w;
+        }
+    }
     return m;
 }
 

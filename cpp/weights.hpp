@@ -16,8 +16,12 @@ enum class WeightRole : std::uint32_t { Query = 0, Key = 1, Value = 2, Output = 
 
 Matrix identity(int n);
 
-// Uniform in [−1/√C, 1/√C), the range of PyTorch's default nn.Linear initialisation.
-Matrix random_weights(int C, std::uint32_t seed, WeightRole role);
+// (rows, cols) with ones on the diagonal: the first `cols` columns of I_rows.
+Matrix identity_columns(int rows, int cols);
+
+// (rows, cols), uniform in [−1/√rows, 1/√rows): the range of PyTorch's default nn.Linear
+// initialisation for `rows` inputs. A narrower matrix is the left part of the square one.
+Matrix random_weights(int rows, int cols, std::uint32_t seed, WeightRole role);
 
 // One vector per token string, uniform in [−1, 1): the same word always gets the same vector,
 // and a wider d_model only appends components (the first C stay the same).

@@ -14,16 +14,39 @@ namespace {
 
 using emscripten::val;
 
-// Matrix ids shared with web/src/engine/module-ids.js.
-enum InputId { kInEmbeddings = 0, kInWq = 1, kInWk = 2, kInWv = 3, kInWo = 4 };
+// Ids shared with web/src/engine/module-ids.js.
+enum InputId { kInEmbeddings = 0, kInWq, kInWk, kInWv, kInWo, kInSourceEmbeddings };
+enum ByteInputId { kInCustomMask = 0, kInPadding };
 enum OutputId {
-    kX = 0, kQ, kK, kV, kConcat, kOutput, kWq, kWk, kWv, kWo,          // whole-model matrices
-    kHeadQ = 10, kHeadK, kHeadV, kScores, kMasked, kWeights, kContext  // per-head matrices
+    // whole-model matrices
+    kX = 0, kQ, kK, kV, kConcat, kOutput, kWq, kWk, kWv, kWo, kMask, kXs, kEmbeddings, kPositions,
+    // per-head matrices and row statistics
+    kHeadQ = 20, kHeadK, kHeadV, kScores, kMasked, kWeights, kContext, kRowMax, kRowSum, kEntropy
 };
 
-val view_of(attn::Matrix& m) {
-    return val(emscripten::typed_memory_view(m.data.size(), m.data.data()));
+// The scalar settings of one call; the facade fills it from the JavaScript config.
+struct Options {
+    int C = 0, NH = 1, KVH = 0;
+    bool has_embeddings = false;
+    int weights_kind = 1;
+    unsigned seed = 0;
+    int positional = 0;
+    bool cross = false;
+    bool has_source_embeddings = false;
+    int mask = 1, window = 1, prefix = 0;
+    bool has_custom_mask = false, has_padding = false;
+    float mask_fill = 0.0f;
+    bool mask_before_scale = false, scale = true;
+    float temperature = 1.0f;
+    bool naive_softmax = false;
+    bool use_reference = false;
+};
+
+template <typename T>
+val view_of(std::vector<T>& v) {
+    return val(emscripten::typed_memory_view(v.size(), v.data()));
 }
+val view_of(attn::Matrix& m) { return view_of(m.data); }
 
 class WasmEngine {
 public:
@@ -34,24 +57,44 @@ public:
         return view_of(m);
     }
 
-    // Runs validate → resolve → forward. Returns "" on success, else the validation message.
-    std::string run(val tokens, int C, int NH, bool has_embeddings, int weights_kind,
-                    unsigned seed, int mask_kind, bool scale, bool use_reference) {
-        config_.tokens = emscripten::vecFromJSArray<std::string>(tokens);
-        config_.C = C;
-        config_.NH = NH;
-        config_.has_embeddings = has_embeddings;
-        config_.weights = static_cast<attn::WeightsKind>(weights_kind);
-        config_.seed = seed;
-        config_.mask = static_cast<attn::MaskKind>(mask_kind);
-        config_.scale = scale;
-        return attn::compute(config_, result_,
-                             use_reference ? attn::Implementation::Reference
-                                           : attn::Implementation::Simd);
+    // Sizes byte input `id` (custom mask, padding) and returns a Uint8Array over it.
+    val byteInput(int id, int size) {
+        std::vector<std::uint8_t>& bytes = id == kInPadding ? config_.padding : config_.custom_mask;
+        bytes.resize(size);
+        return view_of(bytes);
     }
 
-    // A Float32Array over result matrix `id` (of head `head` for per-head ids). Valid until the
-    // next call into the module: the facade copies it at once.
+    // Runs validate → resolve → forward. Returns "" on success, else the validation message.
+    std::string run(val tokens, val source_tokens, const Options& o) {
+        config_.tokens = emscripten::vecFromJSArray<std::string>(tokens);
+        config_.cross = o.cross;
+        config_.source_tokens = o.cross ? emscripten::vecFromJSArray<std::string>(source_tokens)
+                                        : std::vector<std::string>{};
+        config_.C = o.C;
+        config_.NH = o.NH;
+        config_.KVH = o.KVH;
+        config_.has_embeddings = o.has_embeddings;
+        config_.has_source_embeddings = o.has_source_embeddings;
+        config_.weights = static_cast<attn::WeightsKind>(o.weights_kind);
+        config_.seed = o.seed;
+        config_.positional = static_cast<attn::Positional>(o.positional);
+        config_.mask = static_cast<attn::MaskKind>(o.mask);
+        config_.window = o.window;
+        config_.prefix = o.prefix;
+        if (!o.has_custom_mask) config_.custom_mask.clear();
+        if (!o.has_padding) config_.padding.clear();
+        config_.mask_fill = o.mask_fill;
+        config_.mask_before_scale = o.mask_before_scale;
+        config_.scale = o.scale;
+        config_.temperature = o.temperature;
+        config_.naive_softmax = o.naive_softmax;
+        return attn::compute(config_, result_,
+                             o.use_reference ? attn::Implementation::Reference
+                                             : attn::Implementation::Simd);
+    }
+
+    // A typed array over result `id` (of head `head` for per-head ids). Valid until the next call
+    // into the module: the facade copies it at once.
     val output(int id, int head) {
         switch (id) {
             case kX: return view_of(result_.x);
@@ -64,6 +107,10 @@ public:
             case kWk: return view_of(result_.wk);
             case kWv: return view_of(result_.wv);
             case kWo: return view_of(result_.wo);
+            case kMask: return view_of(result_.mask);
+            case kXs: return view_of(result_.xs);
+            case kEmbeddings: return view_of(result_.embeddings);
+            case kPositions: return view_of(result_.positions);
         }
         attn::HeadResult& h = result_.heads.at(head);
         switch (id) {
@@ -73,6 +120,9 @@ public:
             case kScores: return view_of(h.scores);
             case kMasked: return view_of(h.masked);
             case kWeights: return view_of(h.weights);
+            case kRowMax: return view_of(h.row_max);
+            case kRowSum: return view_of(h.row_sum);
+            case kEntropy: return view_of(h.entropy);
             default: return view_of(h.context);
         }
     }
@@ -84,6 +134,7 @@ private:
             case kInWk: return config_.wk;
             case kInWv: return config_.wv;
             case kInWo: return config_.wo;
+            case kInSourceEmbeddings: return config_.source_embeddings;
             default: return config_.embeddings;
         }
     }
@@ -95,9 +146,31 @@ private:
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_core) {
+    emscripten::value_object<Options>("Options")
+        .field("dModel", &Options::C)
+        .field("heads", &Options::NH)
+        .field("kvHeads", &Options::KVH)
+        .field("hasEmbeddings", &Options::has_embeddings)
+        .field("weightsKind", &Options::weights_kind)
+        .field("seed", &Options::seed)
+        .field("positional", &Options::positional)
+        .field("cross", &Options::cross)
+        .field("hasSourceEmbeddings", &Options::has_source_embeddings)
+        .field("mask", &Options::mask)
+        .field("window", &Options::window)
+        .field("prefix", &Options::prefix)
+        .field("hasCustomMask", &Options::has_custom_mask)
+        .field("hasPadding", &Options::has_padding)
+        .field("maskFill", &Options::mask_fill)
+        .field("maskBeforeScale", &Options::mask_before_scale)
+        .field("scale", &Options::scale)
+        .field("temperature", &Options::temperature)
+        .field("naiveSoftmax", &Options::naive_softmax)
+        .field("useReference", &Options::use_reference);
     emscripten::class_<WasmEngine>("WasmEngine")
         .constructor<>()
         .function("input", &WasmEngine::input)
+        .function("byteInput", &WasmEngine::byteInput)
         .function("run", &WasmEngine::run)
         .function("output", &WasmEngine::output);
     emscripten::function("simdArchName", &attn::simd_arch_name);

@@ -30,41 +30,84 @@ inline Mat mul(const Mat& a, const Mat& b) {
 
 struct Head {
     Mat scores, masked, weights, context;
+    std::vector<double> row_max, row_sum, entropy;
 };
 
 struct Forward {
     Mat q, k, v, concat, output;
+    std::vector<std::vector<bool>> mask;
     std::vector<Head> heads;
 };
 
-inline Forward forward(const attn::Problem& p) {
+// The mask, from the config's own words (not from the core's build_mask).
+inline bool masked(const attn::Config& c, int i, int j) {
+    if (!c.padding.empty() && c.padding[j]) return true;
+    switch (c.mask) {
+        case attn::MaskKind::None: return false;
+        case attn::MaskKind::Causal: return j > i;                          // the future
+        case attn::MaskKind::Window: return j > i || i - j >= c.window;     // future, or too far back
+        case attn::MaskKind::Prefix: return j > i && !(i < c.prefix && j < c.prefix);
+        case attn::MaskKind::Custom: {
+            const int Tk = c.cross ? int(c.source_tokens.size()) : int(c.tokens.size());
+            return c.custom_mask[size_t(i) * Tk + j] != 0;
+        }
+    }
+    return false;
+}
+
+// `p` supplies the resolved inputs (X, the source, the weights); everything else comes from
+// the config and the textbook formulas.
+inline Forward forward(const attn::Config& c, const attn::Problem& p) {
     const double inf = std::numeric_limits<double>::infinity();
-    const int T = p.T, HS = p.C / p.NH;
+    const int T = p.T, Tk = p.Tk, HS = p.C / p.NH, group = p.NH / p.KVH;
     Forward f;
     const Mat x = from(p.x);
+    const Mat xs = c.cross ? from(p.xs) : x;
     f.q = mul(x, from(p.wq));
-    f.k = mul(x, from(p.wk));
-    f.v = mul(x, from(p.wv));
+    f.k = mul(xs, from(p.wk));
+    f.v = mul(xs, from(p.wv));
+    f.mask.assign(T, std::vector<bool>(Tk));
+    for (int i = 0; i < T; ++i)
+        for (int j = 0; j < Tk; ++j) f.mask[i][j] = masked(c, i, j);
     f.concat = Mat(T, std::vector<double>(p.C, 0.0));
+    const double fill = c.mask_fill;
+    const double scale = c.scale ? 1.0 / std::sqrt(double(HS)) : 1.0;
     for (int h = 0; h < p.NH; ++h) {
+        const int g = h / group;  // the key/value head of query head h
         Head head;
-        head.scores = head.masked = head.weights = Mat(T, std::vector<double>(T, 0.0));
+        head.scores = head.masked = head.weights = Mat(T, std::vector<double>(Tk, 0.0));
         head.context = Mat(T, std::vector<double>(HS, 0.0));
+        head.row_max.assign(T, 0.0);
+        head.row_sum.assign(T, 0.0);
+        head.entropy.assign(T, 0.0);
         for (int i = 0; i < T; ++i) {
-            for (int j = 0; j < T; ++j) {
+            bool any_visible = false;
+            for (int j = 0; j < Tk; ++j) {
                 double dot = 0.0;
-                for (int c = 0; c < HS; ++c) dot += f.q[i][h * HS + c] * f.k[j][h * HS + c];
-                head.scores[i][j] = p.scale ? dot / std::sqrt(double(HS)) : dot;
-                const bool future = p.mask == attn::MaskKind::Causal && j > i;
-                head.masked[i][j] = future ? -inf : head.scores[i][j];
+                for (int e = 0; e < HS; ++e) dot += f.q[i][h * HS + e] * f.k[j][g * HS + e];
+                const double m = f.mask[i][j] ? fill : 0.0;
+                head.scores[i][j] = dot * scale;
+                head.masked[i][j] = c.mask_before_scale ? (dot + m) * scale : dot * scale + m;
+                any_visible = any_visible || !f.mask[i][j];
+            }
+            if (!any_visible && std::isinf(fill)) {
+                head.row_max[i] = -inf;  // fully masked with −∞: all-zero weights by definition
+                continue;
             }
             double max = -inf, sum = 0.0;
-            for (int j = 0; j < T; ++j) max = std::max(max, head.masked[i][j]);
-            for (int j = 0; j < T; ++j) sum += std::exp(head.masked[i][j] - max);
-            for (int j = 0; j < T; ++j) head.weights[i][j] = std::exp(head.masked[i][j] - max) / sum;
-            for (int c = 0; c < HS; ++c) {
-                for (int j = 0; j < T; ++j) head.context[i][c] += head.weights[i][j] * f.v[j][h * HS + c];
-                f.concat[i][h * HS + c] = head.context[i][c];
+            for (int j = 0; j < Tk; ++j) max = std::max(max, head.masked[i][j] / c.temperature);
+            const double shift = c.naive_softmax ? 0.0 : max;
+            for (int j = 0; j < Tk; ++j) sum += std::exp(head.masked[i][j] / c.temperature - shift);
+            for (int j = 0; j < Tk; ++j) {
+                const double a = std::exp(head.masked[i][j] / c.temperature - shift) / sum;
+                head.weights[i][j] = a;
+                if (a > 0) head.entropy[i] -= a * std::log(a);
+            }
+            head.row_max[i] = max;
+            head.row_sum[i] = sum;
+            for (int e = 0; e < HS; ++e) {
+                for (int j = 0; j < Tk; ++j) head.context[i][e] += head.weights[i][j] * f.v[j][g * HS + e];
+                f.concat[i][h * HS + e] = head.context[i][e];
             }
         }
         f.heads.push_back(head);
@@ -72,6 +115,8 @@ inline Forward forward(const attn::Problem& p) {
     f.output = mul(f.concat, from(p.wo));
     return f;
 }
+
+inline Forward forward(const attn::Config& c) { return forward(c, attn::resolve(c)); }
 
 // The project's tolerance: |a − ref| ≤ 1e-5 · max(1, |ref|) — relative for values above 1,
 // absolute 1e-5 below, where the values shown on screen have three decimals. Infinities must
@@ -83,7 +128,7 @@ inline bool close(float a, double ref, double tolerance = 1e-5) {
 
 // Largest violation of `close` over a matrix, in units of the tolerance (≤ 1 passes); a NaN or an
 // infinity mismatch counts as infinitely far.
-inline double worst(const attn::Matrix& got, const Mat& ref, double tolerance = 1e-5) {
+inline double worst_matrix(const attn::Matrix& got, const Mat& ref, double tolerance = 1e-5) {
     double worst_ratio = 0.0;
     for (int r = 0; r < got.rows; ++r) {
         for (int c = 0; c < got.cols; ++c) {
@@ -99,6 +144,18 @@ inline double worst(const attn::Matrix& got, const Mat& ref, double tolerance = 
         }
     }
     return worst_ratio;
+}
+
+// The same for a row statistic (row_max, row_sum, entropy).
+inline double worst(const std::vector<float>& got, const std::vector<double>& ref,
+                    double tolerance = 1e-5) {
+    attn::Matrix m(1, int(got.size()));
+    m.data = got;
+    return worst_matrix(m, Mat{ref}, tolerance);
+}
+
+inline double worst(const attn::Matrix& got, const Mat& ref, double tolerance = 1e-5) {
+    return worst_matrix(got, ref, tolerance);
 }
 
 }  // namespace ref64

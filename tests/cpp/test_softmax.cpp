@@ -94,3 +94,55 @@ TEST_CASE("turning scaling off leaves the raw dot products", "[softmax]") {
         CHECK_THAT(raw.heads[0].scores.data[n], WithinAbs(2.0 * scaled.heads[0].scores.data[n], 1e-5));
     }
 }
+
+TEST_CASE("temperature divides the logits: low tau sharpens and high tau flattens", "[softmax]") {
+    attn::Config config = random_config(6, 8, 2, attn::MaskKind::None);
+    std::vector<float> entropies;
+    for (float tau : {0.25f, 1.0f, 4.0f}) {
+        config.temperature = tau;
+        attn::Result r;
+        REQUIRE(attn::compute(config, r).empty());
+        entropies.push_back(r.heads[0].entropy[3]);
+        // Row statistics agree with the definition: weights = e^(z − max) / rowSum.
+        const auto& head = r.heads[0];
+        for (int j = 0; j < r.Tk; ++j) {
+            const float z = head.masked(3, j) / tau;
+            CHECK_THAT(head.weights(3, j), WithinAbs(std::exp(z - head.row_max[3]) / head.row_sum[3], 1e-6));
+        }
+    }
+    CHECK(entropies[0] < entropies[1]);
+    CHECK(entropies[1] < entropies[2]);
+    CHECK(entropies[2] <= std::log(6.0f) + 1e-6f);  // never above the uniform distribution's
+}
+
+TEST_CASE("naive softmax overflows for large scores where the stable one does not", "[softmax]") {
+    // Scores near 1e4: e^s is ∞ in float32 (the largest float is about e^88.7), so the naive
+    // e^s / Σ e^s is ∞/∞ = NaN. Subtracting the row max first keeps every exponent ≤ 0.
+    auto implementation = GENERATE(attn::Implementation::Reference, attn::Implementation::Simd);
+    attn::Config config;
+    config.tokens = {"a", "b", "c"};
+    config.C = 2;
+    config.weights = attn::WeightsKind::Identity;
+    config.mask = attn::MaskKind::None;
+    config.scale = false;
+    config.has_embeddings = true;
+    config.embeddings = attn::Matrix(3, 2);
+    config.embeddings.data = {100.0f, 0.0f, 99.0f, 1.0f, 0.0f, 100.0f};
+    attn::Result stable, naive;
+    REQUIRE(attn::compute(config, stable, implementation).empty());
+    config.naive_softmax = true;
+    REQUIRE(attn::compute(config, naive, implementation).empty());
+    CHECK(std::isinf(naive.heads[0].row_sum[0]));
+    CHECK(std::isnan(naive.heads[0].weights(0, 0)));
+    CHECK(std::isfinite(stable.heads[0].row_sum[0]));
+    for (float w : stable.heads[0].weights.data) CHECK(std::isfinite(w));
+
+    SECTION("for small scores the two agree") {
+        config.embeddings.data = {0.1f, 0.2f, 0.3f, 0.1f, 0.2f, 0.2f};
+        REQUIRE(attn::compute(config, naive, implementation).empty());
+        config.naive_softmax = false;
+        REQUIRE(attn::compute(config, stable, implementation).empty());
+        for (std::size_t n = 0; n < stable.heads[0].weights.data.size(); ++n)
+            CHECK_THAT(naive.heads[0].weights.data[n], WithinAbs(stable.heads[0].weights.data[n], 1e-6));
+    }
+}

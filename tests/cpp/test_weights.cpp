@@ -27,11 +27,11 @@ TEST_CASE("identity weights are the identity", "[weights]") {
 
 TEST_CASE("seeded random weights are reproducible and bounded and differ by role and seed",
           "[weights]") {
-    const attn::Matrix a = attn::random_weights(8, 3, attn::WeightRole::Query);
-    const attn::Matrix b = attn::random_weights(8, 3, attn::WeightRole::Query);
+    const attn::Matrix a = attn::random_weights(8, 8, 3, attn::WeightRole::Query);
+    const attn::Matrix b = attn::random_weights(8, 8, 3, attn::WeightRole::Query);
     CHECK(a.data == b.data);
-    CHECK(a.data != attn::random_weights(8, 3, attn::WeightRole::Key).data);
-    CHECK(a.data != attn::random_weights(8, 4, attn::WeightRole::Query).data);
+    CHECK(a.data != attn::random_weights(8, 8, 3, attn::WeightRole::Key).data);
+    CHECK(a.data != attn::random_weights(8, 8, 4, attn::WeightRole::Query).data);
     const float bound = 1.0f / std::sqrt(8.0f);
     for (float w : a.data) {
         CHECK(w >= -bound);
@@ -51,8 +51,8 @@ TEST_CASE("the same word always gets the same embedding", "[weights]") {
 
 TEST_CASE("pinned bits of seed 0 weights and of the embedding of attention", "[weights]") {
     // These exact bit patterns are the contract with every other build (wasm SIMD, wasm scalar).
-    const attn::Matrix wq = attn::random_weights(4, 0, attn::WeightRole::Query);
-    const attn::Matrix wo = attn::random_weights(4, 0, attn::WeightRole::Output);
+    const attn::Matrix wq = attn::random_weights(4, 4, 0, attn::WeightRole::Query);
+    const attn::Matrix wo = attn::random_weights(4, 4, 0, attn::WeightRole::Output);
     const attn::Matrix x = attn::token_embeddings({"attention"}, 3);
     CHECK(bits(wq(0, 0)) == 0x3EC44150u);  // 0.383310795
     CHECK(bits(wo(3, 3)) == 0xBDBE6810u);  // -0.092971921

@@ -7,7 +7,7 @@
 //
 // The API is documented in README.md ("The JavaScript API"); types in attention.d.ts.
 import { normaliseConfig } from './config.js';
-import { HEAD_OUTPUT, INPUT, MODEL_OUTPUT } from './module-ids.js';
+import { BYTE_INPUT, HEAD_OUTPUT, INPUT, MODEL_OUTPUT } from './module-ids.js';
 import { loadModule, pickBuild } from './load-module.js';
 
 const SIMD_PATH_LABEL = {
@@ -23,11 +23,9 @@ export async function createAttention({ build = 'auto' } = {}) {
 }
 
 class AttentionEngine {
-  #module;
   #core;
 
   constructor(module, build) {
-    this.#module = module;
     // One core object for the engine's lifetime: it keeps its buffers between calls.
     this.#core = new module.WasmEngine();
     this.info = Object.freeze({
@@ -45,13 +43,14 @@ class AttentionEngine {
   compute(config, { implementation = 'simd' } = {}) {
     const c = normaliseConfig(config);
     if (c.embeddings) this.#writeInput(INPUT.embeddings, c.embeddings);
+    if (c.source?.embeddings) this.#writeInput(INPUT.sourceEmbeddings, c.source.embeddings);
     if (c.weightMatrices) {
       for (const name of ['wq', 'wk', 'wv', 'wo']) this.#writeInput(INPUT[name], c.weightMatrices[name]);
     }
-    const problem = this.#core.run(
-      c.tokens, c.dModel, c.heads, c.embeddings !== null, c.weightsKind, c.seed >>> 0,
-      c.maskKind, c.scale, implementation === 'reference',
-    );
+    if (c.customMask) this.#core.byteInput(BYTE_INPUT.customMask, c.customMask.length).set(c.customMask);
+    if (c.padding) this.#core.byteInput(BYTE_INPUT.padding, c.padding.length).set(c.padding);
+    const options = { ...c.options, useReference: implementation === 'reference' };
+    const problem = this.#core.run(c.tokens, c.source?.tokens ?? [], options);
     if (problem) throw new Error(problem);
     return this.#readResult(c);
   }
@@ -60,41 +59,53 @@ class AttentionEngine {
     this.#core.input(id, rows, cols).set(data);
   }
 
-  // Copies every result matrix out of wasm memory, so the result stays valid after later calls.
-  #readResult({ tokens, dModel, heads }) {
+  // Copies every result out of wasm memory, so the result stays valid after later calls.
+  #readResult({ tokens, source, options }) {
+    const { dModel, heads, positional, cross } = options;
     const T = tokens.length;
+    const Tk = cross ? source.tokens.length : T;
     const dK = dModel / heads;
-    const take = (id, rows, cols, head = 0) => ({
-      rows, cols, data: new Float32Array(this.#core.output(id, head)),
-    });
+    const kvHeads = options.kvHeads || heads;
+    const copy = (id, head = 0) => new Float32Array(this.#core.output(id, head));
+    const take = (id, rows, cols, head = 0) => ({ rows, cols, data: copy(id, head) });
     const perHead = [];
     for (let h = 0; h < heads; ++h) {
       perHead.push({
         q: take(HEAD_OUTPUT.q, T, dK, h),
-        k: take(HEAD_OUTPUT.k, T, dK, h),
-        v: take(HEAD_OUTPUT.v, T, dK, h),
-        scores: take(HEAD_OUTPUT.scores, T, T, h),
-        masked: take(HEAD_OUTPUT.masked, T, T, h),
-        weights: take(HEAD_OUTPUT.weights, T, T, h),
+        k: take(HEAD_OUTPUT.k, Tk, dK, h),
+        v: take(HEAD_OUTPUT.v, Tk, dK, h),
+        scores: take(HEAD_OUTPUT.scores, T, Tk, h),
+        masked: take(HEAD_OUTPUT.masked, T, Tk, h),
+        weights: take(HEAD_OUTPUT.weights, T, Tk, h),
         context: take(HEAD_OUTPUT.context, T, dK, h),
+        rowMax: copy(HEAD_OUTPUT.rowMax, h),
+        rowSum: copy(HEAD_OUTPUT.rowSum, h),
+        entropy: copy(HEAD_OUTPUT.entropy, h),
       });
     }
-    return {
-      T, dModel, heads, dK,
+    const result = {
+      T, Tk, dModel, heads, kvHeads, dK,
       tokens: [...tokens],
       x: take(MODEL_OUTPUT.x, T, dModel),
       q: take(MODEL_OUTPUT.q, T, dModel),
-      k: take(MODEL_OUTPUT.k, T, dModel),
-      v: take(MODEL_OUTPUT.v, T, dModel),
+      k: take(MODEL_OUTPUT.k, Tk, kvHeads * dK),
+      v: take(MODEL_OUTPUT.v, Tk, kvHeads * dK),
+      mask: take(MODEL_OUTPUT.mask, T, Tk),
       perHead,
       concat: take(MODEL_OUTPUT.concat, T, dModel),
       output: take(MODEL_OUTPUT.output, T, dModel),
       weights: {
         wq: take(MODEL_OUTPUT.wq, dModel, dModel),
-        wk: take(MODEL_OUTPUT.wk, dModel, dModel),
-        wv: take(MODEL_OUTPUT.wv, dModel, dModel),
+        wk: take(MODEL_OUTPUT.wk, dModel, kvHeads * dK),
+        wv: take(MODEL_OUTPUT.wv, dModel, kvHeads * dK),
         wo: take(MODEL_OUTPUT.wo, dModel, dModel),
       },
     };
+    if (cross) result.source = { tokens: [...source.tokens], x: take(MODEL_OUTPUT.xs, Tk, dModel) };
+    if (positional) {
+      result.positions = take(MODEL_OUTPUT.positions, T, dModel);
+      result.embeddings = take(MODEL_OUTPUT.embeddings, T, dModel);
+    }
+    return result;
   }
 }

@@ -1,14 +1,18 @@
-// Matrix ids of the Embind module; they mirror the enums in cpp/bindings/wasm_bindings.cpp.
-export const INPUT = Object.freeze({ embeddings: 0, wq: 1, wk: 2, wv: 3, wo: 4 });
+// Ids of the Embind module; they mirror the enums in cpp/bindings/wasm_bindings.cpp and
+// cpp/attention.hpp.
+export const INPUT = Object.freeze({ embeddings: 0, wq: 1, wk: 2, wv: 3, wo: 4, sourceEmbeddings: 5 });
+export const BYTE_INPUT = Object.freeze({ customMask: 0, padding: 1 });
 
 export const MODEL_OUTPUT = Object.freeze({
   x: 0, q: 1, k: 2, v: 3, concat: 4, output: 5, wq: 6, wk: 7, wv: 8, wo: 9,
+  mask: 10, xs: 11, embeddings: 12, positions: 13,
 });
 
 export const HEAD_OUTPUT = Object.freeze({
-  q: 10, k: 11, v: 12, scores: 13, masked: 14, weights: 15, context: 16,
+  q: 20, k: 21, v: 22, scores: 23, masked: 24, weights: 25, context: 26,
+  rowMax: 27, rowSum: 28, entropy: 29,
 });
 
-// Codes of the core's enums (cpp/attention.hpp).
 export const WEIGHTS_KIND = Object.freeze({ identity: 0, random: 1, explicit: 2 });
-export const MASK_KIND = Object.freeze({ none: 0, causal: 1 });
+export const MASK_KIND = Object.freeze({ none: 0, causal: 1, window: 2, prefix: 3, custom: 4 });
+export const POSITIONAL = Object.freeze({ none: 0, sinusoidal: 1 });
