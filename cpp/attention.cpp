@@ -30,7 +30,7 @@ void add_in_place(Matrix& m, const Matrix& addend) {
 
 }  // namespace
 
-Problem resolve(const Config& config) {
+Problem resolve(const Config& config, bool materialize_mask) {
     Problem p;
     p.T = static_cast<int>(config.tokens.size());
     p.Tk = config.cross ? static_cast<int>(config.source_tokens.size()) : p.T;
@@ -73,7 +73,7 @@ Problem resolve(const Config& config) {
             p.wo = config.wo;
             break;
     }
-    p.mask = build_mask(config, p.T, p.Tk);
+    if (materialize_mask) p.mask = build_mask(config, p.T, p.Tk);
     return p;
 }
 

@@ -128,17 +128,39 @@ struct Result {
     Matrix output;                 // (T, C)   concat·W_O
 };
 
+// What the forward-only path keeps: the output, and the attention weights of the rows asked for.
+// Memory grows as O(T·C + rows·Tk), never O(NH·T²). The other members are scratch space, reused
+// between calls so that a recomputation at the same size allocates nothing.
+struct OutputOnlyResult {
+    int T = 0, Tk = 0, C = 0, NH = 1, KVH = 1, HS = 0;
+    Matrix output;                    // (T, C)
+    std::vector<int> weight_rows;     // the query rows whose weights were asked for
+    std::vector<Matrix> row_weights;  // per head: (weight_rows.size(), Tk)
+
+    Matrix q, k, v, concat;           // scratch: projections and the concatenated heads
+    Matrix k_transposed;              // scratch: (HS, Tk) of one key/value head
+    Matrix tile, block_out;           // scratch: a tile of logits, a block of context rows
+    std::vector<float> running_max, running_sum;  // scratch: (T) per head
+};
+
 // An empty string when `config` is acceptable, else a message naming the problem (for people:
 // it is shown on the page and thrown as a JavaScript Error).
 std::string validate(const Config& config);
 
-// Makes X and the weights concrete. `config` must have passed `validate`.
-Problem resolve(const Config& config);
+// Makes X and the weights concrete. `config` must have passed `validate`. The T×Tk mask matrix
+// is built unless `materialize_mask` is false (the forward-only path evaluates the rule instead).
+Problem resolve(const Config& config, bool materialize_mask = true);
 
 // The two implementations of the same forward pass. `result` is resized as needed and reuses its
 // storage between calls.
 void forward_reference(const Problem& problem, Result& result);
 void forward_simd(const Problem& problem, Result& result);
+
+// The forward-only path: the same output as the full forward pass (to 1e-5), computed in tiles
+// of queries × keys with an online softmax (running max and running sum, as in FlashAttention),
+// skipping tiles that the mask hides entirely. Also returns the weights of `weight_rows`.
+std::string compute_output_only(const Config& config, const std::vector<int>& weight_rows,
+                                OutputOnlyResult& result);
 
 // validate → resolve → forward. Returns the validation message (empty on success); on failure
 // `result` is left untouched.

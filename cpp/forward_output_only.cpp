@@ -1,0 +1,193 @@
+// The forward-only path for large inputs: the output of multi-head attention without keeping any
+// T×Tk matrix. Queries are taken in blocks of kBlockRows, keys in tiles of kTileKeys; for each
+// query row a running max m and running sum l of the softmax are updated tile by tile (the
+// "online softmax" of FlashAttention):
+//
+//   m' = max(m, max_j z_j)          α = e^(m − m')
+//   l' = α·l + Σ_j e^(z_j − m')     o' = α·o + Σ_j e^(z_j − m')·v_j
+//
+// and at the end o / l is the row of softmax(z)·V. Tiles entirely hidden by a −∞ mask (above the
+// diagonal of a causal mask, outside a window) are never computed.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "attention.hpp"
+#include "mask.hpp"
+
+#if ATTN_HAVE_SIMD
+#include "simd_kernels.hpp"
+namespace kernels = attn::simd;
+#else
+#include "scalar_kernels.hpp"
+namespace kernels = attn::scalar;
+#endif
+
+namespace attn {
+namespace {
+
+constexpr int kBlockRows = 16;   // queries per block: each K tile load is reused 16 times
+constexpr int kTileKeys = 128;   // keys per tile: a tile of logits is 16×128 floats = 8 KiB
+constexpr float kMinusInfinity = -std::numeric_limits<float>::infinity();
+
+// The logit of query i for key j, from the raw dot product: (dot·s + M)/τ or (dot + M)·s/τ.
+struct Logit {
+    float score_scale, inverse_temperature, fill;
+    bool mask_before_scale;
+    float masked(float dot) const {
+        return mask_before_scale ? (dot + fill) * score_scale * inverse_temperature
+                                 : (dot * score_scale + fill) * inverse_temperature;
+    }
+};
+
+void transpose_columns(const Matrix& m, int first_col, int cols, Matrix& out) {
+    out.resize(cols, m.rows);
+    for (int r = 0; r < m.rows; ++r)
+        for (int c = 0; c < cols; ++c) out(c, r) = m(r, first_col + c);
+}
+
+// The key range [lo, hi) that queries [i0, i1) may see at all. With a −∞ fill, keys outside it
+// contribute e^(−∞) = 0 and are skipped; a finite fill makes every key count.
+std::pair<int, int> key_range(const MaskRule& rule, bool infinite_fill, int i0, int i1) {
+    if (!infinite_fill) return {0, rule.Tk};
+    int lo = rule.Tk, hi = 0;
+    for (int i = i0; i < i1; ++i) {
+        lo = std::min(lo, rule.first_visible(i));
+        hi = std::max(hi, rule.last_visible(i) + 1);
+    }
+    return {lo, std::max(lo, hi)};
+}
+
+// True when every (query, key) pair of the tile is visible, so no entry needs a mask check.
+bool tile_fully_visible(const MaskRule& rule, int i0, int i1, int j0, int j1) {
+    if (!rule.is_band()) return false;
+    for (int i = i0; i < i1; ++i) {
+        if (rule.first_visible(i) > j0 || rule.last_visible(i) < j1 - 1) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+std::string compute_output_only(const Config& config, const std::vector<int>& weight_rows,
+                                OutputOnlyResult& r) {
+    std::string problem = validate(config);
+    if (!problem.empty()) return problem;
+    const int T = static_cast<int>(config.tokens.size());
+    for (std::size_t n = 0; n < weight_rows.size(); ++n) {
+        if (weight_rows[n] < 0 || weight_rows[n] >= T) {
+            std::ostringstream out;
+            out << "weightRows[" << n << "] = " << weight_rows[n] << " is not a query row (0 to "
+                << T - 1 << ")";
+            return out.str();
+        }
+    }
+    const Problem p = resolve(config, /*materialize_mask=*/false);
+    const MaskRule rule = MaskRule::from(config, p.Tk);
+    const int Tk = p.Tk, C = p.C, HS = p.HS();
+    const Matrix& xs = p.xs.rows > 0 ? p.xs : p.x;
+    const bool infinite_fill = std::isinf(p.mask_fill);
+    const Logit logit{p.scale ? 1.0f / std::sqrt(static_cast<float>(HS)) : 1.0f,
+                      1.0f / p.temperature, p.mask_fill, p.mask_before_scale};
+    const float visible_scale = logit.score_scale * logit.inverse_temperature;
+
+    r.T = T; r.Tk = Tk; r.C = C; r.NH = p.NH; r.KVH = p.KVH; r.HS = HS;
+    r.q.resize(T, C);
+    r.k.resize(Tk, p.KVH * HS);
+    r.v.resize(Tk, p.KVH * HS);
+    r.concat.resize(T, C);
+    r.output.resize(T, C);
+    r.tile.resize(kBlockRows, kTileKeys);
+    r.block_out.resize(kBlockRows, HS);
+    r.running_max.resize(T);
+    r.running_sum.resize(T);
+    r.weight_rows = weight_rows;
+    r.row_weights.resize(p.NH);
+
+    // pass 1: projections Q = X·W_Q, K = X_s·W_K, V = X_s·W_V — O(T·C) memory
+    kernels::gemm(p.x.data.data(), C, p.wq.data.data(), C, r.q.data.data(), C, T, C, C);
+    kernels::gemm(xs.data.data(), C, p.wk.data.data(), r.k.cols, r.k.data.data(), r.k.cols, Tk, C, r.k.cols);
+    kernels::gemm(xs.data.data(), C, p.wv.data.data(), r.v.cols, r.v.data.data(), r.v.cols, Tk, C, r.v.cols);
+
+    for (int h = 0; h < p.NH; ++h) {
+        const int g = p.kv_head_of(h);
+        // K_gᵀ (HS, Tk), once per key/value head: its rows are what a tile of logits reads.
+        if (h == 0 || g != p.kv_head_of(h - 1)) transpose_columns(r.k, g * HS, HS, r.k_transposed);
+        const float* v_g = r.v.data.data() + g * HS;  // V_g, row stride v.cols
+
+        for (int i0 = 0; i0 < T; i0 += kBlockRows) {
+            const int i1 = std::min(T, i0 + kBlockRows), rows = i1 - i0;
+            float* m = r.running_max.data() + i0;
+            float* l = r.running_sum.data() + i0;
+            std::fill(m, m + rows, p.naive_softmax ? 0.0f : kMinusInfinity);
+            std::fill(l, l + rows, 0.0f);
+            std::fill(r.block_out.data.begin(), r.block_out.data.end(), 0.0f);
+
+            const auto [lo, hi] = key_range(rule, infinite_fill, i0, i1);
+            for (int j0 = lo; j0 < hi; j0 += kTileKeys) {
+                const int j1 = std::min(hi, j0 + kTileKeys), keys = j1 - j0;
+                // pass 2: raw dot products of the block's queries with the tile's keys
+                kernels::gemm(r.q.data.data() + std::size_t(i0) * C + h * HS, C,
+                              r.k_transposed.data.data() + j0, Tk, r.tile.data.data(), kTileKeys,
+                              rows, HS, keys);
+                const bool check_mask = !tile_fully_visible(rule, i0, i1, j0, j1);
+                for (int a = 0; a < rows; ++a) {
+                    const int i = i0 + a;
+                    float* z = r.tile.row(a);
+                    // pass 3: logits z = (scaled score + M)/τ, −∞ where masked with −∞
+                    if (check_mask) {
+                        for (int b = 0; b < keys; ++b) {
+                            z[b] = rule.masked(i, j0 + b) ? logit.masked(z[b]) : z[b] * visible_scale;
+                        }
+                    } else {
+                        kernels::scale_row(z, keys, visible_scale);
+                    }
+                    // pass 4: online softmax update of row i (the naive form keeps m = 0)
+                    const float m_new = p.naive_softmax ? 0.0f : std::max(m[a], kernels::row_max(z, keys));
+                    if (m_new == kMinusInfinity) {  // nothing visible yet: this tile adds nothing
+                        std::fill(z, z + keys, 0.0f);
+                        continue;
+                    }
+                    const float alpha = std::exp(m[a] - m_new);  // e^(−∞) = 0 on the first tile
+                    l[a] = alpha * l[a] + kernels::exp_shifted(z, m_new, z, keys);
+                    m[a] = m_new;
+                    if (alpha != 1.0f) kernels::scale_row(r.block_out.row(a), HS, alpha);
+                }
+                // pass 5: o += e^(z − m)·V over the tile
+                kernels::gemm<true>(r.tile.data.data(), kTileKeys, v_g + std::size_t(j0) * r.v.cols,
+                                    r.v.cols, r.block_out.data.data(), HS, rows, keys, HS);
+            }
+            // pass 6: o / l, into head h's columns of the concatenation; a row that saw no key
+            // at all (l = 0) is defined as zeros, as in the full pass.
+            for (int a = 0; a < rows; ++a) {
+                float* o = r.block_out.row(a);
+                if (l[a] > 0.0f || std::isnan(l[a]) || std::isinf(l[a])) {
+                    kernels::scale_row(o, HS, 1.0f / l[a]);
+                } else {
+                    std::fill(o, o + HS, 0.0f);
+                }
+                std::copy(o, o + HS, r.concat.row(i0 + a) + h * HS);
+            }
+        }
+
+        // The weights of the rows asked for: e^(z − m)/l with the row's final m and l.
+        Matrix& weights = r.row_weights[h];
+        weights.resize(static_cast<int>(weight_rows.size()), Tk);
+        for (int n = 0; n < weights.rows; ++n) {
+            const int i = weight_rows[n];
+            float* a = weights.row(n);
+            kernels::gemm(r.q.data.data() + std::size_t(i) * C + h * HS, C,
+                          r.k_transposed.data.data(), Tk, a, Tk, 1, HS, Tk);
+            for (int j = 0; j < Tk; ++j) {
+                const float z = rule.masked(i, j) ? logit.masked(a[j]) : a[j] * visible_scale;
+                a[j] = r.running_sum[i] > 0.0f ? std::exp(z - r.running_max[i]) / r.running_sum[i] : 0.0f;
+            }
+        }
+    }
+    // pass 7: output = concat · W_O
+    kernels::gemm(r.concat.data.data(), C, p.wo.data.data(), C, r.output.data.data(), C, T, C, C);
+    return {};
+}
+
+}  // namespace attn

@@ -1,0 +1,46 @@
+// Plain-loop versions of the building blocks in simd_kernels.hpp, with the same names and
+// signatures, for builds without SIMD (the wasm scalar build): the tiled forward-only pass is
+// written once against either set.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace attn::scalar {
+
+template <bool Accumulate = false>
+inline void gemm(const float* a, int lda, const float* b, int ldb, float* out, int ldo, int M,
+                 int K, int N, const int* row_k_end = nullptr) {
+    for (int i = 0; i < M; ++i) {
+        const int k_end = row_k_end ? row_k_end[i] : K;
+        float* o_i = out + std::size_t(i) * ldo;
+        if (!Accumulate) std::fill(o_i, o_i + N, 0.0f);
+        for (int k = 0; k < k_end; ++k) {
+            const float a_ik = a[std::size_t(i) * lda + k];
+            const float* b_k = b + std::size_t(k) * ldb;
+            for (int j = 0; j < N; ++j) o_i[j] += a_ik * b_k[j];
+        }
+    }
+}
+
+inline void scale_row(float* row, int n, float factor) {
+    for (int j = 0; j < n; ++j) row[j] *= factor;
+}
+
+inline float row_max(const float* row, int n) {
+    float best = -std::numeric_limits<float>::infinity();
+    for (int j = 0; j < n; ++j) best = std::max(best, row[j]);
+    return best;
+}
+
+inline float exp_shifted(const float* in, float max, float* out, int n) {
+    float sum = 0.0f;
+    for (int j = 0; j < n; ++j) {
+        out[j] = std::exp(in[j] - max);
+        sum += out[j];
+    }
+    return sum;
+}
+
+}  // namespace attn::scalar

@@ -1,0 +1,175 @@
+// The xsimd building blocks of the SIMD forward passes: a register-blocked matrix product, and
+// vectorised row operations (scale, max, exp). Each has a full-batch loop and a scalar tail, so
+// any size works. Only compiled where the build has SIMD (ATTN_HAVE_SIMD).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <xsimd/xsimd.hpp>
+
+#include "matrix.hpp"
+
+namespace attn::simd {
+
+using batch = xsimd::batch<float>;
+constexpr int W = static_cast<int>(batch::size);
+
+// out (M, N) = a (M, K) · b (K, N) — or out += a · b when Accumulate — all row-major with leading dimensions lda, ldb, ldo.
+// When `row_k_end` is given, a(i, k) is known to be 0 for k ≥ row_k_end[i] (attention weights of
+// masked keys), so a row block stops at the largest of its rows' ends: with a causal mask, no
+// work above the diagonal.
+//
+// The micro-kernel keeps a 4-row × 2-batch tile of `out` in registers and streams one row of b
+// per k step: each b load is reused by four rows, each broadcast of a by two batches.
+template <bool Accumulate = false>
+inline void gemm(const float* a, int lda, const float* b, int ldb, float* out, int ldo, int M,
+                 int K, int N, const int* row_k_end = nullptr) {
+    constexpr int R = 4;
+    // The accumulators start from zero, or from what `out` holds when accumulating.
+    auto start = [](const float* o) { return Accumulate ? batch::load_unaligned(o) : batch(0.0f); };
+    auto start_scalar = [](float o) { return Accumulate ? o : 0.0f; };
+    int i = 0;
+    for (; i + R <= M; i += R) {
+        const int k_end = row_k_end ? *std::max_element(row_k_end + i, row_k_end + i + R) : K;
+        const float* a0 = a + std::size_t(i) * lda;
+        const float* a1 = a0 + lda;
+        const float* a2 = a1 + lda;
+        const float* a3 = a2 + lda;
+        float* o0 = out + std::size_t(i) * ldo;
+        float* o1 = o0 + ldo;
+        float* o2 = o1 + ldo;
+        float* o3 = o2 + ldo;
+        int j = 0;
+        for (; j + 2 * W <= N; j += 2 * W) {
+            batch c00 = start(o0 + j), c01 = start(o0 + j + W), c10 = start(o1 + j), c11 = start(o1 + j + W);
+            batch c20 = start(o2 + j), c21 = start(o2 + j + W), c30 = start(o3 + j), c31 = start(o3 + j + W);
+            for (int k = 0; k < k_end; ++k) {
+                const float* b_k = b + std::size_t(k) * ldb + j;
+                const batch b0 = batch::load_unaligned(b_k);
+                const batch b1 = batch::load_unaligned(b_k + W);
+                const batch x0(a0[k]), x1(a1[k]), x2(a2[k]), x3(a3[k]);
+                c00 = xsimd::fma(x0, b0, c00);
+                c01 = xsimd::fma(x0, b1, c01);
+                c10 = xsimd::fma(x1, b0, c10);
+                c11 = xsimd::fma(x1, b1, c11);
+                c20 = xsimd::fma(x2, b0, c20);
+                c21 = xsimd::fma(x2, b1, c21);
+                c30 = xsimd::fma(x3, b0, c30);
+                c31 = xsimd::fma(x3, b1, c31);
+            }
+            c00.store_unaligned(o0 + j);
+            c01.store_unaligned(o0 + j + W);
+            c10.store_unaligned(o1 + j);
+            c11.store_unaligned(o1 + j + W);
+            c20.store_unaligned(o2 + j);
+            c21.store_unaligned(o2 + j + W);
+            c30.store_unaligned(o3 + j);
+            c31.store_unaligned(o3 + j + W);
+        }
+        for (; j + W <= N; j += W) {
+            batch c0 = start(o0 + j), c1 = start(o1 + j), c2 = start(o2 + j), c3 = start(o3 + j);
+            for (int k = 0; k < k_end; ++k) {
+                const batch b0 = batch::load_unaligned(b + std::size_t(k) * ldb + j);
+                c0 = xsimd::fma(batch(a0[k]), b0, c0);
+                c1 = xsimd::fma(batch(a1[k]), b0, c1);
+                c2 = xsimd::fma(batch(a2[k]), b0, c2);
+                c3 = xsimd::fma(batch(a3[k]), b0, c3);
+            }
+            c0.store_unaligned(o0 + j);
+            c1.store_unaligned(o1 + j);
+            c2.store_unaligned(o2 + j);
+            c3.store_unaligned(o3 + j);
+        }
+        // scalar tail: the last N mod W columns
+        for (; j < N; ++j) {
+            float s0 = start_scalar(o0[j]), s1 = start_scalar(o1[j]), s2 = start_scalar(o2[j]),
+                  s3 = start_scalar(o3[j]);
+            for (int k = 0; k < k_end; ++k) {
+                const float b_kj = b[std::size_t(k) * ldb + j];
+                s0 += a0[k] * b_kj;
+                s1 += a1[k] * b_kj;
+                s2 += a2[k] * b_kj;
+                s3 += a3[k] * b_kj;
+            }
+            o0[j] = s0;
+            o1[j] = s1;
+            o2[j] = s2;
+            o3[j] = s3;
+        }
+    }
+    // remaining rows (M mod 4), one at a time
+    for (; i < M; ++i) {
+        const int k_end = row_k_end ? row_k_end[i] : K;
+        const float* a_i = a + std::size_t(i) * lda;
+        float* o_i = out + std::size_t(i) * ldo;
+        int j = 0;
+        for (; j + W <= N; j += W) {
+            batch c = start(o_i + j);
+            for (int k = 0; k < k_end; ++k) {
+                c = xsimd::fma(batch(a_i[k]), batch::load_unaligned(b + std::size_t(k) * ldb + j), c);
+            }
+            c.store_unaligned(o_i + j);
+        }
+        for (; j < N; ++j) {
+            float s = start_scalar(o_i[j]);
+            for (int k = 0; k < k_end; ++k) s += a_i[k] * b[std::size_t(k) * ldb + j];
+            o_i[j] = s;
+        }
+    }
+}
+
+inline void matmul(const Matrix& a, const Matrix& b, Matrix& out, const int* row_k_end = nullptr) {
+    gemm(a.data.data(), a.cols, b.data.data(), b.cols, out.data.data(), out.cols, a.rows, a.cols,
+         b.cols, row_k_end);
+}
+
+inline void transpose(const Matrix& m, Matrix& out) {
+    out.resize(m.cols, m.rows);
+    for (int r = 0; r < m.rows; ++r) {
+        for (int c = 0; c < m.cols; ++c) out(c, r) = m(r, c);
+    }
+}
+
+// In place: row[0, n) ← row[0, n) · factor
+inline void scale_row(float* row, int n, float factor) {
+    const batch f(factor);
+    int j = 0;
+    for (; j + W <= n; j += W) (batch::load_unaligned(row + j) * f).store_unaligned(row + j);
+    for (; j < n; ++j) row[j] *= factor;
+}
+
+inline float row_max(const float* row, int n) {
+    float best = -std::numeric_limits<float>::infinity();
+    int j = 0;
+    if (n >= W) {
+        batch m = batch::load_unaligned(row);
+        for (j = W; j + W <= n; j += W) m = xsimd::max(m, batch::load_unaligned(row + j));
+        alignas(64) float lanes[W];
+        m.store_aligned(lanes);
+        for (float lane : lanes) best = std::max(best, lane);
+    }
+    for (; j < n; ++j) best = std::max(best, row[j]);
+    return best;
+}
+
+// out[0, n) ← exp(in[0, n) − max); returns their sum.
+inline float exp_shifted(const float* in, float max, float* out, int n) {
+    const batch shift(max);
+    batch sums(0.0f);
+    int j = 0;
+    for (; j + W <= n; j += W) {
+        const batch e = xsimd::exp(batch::load_unaligned(in + j) - shift);
+        e.store_unaligned(out + j);
+        sums += e;
+    }
+    float sum = xsimd::hadd(sums);
+    for (; j < n; ++j) {
+        out[j] = std::exp(in[j] - max);
+        sum += out[j];
+    }
+    return sum;
+}
+
+}  // namespace attn::simd

@@ -1,0 +1,117 @@
+// The forward-only path (tiled, online softmax, masked tiles skipped) agrees with the full forward
+// pass to 1e-5 for every shape and option, including sizes that span several tiles.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include "attention.hpp"
+#include "worked_example.hpp"
+
+using Catch::Matchers::WithinAbs;
+
+namespace {
+
+// |a − b| ≤ 1e-5·max(1, |b|) everywhere, as a ratio to that tolerance (≤ 1 passes).
+double worst(const attn::Matrix& a, const attn::Matrix& b) {
+    REQUIRE(a.rows == b.rows);
+    REQUIRE(a.cols == b.cols);
+    double w = 0.0;
+    for (std::size_t n = 0; n < a.data.size(); ++n) {
+        if (std::isnan(a.data[n]) || std::isnan(b.data[n])) return std::numeric_limits<double>::infinity();
+        w = std::max(w, std::fabs(double(a.data[n]) - b.data[n]) / (1e-5 * std::max(1.0, std::fabs(double(b.data[n])))));
+    }
+    return w;
+}
+
+attn::Config sized(int T, int C, int NH) {
+    attn::Config c;
+    for (int t = 0; t < T; ++t) c.tokens.push_back("w" + std::to_string(t));
+    c.C = C;
+    c.NH = NH;
+    c.seed = 77;
+    return c;
+}
+
+}  // namespace
+
+TEST_CASE("the worked example through the forward-only path", "[output-only][golden]") {
+    attn::OutputOnlyResult r;
+    REQUIRE(attn::compute_output_only(worked_example_config(), {1, 5}, r).empty());
+    CHECK_THAT(r.output(1, 0), WithinAbs(0.499, 0.0005));
+    CHECK_THAT(r.output(5, 1), WithinAbs(0.623, 0.0005));
+    CHECK_THAT(r.row_weights[0](0, 0), WithinAbs(0.423, 0.0005));
+    CHECK(r.row_weights[0](0, 2) == 0.0f);
+    CHECK_THAT(r.row_weights[0](1, 4), WithinAbs(0.124, 0.0005));
+}
+
+TEST_CASE("forward-only equals the full pass for shapes across tile edges", "[output-only]") {
+    const int T = GENERATE(1, 7, 16, 17, 33, 130, 300);
+    const auto [C, NH] = GENERATE(table<int, int>({{5, 5}, {12, 3}, {64, 4}}));
+    const auto mask = GENERATE(attn::MaskKind::Causal, attn::MaskKind::None);
+    CAPTURE(T, C, NH);
+    attn::Config c = sized(T, C, NH);
+    c.mask = mask;
+    attn::Result full;
+    attn::OutputOnlyResult fast;
+    REQUIRE(attn::compute(c, full).empty());
+    REQUIRE(attn::compute_output_only(c, {0, T - 1}, fast).empty());
+    CHECK(worst(fast.output, full.output) <= 1.0);
+    for (int h = 0; h < NH; ++h) {
+        for (int j = 0; j < T; ++j) {
+            CHECK_THAT(fast.row_weights[h](0, j), WithinAbs(full.heads[h].weights(0, j), 1e-5));
+            CHECK_THAT(fast.row_weights[h](1, j), WithinAbs(full.heads[h].weights(T - 1, j), 1e-5));
+        }
+    }
+}
+
+TEST_CASE("forward-only equals the full pass for every mask and softmax option", "[output-only][mask]") {
+    struct Case { const char* name; attn::MaskKind mask; float fill; bool before; float tau; int KVH; bool cross; bool pad; };
+    const float inf = std::numeric_limits<float>::infinity();
+    const Case k = GENERATE_COPY(values<Case>({
+        {"window 40", attn::MaskKind::Window, -inf, false, 1.0f, 0, false, false},
+        {"prefix 150", attn::MaskKind::Prefix, -inf, false, 1.0f, 0, false, false},
+        {"custom with an empty row", attn::MaskKind::Custom, -inf, false, 1.0f, 0, false, false},
+        {"causal, fill -1e9, before scale", attn::MaskKind::Causal, -1e9f, true, 1.0f, 0, false, false},
+        {"causal, fill 0", attn::MaskKind::Causal, 0.0f, false, 1.0f, 0, false, false},
+        {"none + padding, tau 0.3", attn::MaskKind::None, -inf, false, 0.3f, 0, false, true},
+        {"causal, tau 7, GQA", attn::MaskKind::Causal, -inf, false, 7.0f, 2, false, false},
+        {"cross + padding, MQA", attn::MaskKind::None, -inf, false, 1.0f, 1, true, true},
+        {"cross causal", attn::MaskKind::Causal, -inf, false, 2.0f, 0, true, false},
+    }));
+    CAPTURE(k.name);
+    attn::Config c = sized(200, 24, 4);
+    c.KVH = k.KVH;
+    c.mask = k.mask;
+    c.window = 40;
+    c.prefix = 150;
+    c.mask_fill = k.fill;
+    c.mask_before_scale = k.before;
+    c.temperature = k.tau;
+    c.cross = k.cross;
+    if (k.cross) for (int t = 0; t < 170; ++t) c.source_tokens.push_back("s" + std::to_string(t));
+    const int Tk = k.cross ? 170 : 200;
+    if (k.mask == attn::MaskKind::Custom) {
+        for (int n = 0; n < 200 * Tk; ++n) c.custom_mask.push_back((n * 7 + 3) % 5 == 0);
+        for (int j = 0; j < Tk; ++j) c.custom_mask[std::size_t(20) * Tk + j] = 1;
+    }
+    if (k.pad) {
+        c.padding.assign(Tk, 0);
+        for (int j = 0; j < Tk; j += 3) c.padding[j] = 1;
+    }
+    attn::Result full;
+    attn::OutputOnlyResult fast;
+    REQUIRE(attn::compute(c, full).empty());
+    REQUIRE(attn::compute_output_only(c, {20, 199}, fast).empty());
+    CHECK(worst(fast.output, full.output) <= 1.0);
+    for (int h = 0; h < 4; ++h)
+        for (int j = 0; j < Tk; ++j)
+            CHECK_THAT(fast.row_weights[h](1, j), WithinAbs(full.heads[h].weights(199, j), 1e-5));
+}
+
+TEST_CASE("forward-only refuses rows that do not exist", "[output-only][validation]") {
+    attn::OutputOnlyResult r;
+    CHECK(attn::compute_output_only(worked_example_config(), {6}, r) ==
+          "weightRows[0] = 6 is not a query row (0 to 5)");
+    CHECK(attn::compute_output_only(worked_example_config(), {-1}, r).find("weightRows[0]") == 0);
+}

@@ -1,0 +1,101 @@
+// Types of the package's main export (written by hand: Emscripten 3.1.6 cannot emit them).
+
+/** A row-major float32 matrix: element (r, c) is data[r * cols + c]. */
+export interface Matrix {
+  rows: number;
+  cols: number;
+  data: Float32Array;
+}
+
+/** Either form is accepted wherever a matrix goes in. */
+export type MatrixInput = number[][] | Matrix;
+
+export interface AttentionConfig {
+  /** The tokens: queries, and keys/values too unless `source` is given. 1…1024 of them. */
+  tokens: string[];
+  /** d_model, 1…1024. */
+  dModel: number;
+  /** Query heads; must divide dModel. Default 1. */
+  heads?: number;
+  /** Key/value heads; must divide heads (1 = multi-query). Default: as many as heads. */
+  kvHeads?: number;
+  /** T×dModel. Default: a deterministic vector per token string. */
+  embeddings?: MatrixInput;
+  /** Default "random" (uniform in ±1/√dModel from `seed`). Explicit wk, wv are dModel×(kvHeads·dK). */
+  weights?: 'identity' | 'random' | { wq: MatrixInput; wk: MatrixInput; wv: MatrixInput; wo: MatrixInput };
+  /** 0…2³²−1, default 0. The same seed gives the same bits in every build. */
+  seed?: number;
+  /** Default "causal". */
+  mask?: 'none' | 'causal' | 'window' | 'prefix' | 'custom';
+  /** For mask "window": each token sees itself and the w − 1 tokens before it. */
+  window?: number;
+  /** For mask "prefix": the first p tokens see each other; the rest is causal. */
+  prefix?: number;
+  /** For mask "custom": T×T_keys, true = masked. */
+  customMask?: boolean[][];
+  /** One entry per key token, true = padding (masked as a key on top of any mask kind). */
+  padding?: boolean[];
+  /** What M holds where masked: "-inf" (default) or a number in [−1e30, 0]. */
+  maskFill?: '-inf' | number;
+  /** (QKᵀ + M)/√d_k instead of QKᵀ/√d_k + M. Default false. */
+  maskBeforeScale?: boolean;
+  /** Divide scores by √d_k. Default true. */
+  scale?: boolean;
+  /** softmax(logits / τ), τ in [0.01, 100]. Default 1. */
+  temperature?: number;
+  /** e^s / Σ e^s without subtracting the row max (overflows for large scores). Default false. */
+  naiveSoftmax?: boolean;
+  /** Default "none". Added to X (and to the source). */
+  positional?: 'none' | 'sinusoidal';
+  /** Cross-attention: keys and values from these tokens. */
+  source?: { tokens: string[]; embeddings?: MatrixInput };
+}
+
+export interface HeadResult {
+  q: Matrix;        // T×dK
+  k: Matrix;        // Tk×dK (of this head's key/value head)
+  v: Matrix;        // Tk×dK
+  scores: Matrix;   // T×Tk  QKᵀ/√dK
+  masked: Matrix;   // T×Tk  scores + M (−Infinity where masked with −∞)
+  weights: Matrix;  // T×Tk  softmax(masked/τ)
+  context: Matrix;  // T×dK  weights·V
+  rowMax: Float32Array;   // T: max of masked/τ per row
+  rowSum: Float32Array;   // T: Σ e^(z − max) (naive: Σ e^z)
+  entropy: Float32Array;  // T: −Σ a ln a, in nats
+}
+
+export interface AttentionResult {
+  T: number;
+  /** Number of keys: T, or the source's length in cross-attention. */
+  Tk: number;
+  dModel: number;
+  heads: number;
+  kvHeads: number;
+  dK: number;
+  tokens: string[];
+  x: Matrix;        // T×dModel, positions included
+  q: Matrix;        // T×dModel
+  k: Matrix;        // Tk×(kvHeads·dK)
+  v: Matrix;        // Tk×(kvHeads·dK)
+  mask: Matrix;     // T×Tk, 1 = masked (the same for every head)
+  perHead: HeadResult[];
+  concat: Matrix;   // T×dModel
+  output: Matrix;   // T×dModel
+  weights: { wq: Matrix; wk: Matrix; wv: Matrix; wo: Matrix };
+  source?: { tokens: string[]; x: Matrix };
+  positions?: Matrix;   // T×dModel, with positional "sinusoidal"
+  embeddings?: Matrix;  // T×dModel, X before positions, with positional "sinusoidal"
+}
+
+export interface AttentionEngine {
+  readonly info: {
+    build: 'simd' | 'scalar';
+    /** e.g. "xsimd sse4.1 → wasm simd128" */
+    simdPath: string;
+    limits: { maxTokens: number; maxDModel: number };
+  };
+  /** Throws an Error naming the problem for bad input; the engine stays usable. */
+  compute(config: AttentionConfig, options?: { implementation?: 'simd' | 'reference' }): AttentionResult;
+}
+
+export function createAttention(options?: { build?: 'auto' | 'simd' | 'scalar' }): Promise<AttentionEngine>;
