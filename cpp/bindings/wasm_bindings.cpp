@@ -26,6 +26,7 @@ enum OutputId {
 
 // The scalar settings of one call; the facade fills it from the JavaScript config.
 struct Options {
+    int anonymous_tokens = 0;  // > 0: no token strings were given; T comes from the embeddings
     int C = 0, NH = 1, KVH = 0;
     bool has_embeddings = false;
     int weights_kind = 1;
@@ -66,32 +67,24 @@ public:
 
     // Runs validate → resolve → forward. Returns "" on success, else the validation message.
     std::string run(val tokens, val source_tokens, const Options& o) {
-        config_.tokens = emscripten::vecFromJSArray<std::string>(tokens);
-        config_.cross = o.cross;
-        config_.source_tokens = o.cross ? emscripten::vecFromJSArray<std::string>(source_tokens)
-                                        : std::vector<std::string>{};
-        config_.C = o.C;
-        config_.NH = o.NH;
-        config_.KVH = o.KVH;
-        config_.has_embeddings = o.has_embeddings;
-        config_.has_source_embeddings = o.has_source_embeddings;
-        config_.weights = static_cast<attn::WeightsKind>(o.weights_kind);
-        config_.seed = o.seed;
-        config_.positional = static_cast<attn::Positional>(o.positional);
-        config_.mask = static_cast<attn::MaskKind>(o.mask);
-        config_.window = o.window;
-        config_.prefix = o.prefix;
-        if (!o.has_custom_mask) config_.custom_mask.clear();
-        if (!o.has_padding) config_.padding.clear();
-        config_.mask_fill = o.mask_fill;
-        config_.mask_before_scale = o.mask_before_scale;
-        config_.scale = o.scale;
-        config_.temperature = o.temperature;
-        config_.naive_softmax = o.naive_softmax;
+        configure(tokens, source_tokens, o);
         return attn::compute(config_, result_,
                              o.use_reference ? attn::Implementation::Reference
                                              : attn::Implementation::Simd);
     }
+
+    // The forward-only path; `weight_rows` (Int32Array) names the query rows whose weights to keep.
+    std::string runOutputOnly(val tokens, val source_tokens, const Options& o, val weight_rows) {
+        configure(tokens, source_tokens, o);
+        return attn::compute_output_only(config_, emscripten::vecFromJSArray<int>(weight_rows),
+                                         output_only_);
+    }
+
+    // Views of the forward-only result: the output (head ignored), or head h's kept weight rows.
+    val outputOnly(int id, int head) {
+        return id == kOutput ? view_of(output_only_.output) : view_of(output_only_.row_weights.at(head));
+    }
+
 
     // A typed array over result `id` (of head `head` for per-head ids). Valid until the next call
     // into the module: the facade copies it at once.
@@ -128,6 +121,35 @@ public:
     }
 
 private:
+    void configure(val tokens, val source_tokens, const Options& o) {
+        if (o.anonymous_tokens > 0) {
+            config_.tokens.assign(o.anonymous_tokens, std::string());
+        } else {
+            config_.tokens = emscripten::vecFromJSArray<std::string>(tokens);
+        }
+        config_.cross = o.cross;
+        config_.source_tokens = o.cross ? emscripten::vecFromJSArray<std::string>(source_tokens)
+                                        : std::vector<std::string>{};
+        config_.C = o.C;
+        config_.NH = o.NH;
+        config_.KVH = o.KVH;
+        config_.has_embeddings = o.has_embeddings;
+        config_.has_source_embeddings = o.has_source_embeddings;
+        config_.weights = static_cast<attn::WeightsKind>(o.weights_kind);
+        config_.seed = o.seed;
+        config_.positional = static_cast<attn::Positional>(o.positional);
+        config_.mask = static_cast<attn::MaskKind>(o.mask);
+        config_.window = o.window;
+        config_.prefix = o.prefix;
+        if (!o.has_custom_mask) config_.custom_mask.clear();
+        if (!o.has_padding) config_.padding.clear();
+        config_.mask_fill = o.mask_fill;
+        config_.mask_before_scale = o.mask_before_scale;
+        config_.scale = o.scale;
+        config_.temperature = o.temperature;
+        config_.naive_softmax = o.naive_softmax;
+    }
+
     attn::Matrix& input_matrix(int id) {
         switch (id) {
             case kInWq: return config_.wq;
@@ -141,12 +163,14 @@ private:
 
     attn::Config config_;
     attn::Result result_;
+    attn::OutputOnlyResult output_only_;
 };
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::value_object<Options>("Options")
+        .field("anonymousTokens", &Options::anonymous_tokens)
         .field("dModel", &Options::C)
         .field("heads", &Options::NH)
         .field("kvHeads", &Options::KVH)
@@ -172,7 +196,9 @@ EMSCRIPTEN_BINDINGS(attention_core) {
         .function("input", &WasmEngine::input)
         .function("byteInput", &WasmEngine::byteInput)
         .function("run", &WasmEngine::run)
-        .function("output", &WasmEngine::output);
+        .function("output", &WasmEngine::output)
+        .function("runOutputOnly", &WasmEngine::runOutputOnly)
+        .function("outputOnly", &WasmEngine::outputOnly);
     emscripten::function("simdArchName", &attn::simd_arch_name);
     emscripten::constant("maxTokens", attn::kMaxTokens);
     emscripten::constant("maxModelWidth", attn::kMaxModelWidth);

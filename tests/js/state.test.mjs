@@ -16,6 +16,7 @@ import {
 } from '../../web/src/state/parse.js';
 import { FIELDS, decodeHash, encodeHash } from '../../web/src/state/url.js';
 import { snapHeads, toEngineConfig, validateDraft } from '../../web/src/state/validate.js';
+import { WORKED_EXAMPLE } from './worked-example.mjs';
 
 const limits = { maxTokens: 1024, maxDModel: 1024 };
 const draftOf = (changes = {}) => ({ ...stateToDraft(PRESETS.default.state), ...changes });
@@ -70,7 +71,7 @@ test('a valid draft becomes a state and an engine config', () => {
   assert.deepEqual(checked.tokens, ['Your', 'journey', 'starts', 'with', 'one', 'step']);
   assert.deepEqual(toEngineConfig(checked.state), {
     tokens: checked.tokens,
-    dModel: 8,
+    dModel: 6,
     heads: 2,
     mask: 'causal',
     scale: true,
@@ -83,6 +84,9 @@ test('the journey preset gives the course example config', () => {
   const checked = validateDraft(stateToDraft(PRESETS.journey.state), limits);
   assert.equal(checked.ok, true);
   const config = toEngineConfig(checked.state);
+  // The same config the engine's own tests use (tests/js/worked-example.mjs).
+  const { seed, ...withoutSeed } = config;
+  assert.deepEqual(withoutSeed, { ...WORKED_EXAMPLE });
   assert.equal(config.dModel, 3);
   assert.equal(config.heads, 1);
   assert.equal(config.weights, 'identity');
@@ -99,13 +103,13 @@ test('bad input is named, with the control to fix', () => {
   assert.equal(error({ dModel: '0' }).key, 'error.dModel');
   assert.equal(error({ dModel: '1025' }).key, 'error.dModel');
   assert.equal(error({ dModel: '' }).field, 'dModel');
-  assert.deepEqual(error({ heads: '3' }), {
+  assert.deepEqual(error({ heads: '4' }), {
     key: 'error.headsDivide',
-    params: { heads: 3, dModel: 8, divisors: '1, 2, 4, 8' },
+    params: { heads: 4, dModel: 6, divisors: '1, 2, 3, 6' },
     field: 'heads',
   });
   assert.equal(error({ heads: '0' }).key, 'error.heads');
-  assert.equal(error({ heads: '16' }).key, 'error.heads');
+  assert.equal(error({ heads: '12' }).key, 'error.heads');
   assert.equal(error({ seed: '-1' }).key, 'error.seed');
   assert.equal(error({ seed: '4294967296' }).key, 'error.seed');
   assert.equal(validateDraft(draftOf({ weights: 'identity', seed: '' }), limits).ok, true);
@@ -145,8 +149,8 @@ test('the address names the preset and only what differs from it', () => {
     '#preset=journey&v=1&mask=none&lang=zh-CN',
   );
   assert.equal(
-    encodeHash({ presetId: 'default', state: { ...PRESETS.default.state, sentence: 'The cat sat', heads: 4 } }),
-    '#v=1&s=The+cat+sat&h=4',
+    encodeHash({ presetId: 'default', state: { ...PRESETS.default.state, sentence: 'The cat sat', heads: 3 } }),
+    '#v=1&s=The+cat+sat&h=3',
   );
 });
 
@@ -154,8 +158,9 @@ test('the address decodes back to the same controls', () => {
   const states = [
     PRESETS.journey.state,
     { ...PRESETS.journey.state, embeddings: null, sentence: 'a <b> 猫', scale: false },
+    { ...PRESETS.default.state, sentence: 'a&b=c #d +e %f, g;h' },
     { ...PRESETS.default.state, dModel: 12, heads: 3, mask: 'none', weights: 'identity', seed: 7 },
-    { ...PRESETS.default.state, embeddings: [[1, -2.5, 0, 1e-3, 4, 5, 6, 7]], sentence: 'one' },
+    { ...PRESETS.default.state, embeddings: [[1, -2.5, 0, 1e-3, 4, 5]], sentence: 'one' },
   ];
   for (const presetId of ['default', 'journey']) {
     for (const state of states) {
@@ -171,6 +176,11 @@ test('the address table covers every state field exactly once', () => {
   const keys = FIELDS.map((f) => f.key).sort();
   assert.deepEqual(keys, Object.keys(PRESETS.default.state).sort());
   assert.equal(new Set(FIELDS.map((f) => f.param)).size, FIELDS.length);
+});
+
+test('matrices stay readable in the address', () => {
+  const hash = encodeHash({ presetId: 'default', state: { ...PRESETS.journey.state, sentence: 'a b' } });
+  assert.match(hash, /&x=0\.43,0\.15,0\.89;0\.55,/);
 });
 
 test('an unknown preset or a bad value in the address is not trusted', () => {

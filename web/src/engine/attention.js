@@ -37,11 +37,16 @@ class AttentionEngine {
 
   /**
    * Runs the forward pass. Throws an Error naming the problem for bad input; the engine stays
-   * usable. `options.implementation`: 'simd' (default) or 'reference' (the scalar reference
-   * implementation, for checking one against the other).
+   * usable. Options:
+   * - `outputOnly: true` — the forward-only path for large inputs: returns { T, Tk, dModel,
+   *   heads, kvHeads, dK, output } and, for the query rows listed in `weightRows`, their
+   *   attention weights per head (`rowWeights[h]`, weightRows.length × Tk). No T×T matrix is
+   *   kept, so memory grows as O(T·dModel). Tokens may be omitted when embeddings are given.
+   * - `implementation`: 'simd' (default) or 'reference' (the scalar reference implementation of
+   *   the full path, for checking one against the other).
    */
-  compute(config, { implementation = 'simd' } = {}) {
-    const c = normaliseConfig(config);
+  compute(config, { implementation = 'simd', outputOnly = false, weightRows = [] } = {}) {
+    const c = normaliseConfig(config, { tokensOptional: outputOnly });
     if (c.embeddings) this.#writeInput(INPUT.embeddings, c.embeddings);
     if (c.source?.embeddings) this.#writeInput(INPUT.sourceEmbeddings, c.source.embeddings);
     if (c.weightMatrices) {
@@ -49,10 +54,32 @@ class AttentionEngine {
     }
     if (c.customMask) this.#core.byteInput(BYTE_INPUT.customMask, c.customMask.length).set(c.customMask);
     if (c.padding) this.#core.byteInput(BYTE_INPUT.padding, c.padding.length).set(c.padding);
+    if (outputOnly) return this.#computeOutputOnly(c, weightRows);
     const options = { ...c.options, useReference: implementation === 'reference' };
     const problem = this.#core.run(c.tokens, c.source?.tokens ?? [], options);
     if (problem) throw new Error(problem);
     return this.#readResult(c);
+  }
+
+  #computeOutputOnly(c, weightRows) {
+    if (!Array.isArray(weightRows) || !weightRows.every(Number.isInteger)) {
+      throw new Error('weightRows must be an array of whole numbers (query rows)');
+    }
+    const problem = this.#core.runOutputOnly(c.tokens, c.source?.tokens ?? [], c.options, weightRows);
+    if (problem) throw new Error(problem);
+    const { T, options: { dModel, heads } } = c;
+    const Tk = c.source ? c.source.tokens.length : T;
+    const kvHeads = c.options.kvHeads || heads;
+    const rowWeights = [];
+    for (let h = 0; h < heads; ++h) {
+      rowWeights.push({ rows: weightRows.length, cols: Tk, data: new Float32Array(this.#core.outputOnly(-1, h)) });
+    }
+    return {
+      T, Tk, dModel, heads, kvHeads, dK: dModel / heads,
+      output: { rows: T, cols: dModel, data: new Float32Array(this.#core.outputOnly(MODEL_OUTPUT.output, 0)) },
+      weightRows: [...weightRows],
+      rowWeights,
+    };
   }
 
   #writeInput(id, { rows, cols, data }) {

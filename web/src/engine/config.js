@@ -90,10 +90,17 @@ function maskFillValue(value) {
   return value;  // the core checks the range
 }
 
-/** The config with defaults applied and names turned into the core's codes. */
-export function normaliseConfig(config) {
+/**
+ * The config with defaults applied and names turned into the core's codes. With
+ * `tokensOptional` (the forward-only path), tokens may be left out when embeddings are given:
+ * T is then the number of embedding rows.
+ */
+export function normaliseConfig(config, { tokensOptional = false } = {}) {
   if (!config || typeof config !== 'object') fail('compute() needs a config object');
-  const tokens = stringList(config.tokens, 'tokens');
+  const anonymous = tokensOptional && config.tokens === undefined;
+  if (anonymous && config.embeddings === undefined) fail('tokens may only be left out when embeddings are given');
+  const tokens = anonymous ? [] : stringList(config.tokens, 'tokens');
+  const embeddings = config.embeddings === undefined ? null : toMatrix(config.embeddings, 'embeddings');
 
   let source = null;
   if (config.source !== undefined) {
@@ -131,11 +138,13 @@ export function normaliseConfig(config) {
   return {
     tokens,
     source,
-    embeddings: config.embeddings === undefined ? null : toMatrix(config.embeddings, 'embeddings'),
+    embeddings,
+    T: anonymous ? embeddings.rows : tokens.length,
     weightMatrices,
     customMask: mask === MASK_KIND.custom ? toBytes(config.customMask, 'customMask', true) : null,
     padding: config.padding === undefined ? null : toBytes(config.padding, 'padding', false),
     options: {
+      anonymousTokens: anonymous ? Math.max(1, embeddings.rows) : 0,
       dModel: integer(config.dModel, 'dModel'),
       heads: integer(config.heads, 'heads', 1),
       kvHeads: integer(config.kvHeads, 'kvHeads', 0),

@@ -1,0 +1,327 @@
+// The page in a real browser (Chromium through playwright-core): the course's worked example is
+// reproduced from the DOM, typing recomputes, bad input keeps the last result, Chinese works.
+// Needs the built site: `npm run build` (or the wasm build and `npx vite build`) writes dist/.
+// Screenshots go to tests/browser/screenshots/ (not committed); look at them.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+import { parseCell } from '../../web/src/views/format.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dist = path.resolve(here, '../../dist');
+const screenshots = path.join(here, 'screenshots');
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+// A static file server for dist/, like any host the site may be put on.
+function serve(rootDir) {
+  const server = http.createServer(async (request, response) => {
+    const urlPath = decodeURIComponent(new URL(request.url, 'http://x').pathname);
+    const file = path.join(rootDir, urlPath.endsWith('/') ? `${urlPath}index.html` : urlPath);
+    if (!file.startsWith(rootDir + path.sep)) {
+      response.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+      response.end(body);
+    } catch {
+      response.writeHead(404).end('not found');
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+let server;
+let browser;
+let base;
+
+before(async () => {
+  if (!existsSync(path.join(dist, 'index.html'))) {
+    throw new Error('dist/index.html is missing: build the site first (`npm run build`, or `npm run build:wasm && npx vite build`).');
+  }
+  mkdirSync(screenshots, { recursive: true });
+  server = await serve(dist);
+  base = `http://127.0.0.1:${server.address().port}/`;
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+});
+
+// A fresh page at 1280 px that records every page error and console error.
+// `withoutSimd`: the page is told that WebAssembly SIMD is missing (as in Safari before 16.4).
+async function open(hash = '', { withoutSimd = false } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  const page = await context.newPage();
+  if (withoutSimd) {
+    // Feature detection validates a tiny SIMD module; make every validation fail.
+    await page.addInitScript(() => {
+      WebAssembly.validate = () => false;
+    });
+  }
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  await page.goto(`${base}index.html${hash}`);
+  await page.waitForSelector('td[data-matrix="output"]');
+  return { page, errors, close: () => context.close() };
+}
+
+const cellSelector = (matrix, head, row) =>
+  `td[data-matrix="${matrix}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`}[data-row="${row}"]`;
+
+// One printed row of a matrix as text, in column order.
+async function rowTexts(page, matrix, head, row) {
+  return page.$$eval(cellSelector(matrix, head, row), (cells) =>
+    cells.sort((a, b) => Number(a.dataset.col) - Number(b.dataset.col)).map((cell) => cell.textContent),
+  );
+}
+
+// Compares a printed row with the expected numbers to 3 decimals.
+async function assertRow(page, matrix, head, row, expected) {
+  const texts = await rowTexts(page, matrix, head, row);
+  assert.deepEqual(
+    texts.map((text) => parseCell(text).toFixed(3)),
+    expected.map((value) => Number(value).toFixed(3)),
+    `${matrix} head ${head} row ${row + 1}: ${texts.join(' ')}`,
+  );
+}
+
+const count = (page, selector) => page.$$eval(selector, (nodes) => nodes.length);
+
+test('#preset=journey reproduces the worked example of the course', async () => {
+  const { page, errors, close } = await open('#preset=journey');
+  try {
+    // Scores row 1 (before the mask), weights rows 2 and 6, context rows 2 and 6.
+    await assertRow(page, 'scores', 0, 0, [0.577, 0.551, 0.544, 0.274, 0.264, 0.364]);
+    await assertRow(page, 'weights', 0, 1, [0.423, 0.577, 0, 0, 0, 0]);
+    await assertRow(page, 'weights', 0, 5, [0.151, 0.197, 0.194, 0.153, 0.124, 0.181]);
+    await assertRow(page, 'context', 0, 1, [0.499, 0.566, 0.757]);
+    await assertRow(page, 'context', 0, 5, [0.422, 0.623, 0.551]);
+    // Row 1's output equals its input (identity weights, it only sees itself).
+    await assertRow(page, 'context', 0, 0, [0.43, 0.15, 0.89]);
+    await assertRow(page, 'x', null, 0, [0.43, 0.15, 0.89]);
+
+    // The masked scores: the first row keeps its own score, the rest is −∞ and looks masked.
+    assert.deepEqual(await rowTexts(page, 'masked', 0, 0), ['0.577', '−∞', '−∞', '−∞', '−∞', '−∞']);
+    const above = await page.$$eval('td[data-matrix="masked"][data-head="0"]', (cells) =>
+      cells
+        .filter((cell) => Number(cell.dataset.col) > Number(cell.dataset.row))
+        .map((cell) => ({ text: cell.textContent, masked: cell.classList.contains('masked') })),
+    );
+    assert.equal(above.length, 15);
+    for (const cell of above) assert.deepEqual(cell, { text: '−∞', masked: true });
+    const below = await page.$$eval('td[data-matrix="masked"][data-head="0"]', (cells) =>
+      cells.filter((cell) => Number(cell.dataset.col) <= Number(cell.dataset.row)).map((cell) => cell.textContent),
+    );
+    assert.ok(below.every((text) => /^−?\d+\.\d{3}$/.test(text)), below.join(' '));
+
+    // Every matrix is labelled with the tokens and carries its cells.
+    assert.equal(await count(page, 'td[data-matrix="weights"][data-head="0"]'), 36);
+    assert.equal(await count(page, 'td[data-matrix="output"]'), 18);
+    const rowLabels = await page.$$eval('figure[data-matrix-figure="x"] tbody th', (ths) => ths.map((th) => th.textContent));
+    assert.deepEqual(rowLabels, ['Your', 'journey', 'starts', 'with', 'one', 'step']);
+
+    // Which SIMD path ran is on the page.
+    const engine = await page.textContent('#engine-status');
+    assert.match(engine, /WebAssembly/);
+    assert.match(engine, /simd128|scalar/);
+
+    await page.screenshot({ path: path.join(screenshots, 'journey-en.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('typing a new sentence recomputes with the new number of tokens', async () => {
+  const { page, errors, close } = await open('#preset=journey');
+  try {
+    await page.click('#sentence');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('The cat sat', { delay: 15 });
+    await page.waitForFunction(() => document.querySelectorAll('td[data-matrix="weights"][data-head="0"]').length === 9);
+    assert.equal(await count(page, 'td[data-matrix="x"]'), 9); // 3 tokens × d_model 3
+    assert.equal(await count(page, cellSelector('weights', 0, 3)), 0);
+    const labels = await page.$$eval('figure[data-matrix-figure="output"] tbody th', (ths) => ths.map((th) => th.textContent));
+    assert.deepEqual(labels, ['The', 'cat', 'sat']);
+
+    // A wider model with two heads: heads appear as separate per-head matrices.
+    await page.fill('#d-model', '4');
+    await page.click('#head-choices button[data-heads="2"]');
+    await page.waitForSelector('td[data-matrix="weights"][data-head="1"]');
+    assert.equal(await count(page, 'td[data-matrix="context"][data-head="1"]'), 6); // 3 × d_k 2
+    assert.equal(await count(page, 'td[data-matrix="output"]'), 12);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('bad input shows a message and keeps the last result', async () => {
+  const { page, errors, close } = await open('#preset=journey');
+  try {
+    const before = await rowTexts(page, 'weights', 0, 5);
+
+    // 2 heads do not divide d_model = 3.
+    await page.fill('#heads', '2');
+    await page.waitForSelector('#message:not([hidden])');
+    assert.match(await page.textContent('#message'), /2 heads do not divide d_model = 3/);
+    assert.equal(await page.getAttribute('#heads', 'aria-invalid'), 'true');
+    assert.deepEqual(await rowTexts(page, 'weights', 0, 5), before);
+    await page.fill('#heads', '1');
+    await page.waitForSelector('#message', { state: 'hidden' });
+
+    // An empty sentence.
+    await page.fill('#sentence', '   ');
+    await page.waitForSelector('#message:not([hidden])');
+    assert.match(await page.textContent('#message'), /at least one token/);
+    assert.deepEqual(await rowTexts(page, 'weights', 0, 5), before);
+    // More tokens than the engine takes.
+    await page.fill('#sentence', 'a '.repeat(1025));
+    await page.waitForSelector('#message:not([hidden])');
+    assert.match(await page.textContent('#message'), /Too many tokens: 1025\. The engine takes at most 1024\./);
+    assert.deepEqual(await rowTexts(page, 'weights', 0, 5), before);
+
+    await page.fill('#sentence', 'Your journey starts with one step');
+    await page.waitForSelector('#message', { state: 'hidden' });
+
+    // A number that is not one, in the embeddings editor.
+    const text = await page.inputValue('#embeddings-text');
+    await page.fill('#embeddings-text', text.replace('0.87', 'abc'));
+    await page.waitForSelector('#message:not([hidden])');
+    assert.match(await page.textContent('#message'), /row 2, entry 2: “abc” is not a finite number/);
+    await page.fill('#embeddings-text', text.replace('0.87', 'NaN'));
+    assert.match(await page.textContent('#message'), /“NaN” is not a finite number/);
+    assert.deepEqual(await rowTexts(page, 'weights', 0, 5), before);
+
+    // User text is text, never HTML.
+    await page.fill('#embeddings-text', text);
+    await page.fill('#sentence', '<img src=x onerror="window.hacked=1"> <b>bold</b>');
+    // Four tokens: <img, src=x, onerror="window.hacked=1">, <b>bold</b>.
+    await page.waitForFunction(() => document.querySelectorAll('td[data-matrix="output"]').length === 12);
+    const labels = await page.$$eval('figure[data-matrix-figure="x"] tbody th', (ths) => ths.map((th) => th.textContent));
+    assert.deepEqual(labels, ['<img', 'src=x', 'onerror="window.hacked=1">', '<b>bold</b>']);
+    assert.equal(await count(page, '#results img, #results b, #token-chips b'), 0);
+    assert.equal(await page.evaluate(() => window.hacked), undefined);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('hand-edited embeddings start from the per-token vectors and follow the sentence', async () => {
+  const { page, errors, close } = await open();
+  try {
+    const xRow = () => rowTexts(page, 'x', null, 1);
+    const before = await xRow();
+    await page.check('input[name="embeddings"][value="edit"]');
+    await page.waitForSelector('#embeddings-editor:not([hidden])');
+    const lines = (await page.inputValue('#embeddings-text')).split('\n');
+    assert.equal(lines.length, 6);
+    assert.equal(lines[1].split(' ').length, 6);
+    assert.deepEqual(await xRow(), before); // the same vectors, now as numbers to edit
+    assert.equal(await page.isHidden('#message'), true);
+
+    // Change one number: X changes there and nowhere else.
+    const edited = lines.map((line, i) => (i === 1 ? line.replace(/^\S+/, '2.5') : line)).join('\n');
+    await page.fill('#embeddings-text', edited);
+    await page.waitForFunction(() => document.querySelector('td[data-matrix="x"][data-row="1"][data-col="0"]').textContent === '2.500');
+    assert.deepEqual((await xRow()).slice(1), before.slice(1));
+
+    // Delete the first word: "journey" keeps its edited row, now in row 0.
+    await page.fill('#sentence', 'journey starts with one step');
+    await page.waitForFunction(() => document.querySelectorAll('td[data-matrix="x"]').length === 30);
+    assert.equal(await page.textContent('td[data-matrix="x"][data-row="0"][data-col="0"]'), '2.500');
+    assert.equal((await page.inputValue('#embeddings-text')).split('\n').length, 5);
+    assert.match(page.url(), /x=2\.5,/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the default page shows multi-head attention with random weights', async () => {
+  const { page, errors, close } = await open();
+  try {
+    assert.equal(await count(page, 'article.head'), 2);
+    assert.equal(await count(page, 'td[data-matrix="x"]'), 36); // 6 tokens × d_model 6
+    assert.equal(await count(page, 'td[data-matrix="scores"][data-head="1"]'), 36);
+    await page.screenshot({ path: path.join(screenshots, 'default-en.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('without WebAssembly SIMD the scalar build runs and the page says so', async () => {
+  const { page, errors, close } = await open('#preset=journey', { withoutSimd: true });
+  try {
+    assert.match(await page.textContent('#engine-status'), /lacks WebAssembly SIMD/);
+    assert.equal(await page.getAttribute('#engine-status', 'data-build'), 'scalar');
+    await assertRow(page, 'weights', 0, 5, [0.151, 0.197, 0.194, 0.153, 0.124, 0.181]);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the page switches to Chinese', async () => {
+  const { page, errors, close } = await open('#preset=journey');
+  try {
+    await page.click('button[data-lang="zh-CN"]');
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    assert.equal(await page.textContent('h1'), '注意力机制演练场');
+    assert.match(await page.textContent('#engine-status'), /计算引擎/);
+    assert.match(await page.textContent('#results'), /注意力权重/);
+    assert.match(page.url(), /lang=zh-CN/);
+    // The numbers stay.
+    await assertRow(page, 'weights', 0, 1, [0.423, 0.577, 0, 0, 0, 0]);
+    // Messages are translated too.
+    await page.fill('#heads', '2');
+    await page.waitForSelector('#message:not([hidden])');
+    assert.match(await page.textContent('#message'), /个头不能整除/);
+    await page.fill('#heads', '1');
+    await page.waitForSelector('#message', { state: 'hidden' });
+    // Without a CJK font the screenshot would show boxes (Debian: fonts-noto-cjk).
+    assert.ok(
+      await page.evaluate(() => document.fonts.check('16px "Noto Sans CJK SC"', '注意力')),
+      'no CJK font: install fonts-noto-cjk',
+    );
+    await page.screenshot({ path: path.join(screenshots, 'journey-zh-CN.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

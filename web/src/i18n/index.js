@@ -1,0 +1,50 @@
+// Translation lookup: dictionaries, a translator with {placeholder} filling, language choice.
+// No DOM here (views/i18n-dom.js writes the texts into the page).
+import en from './en.js';
+import zhCN from './zh-CN.js';
+
+export const DICTIONARIES = Object.freeze({ en, 'zh-CN': zhCN });
+export const LANGUAGES = Object.freeze(Object.keys(DICTIONARIES));
+export const DEFAULT_LANGUAGE = 'en';
+
+// Names of the {placeholders} in a text, sorted: used by the tests to compare dictionaries.
+export function placeholders(text) {
+  return [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+}
+
+// Fills {name} with params[name]; an unknown placeholder stays visible rather than vanishing.
+export function fill(text, params = {}) {
+  return text.replace(/\{(\w+)\}/g, (whole, name) =>
+    Object.hasOwn(params, name) ? String(params[name]) : whole,
+  );
+}
+
+// t(key, params) in `lang`; a missing key falls back to English, then to the key itself, so a
+// gap shows up on screen instead of throwing.
+export function createTranslator(lang) {
+  const dictionary = DICTIONARIES[lang] ?? DICTIONARIES[DEFAULT_LANGUAGE];
+  return (key, params) => fill(dictionary[key] ?? en[key] ?? key, params);
+}
+
+// The first of `preferred` (e.g. navigator.languages) that we have: 'zh', 'zh-Hans', 'zh-CN'
+// all mean zh-CN.
+export function pickLanguage(preferred = []) {
+  for (const tag of preferred) {
+    if (typeof tag !== 'string') continue;
+    if (LANGUAGES.includes(tag)) return tag;
+    const base = tag.toLowerCase().split('-')[0];
+    if (base === 'zh') return 'zh-CN';
+    if (base === 'en') return 'en';
+  }
+  return DEFAULT_LANGUAGE;
+}
+
+// Unicode superscript and subscript digits, for head numbers in symbols: Q⁽²⁾, head₂.
+const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+const SUBSCRIPT = '₀₁₂₃₄₅₆₇₈₉';
+export function superscript(n) {
+  return `⁽${String(n).replace(/\d/g, (d) => SUPERSCRIPT[d])}⁾`;
+}
+export function subscript(n) {
+  return String(n).replace(/\d/g, (d) => SUBSCRIPT[d]);
+}

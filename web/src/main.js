@@ -1,0 +1,330 @@
+// Wiring: controls → draft → validated state → engine.compute → views. The page holds no
+// attention math; every number on screen comes from the engine's result.
+import { createAttention } from './engine/attention.js';
+import { createTranslator, LANGUAGES, pickLanguage } from './i18n/index.js';
+import { PRESETS } from './presets/index.js';
+import { stateToDraft } from './state/draft.js';
+import { carryEmbeddings, rememberRows } from './state/embeddings.js';
+import { formatMatrixText, parseMatrixText, parseWholeNumber, tokenize } from './state/parse.js';
+import { decodeHash, encodeHash } from './state/url.js';
+import { snapHeads, toEngineConfig, validateDraft } from './state/validate.js';
+import {
+  markInvalid,
+  readDraft,
+  renderHeadChoices,
+  renderRowLabels,
+  renderTokens,
+  syncEnabled,
+  writeDraft,
+} from './views/controls.js';
+import { applyTranslations } from './views/i18n-dom.js';
+import { isBig, renderResults } from './views/results.js';
+import { renderEngineStatus, renderMessage } from './views/status.js';
+
+const $ = (selector) => document.querySelector(selector);
+const form = $('#controls');
+const textarea = $('#embeddings-text');
+
+const page = {
+  engine: null,
+  engineFailure: null,
+  lang: 'en',
+  langChosen: false, // write lang into the address only once the reader picked one
+  t: createTranslator('en'),
+  presetId: 'default',
+  lastState: null,
+  lastResult: null,
+  error: null, // { key, params, field } of the current bad input
+  notice: null, // { key, params }: a one-off remark, e.g. about a broken link
+  writtenHash: null,
+  // For hand-edited embeddings: the tokens the editor rows belong to, and rows by token.
+  editorTokens: [],
+  remembered: new Map(),
+};
+
+// ---- rendering -------------------------------------------------------------------------------
+
+function renderMessages() {
+  const { t } = page;
+  const lines = [];
+  if (page.error) {
+    lines.push(t(page.error.key, page.error.params));
+    if (page.lastResult) lines.push(t('error.kept'));
+  }
+  if (page.notice) lines.push(t(page.notice.key, page.notice.params));
+  renderMessage($('#message'), lines);
+  markInvalid(form, page.error?.field ?? null);
+}
+
+function renderDerived(draft) {
+  const tokens = tokenize(draft.sentence);
+  $('#token-count').textContent = page.t('controls.tokens', { T: tokens.length });
+  renderTokens($('#token-chips'), tokens);
+  renderHeadChoices($('#head-choices'), draft.dModel, draft.heads);
+  renderRowLabels($('#row-labels'), tokens);
+  textarea.rows = Math.min(Math.max(tokens.length, 3), 16);
+  syncEnabled(form);
+}
+
+function renderPresetNote() {
+  const preset = PRESETS[page.presetId];
+  const pristine =
+    page.lastState && encodeHash({ presetId: page.presetId, state: page.lastState }) === `#preset=${page.presetId}`;
+  const note = $('#preset-note');
+  note.hidden = !(preset?.noteKey && pristine);
+  note.textContent = preset?.noteKey ? page.t(preset.noteKey) : '';
+}
+
+function renderAll() {
+  applyTranslations(document, page.t, page.lang);
+  renderEngineStatus($('#engine-status'), { info: page.engine?.info, failure: page.engineFailure }, page.t);
+  renderDerived(readDraft(form));
+  renderMessages();
+  renderPresetNote();
+  if (page.lastResult) showResults(page.lastResult, page.lastState);
+}
+
+function showResults(result, state) {
+  const results = $('#results');
+  results.classList.toggle('big', isBig(result));
+  results.replaceChildren(...renderResults(result, state, page.t));
+}
+
+function writeHash() {
+  if (!page.lastState) return;
+  const hash = encodeHash({ presetId: page.presetId, state: page.lastState, lang: page.langChosen ? page.lang : null });
+  if (hash === page.writtenHash) return;
+  page.writtenHash = hash;
+  history.replaceState(null, '', hash || `${location.pathname}${location.search}`);
+}
+
+// ---- the one path from controls to screen ------------------------------------------------------
+
+// Returns true when a new result is on screen; on bad input the previous result stays.
+function update() {
+  const draft = readDraft(form);
+  renderDerived(draft);
+  if (!page.engine) return false;
+
+  const checked = validateDraft(draft, page.engine.info.limits);
+  if (!checked.ok) {
+    page.error = checked.error;
+    renderMessages();
+    return false;
+  }
+  let result;
+  try {
+    result = page.engine.compute(toEngineConfig(checked.state));
+  } catch (error) {
+    page.error = { key: 'error.engine', params: { message: error.message }, field: null };
+    renderMessages();
+    return false;
+  }
+  page.error = null;
+  page.lastState = checked.state;
+  page.lastResult = result;
+  renderMessages();
+  renderPresetNote();
+  showResults(result, checked.state);
+  writeHash();
+  return true;
+}
+
+// ---- hand-edited embeddings ----------------------------------------------------------------------
+
+// The engine's per-token vectors for this shape (what "one vector per token" would use).
+function perTokenRows(tokens, dModel) {
+  try {
+    const { x } = page.engine.compute({ tokens, dModel, heads: 1, weights: 'identity', mask: 'none' });
+    return Array.from({ length: x.rows }, (_, r) => Array.from(x.data.subarray(r * x.cols, (r + 1) * x.cols)));
+  } catch {
+    return null;
+  }
+}
+
+// After the sentence or d_model changed (or the editor was opened), refit the editor's rows to
+// T × d_model, keeping what the reader typed. `force`: refit even if the editor's rows do not
+// match the previous tokens (used when the editor opens).
+function refitEditor({ force = false } = {}) {
+  if (!page.engine) return;
+  const draft = readDraft(form);
+  if (draft.embeddingsMode !== 'edit') return;
+  const tokens = tokenize(draft.sentence);
+  const dModel = parseWholeNumber(draft.dModel);
+  const { maxTokens, maxDModel } = page.engine.info.limits;
+  if (tokens.length === 0 || tokens.length > maxTokens || !dModel || dModel > maxDModel) return;
+  const parsed = parseMatrixText(draft.embeddingsText);
+  if (!parsed.ok) return; // leave the reader's text and its message alone
+  const matches = parsed.rows.length === page.editorTokens.length;
+  if (!matches && !force) return;
+  const fallback = perTokenRows(tokens, dModel);
+  if (!fallback) return;
+  const rows = carryEmbeddings({
+    tokens,
+    dModel,
+    previousTokens: page.editorTokens,
+    previousRows: matches ? parsed.rows : [],
+    remembered: page.remembered,
+    fallback,
+  });
+  textarea.value = formatMatrixText(rows);
+  page.editorTokens = tokens;
+}
+
+// ---- loading a preset or an address --------------------------------------------------------------
+
+function loadDraft(draft, presetId) {
+  page.presetId = presetId;
+  writeDraft(form, draft);
+  page.editorTokens = tokenize(draft.sentence);
+  page.remembered = new Map();
+  const parsed = draft.embeddingsMode === 'edit' ? parseMatrixText(draft.embeddingsText) : null;
+  if (parsed?.ok) rememberRows(page.remembered, page.editorTokens, parsed.rows);
+}
+
+function loadPreset(presetId) {
+  page.notice = null;
+  loadDraft(stateToDraft(PRESETS[presetId].state), presetId);
+  update();
+}
+
+function loadHash(hash) {
+  const { presetId, draft, lang, known } = decodeHash(hash);
+  if (lang && LANGUAGES.includes(lang)) {
+    page.lang = lang;
+    page.langChosen = true;
+    page.t = createTranslator(lang);
+  }
+  page.notice = known ? null : { key: 'error.badLink', params: { message: hash } };
+  loadDraft(draft, presetId);
+  if (!page.engine) return;
+  if (!update() && !page.lastResult) {
+    // A link with a value the page cannot use: say so and open its preset instead.
+    const { key, params } = page.error;
+    loadDraft(stateToDraft(PRESETS[presetId].state), presetId);
+    update();
+    page.notice = { key: 'error.badLink', params: { message: page.t(key, params) } };
+  }
+  renderAll();
+}
+
+// ---- events ----------------------------------------------------------------------------------------
+
+// No handler may throw past this point: an unexpected error becomes a message, the page stays.
+function guard(handler) {
+  return (event) => {
+    try {
+      handler(event);
+    } catch (error) {
+      console.warn(error);
+      page.error = { key: 'error.unexpected', params: { message: error?.message ?? String(error) }, field: null };
+      renderMessages();
+    }
+  };
+}
+
+form.addEventListener('submit', (event) => event.preventDefault());
+
+form.addEventListener(
+  'input',
+  guard((event) => {
+    page.notice = null;
+    const target = event.target;
+    if (target.id === 'sentence' || target.id === 'd-model') refitEditor();
+    if (target.name === 'embeddings') refitEditor({ force: true });
+    if (target.id === 'embeddings-text') {
+      const parsed = parseMatrixText(textarea.value);
+      if (parsed.ok) {
+        page.editorTokens = tokenize(readDraft(form).sentence);
+        rememberRows(page.remembered, page.editorTokens, parsed.rows);
+      }
+    }
+    update();
+  }),
+);
+
+// When d_model is committed (blur, Enter, spinner), move heads to a divisor of it.
+form.addEventListener(
+  'change',
+  guard((event) => {
+    if (event.target.id !== 'd-model') return;
+    const dModel = parseWholeNumber(event.target.value);
+    const heads = parseWholeNumber($('#heads').value);
+    if (!dModel || !heads || dModel % heads === 0) return;
+    $('#heads').value = String(snapHeads(dModel, heads));
+    update();
+  }),
+);
+
+$('#head-choices').addEventListener(
+  'click',
+  guard((event) => {
+    const button = event.target.closest('button[data-heads]');
+    if (!button) return;
+    $('#heads').value = button.dataset.heads;
+    page.notice = null;
+    update();
+  }),
+);
+
+textarea.addEventListener('scroll', () => {
+  $('#row-labels').scrollTop = textarea.scrollTop;
+});
+
+for (const button of document.querySelectorAll('[data-lang]')) {
+  button.addEventListener(
+    'click',
+    guard(() => {
+      page.lang = button.dataset.lang;
+      page.langChosen = true;
+      page.t = createTranslator(page.lang);
+      renderAll();
+      page.writtenHash = null;
+      writeHash();
+    }),
+  );
+}
+
+for (const link of document.querySelectorAll('[data-preset]')) {
+  link.addEventListener(
+    'click',
+    guard((event) => {
+      event.preventDefault();
+      loadPreset(link.dataset.preset);
+      page.writtenHash = null;
+      writeHash();
+      renderAll();
+    }),
+  );
+}
+
+window.addEventListener(
+  'hashchange',
+  guard(() => {
+    if (location.hash === page.writtenHash) return;
+    loadHash(location.hash);
+  }),
+);
+
+// ---- start -----------------------------------------------------------------------------------------
+
+async function start() {
+  page.lang = pickLanguage(navigator.languages);
+  page.t = createTranslator(page.lang);
+  loadHash(location.hash);
+  renderAll();
+  try {
+    page.engine = await createAttention();
+  } catch (error) {
+    page.engineFailure = error instanceof Error ? error : new Error(String(error));
+    renderAll();
+    return;
+  }
+  loadHash(location.hash);
+}
+
+start().catch((error) => {
+  // Last resort: report rather than leave an uncaught rejection.
+  page.error = { key: 'error.unexpected', params: { message: error?.message ?? String(error) }, field: null };
+  renderMessages();
+});

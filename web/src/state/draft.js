@@ -1,0 +1,16 @@
+// A valid state written back as control values (the inverse of validateDraft).
+import { formatMatrixText } from './parse.js';
+
+export function stateToDraft(state) {
+  return {
+    sentence: state.sentence,
+    dModel: String(state.dModel),
+    heads: String(state.heads),
+    mask: state.mask,
+    scale: state.scale,
+    weights: state.weights,
+    seed: String(state.seed),
+    embeddingsMode: state.embeddings ? 'edit' : 'token',
+    embeddingsText: state.embeddings ? formatMatrixText(state.embeddings) : '',
+  };
+}

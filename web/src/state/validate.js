@@ -1,0 +1,78 @@
+// From the raw control values (the "draft": strings as typed) to a valid state, or the first
+// problem as an i18n key with parameters. The engine checks again; checking here lets the page
+// say what is wrong in the reader's language and name the control to fix.
+import { divisors, parseMatrixText, parseWholeNumber, tokenize } from './parse.js';
+
+export const MAX_SEED = 4294967295; // the engine's seed is a uint32
+
+// draft: { sentence, dModel, heads, mask, scale, weights, seed, embeddingsMode, embeddingsText }
+// limits: engine.info.limits = { maxTokens, maxDModel }
+// → { ok: true, state, tokens } | { ok: false, error: { key, params, field } }
+export function validateDraft(draft, limits) {
+  const fail = (field, key, params = {}) => ({ ok: false, error: { key, params, field } });
+
+  const tokens = tokenize(draft.sentence);
+  if (tokens.length === 0) return fail('sentence', 'error.noTokens');
+  if (tokens.length > limits.maxTokens) {
+    return fail('sentence', 'error.tooManyTokens', { T: tokens.length, max: limits.maxTokens });
+  }
+
+  const dModel = parseWholeNumber(draft.dModel);
+  if (dModel === null || dModel < 1 || dModel > limits.maxDModel) {
+    return fail('dModel', 'error.dModel', { max: limits.maxDModel });
+  }
+
+  const heads = parseWholeNumber(draft.heads);
+  if (heads === null || heads < 1 || heads > dModel) return fail('heads', 'error.heads', { dModel });
+  if (dModel % heads !== 0) {
+    return fail('heads', 'error.headsDivide', { heads, dModel, divisors: divisors(dModel).join(', ') });
+  }
+
+  const mask = draft.mask === 'none' ? 'none' : 'causal';
+  const scale = draft.scale !== false;
+  const weights = draft.weights === 'identity' ? 'identity' : 'random';
+
+  // The seed only matters for random weights; with identity weights a bad seed is ignored.
+  let seed = parseWholeNumber(draft.seed);
+  if (weights === 'random' && (seed === null || seed > MAX_SEED)) return fail('seed', 'error.seed');
+  if (seed === null || seed > MAX_SEED) seed = 0;
+
+  let embeddings = null;
+  if (draft.embeddingsMode === 'edit') {
+    const parsed = parseMatrixText(draft.embeddingsText);
+    if (!parsed.ok) return { ok: false, error: { ...parsed.error, field: 'embeddings' } };
+    if (parsed.rows.length !== tokens.length) {
+      return fail('embeddings', 'error.embeddingsRows', { rows: parsed.rows.length, T: tokens.length });
+    }
+    const wrong = parsed.rows.findIndex((row) => row.length !== dModel);
+    if (wrong >= 0) {
+      return fail('embeddings', 'error.embeddingsCols', { row: wrong + 1, cols: parsed.rows[wrong].length, dModel });
+    }
+    embeddings = parsed.rows;
+  }
+
+  const state = { sentence: draft.sentence, dModel, heads, mask, scale, weights, seed, embeddings };
+  return { ok: true, state, tokens };
+}
+
+// The engine's config for a valid state (see web/src/engine/attention.js for the contract).
+export function toEngineConfig(state) {
+  const config = {
+    tokens: tokenize(state.sentence),
+    dModel: state.dModel,
+    heads: state.heads,
+    mask: state.mask,
+    scale: state.scale,
+    weights: state.weights,
+    seed: state.seed,
+  };
+  if (state.embeddings) config.embeddings = state.embeddings;
+  return config;
+}
+
+// After d_model changes: the heads if they still divide it, else the largest divisor below them.
+export function snapHeads(dModel, heads) {
+  if (!(dModel >= 1) || !(heads >= 1)) return 1;
+  for (let h = Math.min(heads, dModel); h >= 1; h -= 1) if (dModel % h === 0) return h;
+  return 1;
+}

@@ -1,0 +1,87 @@
+// The control panel: reading the raw values (the draft), writing them back, and the small
+// derived displays next to the controls (token chips, head choices, row labels).
+import { divisors, parseWholeNumber } from '../state/parse.js';
+import { h } from './dom.js';
+
+const FIELD_CONTROLS = {
+  sentence: 'sentence',
+  dModel: 'd-model',
+  heads: 'heads',
+  seed: 'seed',
+  embeddings: 'embeddings-text',
+};
+
+function checked(form, name) {
+  return form.querySelector(`input[name="${name}"]:checked`)?.value;
+}
+
+export function readDraft(form) {
+  return {
+    sentence: form.querySelector('#sentence').value,
+    dModel: form.querySelector('#d-model').value,
+    heads: form.querySelector('#heads').value,
+    mask: checked(form, 'mask') ?? 'causal',
+    scale: form.querySelector('#scale').checked,
+    weights: checked(form, 'weights') ?? 'random',
+    seed: form.querySelector('#seed').value,
+    embeddingsMode: checked(form, 'embeddings') ?? 'token',
+    embeddingsText: form.querySelector('#embeddings-text').value,
+  };
+}
+
+export function writeDraft(form, draft) {
+  form.querySelector('#sentence').value = draft.sentence;
+  form.querySelector('#d-model').value = draft.dModel;
+  form.querySelector('#heads').value = draft.heads;
+  form.querySelector(`input[name="mask"][value="${draft.mask}"]`).checked = true;
+  form.querySelector('#scale').checked = draft.scale;
+  form.querySelector(`input[name="weights"][value="${draft.weights}"]`).checked = true;
+  form.querySelector('#seed').value = draft.seed;
+  form.querySelector(`input[name="embeddings"][value="${draft.embeddingsMode}"]`).checked = true;
+  form.querySelector('#embeddings-text').value = draft.embeddingsText;
+  syncEnabled(form);
+}
+
+// Seed only with random weights; the number editor only in "edit" mode.
+export function syncEnabled(form) {
+  const draft = readDraft(form);
+  form.querySelector('#seed').disabled = draft.weights !== 'random';
+  form.querySelector('#embeddings-editor').hidden = draft.embeddingsMode !== 'edit';
+}
+
+// aria-invalid on the control named by a validation error's `field` (or on none).
+export function markInvalid(form, field) {
+  for (const [name, id] of Object.entries(FIELD_CONTROLS)) {
+    const control = form.querySelector(`#${id}`);
+    if (name === field) control.setAttribute('aria-invalid', 'true');
+    else control.removeAttribute('aria-invalid');
+  }
+}
+
+// The tokens as chips under the sentence, so the split at spaces is visible.
+export function renderTokens(container, tokens) {
+  container.replaceChildren(...tokens.slice(0, 200).map((token) => h('span', { className: 'chip', text: token })));
+}
+
+// Buttons for the divisors of d_model; the current head count is pressed.
+export function renderHeadChoices(container, dModelText, headsText) {
+  const dModel = parseWholeNumber(dModelText);
+  const heads = parseWholeNumber(headsText);
+  const choices = dModel && dModel <= 4096 ? divisors(dModel) : [];
+  container.replaceChildren(
+    ...choices.map((d) =>
+      h('button', {
+        type: 'button',
+        className: 'choice',
+        dataset: { heads: String(d) },
+        'aria-pressed': d === heads ? 'true' : 'false',
+        text: String(d),
+      }),
+    ),
+  );
+}
+
+// The tokens beside the embeddings editor, one per line, so each row's token is visible.
+export function renderRowLabels(container, tokens) {
+  container.replaceChildren(...tokens.map((token) => h('div', { text: token, title: token })));
+}

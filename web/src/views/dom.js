@@ -1,0 +1,18 @@
+// A tiny element builder. Text goes in through textContent only, so user text (tokens) can never
+// become HTML.
+export function h(tag, props = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name === 'text') node.textContent = value;
+    else if (name === 'className') node.className = value;
+    else if (name === 'style') Object.assign(node.style, value);
+    else if (name === 'dataset') Object.assign(node.dataset, value);
+    else node.setAttribute(name, value === true ? '' : String(value));
+  }
+  for (const child of [].concat(children)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(typeof child === 'string' ? document.createTextNode(child) : child);
+  }
+  return node;
+}

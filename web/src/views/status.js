@@ -1,0 +1,17 @@
+// The engine line (which build and SIMD path ran) and the message box for bad input.
+import { h } from './dom.js';
+
+// info: engine.info, or null while loading; failure: an Error if loading failed.
+export function renderEngineStatus(node, { info, failure }, t) {
+  node.classList.toggle('warn', Boolean(failure) || info?.build === 'scalar');
+  if (failure) node.textContent = t('engine.failed', { message: failure.message });
+  else if (!info) node.textContent = t('engine.loading');
+  else node.textContent = t(info.build === 'simd' ? 'engine.simd' : 'engine.scalar', { path: info.simdPath });
+  node.dataset.build = info?.build ?? '';
+}
+
+// lines: texts to show (empty hides the box).
+export function renderMessage(node, lines) {
+  node.replaceChildren(...lines.map((text) => h('p', { text })));
+  node.hidden = lines.length === 0;
+}
