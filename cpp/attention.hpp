@@ -106,7 +106,8 @@ struct HeadResult {
     Matrix k, v;           // (Tk, HS) column slices of K and V (of this head's key/value head)
     Matrix scores;         // (T, Tk)  Q_h·K_hᵀ, divided by √HS when scaling is on
     Matrix masked;         // (T, Tk)  the logits before temperature: scores + M (or (QKᵀ + M)/√HS)
-    Matrix weights;        // (T, Tk)  softmax(masked / τ), row-wise; 0 where masked with −∞
+    Matrix exps;           // (T, Tk)  e^(z − max) of z = masked/τ (naive softmax: e^z)
+    Matrix weights;        // (T, Tk)  softmax(masked / τ) = exps / row_sum; 0 where masked with −∞
     Matrix context;        // (T, HS)  weights·V_h
     std::vector<float> row_max;   // (T) max of masked/τ over the row (over unmasked keys for −∞)
     std::vector<float> row_sum;   // (T) Σ e^(s − max) (naive softmax: Σ e^s)

@@ -36,6 +36,7 @@ void shape_result(const Problem& p, Result& r) {
         head.v.resize(p.Tk, HS);
         head.scores.resize(p.T, p.Tk);
         head.masked.resize(p.T, p.Tk);
+        head.exps.resize(p.T, p.Tk);
         head.weights.resize(p.T, p.Tk);
         head.context.resize(p.T, HS);
         head.row_max.resize(p.T);

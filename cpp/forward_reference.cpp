@@ -1,5 +1,6 @@
 // The scalar reference: the lesson, written as loops. Every other implementation is tested
 // against this one, so it favours being obviously right over being fast.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -61,7 +62,7 @@ void forward_reference(const Problem& p, Result& r) {
             // ∞/∞ = NaN for large scores. A row with no visible key is all zeros, not 0/0.
             float* a_i = head.weights.row(i);
             if (detail::row_fully_masked(p, i)) {
-                for (int j = 0; j < Tk; ++j) a_i[j] = 0.0f;
+                for (int j = 0; j < Tk; ++j) a_i[j] = head.exps(i, j) = 0.0f;
                 head.row_max[i] = minus_infinity;
                 head.row_sum[i] = 0.0f;
                 head.entropy[i] = 0.0f;
@@ -74,6 +75,7 @@ void forward_reference(const Problem& p, Result& r) {
                     a_i[j] = std::exp(head.masked(i, j) / p.temperature - shift);
                     sum += a_i[j];
                 }
+                std::copy(a_i, a_i + Tk, head.exps.row(i));
                 for (int j = 0; j < Tk; ++j) a_i[j] /= sum;
                 head.row_max[i] = z_max;
                 head.row_sum[i] = sum;

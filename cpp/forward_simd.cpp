@@ -62,6 +62,7 @@ void forward_simd(const Problem& p, Result& r) {
             // pass 5: softmax of z = masked / τ (stable unless naive was asked for)
             if (detail::row_fully_masked(p, i)) {
                 std::fill(a_i, a_i + Tk, 0.0f);
+                std::fill(head.exps.row(i), head.exps.row(i) + Tk, 0.0f);
                 head.row_max[i] = minus_infinity;
                 head.row_sum[i] = 0.0f;
                 head.entropy[i] = 0.0f;
@@ -72,6 +73,7 @@ void forward_simd(const Problem& p, Result& r) {
             if (inverse_temperature != 1.0f) scale_row(a_i, Tk, inverse_temperature);
             const float z_max = row_max(a_i, Tk);
             const float sum = exp_shifted(a_i, p.naive_softmax ? 0.0f : z_max, a_i, Tk);
+            std::copy(a_i, a_i + Tk, head.exps.row(i));
             scale_row(a_i, Tk, 1.0f / sum);
             head.row_max[i] = z_max;
             head.row_sum[i] = sum;

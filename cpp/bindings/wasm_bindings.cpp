@@ -21,7 +21,8 @@ enum OutputId {
     // whole-model matrices
     kX = 0, kQ, kK, kV, kConcat, kOutput, kWq, kWk, kWv, kWo, kMask, kXs, kEmbeddings, kPositions,
     // per-head matrices and row statistics
-    kHeadQ = 20, kHeadK, kHeadV, kScores, kMasked, kWeights, kContext, kRowMax, kRowSum, kEntropy
+    kHeadQ = 20, kHeadK, kHeadV, kScores, kMasked, kWeights, kContext, kRowMax, kRowSum, kEntropy,
+    kExps
 };
 
 // The scalar settings of one call; the facade fills it from the JavaScript config.
@@ -116,6 +117,7 @@ public:
             case kRowMax: return view_of(h.row_max);
             case kRowSum: return view_of(h.row_sum);
             case kEntropy: return view_of(h.entropy);
+            case kExps: return view_of(h.exps);
             default: return view_of(h.context);
         }
     }

@@ -106,6 +106,7 @@ TEST_CASE("temperature divides the logits: low tau sharpens and high tau flatten
         // Row statistics agree with the definition: weights = e^(z − max) / rowSum.
         const auto& head = r.heads[0];
         for (int j = 0; j < r.Tk; ++j) {
+            CHECK_THAT(head.exps(3, j) / head.row_sum[3], WithinAbs(head.weights(3, j), 1e-6));
             const float z = head.masked(3, j) / tau;
             CHECK_THAT(head.weights(3, j), WithinAbs(std::exp(z - head.row_max[3]) / head.row_sum[3], 1e-6));
         }

@@ -57,7 +57,8 @@ export interface HeadResult {
   v: Matrix;        // Tk×dK
   scores: Matrix;   // T×Tk  QKᵀ/√dK
   masked: Matrix;   // T×Tk  scores + M (−Infinity where masked with −∞)
-  weights: Matrix;  // T×Tk  softmax(masked/τ)
+  exps: Matrix;     // T×Tk  e^(z − max), z = masked/τ (naive: e^z)
+  weights: Matrix;  // T×Tk  softmax(masked/τ) = exps / rowSum
   context: Matrix;  // T×dK  weights·V
   rowMax: Float32Array;   // T: max of masked/τ per row
   rowSum: Float32Array;   // T: Σ e^(z − max) (naive: Σ e^z)

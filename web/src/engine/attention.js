@@ -103,6 +103,7 @@ class AttentionEngine {
         v: take(HEAD_OUTPUT.v, Tk, dK, h),
         scores: take(HEAD_OUTPUT.scores, T, Tk, h),
         masked: take(HEAD_OUTPUT.masked, T, Tk, h),
+        exps: take(HEAD_OUTPUT.exps, T, Tk, h),
         weights: take(HEAD_OUTPUT.weights, T, Tk, h),
         context: take(HEAD_OUTPUT.context, T, dK, h),
         rowMax: copy(HEAD_OUTPUT.rowMax, h),

@@ -10,7 +10,7 @@ export const MODEL_OUTPUT = Object.freeze({
 
 export const HEAD_OUTPUT = Object.freeze({
   q: 20, k: 21, v: 22, scores: 23, masked: 24, weights: 25, context: 26,
-  rowMax: 27, rowSum: 28, entropy: 29,
+  rowMax: 27, rowSum: 28, entropy: 29, exps: 30,
 });
 
 export const WEIGHTS_KIND = Object.freeze({ identity: 0, random: 1, explicit: 2 });
