@@ -25,8 +25,9 @@ console.log(`wasm SIMD path: ${engines.simd.info.simdPath}; samples per size: ${
 
 const nativeBinary = fileURLToPath(new URL('../build/native/bench_native', import.meta.url));
 const native = new Map(
-  execFileSync(nativeBinary, [String(SAMPLES)], { encoding: 'utf8' })
+  execFileSync(nativeBinary, [String(SAMPLES), ...SIZES.map((s) => s.join(','))], { encoding: 'utf8' })
     .trim().split('\n').map((line) => JSON.parse(line))
+    .filter((row) => row.mode === 'full')
     .map((row) => [`${row.T},${row.C},${row.NH}`, row]),
 );
 

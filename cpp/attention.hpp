@@ -28,6 +28,8 @@ namespace attn {
 // Documented limits. They keep the full result (every T×T matrix of every head) within what a
 // browser tab can hold: at the limits it is about 4·NH·T² + 10·T·C floats.
 inline constexpr int kMaxTokens = 1024;
+// The forward-only path keeps no T×T matrix, so it takes longer sequences.
+inline constexpr int kMaxTokensOutputOnly = 8192;
 inline constexpr int kMaxModelWidth = 1024;
 // Temperature range: outside it softmax(S/τ) is a one-hot or uniform row anyway, and the bounds
 // keep S/τ finite for every accepted input.
@@ -146,7 +148,7 @@ struct OutputOnlyResult {
 
 // An empty string when `config` is acceptable, else a message naming the problem (for people:
 // it is shown on the page and thrown as a JavaScript Error).
-std::string validate(const Config& config);
+std::string validate(const Config& config, int max_tokens = kMaxTokens);
 
 // Makes X and the weights concrete. `config` must have passed `validate`. The T×Tk mask matrix
 // is built unless `materialize_mask` is false (the forward-only path evaluates the rule instead).

@@ -72,7 +72,7 @@ bool tile_fully_visible(const MaskRule& rule, int i0, int i1, int j0, int j1) {
 
 std::string compute_output_only(const Config& config, const std::vector<int>& weight_rows,
                                 OutputOnlyResult& r) {
-    std::string problem = validate(config);
+    std::string problem = validate(config, kMaxTokensOutputOnly);
     if (!problem.empty()) return problem;
     const int T = static_cast<int>(config.tokens.size());
     for (std::size_t n = 0; n < weight_rows.size(); ++n) {

@@ -40,19 +40,19 @@ std::string check_matrix(const char* name, const Matrix& m, int rows, int cols,
 
 }  // namespace
 
-std::string validate(const Config& config) {
+std::string validate(const Config& config, int max_tokens) {
     std::ostringstream out;
     const int T = static_cast<int>(config.tokens.size());
     if (T == 0) return "no tokens: give at least one token";
-    if (config.tokens.size() > std::size_t(kMaxTokens)) {
-        out << "too many tokens: " << config.tokens.size() << " (the limit is " << kMaxTokens << ")";
+    if (config.tokens.size() > std::size_t(max_tokens)) {
+        out << "too many tokens: " << config.tokens.size() << " (the limit is " << max_tokens << ")";
         return out.str();
     }
     const int S = static_cast<int>(config.source_tokens.size());
     if (config.cross) {
         if (S == 0) return "no source tokens: cross-attention needs at least one source token";
-        if (config.source_tokens.size() > std::size_t(kMaxTokens)) {
-            out << "too many source tokens: " << S << " (the limit is " << kMaxTokens << ")";
+        if (config.source_tokens.size() > std::size_t(max_tokens)) {
+            out << "too many source tokens: " << S << " (the limit is " << max_tokens << ")";
             return out.str();
         }
     }

@@ -203,5 +203,6 @@ EMSCRIPTEN_BINDINGS(attention_core) {
         .function("outputOnly", &WasmEngine::outputOnly);
     emscripten::function("simdArchName", &attn::simd_arch_name);
     emscripten::constant("maxTokens", attn::kMaxTokens);
+    emscripten::constant("maxTokensOutputOnly", attn::kMaxTokensOutputOnly);
     emscripten::constant("maxModelWidth", attn::kMaxModelWidth);
 }

@@ -109,6 +109,16 @@ TEST_CASE("forward-only equals the full pass for every mask and softmax option",
             CHECK_THAT(fast.row_weights[h](1, j), WithinAbs(full.heads[h].weights(199, j), 1e-5));
 }
 
+TEST_CASE("forward-only takes longer sequences than the full path", "[output-only][validation]") {
+    attn::Config c = sized(1500, 4, 1);
+    attn::Result full;
+    attn::OutputOnlyResult fast;
+    CHECK(attn::compute(c, full) == "too many tokens: 1500 (the limit is 1024)");
+    CHECK(attn::compute_output_only(c, {}, fast).empty());
+    c = sized(attn::kMaxTokensOutputOnly + 1, 4, 1);
+    CHECK(attn::compute_output_only(c, {}, fast) == "too many tokens: 8193 (the limit is 8192)");
+}
+
 TEST_CASE("forward-only refuses rows that do not exist", "[output-only][validation]") {
     attn::OutputOnlyResult r;
     CHECK(attn::compute_output_only(worked_example_config(), {6}, r) ==

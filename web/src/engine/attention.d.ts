@@ -93,7 +93,7 @@ export interface AttentionEngine {
     build: 'simd' | 'scalar';
     /** e.g. "xsimd sse4.1 → wasm simd128" */
     simdPath: string;
-    limits: { maxTokens: number; maxDModel: number };
+    limits: { maxTokens: number; maxTokensOutputOnly: number; maxDModel: number };
   };
   /** Throws an Error naming the problem for bad input; the engine stays usable. */
   compute(config: AttentionConfig, options?: { implementation?: 'simd' | 'reference' }): AttentionResult;

@@ -31,7 +31,11 @@ class AttentionEngine {
     this.info = Object.freeze({
       build,
       simdPath: SIMD_PATH_LABEL[build](module.simdArchName()),
-      limits: Object.freeze({ maxTokens: module.maxTokens, maxDModel: module.maxModelWidth }),
+      limits: Object.freeze({
+        maxTokens: module.maxTokens,
+        maxTokensOutputOnly: module.maxTokensOutputOnly,
+        maxDModel: module.maxModelWidth,
+      }),
     });
   }
 
