@@ -1,4 +1,4 @@
-// `npm run bench`: the median time of engine.compute() — every intermediate matrix copied to
+// `npm run bench`: the median time of one engine.compute() — every intermediate matrix copied to
 // JavaScript — for the wasm SIMD build and the wasm scalar build, measured in one Node process,
 // interleaved round-robin after a warm-up so that machine noise hits both alike; then the native
 // build (a separate process, same inputs) as its own column. Prints figures only; it never
@@ -31,16 +31,31 @@ const native = new Map(
     .map((row) => [`${row.T},${row.C},${row.NH}`, row]),
 );
 
+// Calls per sample, so that a sample lasts at least ~20 ms: small sizes are timed over many
+// calls (a single sub-millisecond call is mostly timer and JIT noise).
+function callsPerSample(engine, cfg) {
+  // Warm-up first: Embind's glue and our facade need a few dozen calls before V8 optimises them.
+  for (const start = performance.now(); performance.now() - start < 300;) engine.compute(cfg);
+  let calls = 1;
+  for (;;) {
+    const start = performance.now();
+    for (let n = 0; n < calls; ++n) engine.compute(cfg);
+    if (performance.now() - start >= 20 || calls >= 4096) return calls;
+    calls *= 2;
+  }
+}
+
 const rows = [];
 for (const [T, C, NH] of SIZES) {
   const cfg = config(T, C, NH);
-  for (const engine of Object.values(engines)) engine.compute(cfg);  // warm-up
+  // Warm-up: also lets the JIT settle and sizes the engines' buffers.
+  const calls = Object.fromEntries(Object.entries(engines).map(([name, engine]) => [name, callsPerSample(engine, cfg)]));
   const times = { simd: [], scalar: [] };
   for (let s = 0; s < SAMPLES; ++s) {
     for (const [name, engine] of Object.entries(engines)) {
       const start = performance.now();
-      engine.compute(cfg);
-      times[name].push(performance.now() - start);
+      for (let n = 0; n < calls[name]; ++n) engine.compute(cfg);
+      times[name].push((performance.now() - start) / calls[name]);
     }
   }
   const simd = median(times.simd);
