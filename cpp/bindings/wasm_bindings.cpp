@@ -6,6 +6,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <array>
 #include <string>
 
 #include "attention.hpp"
@@ -25,23 +26,15 @@ enum OutputId {
     kExps
 };
 
-// The scalar settings of one call; the facade fills it from the JavaScript config.
-struct Options {
-    int anonymous_tokens = 0;  // > 0: no token strings were given; T comes from the embeddings
-    int C = 0, NH = 1, KVH = 0;
-    bool has_embeddings = false;
-    int weights_kind = 1;
-    unsigned seed = 0;
-    int positional = 0;
-    bool cross = false;
-    bool has_source_embeddings = false;
-    int mask = 1, window = 1, prefix = 0;
-    bool has_custom_mask = false, has_padding = false;
-    float mask_fill = 0.0f;
-    bool mask_before_scale = false, scale = true;
-    float temperature = 1.0f;
-    bool naive_softmax = false;
-    bool use_reference = false;
+// The scalar settings of one call, in the order of OPTION_NAMES in web/src/engine/module-ids.js.
+// JS writes them straight into a Float64Array over `options_` (no per-field conversion: the
+// smallest configs must cost microseconds).
+enum OptionIndex {
+    kOptAnonymousTokens,  // > 0: no token strings were given; T comes from the embeddings
+    kOptDModel, kOptHeads, kOptKvHeads, kOptHasEmbeddings, kOptWeightsKind, kOptSeed,
+    kOptPositional, kOptCross, kOptHasSourceEmbeddings, kOptMask, kOptWindow, kOptPrefix,
+    kOptHasCustomMask, kOptHasPadding, kOptMaskFill, kOptMaskBeforeScale, kOptScale,
+    kOptTemperature, kOptNaiveSoftmax, kOptUseReference, kOptOptionCount
 };
 
 template <typename T>
@@ -67,16 +60,20 @@ public:
     }
 
     // Runs validate → resolve → forward. Returns "" on success, else the validation message.
-    std::string run(val tokens, val source_tokens, const Options& o) {
-        configure(tokens, source_tokens, o);
+    // The settings block, as a Float64Array for JS to fill before each run.
+    val options() { return val(emscripten::typed_memory_view(options_.size(), options_.data())); }
+
+    // Token lists: `null` keeps the previous call's (saves converting strings that did not change).
+    std::string run(val tokens, val source_tokens) {
+        configure(tokens, source_tokens);
         return attn::compute(config_, result_,
-                             o.use_reference ? attn::Implementation::Reference
-                                             : attn::Implementation::Simd);
+                             options_[kOptUseReference] != 0 ? attn::Implementation::Reference
+                                                          : attn::Implementation::Simd);
     }
 
     // The forward-only path; `weight_rows` (Int32Array) names the query rows whose weights to keep.
-    std::string runOutputOnly(val tokens, val source_tokens, const Options& o, val weight_rows) {
-        configure(tokens, source_tokens, o);
+    std::string runOutputOnly(val tokens, val source_tokens, val weight_rows) {
+        configure(tokens, source_tokens);
         return attn::compute_output_only(config_, emscripten::vecFromJSArray<int>(weight_rows),
                                          output_only_);
     }
@@ -86,6 +83,51 @@ public:
         return id == kOutput ? view_of(output_only_.output) : view_of(output_only_.row_weights.at(head));
     }
 
+
+    // Every result matrix of the last `run`, packed into one Float32Array so that JS copies it
+    // out in one go (one crossing instead of dozens). Layout: [n, then n entries of (id, head,
+    // rows, cols)], then each entry's rows·cols floats in that order. (Header values are small
+    // integers, exact in float32; offsets are summed in JS, where they cannot overflow.)
+    // Valid until the next call into the module: the facade copies it at once.
+    val packed() {
+        struct Entry { int id, head; const attn::Matrix* m; };
+        std::vector<Entry> entries = {
+            {kX, 0, &result_.x}, {kQ, 0, &result_.q}, {kK, 0, &result_.k}, {kV, 0, &result_.v},
+            {kConcat, 0, &result_.concat}, {kOutput, 0, &result_.output}, {kWq, 0, &result_.wq},
+            {kWk, 0, &result_.wk}, {kWv, 0, &result_.wv}, {kWo, 0, &result_.wo},
+            {kMask, 0, &result_.mask}, {kXs, 0, &result_.xs}, {kEmbeddings, 0, &result_.embeddings},
+            {kPositions, 0, &result_.positions}};
+        std::vector<attn::Matrix> stats;  // row statistics as 1×T matrices
+        stats.reserve(3 * result_.heads.size());
+        for (int h = 0; h < static_cast<int>(result_.heads.size()); ++h) {
+            attn::HeadResult& hr = result_.heads[h];
+            for (auto [id, m] : {std::pair{kHeadQ, &hr.q}, {kHeadK, &hr.k}, {kHeadV, &hr.v},
+                                 {kScores, &hr.scores}, {kMasked, &hr.masked}, {kExps, &hr.exps},
+                                 {kWeights, &hr.weights}, {kContext, &hr.context}}) {
+                entries.push_back({id, h, m});
+            }
+            for (auto [id, v] : {std::pair{kRowMax, &hr.row_max}, {kRowSum, &hr.row_sum},
+                                 {kEntropy, &hr.entropy}}) {
+                attn::Matrix& row = stats.emplace_back(1, static_cast<int>(v->size()));
+                row.data = *v;
+                entries.push_back({id, h, &row});
+            }
+        }
+        std::size_t offset = 1 + 4 * entries.size(), total = offset;
+        for (const Entry& e : entries) total += e.m->data.size();
+        packed_.resize(total);
+        packed_[0] = static_cast<float>(entries.size());
+        float* header = packed_.data() + 1;
+        for (const Entry& e : entries) {
+            *header++ = static_cast<float>(e.id);
+            *header++ = static_cast<float>(e.head);
+            *header++ = static_cast<float>(e.m->rows);
+            *header++ = static_cast<float>(e.m->cols);
+            std::copy(e.m->data.begin(), e.m->data.end(), packed_.begin() + offset);
+            offset += e.m->data.size();
+        }
+        return view_of(packed_);
+    }
 
     // A typed array over result `id` (of head `head` for per-head ids). Valid until the next call
     // into the module: the facade copies it at once.
@@ -123,33 +165,39 @@ public:
     }
 
 private:
-    void configure(val tokens, val source_tokens, const Options& o) {
-        if (o.anonymous_tokens > 0) {
-            config_.tokens.assign(o.anonymous_tokens, std::string());
-        } else {
+    void configure(val tokens, val source_tokens) {
+        const auto& o = options_;
+        const auto integer = [&o](OptionIndex i) { return static_cast<int>(o[i]); };
+        const auto flag = [&o](OptionIndex i) { return o[i] != 0; };
+        if (integer(kOptAnonymousTokens) > 0) {
+            config_.tokens.assign(integer(kOptAnonymousTokens), std::string());
+        } else if (!tokens.isNull()) {
             config_.tokens = emscripten::vecFromJSArray<std::string>(tokens);
         }
-        config_.cross = o.cross;
-        config_.source_tokens = o.cross ? emscripten::vecFromJSArray<std::string>(source_tokens)
-                                        : std::vector<std::string>{};
-        config_.C = o.C;
-        config_.NH = o.NH;
-        config_.KVH = o.KVH;
-        config_.has_embeddings = o.has_embeddings;
-        config_.has_source_embeddings = o.has_source_embeddings;
-        config_.weights = static_cast<attn::WeightsKind>(o.weights_kind);
-        config_.seed = o.seed;
-        config_.positional = static_cast<attn::Positional>(o.positional);
-        config_.mask = static_cast<attn::MaskKind>(o.mask);
-        config_.window = o.window;
-        config_.prefix = o.prefix;
-        if (!o.has_custom_mask) config_.custom_mask.clear();
-        if (!o.has_padding) config_.padding.clear();
-        config_.mask_fill = o.mask_fill;
-        config_.mask_before_scale = o.mask_before_scale;
-        config_.scale = o.scale;
-        config_.temperature = o.temperature;
-        config_.naive_softmax = o.naive_softmax;
+        config_.cross = flag(kOptCross);
+        if (!config_.cross) {
+            config_.source_tokens.clear();
+        } else if (!source_tokens.isNull()) {
+            config_.source_tokens = emscripten::vecFromJSArray<std::string>(source_tokens);
+        }
+        config_.C = integer(kOptDModel);
+        config_.NH = integer(kOptHeads);
+        config_.KVH = integer(kOptKvHeads);
+        config_.has_embeddings = flag(kOptHasEmbeddings);
+        config_.has_source_embeddings = flag(kOptHasSourceEmbeddings);
+        config_.weights = static_cast<attn::WeightsKind>(integer(kOptWeightsKind));
+        config_.seed = static_cast<std::uint32_t>(o[kOptSeed]);
+        config_.positional = static_cast<attn::Positional>(integer(kOptPositional));
+        config_.mask = static_cast<attn::MaskKind>(integer(kOptMask));
+        config_.window = integer(kOptWindow);
+        config_.prefix = integer(kOptPrefix);
+        if (!flag(kOptHasCustomMask)) config_.custom_mask.clear();
+        if (!flag(kOptHasPadding)) config_.padding.clear();
+        config_.mask_fill = static_cast<float>(o[kOptMaskFill]);
+        config_.mask_before_scale = flag(kOptMaskBeforeScale);
+        config_.scale = flag(kOptScale);
+        config_.temperature = static_cast<float>(o[kOptTemperature]);
+        config_.naive_softmax = flag(kOptNaiveSoftmax);
     }
 
     attn::Matrix& input_matrix(int id) {
@@ -166,39 +214,21 @@ private:
     attn::Config config_;
     attn::Result result_;
     attn::OutputOnlyResult output_only_;
+    std::vector<float> packed_;
+    std::array<double, kOptOptionCount> options_{};
 };
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_core) {
-    emscripten::value_object<Options>("Options")
-        .field("anonymousTokens", &Options::anonymous_tokens)
-        .field("dModel", &Options::C)
-        .field("heads", &Options::NH)
-        .field("kvHeads", &Options::KVH)
-        .field("hasEmbeddings", &Options::has_embeddings)
-        .field("weightsKind", &Options::weights_kind)
-        .field("seed", &Options::seed)
-        .field("positional", &Options::positional)
-        .field("cross", &Options::cross)
-        .field("hasSourceEmbeddings", &Options::has_source_embeddings)
-        .field("mask", &Options::mask)
-        .field("window", &Options::window)
-        .field("prefix", &Options::prefix)
-        .field("hasCustomMask", &Options::has_custom_mask)
-        .field("hasPadding", &Options::has_padding)
-        .field("maskFill", &Options::mask_fill)
-        .field("maskBeforeScale", &Options::mask_before_scale)
-        .field("scale", &Options::scale)
-        .field("temperature", &Options::temperature)
-        .field("naiveSoftmax", &Options::naive_softmax)
-        .field("useReference", &Options::use_reference);
     emscripten::class_<WasmEngine>("WasmEngine")
         .constructor<>()
+        .function("options", &WasmEngine::options)
         .function("input", &WasmEngine::input)
         .function("byteInput", &WasmEngine::byteInput)
         .function("run", &WasmEngine::run)
         .function("output", &WasmEngine::output)
+        .function("packed", &WasmEngine::packed)
         .function("runOutputOnly", &WasmEngine::runOutputOnly)
         .function("outputOnly", &WasmEngine::outputOnly);
     emscripten::function("simdArchName", &attn::simd_arch_name);

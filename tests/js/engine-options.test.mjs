@@ -78,3 +78,28 @@ test('the new options are validated with named errors', () => {
   }
   assert.deepEqual(fixed3(row(engine.compute(WORKED_EXAMPLE).perHead[0].weights, 1)), [0.423, 0.577, 0, 0, 0, 0]);
 });
+
+test('token lists are re-sent whenever they change, including after an anonymous run', () => {
+  const embeddings = { rows: 2, cols: 4, data: new Float32Array(8).fill(0.5) };
+  const anonymous = engine.compute({ embeddings, dModel: 4, heads: 1 }, { outputOnly: true });
+  assert.equal(anonymous.T, 2);
+  assert.throws(() => engine.compute({ tokens: [], dModel: 4, heads: 1 }), /no tokens/);
+  const a = engine.compute({ tokens: ['x', 'y'], dModel: 4, heads: 1 });
+  const b = engine.compute({ tokens: ['x', 'z'], dModel: 4, heads: 1 });
+  assert.notDeepEqual(a.x.data, b.x.data);
+  const c = engine.compute({ tokens: ['x', 'y'], dModel: 4, heads: 1 });
+  assert.deepEqual(a.x.data, c.x.data);
+});
+
+test('the forward-only path matches the full path and keeps the rows asked for', () => {
+  const config = { tokens: Array.from({ length: 150 }, (_, t) => `t${t % 37}`), dModel: 12, heads: 3, seed: 9 };
+  const full = engine.compute(config);
+  const fast = engine.compute(config, { outputOnly: true, weightRows: [0, 149] });
+  assert.equal(fast.perHead, undefined);
+  for (let n = 0; n < full.output.data.length; ++n) {
+    assert.ok(Math.abs(fast.output.data[n] - full.output.data[n]) <= 1e-5 * Math.max(1, Math.abs(full.output.data[n])));
+  }
+  assert.deepEqual(fixed3(Array.from(fast.rowWeights[2].data.subarray(150, 300))), fixed3(row(full.perHead[2].weights, 149)));
+  assert.throws(() => engine.compute(config, { outputOnly: true, weightRows: [150] }), /weightRows\[0\] = 150 is not a query row/);
+  assert.throws(() => engine.compute({ dModel: 4 }, { outputOnly: true }), /tokens may only be left out when embeddings are given/);
+});

@@ -7,8 +7,13 @@
 //
 // The API is documented in README.md ("The JavaScript API"); types in attention.d.ts.
 import { normaliseConfig } from './config.js';
-import { BYTE_INPUT, HEAD_OUTPUT, INPUT, MODEL_OUTPUT } from './module-ids.js';
+import { BYTE_INPUT, HEAD_OUTPUT, INPUT, MODEL_OUTPUT, OPTION_NAMES } from './module-ids.js';
 import { loadModule, pickBuild } from './load-module.js';
+
+const invert = (table) => Object.fromEntries(Object.entries(table).map(([name, id]) => [id, name]));
+const MODEL_NAME = invert(MODEL_OUTPUT);
+const ROW_STAT_NAME = invert({ rowMax: HEAD_OUTPUT.rowMax, rowSum: HEAD_OUTPUT.rowSum, entropy: HEAD_OUTPUT.entropy });
+const HEAD_NAME = invert(HEAD_OUTPUT);
 
 const SIMD_PATH_LABEL = {
   simd: (arch) => `xsimd ${arch} → wasm simd128`,
@@ -22,8 +27,13 @@ export async function createAttention({ build = 'auto' } = {}) {
   return new AttentionEngine(module, chosen);
 }
 
+const sameStrings = (a, b) => a !== null && b !== null && a.length === b.length && a.every((s, i) => s === b[i]);
+
 class AttentionEngine {
   #core;
+  #options = null;        // Float64Array over the core's settings block
+  #lastTokens = null;     // the token lists the core holds, so unchanged ones are not re-sent
+  #lastSourceTokens = null;
 
   constructor(module, build) {
     // One core object for the engine's lifetime: it keeps its buffers between calls.
@@ -59,17 +69,35 @@ class AttentionEngine {
     if (c.customMask) this.#core.byteInput(BYTE_INPUT.customMask, c.customMask.length).set(c.customMask);
     if (c.padding) this.#core.byteInput(BYTE_INPUT.padding, c.padding.length).set(c.padding);
     if (outputOnly) return this.#computeOutputOnly(c, weightRows);
-    const options = { ...c.options, useReference: implementation === 'reference' };
-    const problem = this.#core.run(c.tokens, c.source?.tokens ?? [], options);
+    this.#writeOptions({ ...c.options, useReference: implementation === 'reference' });
+    const problem = this.#core.run(...this.#tokensToSend(c));
     if (problem) throw new Error(problem);
     return this.#readResult(c);
+  }
+
+  #writeOptions(options) {
+    // A view over wasm memory is detached (length 0) when the memory grows: take a new one.
+    if (this.#options === null || this.#options.length === 0) this.#options = this.#core.options();
+    OPTION_NAMES.forEach((name, i) => { this.#options[i] = Number(options[name]); });
+  }
+
+  // The token lists for the core, or null where it already holds the same strings.
+  #tokensToSend(c) {
+    const source = c.source?.tokens ?? [];
+    const tokens = sameStrings(c.tokens, this.#lastTokens) ? null : c.tokens;
+    const sourceTokens = sameStrings(source, this.#lastSourceTokens) ? null : source;
+    // After an anonymous run the core holds placeholder tokens: never treat them as known.
+    this.#lastTokens = c.options.anonymousTokens > 0 ? null : [...c.tokens];
+    this.#lastSourceTokens = [...source];
+    return [tokens, sourceTokens];
   }
 
   #computeOutputOnly(c, weightRows) {
     if (!Array.isArray(weightRows) || !weightRows.every(Number.isInteger)) {
       throw new Error('weightRows must be an array of whole numbers (query rows)');
     }
-    const problem = this.#core.runOutputOnly(c.tokens, c.source?.tokens ?? [], c.options, weightRows);
+    this.#writeOptions(c.options);
+    const problem = this.#core.runOutputOnly(...this.#tokensToSend(c), weightRows);
     if (problem) throw new Error(problem);
     const { T, options: { dModel, heads } } = c;
     const Tk = c.source ? c.source.tokens.length : T;
@@ -90,53 +118,37 @@ class AttentionEngine {
     this.#core.input(id, rows, cols).set(data);
   }
 
-  // Copies every result out of wasm memory, so the result stays valid after later calls.
+  // Copies every result out of wasm memory in one go (the core packs them into one array), so
+  // the result stays valid after later calls; the matrices are views into that one copy.
   #readResult({ tokens, source, options }) {
     const { dModel, heads, positional, cross } = options;
-    const T = tokens.length;
-    const Tk = cross ? source.tokens.length : T;
-    const dK = dModel / heads;
-    const kvHeads = options.kvHeads || heads;
-    const copy = (id, head = 0) => new Float32Array(this.#core.output(id, head));
-    const take = (id, rows, cols, head = 0) => ({ rows, cols, data: copy(id, head) });
-    const perHead = [];
-    for (let h = 0; h < heads; ++h) {
-      perHead.push({
-        q: take(HEAD_OUTPUT.q, T, dK, h),
-        k: take(HEAD_OUTPUT.k, Tk, dK, h),
-        v: take(HEAD_OUTPUT.v, Tk, dK, h),
-        scores: take(HEAD_OUTPUT.scores, T, Tk, h),
-        masked: take(HEAD_OUTPUT.masked, T, Tk, h),
-        exps: take(HEAD_OUTPUT.exps, T, Tk, h),
-        weights: take(HEAD_OUTPUT.weights, T, Tk, h),
-        context: take(HEAD_OUTPUT.context, T, dK, h),
-        rowMax: copy(HEAD_OUTPUT.rowMax, h),
-        rowSum: copy(HEAD_OUTPUT.rowSum, h),
-        entropy: copy(HEAD_OUTPUT.entropy, h),
-      });
+    const packed = new Float32Array(this.#core.packed());
+    const model = {};
+    const perHead = Array.from({ length: heads }, () => ({}));
+    const count = packed[0];
+    let offset = 1 + 4 * count;
+    for (let n = 0; n < count; ++n) {
+      const h = 1 + 4 * n;
+      const id = packed[h], head = packed[h + 1], rows = packed[h + 2], cols = packed[h + 3];
+      const data = packed.subarray(offset, offset + rows * cols);
+      offset += rows * cols;
+      if (id in MODEL_NAME) model[MODEL_NAME[id]] = { rows, cols, data };
+      else if (id in ROW_STAT_NAME) perHead[head][ROW_STAT_NAME[id]] = data;
+      else perHead[head][HEAD_NAME[id]] = { rows, cols, data };
     }
+    const T = tokens.length || model.x.rows;
     const result = {
-      T, Tk, dModel, heads, kvHeads, dK,
+      T, Tk: model.k.rows, dModel, heads, kvHeads: options.kvHeads || heads, dK: dModel / heads,
       tokens: [...tokens],
-      x: take(MODEL_OUTPUT.x, T, dModel),
-      q: take(MODEL_OUTPUT.q, T, dModel),
-      k: take(MODEL_OUTPUT.k, Tk, kvHeads * dK),
-      v: take(MODEL_OUTPUT.v, Tk, kvHeads * dK),
-      mask: take(MODEL_OUTPUT.mask, T, Tk),
+      x: model.x, q: model.q, k: model.k, v: model.v, mask: model.mask,
       perHead,
-      concat: take(MODEL_OUTPUT.concat, T, dModel),
-      output: take(MODEL_OUTPUT.output, T, dModel),
-      weights: {
-        wq: take(MODEL_OUTPUT.wq, dModel, dModel),
-        wk: take(MODEL_OUTPUT.wk, dModel, kvHeads * dK),
-        wv: take(MODEL_OUTPUT.wv, dModel, kvHeads * dK),
-        wo: take(MODEL_OUTPUT.wo, dModel, dModel),
-      },
+      concat: model.concat, output: model.output,
+      weights: { wq: model.wq, wk: model.wk, wv: model.wv, wo: model.wo },
     };
-    if (cross) result.source = { tokens: [...source.tokens], x: take(MODEL_OUTPUT.xs, Tk, dModel) };
+    if (cross) result.source = { tokens: [...source.tokens], x: model.xs };
     if (positional) {
-      result.positions = take(MODEL_OUTPUT.positions, T, dModel);
-      result.embeddings = take(MODEL_OUTPUT.embeddings, T, dModel);
+      result.positions = model.positions;
+      result.embeddings = model.embeddings;
     }
     return result;
   }
