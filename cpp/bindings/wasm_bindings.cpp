@@ -129,40 +129,6 @@ public:
         return view_of(packed_);
     }
 
-    // A typed array over result `id` (of head `head` for per-head ids). Valid until the next call
-    // into the module: the facade copies it at once.
-    val output(int id, int head) {
-        switch (id) {
-            case kX: return view_of(result_.x);
-            case kQ: return view_of(result_.q);
-            case kK: return view_of(result_.k);
-            case kV: return view_of(result_.v);
-            case kConcat: return view_of(result_.concat);
-            case kOutput: return view_of(result_.output);
-            case kWq: return view_of(result_.wq);
-            case kWk: return view_of(result_.wk);
-            case kWv: return view_of(result_.wv);
-            case kWo: return view_of(result_.wo);
-            case kMask: return view_of(result_.mask);
-            case kXs: return view_of(result_.xs);
-            case kEmbeddings: return view_of(result_.embeddings);
-            case kPositions: return view_of(result_.positions);
-        }
-        attn::HeadResult& h = result_.heads.at(head);
-        switch (id) {
-            case kHeadQ: return view_of(h.q);
-            case kHeadK: return view_of(h.k);
-            case kHeadV: return view_of(h.v);
-            case kScores: return view_of(h.scores);
-            case kMasked: return view_of(h.masked);
-            case kWeights: return view_of(h.weights);
-            case kRowMax: return view_of(h.row_max);
-            case kRowSum: return view_of(h.row_sum);
-            case kEntropy: return view_of(h.entropy);
-            case kExps: return view_of(h.exps);
-            default: return view_of(h.context);
-        }
-    }
 
 private:
     void configure(val tokens, val source_tokens) {
@@ -227,7 +193,6 @@ EMSCRIPTEN_BINDINGS(attention_core) {
         .function("input", &WasmEngine::input)
         .function("byteInput", &WasmEngine::byteInput)
         .function("run", &WasmEngine::run)
-        .function("output", &WasmEngine::output)
         .function("packed", &WasmEngine::packed)
         .function("runOutputOnly", &WasmEngine::runOutputOnly)
         .function("outputOnly", &WasmEngine::outputOnly);
