@@ -100,3 +100,9 @@ export interface AttentionEngine {
 }
 
 export function createAttention(options?: { build?: 'auto' | 'simd' | 'scalar' }): Promise<AttentionEngine>;
+
+/**
+ * Splits text into tokens: "whitespace" (default), "char" (grapheme clusters) or "word"
+ * (Intl.Segmenter word segmentation, for Chinese and other text without spaces).
+ */
+export function tokenize(text: string, mode?: 'whitespace' | 'char' | 'word', locale?: string): string[];

@@ -153,3 +153,5 @@ class AttentionEngine {
     return result;
   }
 }
+
+export { tokenize } from './tokenize.js';
