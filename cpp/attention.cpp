@@ -77,14 +77,15 @@ Problem resolve(const Config& config, bool materialize_mask) {
     return p;
 }
 
-std::string compute(const Config& config, Result& result, Implementation implementation) {
+std::string compute(const Config& config, Result& result, Implementation implementation,
+                    const Progress& progress) {
     std::string problem = validate(config);
     if (!problem.empty()) return problem;
     const Problem resolved = resolve(config);
     if (implementation == Implementation::Reference) {
         forward_reference(resolved, result);
     } else {
-        forward_simd(resolved, result);
+        forward_simd(resolved, result, progress);
     }
     // What the page shows besides the forward pass: the raw embeddings and positions.
     if (config.positional == Positional::Sinusoidal) {

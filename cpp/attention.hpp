@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -146,6 +147,10 @@ struct OutputOnlyResult {
     std::vector<float> running_max, running_sum;  // scratch: (T) per head
 };
 
+// Called now and then during a long computation with the fraction done, in [0, 1]. It lets a
+// caller show progress; it must not call back into the core.
+using Progress = std::function<void(double fraction)>;
+
 // An empty string when `config` is acceptable, else a message naming the problem (for people:
 // it is shown on the page and thrown as a JavaScript Error).
 std::string validate(const Config& config, int max_tokens = kMaxTokens);
@@ -157,18 +162,19 @@ Problem resolve(const Config& config, bool materialize_mask = true);
 // The two implementations of the same forward pass. `result` is resized as needed and reuses its
 // storage between calls.
 void forward_reference(const Problem& problem, Result& result);
-void forward_simd(const Problem& problem, Result& result);
+void forward_simd(const Problem& problem, Result& result, const Progress& progress = {});
 
 // The forward-only path: the same output as the full forward pass (to 1e-5), computed in tiles
 // of queries × keys with an online softmax (running max and running sum, as in FlashAttention),
 // skipping tiles that the mask hides entirely. Also returns the weights of `weight_rows`.
 std::string compute_output_only(const Config& config, const std::vector<int>& weight_rows,
-                                OutputOnlyResult& result);
+                                OutputOnlyResult& result, const Progress& progress = {});
 
 // validate → resolve → forward. Returns the validation message (empty on success); on failure
 // `result` is left untouched.
 std::string compute(const Config& config, Result& result,
-                    Implementation implementation = Implementation::Simd);
+                    Implementation implementation = Implementation::Simd,
+                    const Progress& progress = {});
 
 // The sinusoidal positional encoding of "Attention Is All You Need", (T, C):
 // P[t][2i] = sin(t / 10000^(2i/C)), P[t][2i+1] = cos(t / 10000^(2i/C)).

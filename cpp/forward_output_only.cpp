@@ -71,7 +71,7 @@ bool tile_fully_visible(const MaskRule& rule, int i0, int i1, int j0, int j1) {
 }  // namespace
 
 std::string compute_output_only(const Config& config, const std::vector<int>& weight_rows,
-                                OutputOnlyResult& r) {
+                                OutputOnlyResult& r, const Progress& progress) {
     std::string problem = validate(config, kMaxTokensOutputOnly);
     if (!problem.empty()) return problem;
     const int T = static_cast<int>(config.tokens.size());
@@ -169,6 +169,9 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
                 }
                 std::copy(o, o + HS, r.concat.row(i0 + a) + h * HS);
             }
+            // Progress by query rows done; with a causal mask later blocks cost more, which a
+            // progress bar may show as a slight slow-down.
+            if (progress) progress((h + double(i1) / T) / (p.NH + 1));
         }
 
         // The weights of the rows asked for: e^(z − m)/l with the row's final m and l.

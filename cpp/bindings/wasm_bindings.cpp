@@ -64,18 +64,20 @@ public:
     val options() { return val(emscripten::typed_memory_view(options_.size(), options_.data())); }
 
     // Token lists: `null` keeps the previous call's (saves converting strings that did not change).
-    std::string run(val tokens, val source_tokens) {
+    // `progress`: a JS function called with the fraction done, or null.
+    std::string run(val tokens, val source_tokens, val progress) {
         configure(tokens, source_tokens);
         return attn::compute(config_, result_,
                              options_[kOptUseReference] != 0 ? attn::Implementation::Reference
-                                                          : attn::Implementation::Simd);
+                                                             : attn::Implementation::Simd,
+                             progress_of(progress));
     }
 
     // The forward-only path; `weight_rows` (Int32Array) names the query rows whose weights to keep.
-    std::string runOutputOnly(val tokens, val source_tokens, val weight_rows) {
+    std::string runOutputOnly(val tokens, val source_tokens, val weight_rows, val progress) {
         configure(tokens, source_tokens);
         return attn::compute_output_only(config_, emscripten::vecFromJSArray<int>(weight_rows),
-                                         output_only_);
+                                         output_only_, progress_of(progress));
     }
 
     // Views of the forward-only result: the output (head ignored), or head h's kept weight rows.
@@ -131,6 +133,11 @@ public:
 
 
 private:
+    static attn::Progress progress_of(val callback) {
+        if (callback.isNull() || callback.isUndefined()) return {};
+        return [callback](double fraction) { callback(fraction); };
+    }
+
     void configure(val tokens, val source_tokens) {
         const auto& o = options_;
         const auto integer = [&o](OptionIndex i) { return static_cast<int>(o[i]); };

@@ -2,6 +2,7 @@
 // pass to 1e-5 for every shape and option, including sizes that span several tiles.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -124,4 +125,20 @@ TEST_CASE("forward-only refuses rows that do not exist", "[output-only][validati
     CHECK(attn::compute_output_only(worked_example_config(), {6}, r) ==
           "weightRows[0] = 6 is not a query row (0 to 5)");
     CHECK(attn::compute_output_only(worked_example_config(), {-1}, r).find("weightRows[0]") == 0);
+}
+
+TEST_CASE("long computations report their progress in order", "[output-only][progress]") {
+    attn::Config c = sized(70, 8, 2);
+    std::vector<double> seen;
+    attn::OutputOnlyResult fast;
+    REQUIRE(attn::compute_output_only(c, {}, fast, [&](double f) { seen.push_back(f); }).empty());
+    REQUIRE(seen.size() >= 2);
+    CHECK(std::is_sorted(seen.begin(), seen.end()));
+    CHECK(seen.front() > 0.0);
+    CHECK(seen.back() < 1.0);
+    seen.clear();
+    attn::Result full;
+    REQUIRE(attn::compute(c, full, attn::Implementation::Simd, [&](double f) { seen.push_back(f); }).empty());
+    CHECK(seen.size() == 2);
+    CHECK(std::is_sorted(seen.begin(), seen.end()));
 }

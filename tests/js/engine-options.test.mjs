@@ -103,3 +103,13 @@ test('the forward-only path matches the full path and keeps the rows asked for',
   assert.throws(() => engine.compute(config, { outputOnly: true, weightRows: [150] }), /weightRows\[0\] = 150 is not a query row/);
   assert.throws(() => engine.compute({ dModel: 4 }, { outputOnly: true }), /tokens may only be left out when embeddings are given/);
 });
+
+test('onProgress reports increasing fractions', () => {
+  const seen = [];
+  engine.compute({ tokens: Array.from({ length: 40 }, (_, t) => `t${t}`), dModel: 8, heads: 2 }, { outputOnly: true, onProgress: (f) => seen.push(f) });
+  assert.ok(seen.length >= 2);
+  assert.deepEqual(seen, [...seen].sort((a, b) => a - b));
+  const full = [];
+  engine.compute({ tokens: ['a', 'b'], dModel: 4, heads: 2 }, { onProgress: (f) => full.push(f) });
+  assert.equal(full.length, 2);
+});

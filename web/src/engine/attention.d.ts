@@ -88,6 +88,18 @@ export interface AttentionResult {
   embeddings?: Matrix;  // T×dModel, X before positions, with positional "sinusoidal"
 }
 
+export interface OutputOnlyResult {
+  T: number;
+  Tk: number;
+  dModel: number;
+  heads: number;
+  kvHeads: number;
+  dK: number;
+  output: Matrix;          // T×dModel
+  weightRows: number[];    // the query rows asked for
+  rowWeights: Matrix[];    // per head: weightRows.length × Tk
+}
+
 export interface AttentionEngine {
   readonly info: {
     build: 'simd' | 'scalar';
@@ -96,7 +108,16 @@ export interface AttentionEngine {
     limits: { maxTokens: number; maxTokensOutputOnly: number; maxDModel: number };
   };
   /** Throws an Error naming the problem for bad input; the engine stays usable. */
-  compute(config: AttentionConfig, options?: { implementation?: 'simd' | 'reference' }): AttentionResult;
+  compute(config: AttentionConfig, options?: {
+    implementation?: 'simd' | 'reference';
+    onProgress?: (fraction: number) => void;
+  }): AttentionResult;
+  /** The forward-only path: no T×T matrix kept; tokens may be omitted when embeddings are given. */
+  compute(config: Omit<AttentionConfig, 'tokens'> & { tokens?: string[] }, options: {
+    outputOnly: true;
+    weightRows?: number[];
+    onProgress?: (fraction: number) => void;
+  }): OutputOnlyResult;
 }
 
 export function createAttention(options?: { build?: 'auto' | 'simd' | 'scalar' }): Promise<AttentionEngine>;

@@ -58,8 +58,10 @@ class AttentionEngine {
    *   kept, so memory grows as O(T·dModel). Tokens may be omitted when embeddings are given.
    * - `implementation`: 'simd' (default) or 'reference' (the scalar reference implementation of
    *   the full path, for checking one against the other).
+   * - `onProgress(fraction)`: called during the computation with the fraction done (0…1), for
+   *   progress bars when computing in a worker.
    */
-  compute(config, { implementation = 'simd', outputOnly = false, weightRows = [] } = {}) {
+  compute(config, { implementation = 'simd', outputOnly = false, weightRows = [], onProgress = null } = {}) {
     const c = normaliseConfig(config, { tokensOptional: outputOnly });
     if (c.embeddings) this.#writeInput(INPUT.embeddings, c.embeddings);
     if (c.source?.embeddings) this.#writeInput(INPUT.sourceEmbeddings, c.source.embeddings);
@@ -68,9 +70,9 @@ class AttentionEngine {
     }
     if (c.customMask) this.#core.byteInput(BYTE_INPUT.customMask, c.customMask.length).set(c.customMask);
     if (c.padding) this.#core.byteInput(BYTE_INPUT.padding, c.padding.length).set(c.padding);
-    if (outputOnly) return this.#computeOutputOnly(c, weightRows);
+    if (outputOnly) return this.#computeOutputOnly(c, weightRows, onProgress);
     this.#writeOptions({ ...c.options, useReference: implementation === 'reference' });
-    const problem = this.#core.run(...this.#tokensToSend(c));
+    const problem = this.#core.run(...this.#tokensToSend(c), onProgress);
     if (problem) throw new Error(problem);
     return this.#readResult(c);
   }
@@ -92,12 +94,12 @@ class AttentionEngine {
     return [tokens, sourceTokens];
   }
 
-  #computeOutputOnly(c, weightRows) {
+  #computeOutputOnly(c, weightRows, onProgress) {
     if (!Array.isArray(weightRows) || !weightRows.every(Number.isInteger)) {
       throw new Error('weightRows must be an array of whole numbers (query rows)');
     }
     this.#writeOptions(c.options);
-    const problem = this.#core.runOutputOnly(...this.#tokensToSend(c), weightRows);
+    const problem = this.#core.runOutputOnly(...this.#tokensToSend(c), weightRows, onProgress);
     if (problem) throw new Error(problem);
     const { T, options: { dModel, heads } } = c;
     const Tk = c.source ? c.source.tokens.length : T;
