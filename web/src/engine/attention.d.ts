@@ -107,6 +107,8 @@ export interface AttentionEngine {
     simdPath: string;
     limits: { maxTokens: number; maxTokensOutputOnly: number; maxDModel: number };
   };
+  /** Bytes of WebAssembly memory the engine holds (it grows and never shrinks). */
+  memoryBytes(): number;
   /** Throws an Error naming the problem for bad input; the engine stays usable. */
   compute(config: AttentionConfig, options?: {
     implementation?: 'simd' | 'reference';

@@ -30,6 +30,7 @@ export async function createAttention({ build = 'auto' } = {}) {
 const sameStrings = (a, b) => a !== null && b !== null && a.length === b.length && a.every((s, i) => s === b[i]);
 
 class AttentionEngine {
+  #module;
   #core;
   #options = null;        // Float64Array over the core's settings block
   #lastTokens = null;     // the token lists the core holds, so unchanged ones are not re-sent
@@ -37,6 +38,7 @@ class AttentionEngine {
 
   constructor(module, build) {
     // One core object for the engine's lifetime: it keeps its buffers between calls.
+    this.#module = module;
     this.#core = new module.WasmEngine();
     this.info = Object.freeze({
       build,
@@ -75,6 +77,11 @@ class AttentionEngine {
     const problem = this.#core.run(...this.#tokensToSend(c), onProgress);
     if (problem) throw new Error(problem);
     return this.#readResult(c);
+  }
+
+  /** Bytes of WebAssembly memory in use by the engine (it grows, and never shrinks). */
+  memoryBytes() {
+    return this.#module.HEAP8.length;
   }
 
   #writeOptions(options) {
