@@ -72,12 +72,14 @@ void forward_simd(const Problem& p, Result& r, const Progress& progress) {
             std::copy(m_i, m_i + Tk, a_i);
             if (inverse_temperature != 1.0f) scale_row(a_i, Tk, inverse_temperature);
             const float z_max = row_max(a_i, Tk);
-            const float sum = exp_shifted(a_i, p.naive_softmax ? 0.0f : z_max, a_i, Tk);
+            const float shift = p.naive_softmax ? 0.0f : z_max;
+            const float sum = exp_shifted(a_i, shift, a_i, Tk);
             std::copy(a_i, a_i + Tk, head.exps.row(i));
             scale_row(a_i, Tk, 1.0f / sum);
             head.row_max[i] = z_max;
             head.row_sum[i] = sum;
-            head.entropy[i] = detail::entropy_of(a_i, Tk);
+            // H = −Σ a ln a = ln S − Σ a·(z − shift): one logarithm per row instead of per entry
+            head.entropy[i] = std::log(sum) - weighted_logit_sum(a_i, m_i, inverse_temperature, shift, Tk);
             int end = Tk;
             while (end > 0 && a_i[end - 1] == 0.0f) --end;
             row_k_end[i] = end;

@@ -172,4 +172,23 @@ inline float exp_shifted(const float* in, float max, float* out, int n) {
     return sum;
 }
 
+// Σ_j a_j·(z_j·z_scale − shift) over the entries with a_j > 0 (masked logits are −∞ with a = 0,
+// and must not turn the sum into NaN). With a = softmax(z·z_scale) this gives the entropy without
+// a logarithm per entry: ln a_j = z_j·z_scale − shift − ln S, so H = ln S − this sum.
+inline float weighted_logit_sum(const float* a, const float* z, float z_scale, float shift, int n) {
+    const batch scale(z_scale), offset(shift), zero(0.0f);
+    batch sums(0.0f);
+    int j = 0;
+    for (; j + W <= n; j += W) {
+        const batch a_j = batch::load_unaligned(a + j);
+        const batch term = a_j * (batch::load_unaligned(z + j) * scale - offset);
+        sums += xsimd::select(a_j > zero, term, zero);
+    }
+    float sum = xsimd::hadd(sums);
+    for (; j < n; ++j) {
+        if (a[j] > 0.0f) sum += a[j] * (z[j] * z_scale - shift);
+    }
+    return sum;
+}
+
 }  // namespace attn::simd

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Builds what the benchmark compares (native, wasm SIMD, wasm scalar) and runs it.
+# Builds what the benchmarks compare (native, wasm SIMD, wasm scalar) and runs them: first our three
+# builds side by side (bench/bench.mjs), then ours against onnxruntime-web, tfjs-backend-wasm and
+# plain JavaScript (bench/compare.mjs, a few minutes). Arguments go to compare.mjs, e.g.
+# `npm run bench -- --sizes small`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs
 cmake --preset native >/dev/null
 cmake --build --preset native --target bench_native
 bash scripts/build-wasm.sh
-node bench/bench.mjs "$@"
+node bench/bench.mjs
+node bench/compare.mjs "$@"
