@@ -7,8 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # emscripten brings clang, lld, binaryen and Embind; libxsimd-dev and catch2 are header-only;
-# chromium runs the browser tests; fonts-noto-cjk lets it draw Chinese text.
-DEBIAN_PACKAGES=(cmake g++ emscripten libxsimd-dev catch2 chromium fonts-noto-cjk)
+# chromium runs the browser tests; fonts-noto-cjk lets it draw Chinese text; python3-numpy runs
+# the exported NumPy code in the export tests (python3-torch, large, is optional: without it the
+# PyTorch script is checked by its text only).
+DEBIAN_PACKAGES=(cmake g++ emscripten libxsimd-dev catch2 chromium fonts-noto-cjk python3-numpy)
 
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()

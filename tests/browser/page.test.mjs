@@ -265,7 +265,7 @@ test('hand-edited embeddings start from the per-token vectors and follow the sen
     await page.waitForFunction(() => document.querySelectorAll('td[data-matrix="x"]').length === 30);
     assert.equal(await page.textContent('td[data-matrix="x"][data-row="0"][data-col="0"]'), '2.500');
     assert.equal((await page.inputValue('#embeddings-text')).split('\n').length, 5);
-    assert.match(page.url(), /x=2\.5,/);
+    await page.waitForFunction(() => /x=2\.5,/.test(location.hash)); // written once typing pauses
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -275,7 +275,8 @@ test('hand-edited embeddings start from the per-token vectors and follow the sen
 test('the default page shows multi-head attention with random weights', async () => {
   const { page, errors, close } = await open();
   try {
-    assert.equal(await count(page, 'article.head'), 2);
+    // Every per-head step shows one article per head (the softmax step as an example).
+    assert.equal(await count(page, 'section[data-step="softmax"] article.head'), 2);
     assert.equal(await count(page, 'td[data-matrix="x"]'), 36); // 6 tokens × d_model 6
     assert.equal(await count(page, 'td[data-matrix="scores"][data-head="1"]'), 36);
     await page.screenshot({ path: path.join(screenshots, 'default-en.png'), fullPage: true });

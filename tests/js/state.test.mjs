@@ -14,7 +14,7 @@ import {
   parseWholeNumber,
   tokenize,
 } from '../../web/src/state/parse.js';
-import { FIELDS, decodeHash, encodeHash } from '../../web/src/state/url.js';
+import { ALL_FIELDS, FIELDS, decodeHash, encodeHash } from '../../web/src/state/url.js';
 import { snapHeads, toEngineConfig, validateDraft } from '../../web/src/state/validate.js';
 import { WORKED_EXAMPLE } from './worked-example.mjs';
 
@@ -173,9 +173,11 @@ test('the address decodes back to the same controls', () => {
 });
 
 test('the address table covers every state field exactly once', () => {
-  const keys = FIELDS.map((f) => f.key).sort();
+  // FIELDS merged with the lesson's table (web/src/lesson/lesson-fields.js).
+  const keys = ALL_FIELDS.map((f) => f.key).sort();
   assert.deepEqual(keys, Object.keys(PRESETS.default.state).sort());
-  assert.equal(new Set(FIELDS.map((f) => f.param)).size, FIELDS.length);
+  assert.equal(new Set(ALL_FIELDS.map((f) => f.param)).size, ALL_FIELDS.length);
+  assert.ok(FIELDS.every((f) => keys.includes(f.key)));
 });
 
 test('matrices stay readable in the address', () => {
@@ -187,8 +189,10 @@ test('an unknown preset or a bad value in the address is not trusted', () => {
   const unknown = decodeHash('#preset=nope');
   assert.equal(unknown.known, false);
   assert.equal(unknown.presetId, 'default');
+  // h = 2 does not divide d_model = 3: the link opens with the preset's heads and says so.
   const bad = decodeHash('#preset=journey&h=2');
-  assert.equal(validateDraft(bad.draft, limits).error.key, 'error.headsDivide');
+  assert.equal(bad.draft.heads, '1');
+  assert.deepEqual(bad.ignored.map((item) => item.key), ['share.ignored.heads']);
   assert.equal(decodeHash('#mask=sideways').draft.mask, 'causal');
   assert.equal(decodeHash('#lang=zh-CN').lang, 'zh-CN');
 });

@@ -5,7 +5,7 @@ import { createTranslator, LANGUAGES, pickLanguage } from './i18n/index.js';
 import { PRESETS } from './presets/index.js';
 import { stateToDraft } from './state/draft.js';
 import { carryEmbeddings, rememberRows } from './state/embeddings.js';
-import { formatMatrixText, parseMatrixText, parseWholeNumber, tokenize } from './state/parse.js';
+import { formatMatrixText, parseMatrixText, parseWholeNumber } from './state/parse.js';
 import { decodeHash, encodeHash } from './state/url.js';
 import { snapHeads, toEngineConfig, validateDraft } from './state/validate.js';
 import {
@@ -18,7 +18,9 @@ import {
   writeDraft,
 } from './views/controls.js';
 import { applyTranslations } from './views/i18n-dom.js';
-import { isBig, renderResults } from './views/results.js';
+import { createLesson } from './lesson/index.js';
+import { createHeadViews } from './heads/index.js';
+import { installSharing } from './share/page.js';
 import { renderEngineStatus, renderMessage } from './views/status.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -42,6 +44,35 @@ const page = {
   remembered: new Map(),
 };
 
+// The step-through lesson (web/src/lesson/): it draws the results and holds its own fields.
+const lesson = createLesson({
+  nodes: { stepper: $('#stepper'), results: $('#results'), explain: $('#explain'), remark: $('#lesson-remark'), maskSummary: $('#mask-summary'), message: $('#lesson-message') },
+  form,
+  getEngine: () => page.engine,
+  t: () => page.t,
+  requestUpdate: () => update(),
+  // Moving through the steps or selecting a cell changes what is shown, not what is computed.
+  viewChanged: (fields) => {
+    page.lastState = { ...page.lastState, ...fields };
+    writeHash();
+  },
+  presetId: () => page.presetId,
+  presetState: () => PRESETS[page.presetId]?.state ?? null,
+});
+
+// The head views (web/src/heads/): tokenization, key/value heads, positions, cross-attention and
+// their panels under the lesson. They tokenize the sentence for the whole page.
+const headViews = createHeadViews({
+  nodes: { tokenize: $('#tokenize-mode'), structure: $('#structure-controls'), views: $('#head-views') },
+  form,
+  getEngine: () => page.engine,
+  t: () => page.t,
+  requestUpdate: () => update(),
+});
+
+// Copy link, the address kept current, embed mode, the gallery, embed and export panels.
+const share = installSharing();
+
 // ---- rendering -------------------------------------------------------------------------------
 
 function renderMessages() {
@@ -57,8 +88,8 @@ function renderMessages() {
 }
 
 function renderDerived(draft) {
-  const tokens = tokenize(draft.sentence);
-  $('#token-count').textContent = page.t('controls.tokens', { T: tokens.length });
+  const tokens = headViews.tokenize(draft.sentence);
+  $('#token-count').textContent = page.t(headViews.tokenCountKey(), { T: tokens.length });
   renderTokens($('#token-chips'), tokens);
   renderHeadChoices($('#head-choices'), draft.dModel, draft.heads);
   renderRowLabels($('#row-labels'), tokens);
@@ -85,24 +116,28 @@ function renderAll() {
 }
 
 function showResults(result, state) {
-  const results = $('#results');
-  results.classList.toggle('big', isBig(result));
-  results.replaceChildren(...renderResults(result, state, page.t));
+  lesson.render(result, state);
+  headViews.render(result, state);
 }
 
 function writeHash() {
   if (!page.lastState) return;
-  const hash = encodeHash({ presetId: page.presetId, state: page.lastState, lang: page.langChosen ? page.lang : null });
-  if (hash === page.writtenHash) return;
-  page.writtenHash = hash;
-  history.replaceState(null, '', hash || `${location.pathname}${location.search}`);
+  // share/page.js writes the address (debounced) and keeps the embed and export panels current.
+  page.writtenHash = share.stateChanged({
+    presetId: page.presetId,
+    state: page.lastState,
+    result: page.lastResult,
+    lang: page.langChosen ? page.lang : null,
+    t: page.t,
+  });
 }
 
 // ---- the one path from controls to screen ------------------------------------------------------
 
 // Returns true when a new result is on screen; on bad input the previous result stays.
 function update() {
-  const draft = readDraft(form);
+  // The head views' fields come last: a head picked in them is handed to the lesson's `head`.
+  const draft = { ...readDraft(form), ...lesson.draft(), ...headViews.draft() };
   renderDerived(draft);
   if (!page.engine) return false;
 
@@ -149,7 +184,7 @@ function refitEditor({ force = false } = {}) {
   if (!page.engine) return;
   const draft = readDraft(form);
   if (draft.embeddingsMode !== 'edit') return;
-  const tokens = tokenize(draft.sentence);
+  const tokens = headViews.tokenize(draft.sentence);
   const dModel = parseWholeNumber(draft.dModel);
   const { maxTokens, maxDModel } = page.engine.info.limits;
   if (tokens.length === 0 || tokens.length > maxTokens || !dModel || dModel > maxDModel) return;
@@ -176,7 +211,9 @@ function refitEditor({ force = false } = {}) {
 function loadDraft(draft, presetId) {
   page.presetId = presetId;
   writeDraft(form, draft);
-  page.editorTokens = tokenize(draft.sentence);
+  lesson.load(draft);
+  headViews.load(draft);
+  page.editorTokens = headViews.tokenize(draft.sentence);
   page.remembered = new Map();
   const parsed = draft.embeddingsMode === 'edit' ? parseMatrixText(draft.embeddingsText) : null;
   if (parsed?.ok) rememberRows(page.remembered, page.editorTokens, parsed.rows);
@@ -189,13 +226,14 @@ function loadPreset(presetId) {
 }
 
 function loadHash(hash) {
-  const { presetId, draft, lang, known } = decodeHash(hash);
+  const { presetId, draft, lang, ignored, view } = decodeHash(hash);
+  share.linkOpened({ ignored, view }); // says what the link could not apply
   if (lang && LANGUAGES.includes(lang)) {
     page.lang = lang;
     page.langChosen = true;
     page.t = createTranslator(lang);
   }
-  page.notice = known ? null : { key: 'error.badLink', params: { message: hash } };
+  page.notice = null;
   loadDraft(draft, presetId);
   if (!page.engine) return;
   if (!update() && !page.lastResult) {
@@ -230,12 +268,12 @@ form.addEventListener(
   guard((event) => {
     page.notice = null;
     const target = event.target;
-    if (target.id === 'sentence' || target.id === 'd-model') refitEditor();
+    if (target.id === 'sentence' || target.id === 'd-model' || target.name === 'tokenization') refitEditor();
     if (target.name === 'embeddings') refitEditor({ force: true });
     if (target.id === 'embeddings-text') {
       const parsed = parseMatrixText(textarea.value);
       if (parsed.ok) {
-        page.editorTokens = tokenize(readDraft(form).sentence);
+        page.editorTokens = headViews.tokenize(readDraft(form).sentence);
         rememberRows(page.remembered, page.editorTokens, parsed.rows);
       }
     }

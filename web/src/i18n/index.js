@@ -1,9 +1,18 @@
 // Translation lookup: dictionaries, a translator with {placeholder} filling, language choice.
 // No DOM here (views/i18n-dom.js writes the texts into the page).
 import en from './en.js';
+import issue4En from './issue4-en.js';
+import issue4ZhCN from './issue4-zh-CN.js';
+import lessonEn from './lesson-en.js';
+import lessonZhCN from './lesson-zh-CN.js';
+import shareEn from './share-en.js';
+import shareZhCN from './share-zh-CN.js';
 import zhCN from './zh-CN.js';
 
-export const DICTIONARIES = Object.freeze({ en, 'zh-CN': zhCN });
+export const DICTIONARIES = Object.freeze({
+  en: { ...en, ...shareEn, ...lessonEn, ...issue4En },
+  'zh-CN': { ...zhCN, ...shareZhCN, ...lessonZhCN, ...issue4ZhCN },
+});
 export const LANGUAGES = Object.freeze(Object.keys(DICTIONARIES));
 export const DEFAULT_LANGUAGE = 'en';
 
@@ -23,7 +32,7 @@ export function fill(text, params = {}) {
 // gap shows up on screen instead of throwing.
 export function createTranslator(lang) {
   const dictionary = DICTIONARIES[lang] ?? DICTIONARIES[DEFAULT_LANGUAGE];
-  return (key, params) => fill(dictionary[key] ?? en[key] ?? key, params);
+  return (key, params) => fill(dictionary[key] ?? DICTIONARIES[DEFAULT_LANGUAGE][key] ?? key, params);
 }
 
 // The first of `preferred` (e.g. navigator.languages) that we have: 'zh', 'zh-Hans', 'zh-CN'

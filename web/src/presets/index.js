@@ -1,5 +1,9 @@
 // Named starting points, opened by the address (#preset=journey) or the example links.
 // Each holds a complete state; the address stores only what differs from its preset.
+// The lesson's fields (web/src/lesson/lesson-fields.js) start from LESSON_DEFAULTS, the head
+// views' (web/src/heads/issue4-fields.js) from ISSUE4_DEFAULTS.
+import { ISSUE4_DEFAULTS } from '../heads/issue4-fields.js';
+import { LESSON_DEFAULTS } from '../lesson/lesson-fields.js';
 
 const SENTENCE = 'Your journey starts with one step';
 
@@ -9,6 +13,8 @@ export const PRESETS = Object.freeze({
   default: {
     labelKey: 'preset.default',
     state: {
+      ...LESSON_DEFAULTS,
+      ...ISSUE4_DEFAULTS,
       sentence: SENTENCE,
       dModel: 6,
       heads: 2,
@@ -26,6 +32,8 @@ export const PRESETS = Object.freeze({
     labelKey: 'preset.journey',
     noteKey: 'preset.journey.note',
     state: {
+      ...LESSON_DEFAULTS,
+      ...ISSUE4_DEFAULTS,
       sentence: SENTENCE,
       dModel: 3,
       heads: 1,
@@ -41,6 +49,114 @@ export const PRESETS = Object.freeze({
         [0.77, 0.25, 0.1], //  one      x⁽⁵⁾
         [0.05, 0.8, 0.55], //  step     x⁽⁶⁾
       ],
+    },
+  },
+  // The single-query example of the self-test material ("The cat sat", d_k = 4): with identity
+  // weights Q = K = X, so the rows of X are the keys k₁ = [1,1,0,0], k₂ = [1,0,1,0],
+  // k₃ = [0,1,1,0], and cat's query q = k₂ = [1,0,1,0]. No mask: cat also sees "sat".
+  // q·k = [1, 2, 1], divided by √4 = 2: softmax([0.5, 1, 0.5]) ≈ [0.274, 0.452, 0.274]; the
+  // material prints [0.27, 0.46, 0.27] (remarks.js says so on the page).
+  cat: {
+    labelKey: 'preset.cat',
+    noteKey: 'preset.cat.note',
+    state: {
+      ...LESSON_DEFAULTS,
+      ...ISSUE4_DEFAULTS,
+      sentence: 'The cat sat',
+      dModel: 4,
+      heads: 1,
+      mask: 'none',
+      scale: true,
+      weights: 'identity',
+      seed: 0,
+      embeddings: [
+        [1, 1, 0, 0], // The  k₁
+        [1, 0, 1, 0], // cat  k₂ = q
+        [0, 1, 1, 0], // sat  k₃
+      ],
+      step: 'softmax',
+      row: 2,
+      cell: 'weights.1.2.2',
+    },
+  },
+  // Self-test question 2: d_k = 8, scores [2, 4, 2] before scaling. With identity weights and
+  // x_b = [2,0,…], x_a = [1,1,0,…], x_c = [1,−1,0,…], row b of QKᵀ is [2, 4, 2]; ÷√8 and
+  // softmax give ≈ [0.248, 0.503, 0.248] — not the [0.09, 0.82, 0.09] the material's hint says.
+  selftest: {
+    labelKey: 'preset.selftest',
+    noteKey: 'preset.selftest.note',
+    state: {
+      ...LESSON_DEFAULTS,
+      ...ISSUE4_DEFAULTS,
+      sentence: 'a b c',
+      dModel: 8,
+      heads: 1,
+      mask: 'none',
+      scale: true,
+      weights: 'identity',
+      seed: 0,
+      embeddings: [
+        [1, 1, 0, 0, 0, 0, 0, 0],
+        [2, 0, 0, 0, 0, 0, 0, 0],
+        [1, -1, 0, 0, 0, 0, 0, 0],
+      ],
+      step: 'softmax',
+      row: 2,
+      cell: 'weights.1.2.2',
+    },
+  },
+  // Bidirectional vs causal: the worked example without a mask, next to the causal one.
+  compare: {
+    labelKey: 'preset.compare',
+    noteKey: 'preset.compare.note',
+    state: {
+      ...LESSON_DEFAULTS,
+      ...ISSUE4_DEFAULTS,
+      sentence: SENTENCE,
+      dModel: 3,
+      heads: 1,
+      mask: 'none',
+      scale: true,
+      weights: 'identity',
+      seed: 0,
+      embeddings: [
+        [0.43, 0.15, 0.89],
+        [0.55, 0.87, 0.66],
+        [0.57, 0.85, 0.64],
+        [0.22, 0.58, 0.33],
+        [0.77, 0.25, 0.1],
+        [0.05, 0.8, 0.55],
+      ],
+      compare: true,
+      step: 'softmax',
+      row: 1,
+    },
+  },
+  // Padding: a batch padded on the left to length 5, causal. The padding keys are masked in
+  // every row, so the two padding rows see no key at all: their weights are defined as 0.
+  padding: {
+    labelKey: 'preset.padding',
+    noteKey: 'preset.padding.note',
+    state: {
+      ...LESSON_DEFAULTS,
+      ...ISSUE4_DEFAULTS,
+      sentence: '[PAD] [PAD] The cat sat',
+      dModel: 4,
+      heads: 1,
+      mask: 'causal',
+      scale: true,
+      weights: 'identity',
+      seed: 0,
+      embeddings: [
+        [0, 0, 0, 0],
+        [0, 0, 0, 0],
+        [1, 1, 0, 0],
+        [1, 0, 1, 0],
+        [0, 1, 1, 0],
+      ],
+      padding: [true, true, false, false, false],
+      step: 'mask',
+      row: 1,
     },
   },
 });

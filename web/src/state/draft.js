@@ -1,4 +1,5 @@
 // A valid state written back as control values (the inverse of validateDraft).
+import { lessonDraftOf } from '../lesson/lesson-state.js';
 import { formatMatrixText } from './parse.js';
 
 export function stateToDraft(state) {
@@ -12,5 +13,6 @@ export function stateToDraft(state) {
     seed: String(state.seed),
     embeddingsMode: state.embeddings ? 'edit' : 'token',
     embeddingsText: state.embeddings ? formatMatrixText(state.embeddings) : '',
+    ...lessonDraftOf(state), // the lesson's fields are plain values already
   };
 }

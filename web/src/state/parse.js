@@ -1,8 +1,12 @@
 // Parsing of what people type: the sentence into tokens, numbers, and the embeddings text into
 // a T×d_model table. Pure functions, no DOM.
+import { tokenize as tokenizeText } from '../engine/tokenize.js';
 
-// Whitespace-split tokens; runs of spaces, tabs and newlines count as one separator.
-export function tokenize(sentence) {
+// Whitespace-split tokens; runs of spaces, tabs and newlines count as one separator. With mode
+// 'char' or 'word' (the tokenization control), the engine's tokenize: grapheme clusters, or
+// Intl.Segmenter words (so 我爱自然语言处理 gives 我 / 爱 / 自然 / 语言 / 处理).
+export function tokenize(sentence, mode = 'whitespace') {
+  if (mode === 'char' || mode === 'word') return tokenizeText(String(sentence), mode);
   return String(sentence).split(/\s+/).filter((token) => token.length > 0);
 }
 

@@ -1,17 +1,21 @@
 // From the raw control values (the "draft": strings as typed) to a valid state, or the first
 // problem as an i18n key with parameters. The engine checks again; checking here lets the page
 // say what is wrong in the reader's language and name the control to fix.
+import { applyStructure, validateStructure } from '../heads/issue4-fields.js';
+import { lessonEngineConfig, validateLesson } from '../lesson/lesson-state.js';
 import { divisors, parseMatrixText, parseWholeNumber, tokenize } from './parse.js';
 
 export const MAX_SEED = 4294967295; // the engine's seed is a uint32
 
 // draft: { sentence, dModel, heads, mask, scale, weights, seed, embeddingsMode, embeddingsText }
+//        and the lesson's fields (web/src/lesson/lesson-fields.js), checked by validateLesson,
+//        and tokenization, kvHeads, positional, cross-attention… (web/src/heads/issue4-fields.js)
 // limits: engine.info.limits = { maxTokens, maxDModel }
 // → { ok: true, state, tokens } | { ok: false, error: { key, params, field } }
 export function validateDraft(draft, limits) {
   const fail = (field, key, params = {}) => ({ ok: false, error: { key, params, field } });
 
-  const tokens = tokenize(draft.sentence);
+  const tokens = tokenize(draft.sentence, draft.tokenization);
   if (tokens.length === 0) return fail('sentence', 'error.noTokens');
   if (tokens.length > limits.maxTokens) {
     return fail('sentence', 'error.tooManyTokens', { T: tokens.length, max: limits.maxTokens });
@@ -28,7 +32,6 @@ export function validateDraft(draft, limits) {
     return fail('heads', 'error.headsDivide', { heads, dModel, divisors: divisors(dModel).join(', ') });
   }
 
-  const mask = draft.mask === 'none' ? 'none' : 'causal';
   const scale = draft.scale !== false;
   const weights = draft.weights === 'identity' ? 'identity' : 'random';
 
@@ -51,14 +54,20 @@ export function validateDraft(draft, limits) {
     embeddings = parsed.rows;
   }
 
-  const state = { sentence: draft.sentence, dModel, heads, mask, scale, weights, seed, embeddings };
+  const lesson = validateLesson(draft, { T: tokens.length, dModel, heads });
+  if (!lesson.ok) return { ok: false, error: { ...lesson.error, field: null } };
+
+  const structure = validateStructure(draft, { heads, maxTokens: limits.maxTokens });
+  if (!structure.ok) return { ok: false, error: structure.error };
+
+  const state = { sentence: draft.sentence, dModel, heads, scale, weights, seed, embeddings, ...lesson.lesson, ...structure.fields };
   return { ok: true, state, tokens };
 }
 
 // The engine's config for a valid state (see web/src/engine/attention.js for the contract).
 export function toEngineConfig(state) {
   const config = {
-    tokens: tokenize(state.sentence),
+    tokens: tokenize(state.sentence, state.tokenization),
     dModel: state.dModel,
     heads: state.heads,
     mask: state.mask,
@@ -67,7 +76,7 @@ export function toEngineConfig(state) {
     seed: state.seed,
   };
   if (state.embeddings) config.embeddings = state.embeddings;
-  return config;
+  return applyStructure(Object.assign(config, lessonEngineConfig(state)), state);
 }
 
 // After d_model changes: the heads if they still divide it, else the largest divisor below them.

@@ -20,7 +20,6 @@ export function readDraft(form) {
     sentence: form.querySelector('#sentence').value,
     dModel: form.querySelector('#d-model').value,
     heads: form.querySelector('#heads').value,
-    mask: checked(form, 'mask') ?? 'causal',
     scale: form.querySelector('#scale').checked,
     weights: checked(form, 'weights') ?? 'random',
     seed: form.querySelector('#seed').value,
@@ -33,7 +32,6 @@ export function writeDraft(form, draft) {
   form.querySelector('#sentence').value = draft.sentence;
   form.querySelector('#d-model').value = draft.dModel;
   form.querySelector('#heads').value = draft.heads;
-  form.querySelector(`input[name="mask"][value="${draft.mask}"]`).checked = true;
   form.querySelector('#scale').checked = draft.scale;
   form.querySelector(`input[name="weights"][value="${draft.weights}"]`).checked = true;
   form.querySelector('#seed').value = draft.seed;

@@ -1,0 +1,62 @@
+// What every browser test and browser benchmark needs: a static file server (like any host the
+// site may be put on) and Debian's Chromium through playwright-core with the flags of
+// TOOLCHAIN.md (without them Chromium keeps trying to reach the network).
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repo = path.resolve(here, '../..');
+export const dist = path.join(repo, 'dist');
+export const screenshots = path.join(here, 'screenshots');
+
+export const CHROMIUM_ARGS = Object.freeze([
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]);
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+};
+
+/** Serves `rootDir` on 127.0.0.1 at a free port; resolves to the http.Server. */
+export function serveStatic(rootDir) {
+  const server = http.createServer(async (request, response) => {
+    const urlPath = decodeURIComponent(new URL(request.url, 'http://x').pathname);
+    const file = path.join(rootDir, urlPath.endsWith('/') ? `${urlPath}index.html` : urlPath);
+    if (!file.startsWith(rootDir + path.sep)) {
+      response.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+      response.end(body);
+    } catch {
+      response.writeHead(404).end('not found');
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+export const baseUrl = (server) => `http://127.0.0.1:${server.address().port}/`;
+
+export const launchChromium = () =>
+  chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS] });

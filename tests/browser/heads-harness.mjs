@@ -1,0 +1,113 @@
+// The browser harness of the head-view tests (heads.test.mjs): a static server for the built
+// site and a Chromium page that records errors. Like page.test.mjs: needs dist/ (`npm run build`,
+// or `npx vite build` after the wasm build); PLAYGROUND_DIST=<folder> tests another build.
+import { existsSync, mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const dist = path.resolve(process.env.PLAYGROUND_DIST ?? path.join(here, '../../dist'));
+export const screenshots = path.join(here, 'screenshots');
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+};
+
+function serve(rootDir) {
+  const server = http.createServer(async (request, response) => {
+    const urlPath = decodeURIComponent(new URL(request.url, 'http://x').pathname);
+    const file = path.join(rootDir, urlPath.endsWith('/') ? `${urlPath}index.html` : urlPath);
+    if (!file.startsWith(rootDir + path.sep)) {
+      response.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+      response.end(body);
+    } catch {
+      response.writeHead(404).end('not found');
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/** Starts the server and the browser; returns { open(hash), close() }. */
+export async function startBrowser() {
+  if (!existsSync(path.join(dist, 'index.html'))) {
+    throw new Error(`${dist}/index.html is missing: build the site first (\`npm run build\`, or \`npm run build:wasm && npx vite build\`).`);
+  }
+  mkdirSync(screenshots, { recursive: true });
+  const server = await serve(dist);
+  const base = `http://127.0.0.1:${server.address().port}/`;
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+
+  // A fresh page at 1280 px that records every page error and console error.
+  async function open(hash = '', { locale = 'en-US' } = {}) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+      if (message.type() === 'warning' && /head view|shuffle run|companion/.test(message.text())) errors.push(`console: ${message.text()}`);
+    });
+    await page.goto(`${base}index.html${hash}`);
+    await page.waitForSelector('td[data-matrix="output"]');
+    await page.waitForSelector('#head-split [data-hs-part]');
+    return { page, errors, close: () => context.close() };
+  }
+
+  async function close() {
+    await browser.close();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  return { open, close };
+}
+
+/** The printed texts of a head-view matrix row (data-hv), in column order. */
+export function hvRow(page, name, head, row) {
+  const headSel = head === null ? '' : `[data-head="${head}"]`;
+  return page.$$eval(`td[data-hv="${name}"]${headSel}[data-row="${row}"]`, (cells) =>
+    cells.sort((a, b) => Number(a.dataset.col) - Number(b.dataset.col)).map((cell) => cell.textContent),
+  );
+}
+
+/** The printed texts of one of the lesson's matrix rows (data-matrix). */
+export function lessonRow(page, name, head, row) {
+  const headSel = head === null ? ':not([data-head])' : `[data-head="${head}"]`;
+  return page.$$eval(`td[data-matrix="${name}"]${headSel}[data-row="${row}"]`, (cells) =>
+    cells.sort((a, b) => Number(a.dataset.col) - Number(b.dataset.col)).map((cell) => cell.textContent),
+  );
+}
+
+export const count = (page, selector) => page.$$eval(selector, (nodes) => nodes.length);
+
+/** Types into an input as a reader would (select all, type). */
+export async function retype(page, selector, text) {
+  await page.click(selector);
+  await page.keyboard.press('Control+A');
+  if (text === '') await page.keyboard.press('Backspace');
+  else await page.keyboard.insertText(text);
+}

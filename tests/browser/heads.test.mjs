@@ -1,0 +1,346 @@
+// The head views in a real browser: the head split (columns coloured by head, slicing, the maps,
+// concatenation, W_O), shared key/value heads, the token-to-token view, cross-attention,
+// positional encoding with the shuffle experiment, and tokenization of Chinese. Screenshots go
+// to tests/browser/screenshots/ (look at them). Numbers are checked against the lesson's own
+// tables: both come from the same engine result, so they must agree digit for digit.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+
+import { parseCell } from '../../web/src/views/format.js';
+import { count, hvRow, lessonRow, retype, screenshots, startBrowser } from './heads-harness.mjs';
+
+let harness;
+before(async () => {
+  harness = await startBrowser();
+});
+after(async () => {
+  await harness?.close();
+});
+
+const shot = (name) => path.join(screenshots, name);
+
+// Tableau10's first colours, the identity of heads 1 and 2.
+const HEAD1 = 'rgb(78, 121, 167)';
+const HEAD2 = 'rgb(242, 142, 44)';
+
+test('the head split colours Q by head, slices it, and the slices, maps and concat match the lesson', async () => {
+  const { page, errors, close } = await harness.open();
+  try {
+    // Default page: d_model 6, 2 heads of d_k 3.
+    assert.equal(await count(page, '#head-split [data-hs-block="q"]'), 2);
+    assert.equal((await hvRow(page, 'split-q', 1, 0)).length, 3);
+    // Head 2's slice of Q is columns 4–6 of the lesson's Q.
+    const q = await lessonRow(page, 'q', null, 0);
+    assert.deepEqual(await hvRow(page, 'split-q', 0, 0), q.slice(0, 3));
+    assert.deepEqual(await hvRow(page, 'split-q', 1, 0), q.slice(3, 6));
+    // The column bands carry the head colours; the maps' frames too; weights are not in them.
+    const bands = await page.$$eval('#head-split [data-hs-block="q"] tr.band th:nth-child(2)', (ths) => ths.map((th) => getComputedStyle(th).backgroundColor));
+    assert.deepEqual(bands, [HEAD1, HEAD2]);
+    const frames = await page.$$eval('#head-split .hs-map', (maps) => maps.map((m) => getComputedStyle(m).borderTopColor));
+    assert.deepEqual(frames, [HEAD1, HEAD2]);
+    const fills = await page.$$eval('td[data-hv="detail-weights"]', (cells) => cells.map((c) => getComputedStyle(c).backgroundColor));
+    assert.ok(!fills.includes(HEAD1) && !fills.includes(HEAD2));
+
+    // The concatenation is the lesson's concat, head by head.
+    const concat = await lessonRow(page, 'concat', null, 5);
+    assert.deepEqual([...(await hvRow(page, 'split-context', 0, 5)), ...(await hvRow(page, 'split-context', 1, 5))], concat);
+    assert.deepEqual(await hvRow(page, 'mix-output', null, 5), await lessonRow(page, 'output', null, 5));
+
+    // Pick head 2 in the maps: the detail, the token view and the lesson follow.
+    await page.click('#head-split .hs-map[data-head="1"]');
+    await page.waitForSelector('#head-split .hs-detail[data-head="1"]');
+    assert.equal(await page.getAttribute('#token-view', 'data-head'), '1');
+    assert.deepEqual(await hvRow(page, 'detail-weights', 1, 4), await lessonRow(page, 'weights', 1, 4));
+
+    await page.locator('#head-split').screenshot({ path: shot('heads-split-en.png') });
+
+    // Any divisor of d_model, 1 and d_model included, updates the split in place.
+    for (const [heads, dK] of [[3, 2], [1, 6], [6, 1]]) {
+      await page.click(`#head-split button[data-hs-heads="${heads}"]`);
+      await page.waitForFunction((n) => document.querySelectorAll('#head-split [data-hs-block="q"]').length === n, heads);
+      assert.equal(await page.inputValue('#heads'), String(heads));
+      assert.equal((await hvRow(page, 'split-q', 0, 0)).length, dK);
+      assert.equal(await count(page, '#head-split .hs-map'), heads);
+      assert.deepEqual((await hvRow(page, 'split-q', heads - 1, 2)).join(), (await lessonRow(page, 'q', null, 2)).slice(6 - dK).join());
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the stages step from joined columns to slices, maps, concatenation and W_O', async () => {
+  const { page, errors, close } = await harness.open();
+  try {
+    await page.click('#head-split button[data-hs-stage="columns"]');
+    await page.waitForSelector('#head-split[data-stage="columns"] .hs-qkv.joined');
+    assert.equal(await count(page, '#head-split .hs-maps'), 0);
+    // The blocks touch: no gap between head 1's last column and head 2's first.
+    const gapJoined = await page.$eval('#head-split [data-hs-matrix="q"] .hs-blocks', (el) => getComputedStyle(el).columnGap);
+    assert.equal(gapJoined, '0px');
+    await page.locator('#head-split').screenshot({ path: shot('heads-stage-columns-en.png') });
+
+    // "Slice" animates the blocks apart.
+    await page.click('#head-split button[data-hs-stage="slice"]');
+    await page.waitForSelector('#head-split[data-stage="slice"] .hs-qkv.sliced');
+    await page.waitForTimeout(1000);
+    const gapSliced = await page.$eval('#head-split [data-hs-matrix="q"] .hs-blocks', (el) => getComputedStyle(el).columnGap);
+    assert.equal(gapSliced, '18px');
+
+    await page.click('#head-split button[data-hs-stage="maps"]');
+    await page.waitForSelector('#head-split[data-stage="maps"] .hs-maps');
+    assert.equal(await count(page, '#head-split .hs-qkv'), 0);
+    await page.click('#head-split button[data-hs-stage="concat"]');
+    await page.waitForSelector('#head-split[data-stage="concat"] .hs-concat.joined');
+    await page.click('#head-split button[data-hs-stage="mix"]');
+    await page.waitForSelector('#head-split[data-stage="mix"] .hs-mix');
+    assert.equal(await count(page, '#head-split td[data-hv="mix-wo"]'), 36);
+
+    // Play runs through the stages by itself.
+    await page.click('#head-split button[data-hs-play]');
+    await page.waitForSelector('#head-split[data-stage="columns"]');
+    await page.waitForSelector('#head-split[data-stage="slice"]', { timeout: 5000 });
+    await page.click('#head-split button[data-hs-play]'); // stop
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('grouped- and multi-query attention: fewer key/value heads, shared, and drawn so', async () => {
+  const { page, errors, close } = await harness.open();
+  try {
+    await page.fill('#d-model', '8');
+    await page.click('#head-choices button[data-heads="4"]');
+    await page.waitForFunction(() => document.querySelectorAll('#head-split [data-hs-block="q"]').length === 4);
+
+    // Grouped-query: 2 key/value heads, each read by 2 query heads.
+    await page.click('#kv-choices button[data-kv="2"]');
+    await page.waitForFunction(() => document.querySelectorAll('#head-split [data-hs-block="k"]').length === 2);
+    assert.match(await page.textContent('#kv-kind'), /grouped-query: 2 K\/V heads, each shared by 2 query heads/);
+    const links = await page.$$eval('#head-split .hs-sharing line', (lines) => lines.map((l) => `${l.dataset.q}→${l.dataset.kv}`));
+    assert.deepEqual(links, ['0→0', '1→0', '2→1', '3→1']);
+    assert.equal((await hvRow(page, 'split-k', 1, 0)).length, 2); // K is T × (2 · d_k)
+    // The drawing says what the engine did: heads 1 and 2 read the same K, heads 2 and 3 do not.
+    assert.deepEqual(await lessonRow(page, 'k', 0, 3), await lessonRow(page, 'k', 1, 3));
+    assert.notDeepEqual(await lessonRow(page, 'k', 1, 3), await lessonRow(page, 'k', 2, 3));
+    assert.deepEqual(await lessonRow(page, 'k', 2, 3), await hvRow(page, 'split-k', 1, 3));
+    await page.locator('#head-split').screenshot({ path: shot('heads-gqa-en.png') });
+
+    // Multi-query: one key/value head for all.
+    await page.click('#head-split button[data-hs-kv="1"]');
+    await page.waitForFunction(() => document.querySelectorAll('#head-split [data-hs-block="k"]').length === 1);
+    assert.match(await page.textContent('#kv-kind'), /multi-query/);
+    assert.deepEqual(await lessonRow(page, 'k', 0, 2), await lessonRow(page, 'k', 3, 2));
+
+    // Changing the query heads keeps the key/value heads a divisor of them.
+    await page.click('#head-choices button[data-heads="2"]');
+    await page.waitForFunction(() => document.querySelectorAll('#head-split [data-hs-block="q"]').length === 2);
+    assert.equal(await count(page, '#head-split [data-hs-block="k"]'), 1);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the token view draws a line per weight, highlights on hover and works for 64 tokens', async () => {
+  const { page, errors, close } = await harness.open();
+  try {
+    await retype(page, '#sentence', 'The animal did not cross the street because it was too tired');
+    await page.waitForFunction(() => document.querySelectorAll('#token-view text[data-tv-q]').length === 12);
+    // Causal: query i has lines to keys 0…i only, thicker for larger weights.
+    const lines = await page.$$eval('#token-view line', (ls) => ls.map((l) => ({ q: +l.dataset.q, k: +l.dataset.k, w: +l.dataset.w, width: +l.getAttribute('stroke-width') })));
+    assert.ok(lines.length > 12 && lines.every((l) => l.k <= l.q));
+    const sorted = [...lines].sort((a, b) => a.w - b.w);
+    assert.ok(sorted.every((l, i) => i === 0 || l.width >= sorted[i - 1].width));
+    assert.equal(await page.$eval('#token-view .tv-lines', (g) => g.getAttribute('stroke')), '#4e79a7');
+
+    // Hover a query token: only its lines stay, and its weights are printed; they sum to 1.
+    await page.hover('#token-view text[data-tv-q="8"]');
+    await page.waitForSelector('#token-view[data-focus="q8"]');
+    const on = await page.$$eval('#token-view line.on', (ls) => ls.map((l) => +l.dataset.q));
+    assert.ok(on.length > 0 && on.every((q) => q === 8));
+    const printed = await page.$$eval('#token-view [data-tv-w^="k"]', (ts) => ts.map((t) => t.textContent));
+    const sum = printed.reduce((s, text) => s + parseCell(text), 0);
+    assert.ok(Math.abs(sum - 1) < 0.01, `weights of row 9 sum to ${sum}`);
+    assert.deepEqual(printed.map((text) => parseCell(text).toFixed(3)), (await lessonRow(page, 'weights', 0, 8)).map((text) => parseCell(text).toFixed(3)));
+    await page.locator('#token-view').screenshot({ path: shot('tokens-hover-en.png') });
+
+    // 64 tokens: every token drawn, no cut note; 65: a note, 64 drawn.
+    const words = (n) => Array.from({ length: n }, (_, i) => `w${i + 1}`).join(' ');
+    await retype(page, '#sentence', words(64));
+    await page.waitForFunction(() => document.querySelectorAll('#token-view text[data-tv-q]').length === 64);
+    assert.equal(await count(page, '#token-view text[data-tv-k]'), 64);
+    assert.equal(await count(page, '#token-view .hv-cut'), 0);
+    // Keyboard focus works like pointing (and survives the screenshot's scrolling).
+    await page.focus('#token-view text[data-tv-k="10"]');
+    await page.waitForSelector('#token-view[data-focus="k10"]');
+    const into = await page.$$eval('#token-view line.on', (ls) => ls.map((l) => +l.dataset.k));
+    assert.ok(into.length > 0 && into.every((k) => k === 10));
+    await page.locator('#token-view').screenshot({ path: shot('tokens-64-en.png') });
+    await retype(page, '#sentence', words(65));
+    await page.waitForSelector('#token-view .hv-cut');
+    assert.equal(await count(page, '#token-view text[data-tv-q]'), 64);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('cross-attention: target × source maps, padding on the source, causal only when asked', async () => {
+  const { page, errors, close } = await harness.open();
+  try {
+    await page.check('#cross-mode');
+    await retype(page, '#source-sentence', 'Le chat est assis');
+    await page.waitForSelector('#cross-view:not([hidden]) td[data-hv="cross-weights"]');
+    await page.waitForFunction(() => document.querySelectorAll('#cross-view td[data-hv="cross-weights"][data-row="0"]').length === 4);
+    // 6 target tokens × 4 source tokens, in the lesson too; the source tokens label the columns.
+    assert.equal(await count(page, '#cross-view td[data-hv="cross-weights"]'), 24);
+    assert.equal(await count(page, 'td[data-matrix="weights"][data-head="0"][data-row="0"]'), 4);
+    const columns = await page.$$eval('#cross-view [data-hv-figure="cross-weights"] thead tr.cols th[scope="col"]', (ths) => ths.map((th) => th.textContent));
+    assert.deepEqual(columns, ['Le', 'chat', 'est', 'assis']);
+    const text = await page.textContent('#cross-view');
+    assert.match(text, /T × T_s = 6 × 4/);
+    assert.match(text, /Q = X_target · W_Q/);
+    assert.match(text, /K = X_source · W_K/);
+    assert.match(text, /Causal: off/);
+    // Not causal unless asked: the first target token sees every source token.
+    const first = (await hvRow(page, 'cross-weights', 0, 0)).map(parseCell);
+    assert.ok(first.every((w) => w > 0), first.join(' '));
+    assert.deepEqual(await hvRow(page, 'cross-weights', 0, 5), await lessonRow(page, 'weights', 0, 5));
+
+    // Padding: "est" is masked as a key for every target token.
+    await page.click('#source-chips button[data-pad="2"]');
+    await page.waitForFunction(() => document.querySelector('#source-chips button[data-pad="2"]').getAttribute('aria-pressed') === 'true');
+    await page.waitForFunction(() => document.querySelector('td[data-hv="cross-weights"][data-row="3"][data-col="2"]').textContent === '0');
+    for (let r = 0; r < 6; r += 1) assert.equal(parseCell((await hvRow(page, 'cross-weights', 0, r))[2]), 0);
+    assert.match(await page.textContent('#cross-view'), /source tokens est are masked/);
+
+    // Causal when asked: target position i sees source positions ≤ i.
+    await page.check('#cross-causal');
+    await page.waitForFunction(() => document.querySelector('td[data-hv="cross-weights"][data-row="0"][data-col="1"]').textContent === '0');
+    assert.deepEqual((await hvRow(page, 'cross-weights', 0, 0)).map(parseCell), [1, 0, 0, 0]);
+    await page.uncheck('#cross-causal');
+    await page.waitForFunction(() => document.querySelector('td[data-hv="cross-weights"][data-row="0"][data-col="1"]').textContent !== '0');
+
+    // The token view draws target → source.
+    assert.equal(await count(page, '#token-view text[data-tv-k]'), 4);
+    assert.equal(await page.$eval('#token-view text[data-tv-k="1"]', (t) => t.firstChild.textContent), 'chat');
+    await page.locator('#cross-view').screenshot({ path: shot('cross-en.png') });
+    await page.locator('#token-view').screenshot({ path: shot('cross-tokens-en.png') });
+
+    // An empty source: a message, the last result stays.
+    const before = await hvRow(page, 'cross-weights', 0, 5);
+    await retype(page, '#source-sentence', '');
+    await page.waitForSelector('#message:not([hidden])');
+    assert.match(await page.textContent('#message'), /Cross-attention needs a source sentence/);
+    assert.equal(await page.getAttribute('#source-sentence', 'aria-invalid'), 'true');
+    assert.deepEqual(await hvRow(page, 'cross-weights', 0, 5), before);
+
+    // Tokens are text, never HTML, in every view.
+    await retype(page, '#source-sentence', '<img src=x onerror="window.hacked=1"> <b>b</b>');
+    await page.waitForFunction(() => document.querySelectorAll('#cross-view td[data-hv="cross-weights"][data-row="0"]').length === 4);
+    assert.equal(await count(page, '#head-views img, #head-views b, #structure-controls img, #structure-controls b'), 0);
+    assert.equal(await page.evaluate(() => window.hacked), undefined);
+
+    // Back to self-attention.
+    await retype(page, '#source-sentence', 'Le chat');
+    await page.uncheck('#cross-mode');
+    await page.waitForSelector('#cross-view', { state: 'hidden' });
+    assert.equal(await count(page, 'td[data-matrix="weights"][data-head="0"][data-row="0"]'), 6);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('Chinese is tokenized into words or characters, and past the limit nothing is lost', async () => {
+  const { page, errors, close } = await harness.open();
+  try {
+    await retype(page, '#sentence', '我爱自然语言处理');
+    await page.waitForFunction(() => document.querySelectorAll('#token-chips .chip').length === 1);
+    await page.check('input[name="tokenization"][value="word"]');
+    await page.waitForFunction(() => document.querySelectorAll('#token-chips .chip').length === 5);
+    const chips = await page.$$eval('#token-chips .chip', (cs) => cs.map((c) => c.textContent));
+    assert.deepEqual(chips, ['我', '爱', '自然', '语言', '处理']);
+    await page.waitForFunction(() => document.querySelectorAll('td[data-matrix="output"]').length === 5 * 6);
+    const labels = await page.$$eval('#token-view text[data-tv-q]', (ts) => ts.map((t) => t.firstChild.textContent));
+    assert.deepEqual(labels, chips);
+    assert.match(await page.textContent('#token-count'), /words.*T = 5/);
+
+    await page.check('input[name="tokenization"][value="char"]');
+    await page.waitForFunction(() => document.querySelectorAll('#token-chips .chip').length === 8);
+    assert.deepEqual(await page.$$eval('#token-chips .chip', (cs) => cs.map((c) => c.textContent)), [...'我爱自然语言处理']);
+    await page.check('input[name="tokenization"][value="word"]');
+    await page.waitForFunction(() => document.querySelectorAll('#token-chips .chip').length === 5);
+
+    // In Chinese, with a CJK font (without one the screenshot shows boxes).
+    await page.click('button[data-lang="zh-CN"]');
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    assert.match(await page.textContent('#head-split h2'), /多头注意力/);
+    assert.match(await page.textContent('#token-count'), /按词切分/);
+    assert.ok(await page.evaluate(() => document.fonts.check('16px "Noto Sans CJK SC"', '注意力')), 'no CJK font: install fonts-noto-cjk');
+    await page.locator('#controls').screenshot({ path: shot('tokenize-zh-CN.png') });
+    await page.locator('#token-view').screenshot({ path: shot('tokens-zh-CN.png') });
+    await page.locator('#head-split').screenshot({ path: shot('heads-split-zh-CN.png') });
+    await page.click('button[data-lang="en"]');
+
+    // Past the engine's limit: a clear message, the last result and the typed text stay.
+    await page.check('input[name="tokenization"][value="char"]');
+    await page.waitForFunction(() => document.querySelectorAll('td[data-matrix="output"]').length === 8 * 6);
+    const before = await lessonRow(page, 'weights', 0, 4);
+    const long = '我爱自然语言处理'.repeat(130); // 1040 characters
+    await retype(page, '#sentence', long);
+    await page.waitForSelector('#message:not([hidden])');
+    assert.match(await page.textContent('#message'), /Too many tokens: 1040\. The engine takes at most 1024\./);
+    assert.deepEqual(await lessonRow(page, 'weights', 0, 4), before);
+    assert.equal(await page.inputValue('#sentence'), long);
+    // Words instead of characters: back under the limit, computed.
+    await page.check('input[name="tokenization"][value="word"]');
+    await page.waitForSelector('#message', { state: 'hidden' });
+    const T = Number(/T = (\d+)/.exec(await page.textContent('#token-count'))[1]);
+    assert.ok(T > 500 && T <= 1024, `T = ${T}`);
+    assert.notDeepEqual(await lessonRow(page, 'weights', 0, 4), before);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('sinusoidal positions are a matrix of their own, and shuffling shows what they change', async () => {
+  const { page, errors, close } = await harness.open();
+  try {
+    await page.check('input[name="positional"][value="sinusoidal"]');
+    await page.waitForSelector('#positions-view td[data-hv="pos-p"]');
+    // P(0, 2i) = sin 0 = 0 and P(0, 2i+1) = cos 0 = 1; X = E + P cell by cell.
+    assert.deepEqual(await hvRow(page, 'pos-p', null, 0), ['0.000', '1.000', '0.000', '1.000', '0.000', '1.000']);
+    const [e, p, x] = await Promise.all(['pos-e', 'pos-p', 'pos-x'].map((name) => hvRow(page, name, null, 3)));
+    x.forEach((text, c) => assert.ok(Math.abs(parseCell(text) - parseCell(e[c]) - parseCell(p[c])) <= 0.0015, `X[3][${c}]`));
+    assert.deepEqual(x, await lessonRow(page, 'x', null, 3));
+
+    await page.click('#positions-view button[data-pe="shuffle"]');
+    await page.waitForSelector('#positions-view [data-pe-summary]');
+    assert.equal(await page.getAttribute('#positions-view [data-pe-summary="none"]', 'class'), 'same');
+    assert.equal(await page.getAttribute('#positions-view [data-pe-summary="sinusoidal"]', 'class'), 'changed');
+    const verdicts = await page.$$eval('#positions-view .pe-table tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td[data-pe-same]')].map((td) => td.dataset.peSame).join('')));
+    assert.equal(verdicts.length, 6);
+    assert.ok(verdicts.every((v) => v[0] === '1'), verdicts.join(' ')); // without positions: equal
+    assert.ok(verdicts.some((v) => v[1] === '0'), verdicts.join(' ')); // with positions: changed
+    // The rows of the shuffled output are the typed output's rows, moved with their tokens.
+    const typedTokens = await page.$$eval('[data-hv-figure="shuffle-none-typed"] tbody th', (ths) => ths.map((th) => th.textContent));
+    const shuffledTokens = await page.$$eval('[data-hv-figure="shuffle-none-shuffled"] tbody th', (ths) => ths.map((th) => th.textContent));
+    assert.notDeepEqual(shuffledTokens, typedTokens);
+    const p0 = shuffledTokens.indexOf(typedTokens[0]);
+    assert.deepEqual(await hvRow(page, 'shuffle-none-shuffled', null, p0), await hvRow(page, 'shuffle-none-typed', null, 0));
+    await page.locator('#positions-view').screenshot({ path: shot('positions-en.png') });
+
+    await page.click('#positions-view button[data-pe="typed"]');
+    await page.waitForFunction(() => !document.querySelector('#positions-view [data-pe-summary]'));
+    await page.check('input[name="positional"][value="none"]');
+    await page.waitForFunction(() => !document.querySelector('#positions-view td[data-hv="pos-p"]'));
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

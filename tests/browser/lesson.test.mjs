@@ -1,0 +1,473 @@
+// The lesson in a real browser (Chromium through playwright-core): the stepper, explanations with
+// the worked example's numbers, the mask workbench (custom cells, fill 0, padding), editing cells
+// (valid and refused), the presets, the softmax lab (temperature, naive softmax overflowing), and
+// screenshots in English and Chinese (tests/browser/screenshots/lesson-*.png: look at them).
+// Needs the built site: `npm run build` (or the wasm build and `npx vite build`) writes dist/.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+import { parseCell } from '../../web/src/views/format.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dist = path.resolve(here, '../../dist');
+const screenshots = path.join(here, 'screenshots');
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+};
+
+function serve(rootDir) {
+  const server = http.createServer(async (request, response) => {
+    const urlPath = decodeURIComponent(new URL(request.url, 'http://x').pathname);
+    const file = path.join(rootDir, urlPath.endsWith('/') ? `${urlPath}index.html` : urlPath);
+    if (!file.startsWith(rootDir + path.sep)) {
+      response.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+      response.end(body);
+    } catch {
+      response.writeHead(404).end('not found');
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+let server;
+let browser;
+let base;
+// Anything the page fetches from another origin (a CDN, fonts) would be a failure of "offline".
+const foreignRequests = [];
+
+before(async () => {
+  if (!existsSync(path.join(dist, 'index.html'))) {
+    throw new Error('dist/index.html is missing: build the site first (`npm run build`, or `npm run build:wasm && npx vite build`).');
+  }
+  mkdirSync(screenshots, { recursive: true });
+  server = await serve(dist);
+  base = `http://127.0.0.1:${server.address().port}/`;
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+});
+
+async function open(hash = '', { width = 1280, height = 900 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, locale: 'en-US' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  page.on('request', (request) => {
+    if (!request.url().startsWith(base) && !request.url().startsWith('data:')) foreignRequests.push(request.url());
+  });
+  await page.goto(`${base}index.html${hash}`);
+  await page.waitForSelector('#results td[data-matrix]');
+  return { page, errors, close: () => context.close() };
+}
+
+const cell = (matrix, head, row, col) =>
+  `td[data-matrix="${matrix}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`}[data-row="${row}"][data-col="${col}"]`;
+
+async function rowValues(page, matrix, head, row) {
+  const texts = await page.$$eval(`td[data-matrix="${matrix}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`}[data-row="${row}"]`, (cells) =>
+    cells.sort((a, b) => Number(a.dataset.col) - Number(b.dataset.col)).map((c) => c.textContent),
+  );
+  return texts.map(parseCell);
+}
+
+const fixed3 = (values) => values.map((v) => v.toFixed(3));
+const shownSteps = (page) => page.$$eval('#results section.lesson-step', (s) => s.map((n) => n.dataset.step));
+const explanation = (page) => page.innerText('#explain .explain-lines');
+
+test('the stepper moves through the pipeline: next, previous, a step, play, all steps', async () => {
+  const { page, errors, close } = await open('#preset=journey');
+  try {
+    // The page opens with every step, in the course's order.
+    assert.deepEqual(await shownSteps(page), ['x', 'qkv', 'dots', 'scale', 'mask', 'softmax', 'context', 'concat', 'output']);
+    assert.equal(await page.getAttribute('#step-all', 'aria-pressed'), 'true');
+    // Each step has its formula typeset by KaTeX, beside its matrices.
+    assert.equal(await page.locator('section[data-step="scale"] .formulas-tex .katex').count(), 1);
+    assert.match(await page.getAttribute('section[data-step="scale"] .step-formula', 'data-tex'), /\\frac\{QK\^T\}\{\\sqrt\{d_k\}\}/);
+
+    await page.click('#step-next');
+    assert.deepEqual(await shownSteps(page), ['x']);
+    assert.equal(await page.isDisabled('#step-prev'), true);
+    await page.click('#step-next');
+    await page.click('#step-next');
+    assert.deepEqual(await shownSteps(page), ['dots']);
+    // One step shows what it reads too: QKᵀ is followed by S, which shows QKᵀ as its input.
+    await page.click('#step-next');
+    assert.deepEqual(await shownSteps(page), ['scale']);
+    assert.equal(await page.locator('section[data-step="scale"] figure[data-matrix-figure="dots"] .from').count(), 1);
+    await page.click('#step-prev');
+    assert.deepEqual(await shownSteps(page), ['dots']);
+    await page.click('button[data-step="output"]');
+    assert.deepEqual(await shownSteps(page), ['output']);
+    assert.equal(await page.isDisabled('#step-next'), true);
+    assert.equal(await page.getAttribute('button[data-step="output"]', 'aria-current'), 'step');
+    // The step is part of the page state: it is in the address (written a moment later).
+    await page.waitForURL(/step=output/);
+
+    // Play from the last step starts over at step 1 and moves on by itself.
+    await page.click('#step-play');
+    assert.deepEqual(await shownSteps(page), ['x']);
+    assert.equal(await page.getAttribute('#step-play', 'aria-pressed'), 'true');
+    await page.waitForFunction(() => document.querySelector('#results section.lesson-step')?.dataset.step === 'qkv', null, { timeout: 8000 });
+    await page.click('#step-play'); // pause
+    assert.equal(await page.getAttribute('#step-play', 'aria-pressed'), 'false');
+    await page.waitForTimeout(2800);
+    assert.deepEqual(await shownSteps(page), ['qkv']);
+
+    await page.click('#step-all');
+    assert.equal((await shownSteps(page)).length, 9);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('explanations give the worked example’s numbers and highlight what they depend on', async () => {
+  const { page, errors, close } = await open('#preset=journey');
+  try {
+    assert.match(await page.innerText('#explain'), /Point at any number/);
+
+    // s₂₁ = (0.55·0.43 + 0.87·0.15 + 0.66·0.89)/√3 ≈ 0.551
+    await page.hover(cell('scores', 0, 1, 0));
+    const s = await explanation(page);
+    assert.match(s, /s₂₁ = \(0\.55·0\.43 \+ 0\.87·0\.15 \+ 0\.66·0\.89\)\/√3 ≈ 0\.551/);
+    assert.match(await page.innerText('#explain .explain-heading'), /Score of “journey” for “Your”/);
+    // Its factors: row 2 of Q⁽¹⁾ and row 1 of K⁽¹⁾ are highlighted, and the cell itself.
+    const deps = await page.$$eval('[data-hl="dep"]', (n) => n.map((c) => `${c.dataset.matrix}${c.dataset.head}:${c.dataset.row},${c.dataset.col}`));
+    for (const expected of ['q0:1,0', 'q0:1,1', 'q0:1,2', 'k0:0,0', 'k0:0,1', 'k0:0,2', 'dots0:1,0']) assert.ok(deps.includes(expected), expected);
+    assert.equal(await page.getAttribute(cell('scores', 0, 1, 0), 'data-hl'), 'self');
+
+    // a₂₁ = e^(0.551−0.863) / (e^(0.551−0.863) + e^0) ≈ 0.423
+    await page.hover(cell('weights', 0, 1, 0));
+    assert.match(await explanation(page), /a₂₁ = e\^\(0\.551 − 0\.863\) \/ \(e\^\(0\.551 − 0\.863\) \+ e\^0\) ≈ 0\.423/);
+    assert.match(await explanation(page), /a₂₁ = 0\.732 \/ 1\.732 ≈ 0\.423/);
+
+    // o₂ = 0.423·v₁ + 0.577·v₂ ≈ (0.499, 0.566, 0.757), by tapping (clicking) the cell.
+    await page.click(cell('context', 0, 1, 0));
+    const o = await explanation(page);
+    assert.match(o, /o₂₁ = 0\.423·0\.43 \+ 0\.577·0\.55 ≈ 0\.499/);
+    assert.match(o, /o₂ = 0\.423·v₁ \+ 0\.577·v₂ ≈ \(0\.499, 0\.566, 0\.757\)/);
+    assert.match(await page.innerText('#explain .explain-mode'), /selected/i);
+    await page.waitForURL(/cell=context\.1\.2\.1/);
+
+    // The keyboard: the selected cell is in the tab order; arrows move and explain.
+    await page.focus(cell('context', 0, 1, 0));
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.row), '0');
+    await page.mouse.move(5, 5); // the pointer leaves: the selected cell is explained
+    assert.match(await explanation(page), /o₁₁ = 1·0\.43 ≈ 0\.430/);
+    await page.keyboard.press('ArrowRight');
+    assert.match(await explanation(page), /o₁₂ = 1·0\.15 ≈ 0\.150/);
+
+    // A masked score explains why it is masked.
+    await page.hover(cell('masked', 0, 0, 1));
+    assert.match(await explanation(page), /s₁₂ \+ m₁₂ = 0\.551 \+ \(−∞\) = −∞/);
+    assert.match(await page.innerText('#explain .explain-notes'), /“journey” comes after “Your”/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the mask workbench: kinds, custom cells, fill 0, order, padding, a fully masked row', async () => {
+  const { page, errors, close } = await open('#preset=journey&v=1&step=mask');
+  try {
+    const maskRow = async (r) => page.$$eval(`td[data-matrix="mask"][data-row="${r}"]`, (c) => c.map((n) => n.textContent));
+    assert.deepEqual(await maskRow(0), ['0', '−∞', '−∞', '−∞', '−∞', '−∞']);
+
+    // Custom: clicking cells of M toggles them, starting from the pattern on screen.
+    await page.click(cell('mask', null, 0, 1));
+    assert.equal(await page.isChecked('input[name="lesson-mask"][value="custom"]'), true);
+    assert.deepEqual(await maskRow(0), ['0', '0', '−∞', '−∞', '−∞', '−∞']);
+    await page.click(cell('mask', null, 3, 0));
+    assert.deepEqual(await maskRow(3), ['−∞', '0', '0', '0', '−∞', '−∞']);
+    await page.focus(cell('mask', null, 3, 0));
+    await page.keyboard.press('Space'); // and back, with the keyboard
+    assert.deepEqual(await maskRow(3), ['0', '0', '0', '0', '−∞', '−∞']);
+    await page.waitForURL(/mask=custom/);
+    await page.click('button[data-step="softmax"]');
+    assert.deepEqual(fixed3(await rowValues(page, 'weights', 0, 0)), fixed3([0.507, 0.493, 0, 0, 0, 0]));
+
+    // Back to causal; a fill of 0 masks nothing: the future gets weight.
+    await page.click('button[data-step="mask"]');
+    await page.check('input[name="lesson-mask"][value="causal"]');
+    await page.check('input[name="lesson-fill"][value="0"]');
+    assert.deepEqual(await maskRow(0), ['0', '0', '0', '0', '0', '0']);
+    assert.match(await page.innerText('#mask-workbench .wb-notes'), /A fill of 0 masks nothing/);
+    await page.click('button[data-step="softmax"]');
+    const future = await rowValues(page, 'weights', 0, 0);
+    assert.ok(future.slice(1).every((w) => w > 0.1), future.join(' '));
+
+    // −1e9 after the division stays −1e9; before it, it is divided by √3.
+    await page.click('button[data-step="mask"]');
+    await page.check('input[name="lesson-fill"][value="-1e9"]');
+    assert.equal(await page.textContent(cell('masked', 0, 0, 1)), '−1.00e9');
+    await page.check('input[name="lesson-order"][value="before"]');
+    assert.equal(await page.textContent(cell('masked', 0, 0, 1)), '−5.77e8');
+    assert.equal(await page.getAttribute('section[data-step="mask"] .step-formula', 'data-tex'), '\\frac{QK^T + M}{\\sqrt{d_k}}');
+
+    // A sliding window of 2, then prefix-LM with p = 3.
+    await page.check('input[name="lesson-fill"][value="-inf"]');
+    await page.check('input[name="lesson-mask"][value="window"]');
+    await page.fill('#lesson-window', '2');
+    assert.deepEqual(await maskRow(3), ['−∞', '−∞', '0', '0', '−∞', '−∞']);
+    await page.fill('#lesson-window', '0');
+    assert.match(await page.textContent('#mask-workbench .lesson-error'), /window width w must be a whole number/);
+    assert.deepEqual(await maskRow(3), ['−∞', '−∞', '0', '0', '−∞', '−∞']); // nothing changed
+    await page.check('input[name="lesson-mask"][value="prefix"]');
+    await page.fill('#lesson-prefix', '3');
+    assert.deepEqual(await maskRow(0), ['0', '0', '0', '−∞', '−∞', '−∞']);
+
+    // Padding on top: "Your" as padding under causal leaves row 1 without a visible key.
+    await page.check('input[name="lesson-mask"][value="causal"]');
+    await page.click('.pad-chips button[data-pad="0"]');
+    assert.deepEqual(await maskRow(2), ['−∞', '0', '0', '−∞', '−∞', '−∞']);
+    assert.match(await page.innerText('#mask-workbench .wb-notes'), /“Your” see no key at all/);
+    await page.click('button[data-step="softmax"]');
+    assert.deepEqual(await rowValues(page, 'weights', 0, 0), [0, 0, 0, 0, 0, 0]);
+    assert.equal(await page.textContent('section[data-step="softmax"] tr:nth-child(1) td.rowsum'), '0');
+    await page.hover(cell('weights', 0, 0, 0));
+    assert.match(await page.innerText('#explain'), /0\/0 = NaN/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('editing cells in place: valid numbers recompute, bad ones are refused with a message', async () => {
+  const { page, errors, close } = await open('#preset=journey');
+  try {
+    const x = cell('x', null, 1, 0);
+    const before = await rowValues(page, 'scores', 0, 1);
+    for (const bad of ['abc', 'NaN', 'Infinity']) {
+      await page.click(x);
+      await page.keyboard.type(bad);
+      await page.keyboard.press('Enter');
+      const message = await page.textContent('figure[data-matrix-figure="x"] .cell-error');
+      assert.match(message, new RegExp(`“${bad}” is not a finite number: the cell keeps 0\\.550`));
+      assert.equal(await page.getAttribute(`${x} input`, 'aria-invalid'), 'true');
+      await page.keyboard.press('Escape');
+      assert.equal(await page.textContent(x), '0.550');
+      assert.deepEqual(await rowValues(page, 'scores', 0, 1), before);
+    }
+    // Leaving the cell with a bad entry keeps the old value too.
+    await page.click(x);
+    await page.keyboard.type('1e999');
+    await page.click('h1');
+    assert.equal(await page.textContent(x), '0.550');
+    assert.match(await page.textContent('figure[data-matrix-figure="x"] .cell-error'), /“1e999” is not a finite number/);
+
+    // A valid number: X, the editor and the scores change; Enter moves down.
+    await page.click(x);
+    await page.keyboard.type('1.5');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.textContent(x), '1.500');
+    assert.equal(await page.isHidden('figure[data-matrix-figure="x"] .cell-error'), true);
+    assert.match(await page.inputValue('#embeddings-text'), /^0\.43 0\.15 0\.89\n1\.5 0\.87 0\.66/);
+    assert.notDeepEqual(await rowValues(page, 'scores', 0, 1), before);
+    assert.deepEqual(await page.evaluate(() => [document.activeElement.dataset.matrix, document.activeElement.dataset.row]), ['x', '2']);
+
+    // W_Q: type, Tab moves right; Q follows (Q = X W_Q).
+    await page.click(cell('wq', null, 0, 0));
+    await page.keyboard.type('2');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.textContent(cell('wq', null, 0, 0)), '2.000');
+    assert.deepEqual(await page.evaluate(() => [document.activeElement.dataset.matrix, document.activeElement.dataset.col]), ['wq', '1']);
+    assert.deepEqual(fixed3(await rowValues(page, 'q', null, 0)), fixed3([0.86, 0.15, 0.89]));
+    assert.deepEqual(fixed3(await rowValues(page, 'k', null, 0)), fixed3([0.43, 0.15, 0.89])); // W_K unchanged
+    await page.hover(cell('q', null, 0, 0));
+    assert.match(await explanation(page), /q₁₁ = x₁·W_Q\[:, 1\] = 0\.43·2 \+ 0\.15·0 \+ 0\.89·0 ≈ 0\.860/);
+    // Reset brings the identity back; Randomise and Identity work per matrix.
+    await page.click('figure[data-matrix-figure="wq"] button[data-tool="reset"]');
+    assert.equal(await page.textContent(cell('wq', null, 0, 0)), '1.000');
+    await page.click('figure[data-matrix-figure="wv"] button[data-tool="random"]');
+    assert.notEqual(await page.textContent(cell('wv', null, 0, 0)), '1.000');
+    await page.click('figure[data-matrix-figure="wv"] button[data-tool="identity"]');
+    assert.equal(await page.textContent(cell('wv', null, 0, 0)), '1.000');
+    assert.equal(await page.textContent(cell('wv', null, 0, 1)), '0.000');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('every preset loads in one click, with the material’s numbers checked', async () => {
+  const { page, errors, close } = await open();
+  try {
+    // The worked example.
+    await page.click('a[data-preset="journey"]');
+    await page.waitForFunction(() => document.querySelectorAll('td[data-matrix="x"]').length === 18);
+    assert.deepEqual(fixed3(await rowValues(page, 'weights', 0, 1)), fixed3([0.423, 0.577, 0, 0, 0, 0]));
+
+    // "The cat sat": q = k₂ = [1,0,1,0]; the cat row is softmax([0.5, 1, 0.5]).
+    await page.click('a[data-preset="cat"]');
+    await page.waitForSelector('section[data-step="softmax"] td[data-matrix="weights"]');
+    assert.deepEqual(fixed3(await rowValues(page, 'weights', 0, 1)), ['0.274', '0.452', '0.274']);
+    assert.deepEqual(fixed3(await rowValues(page, 'masked', 0, 1)), ['0.500', '1.000', '0.500']); // [1, 2, 1]/√4
+    assert.match(await page.textContent('#lesson-remark'), /\[0\.27, 0\.46, 0\.27\].*\(0\.274, 0\.452, 0\.274\).*0\.46 is off/);
+    assert.equal(await page.getAttribute('.lab-rows button[data-lab-row="1"]', 'aria-pressed'), 'true');
+    assert.match(await explanation(page), /a₂₂ = e\^0 \/ \(e\^\(0\.500 − 1\.000\) \+ e\^0 \+ e\^\(0\.500 − 1\.000\)\) ≈ 0\.452/);
+
+    // Self-test question 2: [2, 4, 2]/√8.
+    await page.click('a[data-preset="selftest"]');
+    await page.waitForFunction(() => document.querySelector('#sentence').value === 'a b c');
+    assert.deepEqual(fixed3(await rowValues(page, 'weights', 0, 1)), ['0.248', '0.503', '0.248']);
+    assert.match(await page.textContent('#lesson-remark'), /\[0\.09, 0\.82, 0\.09\]/);
+
+    // Bidirectional vs causal: both A side by side.
+    await page.click('a[data-preset="compare"]');
+    await page.waitForSelector('td[data-matrix="cmp-weights"]');
+    assert.deepEqual(fixed3(await rowValues(page, 'weights', 0, 0)), fixed3([0.192, 0.187, 0.185, 0.142, 0.14, 0.155]));
+    assert.deepEqual(fixed3(await rowValues(page, 'cmp-weights', 0, 0)), fixed3([1, 0, 0, 0, 0, 0]));
+    assert.match(await page.textContent('figure[data-matrix-figure="cmp-weights"] figcaption'), /causal/);
+
+    // Padding: two padding tokens on the left, causal.
+    await page.click('a[data-preset="padding"]');
+    await page.waitForSelector('section[data-step="mask"]');
+    assert.deepEqual(await page.$$eval('.pad-chips button', (b) => b.map((n) => n.getAttribute('aria-pressed'))), ['true', 'true', 'false', 'false', 'false']);
+    assert.deepEqual(await page.$$eval('td[data-matrix="mask"][data-row="4"]', (c) => c.map((n) => n.textContent)), ['−∞', '−∞', '0', '0', '0']);
+    assert.match(await page.innerText('#mask-workbench .wb-notes'), /“\[PAD\]”, “\[PAD\]” see no key at all/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the softmax lab: temperature, √d_k, naive softmax overflowing next to the stable one', async () => {
+  const { page, errors, close } = await open('#preset=journey&v=1&step=softmax&row=2');
+  try {
+    const lab = (kind) => page.$$eval(`#softmax-lab [data-lab="${kind}"]`, (c) => c.map((n) => n.textContent.trim()));
+    assert.deepEqual(await lab('weight'), ['0.423', '0.577', '0.000', '0.000', '0.000', '0.000']);
+    assert.deepEqual(await lab('exp'), ['0.732', '1.000', '0.000', '0.000', '0.000', '0.000']);
+    assert.equal((await lab('sum'))[0], 'Σ e^(z − max) = 1.732');
+    assert.match((await lab('wsum'))[0], /= 1$/);
+    const entropy = (await lab('entropy'))[0];
+
+    // τ = 0.5 sharpens: the larger weight grows, the entropy falls.
+    await page.fill('#lesson-tau', '0.5');
+    const sharp = (await lab('weight')).map(Number);
+    assert.ok(sharp[1] > 0.577 && sharp[1] < 1, sharp.join(' '));
+    assert.ok(parseFloat((await lab('entropy'))[0].match(/[\d.]+/)[0]) < parseFloat(entropy.match(/[\d.]+/)[0]));
+    assert.match(await page.getAttribute('section[data-step="softmax"] .step-formula', 'data-tex'), /\\tau = 0\.5/);
+    // Bad temperatures are refused where they are typed.
+    await page.fill('#lesson-tau', '0');
+    assert.match(await page.textContent('#softmax-lab .lesson-error'), /between|from 0\.01 to 100/);
+    assert.deepEqual((await lab('weight')).map(Number), sharp);
+    await page.fill('#lesson-tau', '1');
+    assert.equal(await page.isHidden('#softmax-lab .lesson-error'), true);
+
+    // Naive softmax: same numbers while e^z fits in float32 …
+    await page.check('#lesson-naive');
+    assert.deepEqual(await lab('naive-weight'), ['0.423', '0.577', '0.000', '0.000', '0.000', '0.000']);
+    assert.deepEqual(await lab('naive-exp'), ['1.735', '2.371', '0.000', '0.000', '0.000', '0.000']);
+    // … X × 10: scores ≈ 100×; with √3 the largest is 86.3 < 88.72, e^86.3 ≈ 3.06e37 still fits.
+    await page.click('#lesson-x10');
+    assert.deepEqual(await lab('naive-exp'), ['8.52e23', '3.06e37', '0.000', '0.000', '0.000', '0.000']);
+    assert.match(await page.innerText('#softmax-lab .lab-notes'), /no overflow in this row yet/);
+    // … without √d_k the score 149.5 overflows: ∞, and ∞/∞ = NaN, while the stable result is fine.
+    await page.uncheck('#lesson-scale');
+    assert.deepEqual(await lab('naive-exp'), ['∞', '∞', '0.000', '0.000', '0.000', '0.000']);
+    assert.deepEqual(await lab('naive-weight'), ['NaN', 'NaN', '0.000', '0.000', '0.000', '0.000']);
+    assert.deepEqual(await lab('weight'), ['0.000', '1.000', '0.000', '0.000', '0.000', '0.000']);
+    assert.match(await page.innerText('#softmax-lab .lab-notes'), /overflows float32 in 2 place/);
+    assert.equal(await page.isChecked('#scale'), false); // the same switch as in the form
+    // The NaN flows on into the page's A and O.
+    assert.deepEqual((await rowValues(page, 'weights', 0, 1)).slice(0, 2).map(String), ['NaN', 'NaN']);
+    assert.equal(await page.getAttribute(cell('weights', 0, 1, 0), 'class'), 'nan');
+    await page.screenshot({ path: path.join(screenshots, 'lesson-lab-naive-en.png'), fullPage: false });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+// A full-page screenshot from the top of the page, so that the sticky stepper and explanation
+// sit where a reader first sees them; the selected cell (not the pointer) is explained.
+async function shoot(page, name) {
+  await page.mouse.move(1, 1);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(screenshots, name), fullPage: true });
+}
+
+test('screenshots of the lesson, in English and in Chinese', async () => {
+  const { page, errors, close } = await open('#preset=journey');
+  try {
+    await page.click(cell('weights', 0, 1, 0));
+    await shoot(page, 'lesson-all-en.png');
+
+    await page.click('a[data-preset="cat"]');
+    await page.waitForSelector('#lesson-remark:not([hidden])');
+    await shoot(page, 'lesson-cat-en.png');
+
+    await page.click('a[data-preset="padding"]');
+    await page.waitForSelector('section[data-step="mask"]');
+    await page.click('button[data-lang="zh-CN"]');
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    assert.match(await page.textContent('#mask-workbench h3'), /掩码工作台/);
+    assert.match(await page.textContent('#stepper'), /上一步/);
+    await page.focus(cell('mask', null, 4, 1)); // a click would toggle it
+    assert.match(await page.innerText('#explain'), /是填充/);
+    assert.ok(await page.evaluate(() => document.fonts.check('16px "Noto Sans CJK SC"', '掩码')), 'no CJK font: install fonts-noto-cjk');
+    await shoot(page, 'lesson-padding-zh-CN.png');
+
+    await page.click('a[data-preset="journey"]');
+    await page.click('button[data-step="softmax"]');
+    await page.click(cell('weights', 0, 1, 0));
+    assert.match(await page.innerText('#explain'), /注意力权重/);
+    await shoot(page, 'lesson-softmax-zh-CN.png');
+    assert.deepEqual(errors, []);
+    assert.deepEqual(foreignRequests, [], 'the page fetched from another origin');
+  } finally {
+    await close();
+  }
+});
+
+test('reader text stays text; a narrow screen keeps the explanation at hand', async () => {
+  const { page, errors, close } = await open('#preset=journey', { width: 600, height: 800 });
+  try {
+    await page.fill('#sentence', '<img src=x onerror="window.hacked=1"> <b>x</b> two');
+    // Five tokens: <img, src=x, onerror="window.hacked=1">, <b>x</b>, two.
+    await page.waitForFunction(() => document.querySelectorAll('td[data-matrix="x"]').length === 15);
+    assert.equal(await page.locator('#results img, #results b, #explain img, #explain b, #mask-workbench b, #softmax-lab b').count(), 0);
+    await page.click(cell('weights', 0, 3, 0));
+    assert.match(await page.innerText('#explain'), /the share “<b>x<\/b>” reads from “<img”/);
+    assert.equal(await page.evaluate(() => window.hacked), undefined);
+    assert.ok(await page.isVisible('#explain'));
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

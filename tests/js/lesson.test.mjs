@@ -1,0 +1,239 @@
+// The lesson's DOM-free parts against the real engine: explanations print the engine's numbers
+// (the worked example's s₂₁, a₂₁, o₂), the lesson's fields are checked and fitted, every formula
+// typesets, and every text the lesson looks up by a computed key exists in both languages.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import katex from 'katex';
+
+import { createAttention } from '../../web/src/engine/attention.js';
+import { createTranslator, DICTIONARIES } from '../../web/src/i18n/index.js';
+import { computeCompanions } from '../../web/src/lesson/companions.js';
+import { explainCell } from '../../web/src/lesson/explain.js';
+import { stepFormulas } from '../../web/src/lesson/formulas.js';
+import { decodeLessonValue, encodeLessonValue, LESSON_DEFAULTS, LESSON_FIELDS, MASK_KINDS } from '../../web/src/lesson/lesson-fields.js';
+import { formatCellRef, lessonEngineConfig, parseCellRef, validateLesson } from '../../web/src/lesson/lesson-state.js';
+import { fmt, indices, sum, vector } from '../../web/src/lesson/numbers.js';
+import { neighbourStep, STEPS, STEP_IDS } from '../../web/src/lesson/steps.js';
+import { PRESETS } from '../../web/src/presets/index.js';
+import { stateToDraft } from '../../web/src/state/draft.js';
+import { toEngineConfig, validateDraft } from '../../web/src/state/validate.js';
+
+const limits = { maxTokens: 1024, maxDModel: 1024 };
+const html = readFileSync(new URL('../../web/index.html', import.meta.url), 'utf8');
+const t = createTranslator('en');
+let engine;
+before(async () => {
+  engine = await createAttention();
+});
+
+// The explanation context of a preset (with changes to its state).
+function contextOf(presetId, changes = {}) {
+  const checked = validateDraft({ ...stateToDraft(PRESETS[presetId].state), ...changes }, limits);
+  assert.equal(checked.ok, true, JSON.stringify(checked.error));
+  const config = toEngineConfig(checked.state);
+  const result = engine.compute(config);
+  return { ...computeCompanions(engine, config, result, checked.state), state: checked.state, t };
+}
+
+const explain = (ctx, text) => explainCell(parseCellRef(text), ctx);
+
+test('the worked example: s₂₁, a₂₁ and o₂ with their terms', () => {
+  const ctx = contextOf('journey');
+  const s = explain(ctx, 'scores.1.2.1');
+  assert.equal(s.symbol, 's₂₁');
+  assert.equal(s.lines[0], 's₂₁ = (0.55·0.43 + 0.87·0.15 + 0.66·0.89)/√3 ≈ 0.551');
+  assert.match(s.lines[1], /^s₂₁ = q₂·k₁\/√3 = 0\.95\d\/√3 ≈ 0\.551$/);
+  assert.deepEqual(s.deps.map((d) => d.name), ['q', 'k', 'dots']);
+
+  const a = explain(ctx, 'weights.1.2.1');
+  assert.equal(a.lines[0], 'a₂₁ = e^(0.551 − 0.863) / (e^(0.551 − 0.863) + e^0) ≈ 0.423');
+  assert.equal(a.lines[1], 'a₂₁ = 0.732 / 1.732 ≈ 0.423');
+  assert.ok(a.notes.some((n) => /4 masked key/.test(n)));
+
+  const o = explain(ctx, 'context.1.2.1');
+  assert.equal(o.lines[0], 'o₂₁ = 0.423·0.43 + 0.577·0.55 ≈ 0.499');
+  assert.equal(o.lines[1], 'o₂ = 0.423·v₁ + 0.577·v₂ ≈ (0.499, 0.566, 0.757)');
+});
+
+test('every cell of every matrix has an explanation naming real numbers', () => {
+  for (const presetId of ['journey', 'default', 'padding']) {
+    const ctx = contextOf(presetId, { compare: true });
+    const { result } = ctx;
+    const refs = [];
+    for (const name of ['x', 'wq', 'wk', 'wv', 'wo', 'q', 'k', 'v', 'mask', 'concat', 'output']) refs.push({ name, head: null, row: 0, col: 0 });
+    for (let h = 0; h < result.heads; h += 1) {
+      for (const name of ['q', 'k', 'v', 'dots', 'scores', 'masked', 'exps', 'weights', 'context', 'cmp-weights', 'cmp-context']) {
+        refs.push({ name, head: h, row: result.T - 1, col: 0 });
+      }
+    }
+    for (const ref of refs) {
+      const explained = explainCell(ref, ctx);
+      assert.ok(explained, `${presetId} ${formatCellRef(ref)}`);
+      assert.ok(explained.lines.length > 0 && explained.lines.every((l) => !/undefined|\{\w+\}/.test(l)), formatCellRef(ref));
+      assert.ok(explained.notes.every((n) => typeof n === 'string' && !/\{\w+\}/.test(n)), formatCellRef(ref));
+      assert.doesNotThrow(() => katex.renderToString(explained.tex, { throwOnError: true }), explained.tex);
+    }
+  }
+});
+
+test('cross-attention: keys are the source’s tokens in every explanation', () => {
+  const ctx = contextOf('journey', { cross: true, source: 'I love tea .', compare: true });
+  assert.equal(ctx.result.Tk, 4);
+  assert.equal(ctx.compare, null); // the comparison rests: the cross-attention controls set the mask
+  const s = explain(ctx, 'scores.1.2.4');
+  assert.match(s.heading, /“journey” for “\.”/);
+  const k = explain(ctx, 'k.1.3.1');
+  assert.match(k.heading, /“tea”/);
+  assert.match(explain(ctx, 'k.3.1').lines[0], /^k₃₁ = x₃·W_K\[:, 1\] = /);
+  for (const name of ['dots', 'scores', 'masked', 'exps', 'weights']) {
+    const explained = explain(ctx, `${name}.1.6.4`);
+    assert.ok(explained.lines.every((l) => !/undefined/.test(l)) && !/undefined/.test(explained.heading), name);
+  }
+});
+
+test('a padding row sees no key: its weights are 0 by definition, and the page says so', () => {
+  const ctx = contextOf('padding');
+  const a = explain(ctx, 'weights.1.1.1');
+  assert.equal(a.lines[0], 'a₁₁ = 0');
+  assert.ok(a.notes.some((n) => /0\/0 = NaN/.test(n)));
+  const m = explain(ctx, 'mask.3.1');
+  assert.match(m.notes[0], /“\[PAD\]” is padding/);
+  // A finite fill gives no such row: its weight is spread over the masked keys.
+  const finite = contextOf('padding', { maskFill: '-1e9' });
+  assert.ok(finite.result.perHead[0].weights.data[0] > 0.19);
+});
+
+test('long sums are shortened, the total stays the engine’s', () => {
+  const terms = Array.from({ length: 9 }, (_, k) => `t${k + 1}`);
+  assert.equal(sum(terms), 't1 + t2 + t3 + … + t9');
+  assert.equal(sum(terms.slice(0, 6)), 't1 + t2 + t3 + t4 + t5 + t6');
+  const ctx = contextOf('default', { dModel: '16', heads: '1' });
+  const q = explain(ctx, 'q.2.3');
+  assert.match(q.lines[0], / \+ … \+ .* ≈ −?\d\.\d{3} \(16 terms\)$/);
+  assert.ok(q.lines[0].includes(fmt(ctx.result.q.data[1 * 16 + 2])));
+});
+
+test('naive softmax overflows where e^z passes float32, the stable one does not', () => {
+  const journey = PRESETS.journey.state;
+  const x10 = journey.embeddings.map((row) => row.map((v) => v * 10));
+  const ctx = contextOf('journey', { embeddingsText: x10.map((r) => r.join(' ')).join('\n'), scale: false, naive: true });
+  const head = ctx.result.perHead[0];
+  assert.equal(head.exps.data[6], Infinity); // e^95.4: row 2, key 1
+  assert.ok(Number.isNaN(head.weights.data[6]));
+  assert.ok(ctx.stable.perHead[0].weights.data.every(Number.isFinite));
+  const a = explain(ctx, 'weights.1.2.1');
+  assert.match(a.lines[1], /= ∞ \/ ∞ = NaN$/);
+  // With the scaling on, the largest score is 86.3 < 88.72: no overflow yet.
+  const scaled = contextOf('journey', { embeddingsText: x10.map((r) => r.join(' ')).join('\n'), naive: true });
+  assert.ok(scaled.result.perHead[0].exps.data.every(Number.isFinite));
+});
+
+test('fill 0 leaves the future visible; the order of mask and scaling shows with −1e9', () => {
+  const zero = contextOf('journey', { maskFill: '0' });
+  assert.ok(zero.result.perHead[0].weights.data[1] > 0.1);
+  assert.ok(explain(zero, 'mask.1.2').notes.some((n) => /fill value is 0/.test(n)));
+  const after = contextOf('journey', { maskFill: '-1e9' });
+  const before = contextOf('journey', { maskFill: '-1e9', maskBeforeScale: true });
+  assert.equal(fmt(after.result.perHead[0].masked.data[1]), '−1.00e9');
+  assert.equal(fmt(before.result.perHead[0].masked.data[1]), '−5.77e8');
+  assert.match(explain(before, 'masked.1.1.2').lines[0], /^\(q₁·k₂ \+ m₁₂\)\/√3 = \(0\.\d+ \+ \(−1e9\)\)\/√3 ≈ −5\.77e8$/);
+});
+
+test('the lesson’s fields: defaults, fitting, errors, and text from the address', () => {
+  const ctx = { T: 3, dModel: 4, heads: 2 };
+  const plain = validateLesson({}, ctx);
+  assert.equal(plain.ok, true);
+  assert.deepEqual(plain.lesson, { ...LESSON_DEFAULTS });
+  const fitted = validateLesson({ head: 5, row: 9, cell: 'scores.3.1.1', padding: [true], customMask: [[true]], mask: 'custom' }, ctx).lesson;
+  assert.equal(fitted.head, 2);
+  assert.equal(fitted.row, 3);
+  assert.equal(fitted.cell, ''); // head 3 does not exist
+  assert.deepEqual(fitted.padding, [true, false, false]);
+  assert.deepEqual(fitted.customMask, [[true, false, false], [false, false, false], [false, false, false]]);
+  assert.equal(validateLesson({ padding: [false, false] }, ctx).lesson.padding, null);
+  assert.equal(validateLesson({ temperature: 0 }, ctx).error.key, 'lesson.error.temperature');
+  assert.equal(validateLesson({ window: 0 }, ctx).error.key, 'lesson.error.window');
+  assert.equal(validateLesson({ wq: [[1]] }, ctx).error.key, 'lesson.error.weights');
+  assert.equal(validateLesson({ mask: 'sideways' }, ctx).error.key, 'lesson.error.value');
+  // Edited weights of another d_model are dropped, not refused.
+  const w = [[1]];
+  assert.equal(validateLesson({ wq: w, wk: w, wv: w, wo: w }, ctx).lesson.wq, null);
+  // Text, as the address holds it.
+  const fromText = validateLesson({ step: 'mask', temperature: '0.5', naive: '1', padding: '010', customMask: '011.001.000', head: '2' }, ctx).lesson;
+  assert.equal(fromText.temperature, 0.5);
+  assert.equal(fromText.naive, true);
+  assert.deepEqual(fromText.padding, [false, true, false]);
+  assert.equal(fromText.head, 2);
+  assert.equal(validateLesson({ temperature: 'abc' }, ctx).error.key, 'lesson.error.value');
+});
+
+test('the lesson’s fields round-trip through their text form', () => {
+  const values = {
+    step: 'softmax', head: 2, row: 3, cell: 'weights.1.2.1', mask: 'window', window: 2, prefix: 1, padding: [false, true],
+    customMask: [[false, true], [true, false]], maskFill: '-1e9', maskBeforeScale: true, temperature: 0.25, naive: true,
+    compare: true, wq: [[1, -0.5], [0, 2]], wk: null, wv: null, wo: null,
+  };
+  for (const field of LESSON_FIELDS) {
+    const text = encodeLessonValue(field, values[field.key]);
+    assert.deepEqual(decodeLessonValue(field, text), values[field.key], field.key);
+  }
+  assert.deepEqual(MASK_KINDS, ['causal', 'none', 'window', 'prefix', 'custom']);
+});
+
+test('engine options only for what differs, so a plain state keeps its old config', () => {
+  assert.deepEqual(lessonEngineConfig(LESSON_DEFAULTS), { mask: 'causal' });
+  assert.deepEqual(
+    lessonEngineConfig({ ...LESSON_DEFAULTS, mask: 'window', window: 2, padding: [true, false], maskFill: '0', maskBeforeScale: true, temperature: 2, naive: true }),
+    { mask: 'window', window: 2, padding: [true, false], maskFill: 0, maskBeforeScale: true, temperature: 2, naiveSoftmax: true },
+  );
+});
+
+test('cell references are 1-based text and back', () => {
+  assert.equal(formatCellRef({ name: 'scores', head: 0, row: 1, col: 0 }), 'scores.1.2.1');
+  assert.deepEqual(parseCellRef('x.2.1'), { name: 'x', head: null, row: 1, col: 0 });
+  assert.equal(parseCellRef('nope.1.1'), null);
+  assert.equal(parseCellRef('scores.0.1.1'), null);
+  assert.equal(indices(1, 0), '₂₁');
+  assert.equal(indices(11, 2), '₁₂,₃');
+  assert.equal(vector([0.4991, 0.5659, 0.7571]), '(0.499, 0.566, 0.757)');
+});
+
+test('the steps follow the course’s pipeline and every formula typesets', () => {
+  assert.deepEqual(STEP_IDS, ['all', 'x', 'qkv', 'dots', 'scale', 'mask', 'softmax', 'context', 'concat', 'output']);
+  assert.equal(neighbourStep('all', 1), 'x');
+  assert.equal(neighbourStep('output', 1), 'output');
+  assert.equal(neighbourStep('mask', -1), 'scale');
+  for (const lang of ['en', 'zh-CN']) {
+    const tr = createTranslator(lang);
+    for (const changes of [{}, { scale: false }, { maskBeforeScale: true, maskFill: '-1e9' }, { temperature: 0.5, naive: true }]) {
+      const ctx = contextOf('default', changes);
+      for (const step of STEPS) {
+        for (const tex of stepFormulas(step.id, ctx.state, ctx.result, tr)) {
+          assert.doesNotThrow(() => katex.renderToString(tex, { throwOnError: true, strict: 'ignore' }), tex);
+        }
+      }
+    }
+  }
+});
+
+test('every text looked up by a computed key exists in both languages', () => {
+  const keys = [];
+  for (const step of STEPS) keys.push(`step.${step.id}.title`, `step.${step.id}.caption`, `step.${step.id}.short`);
+  for (const kind of MASK_KINDS) keys.push(`mask.kind.${kind}`, `mask.desc.${kind}`);
+  for (const fill of ['-inf', '-1e9', '0']) keys.push(`mask.fill.${fill}`);
+  keys.push('mask.order.after', 'mask.order.before');
+  for (const name of ['q', 'k', 'v']) keys.push(`explain.${name}.heading`);
+  for (const name of ['x', 'wq', 'wk', 'wv', 'wo', 'q', 'k', 'v', 'dots', 'scores', 'mask', 'masked', 'exps', 'weights', 'context', 'concat', 'output']) {
+    keys.push(`name.${name}`);
+  }
+  for (const name of ['x', 'q', 'k', 'v', 'dots', 'scores', 'mask', 'masked', 'maskedBefore', 'exps', 'weights', 'context', 'concat', 'output']) {
+    keys.push(`sym.${name}`);
+  }
+  for (const [id, preset] of Object.entries(PRESETS)) {
+    keys.push(preset.labelKey);
+    if (preset.noteKey) keys.push(preset.noteKey);
+    assert.ok(html.includes(`data-preset="${id}"`), `index.html has no link to preset ${id}`);
+  }
+  for (const lang of ['en', 'zh-CN']) for (const key of keys) assert.ok(Object.hasOwn(DICTIONARIES[lang], key), `${lang}: ${key}`);
+});

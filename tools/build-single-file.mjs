@@ -1,0 +1,136 @@
+// The playground as one self-contained HTML file, for LMS uploads and for opening from disk
+// (file://): the page's JavaScript and CSS are inlined into the HTML, and every asset they load
+// — the two WebAssembly builds, fonts, images — becomes a data: URL inside them (fetch() reads
+// data: URLs, so the engine facade loads its wasm unchanged).
+//
+//   node tools/build-single-file.mjs        → dist/attention-playground-standalone.html
+//
+// `npx vite build` runs this by itself (vite.config.js calls buildSingleFile after the site).
+import { mkdtemp, readFile, readdir, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export const SINGLE_FILE_NAME = 'attention-playground-standalone.html';
+
+// The Emscripten glue names its .wasm with `new URL("attention-….wasm", import.meta.url)`, only
+// used when no wasmBinary is passed; the facade always passes one. Left alone, Vite would inline
+// each .wasm twice. This plugin turns the glue's reference into a plain string (single file only).
+function dropGlueWasmUrl() {
+  return {
+    name: 'attention-playground:drop-glue-wasm-url',
+    transform(code, id) {
+      if (!/engine[\\/]wasm[\\/]attention-(simd|scalar)\.mjs$/.test(id)) return null;
+      return code.replace(/new URL\(("attention-(?:simd|scalar)\.wasm"),\s*import\.meta\.url\)/g, '$1');
+    },
+  };
+}
+
+// A worker started with `new Worker(new URL('./x.js', import.meta.url), { type: 'module' })`
+// (the engine's compute worker) would be a separate file, which a page opened from disk cannot
+// start. In the single file it becomes Vite's inline worker (`?worker&inline`: the worker's
+// bundle, its wasm inlined too, started from a blob: URL).
+function inlineWorkers() {
+  const pattern = /new Worker\(\s*new URL\(\s*(['"])(\.{1,2}\/[^'"]+\.m?js)\1\s*,\s*import\.meta\.url\s*\)\s*(?:,\s*\{[^}]*\}\s*)?\)/g;
+  return {
+    name: 'attention-playground:inline-workers',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/[\\/]web[\\/]src[\\/]/.test(id) || !code.includes('new Worker(')) return null;
+      const imports = [];
+      const out = code.replace(pattern, (whole, quote, file) => {
+        const name = `__inlineWorker${imports.length}`;
+        imports.push(`import ${name} from ${JSON.stringify(`${file}?worker&inline`)};`);
+        return `new ${name}()`;
+      });
+      return imports.length ? `${imports.join('\n')}\n${out}` : null;
+    },
+  };
+}
+
+// Inlines the built page: <script type="module" src> and <link rel="stylesheet" href> become
+// inline elements; anything else still pointing at a file is an error.
+export function inlineHtml(html, readAsset) {
+  let out = html.replace(/<link rel="modulepreload"[^>]*>\s*/g, '');
+  out = out.replace(/<script type="module"([^>]*?) src="([^"]+)"><\/script>/g, (whole, attrs, src) => {
+    // '</script' inside the code would end the element early; '<\/script' means the same to JS.
+    const code = readAsset(src).replace(/<\/script/gi, '<\\/script');
+    return `<script type="module">${code}</script>`;
+  });
+  out = out.replace(/<link rel="stylesheet"([^>]*?) href="([^"]+)"[^>]*>/g, (whole, attrs, href) => {
+    const css = dropLegacyFonts(readAsset(href)).replace(/<\/style/gi, '<\\/style');
+    return `<style>${css}</style>`;
+  });
+  const leftover = /(?:src|href)="\.?\/?assets\/[^"]+"/.exec(out);
+  if (leftover) throw new Error(`single file: ${leftover[0]} was not inlined`);
+  return out;
+}
+
+// KaTeX's @font-face rules list each font as woff2, woff and ttf. Every browser that runs the
+// playground (WebAssembly SIMD or not) reads woff2, so the other two would only double the file.
+export function dropLegacyFonts(css) {
+  return css.replace(/,\s*url\((["']?)data:font\/(?:woff|ttf|truetype);base64,[^)"']*\1\)\s*format\((["'])(?:woff|truetype)\2\)/g, '');
+}
+
+/** Builds the single file into `outDir` (default dist/). Returns its path. */
+export async function buildSingleFile({
+  outDir = path.join(repo, 'dist'),
+  logLevel = 'warn',
+  root = path.join(repo, 'web'),
+  fileName = SINGLE_FILE_NAME,
+} = {}) {
+  const { build } = await import('vite');
+  const work = await mkdtemp(path.join(tmpdir(), 'attention-single-'));
+  try {
+    await build({
+      configFile: false,
+      root,
+      base: './',
+      publicDir: false,
+      logLevel,
+      plugins: [dropGlueWasmUrl(), inlineWorkers()],
+      worker: {
+        // A classic worker: Chromium does not start a module worker from a blob: URL in a page
+        // opened from disk (origin "null"); a classic one it does.
+        format: 'iife',
+        plugins: () => [dropGlueWasmUrl()],
+        rolldownOptions: { output: { codeSplitting: false } },
+      },
+      build: {
+        outDir: work,
+        emptyOutDir: true,
+        target: 'es2022',
+        assetsInlineLimit: () => true, // every asset as a data: URL
+        cssCodeSplit: false,
+        modulePreload: false,
+        reportCompressedSize: false,
+        chunkSizeWarningLimit: 8192, // one big script is the point
+        rolldownOptions: { output: { codeSplitting: false } }, // one script: no chunks to fetch
+      },
+    });
+    const html = await readFile(path.join(work, 'index.html'), 'utf8');
+    const assets = new Map();
+    for (const name of await readdir(path.join(work, 'assets'))) {
+      assets.set(`./assets/${name}`, await readFile(path.join(work, 'assets', name), 'utf8'));
+    }
+    const single = inlineHtml(html, (ref) => {
+      const text = assets.get(ref.startsWith('./') ? ref : `./${ref}`);
+      if (text === undefined) throw new Error(`single file: ${ref} is not in the build`);
+      return text;
+    });
+    await mkdir(outDir, { recursive: true });
+    const file = path.join(outDir, fileName);
+    await writeFile(file, single);
+    return file;
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const file = await buildSingleFile({ logLevel: 'info' });
+  const { size } = await import('node:fs').then((fs) => fs.statSync(file));
+  console.log(`${path.relative(repo, file)}: ${(size / 1024).toFixed(0)} KiB, self-contained`);
+}

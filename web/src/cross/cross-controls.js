@@ -1,0 +1,62 @@
+// The cross-attention controls: the switch, the source sentence (keys and values) typed apart
+// from the target, its tokens as chips that mark padding when clicked, and causal within the
+// target (off unless asked). They sit in the page's form: typing recomputes through the form's
+// input event; chip clicks go through `change`.
+import { h } from '../views/dom.js';
+
+/** callbacks: { change(partial) } */
+export function createCrossControls(callbacks) {
+  const toggle = h('input', { type: 'checkbox', id: 'cross-mode' });
+  const source = h('input', { type: 'text', id: 'source-sentence', spellcheck: 'false' });
+  const causal = h('input', { type: 'checkbox', id: 'cross-causal' });
+  const count = h('span', { id: 'source-count' });
+  const chips = h('span', { id: 'source-chips', className: 'chips' });
+  const details = h('div', { className: 'xa-source' }, [
+    h('label', { for: 'source-sentence', dataset: { i18n: 'heads4.cross.source' } }),
+    h('div', { dataset: { field: 'source' } }, [source]),
+    h('div', { className: 'tokens', dataset: { field: 'sourcePadding' } }, [count, chips]),
+    h('p', { className: 'hint', dataset: { i18n: 'heads4.cross.padHint' } }),
+    h('label', { className: 'check', dataset: { field: 'crossCausal' } }, [causal, ' ', h('span', { dataset: { i18n: 'heads4.cross.causal' } })]),
+    h('p', { className: 'hint', dataset: { i18n: 'heads4.cross.maskNote' } }),
+  ]);
+  const el = h('fieldset', { className: 'field xa-controls', dataset: { field: 'cross' } }, [
+    h('legend', { dataset: { i18n: 'heads4.cross.legend' } }),
+    h('label', { className: 'check' }, [toggle, ' ', h('span', { dataset: { i18n: 'heads4.cross.toggle' } })]),
+    details,
+  ]);
+  let padding = null;
+
+  chips.addEventListener('click', (event) => {
+    const chip = event.target.closest('button[data-pad]');
+    if (!chip) return;
+    const i = Number(chip.dataset.pad);
+    const n = chips.querySelectorAll('button[data-pad]').length;
+    const next = Array.from({ length: n }, (_, k) => Boolean(padding?.[k]));
+    next[i] = !next[i];
+    callbacks.change({ sourcePadding: next.some(Boolean) ? next : null });
+  });
+
+  return {
+    el,
+    read: () => ({ cross: toggle.checked, source: source.value, crossCausal: causal.checked }),
+    write(fields) {
+      toggle.checked = Boolean(fields.cross);
+      if (source.value !== fields.source) source.value = fields.source ?? '';
+      causal.checked = Boolean(fields.crossCausal);
+      details.hidden = !fields.cross;
+    },
+    /** The source's tokens as chips, padding pressed; `invalid` marks the source input. */
+    renderTokens(tokens, flags, t, invalid) {
+      padding = flags;
+      details.hidden = !toggle.checked;
+      count.textContent = t('heads4.cross.count', { S: tokens.length });
+      chips.replaceChildren(
+        ...tokens.slice(0, 200).map((token, i) =>
+          h('button', { type: 'button', className: 'chip', dataset: { pad: String(i) }, 'aria-pressed': flags?.[i] ? 'true' : 'false', title: t('heads4.cross.padTitle'), text: token }),
+        ),
+      );
+      if (invalid) source.setAttribute('aria-invalid', 'true');
+      else source.removeAttribute('aria-invalid');
+    },
+  };
+}

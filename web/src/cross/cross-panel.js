@@ -1,0 +1,76 @@
+// Cross-attention explained with the result's own shapes: queries from the target sentence,
+// keys and values from the source, so each attention map is target × source. Shows both inputs
+// and the selected head's map with its tokens on both axes. Every number comes from the result.
+import { colorScale, textColorFor } from '../views/colors.js';
+import { h } from '../views/dom.js';
+import { renderGrid, weightLegend } from '../heads/grid.js';
+import { headColor, textOn, weightColor, weightStops } from '../heads/head-colors.js';
+import { superscript } from '../i18n/index.js';
+
+const signedFill = (matrix) => {
+  const scale = colorScale('signed', matrix.data);
+  return (r, c, value) => {
+    const background = scale.color(value);
+    return { background, color: textColorFor(background) };
+  };
+};
+
+export function createCrossPanel() {
+  const el = h('section', { className: 'panel hv-panel xa', id: 'cross-view', hidden: true });
+
+  function update({ result, state, t }) {
+    if (!result.source) {
+      el.hidden = true;
+      el.replaceChildren();
+      return;
+    }
+    el.hidden = false;
+    const { T, Tk, dModel, dK, heads, kvHeads, tokens } = result;
+    const sourceTokens = result.source.tokens;
+    const selected = Math.min(Math.max(1, state.head ?? 1), heads) - 1;
+    const padded = sourceTokens.filter((_, j) => state.sourcePadding?.[j]);
+    const lines = [
+      t('heads4.cross.fromQ', { T, dModel }),
+      t('heads4.cross.fromKV', { S: Tk, cols: kvHeads * dK }),
+      t('heads4.cross.shape', { T, S: Tk, heads }),
+      padded.length ? t('heads4.cross.padded', { list: padded.join(' · ') }) : t('heads4.cross.noPadding'),
+      t(state.crossCausal ? 'heads4.cross.causalOn' : 'heads4.cross.causalOff'),
+    ];
+    if (state.positional === 'sinusoidal') lines.push(t('heads4.cross.positions'));
+    const masked = result.mask;
+    const weights = result.perHead[selected].weights;
+    const color = headColor(selected, heads);
+    el.replaceChildren(
+      h('h2', { text: t('heads4.cross.title') }),
+      h('p', { className: 'caption', text: t('heads4.cross.caption') }),
+      h('ul', { className: 'xa-lines' }, lines.map((text) => h('li', { text }))),
+      h('div', { className: 'xa-matrices' }, [
+        renderGrid({ matrix: result.x, name: 'cross-target', rowLabels: tokens, fill: signedFill(result.x), caption: t('heads4.cross.xTarget'), t }),
+        renderGrid({ matrix: result.source.x, name: 'cross-source', rowLabels: sourceTokens, fill: signedFill(result.source.x), caption: t('heads4.cross.xSource'), t }),
+        h('div', { className: 'xa-map', style: { borderColor: color } }, [
+          renderGrid({
+            matrix: weights,
+            name: 'cross-weights',
+            head: selected,
+            rowLabels: tokens,
+            colLabels: sourceTokens,
+            fill: (r, c, w) => {
+              if (masked.data[r * masked.cols + c]) return { background: '#e4e7ec', color: '#8a93a3' };
+              const bg = weightColor(w);
+              return { background: bg, color: textOn(bg) };
+            },
+            text: (r, c) => (masked.data[r * masked.cols + c] ? '0' : undefined),
+            numbers: Tk <= 12,
+            maxRows: 64,
+            maxCols: 64,
+            caption: t('heads4.cross.map', { sup: superscript(selected + 1) }),
+            t,
+          }),
+          weightLegend(weightStops(), t),
+        ]),
+      ]),
+    );
+  }
+
+  return { el, update };
+}

@@ -1,0 +1,91 @@
+// One matrix as a standalone SVG heatmap, drawn like the page draws it (same colour scales, same
+// 3-decimal numbers, −∞ in grey). No DOM: the page turns the text into a download, or into a
+// PNG through a canvas. Every label is XML-escaped: tokens come from whoever made the link.
+import { colorScale } from '../views/colors.js';
+import { formatCell } from '../views/format.js';
+
+// The largest heatmap drawn; bigger matrices show their top-left corner and say so.
+export const SVG_MAX_SHOWN = 64;
+
+const CELL_W = 58;
+const CELL_H = 26;
+const FONT = "system-ui, 'Noto Sans', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
+
+export function escapeXml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]);
+}
+
+// Rough width of a label in px at 13px: CJK and other wide characters count double.
+function textWidth(text, size = 13) {
+  let units = 0;
+  for (const ch of String(text)) units += /[\u1100-\uffff]/.test(ch) && !/[\u2000-\u206f]/.test(ch) ? 1 : 0.6;
+  return units * size;
+}
+
+function clip(text, maxWidth) {
+  if (textWidth(text) <= maxWidth) return String(text);
+  const chars = [...String(text)];
+  let out = '';
+  for (const ch of chars) {
+    if (textWidth(`${out}${ch}…`) > maxWidth) return `${out}…`;
+    out += ch;
+  }
+  return out;
+}
+
+// entry: one item of export/matrices.js matrixCatalog; title: a caption (e.g. the matrix's name in
+// the reader's language). → SVG text.
+export function heatmapSVG(entry, { title = '' } = {}) {
+  const { matrix, rowLabels, colLabels, kind, symbol } = entry;
+  const rows = Math.min(matrix.rows, SVG_MAX_SHOWN);
+  const cols = Math.min(matrix.cols, SVG_MAX_SHOWN);
+  const scale = colorScale(kind, matrix.data);
+  const labelW = Math.min(160, Math.max(40, ...rowLabels.slice(0, rows).map((l) => textWidth(l) + 16)));
+  const headH = 40;
+  const top = 34;
+  const left = labelW;
+  const width = Math.max(left + cols * CELL_W + 12, 320);
+  const truncated = rows < matrix.rows || cols < matrix.cols;
+  const height = top + headH + rows * CELL_H + (truncated ? 30 : 12);
+
+  const parts = [];
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${escapeXml(FONT)}" font-size="13">`,
+    `<rect width="100%" height="100%" fill="#ffffff"/>`,
+    `<text x="8" y="22" font-size="15" font-weight="600" fill="#1d2330">${escapeXml(symbol)}` +
+      `<tspan fill="#5b6475" font-weight="400">  ${matrix.rows} × ${matrix.cols}${title ? `  ·  ${escapeXml(title)}` : ''}</tspan></text>`,
+  );
+  // Column labels: the index, and the key token under it for T×T matrices.
+  for (let c = 0; c < cols; c += 1) {
+    const x = left + c * CELL_W + CELL_W / 2;
+    const label = colLabels[c] ?? String(c + 1);
+    const isIndex = label === String(c + 1);
+    parts.push(`<text x="${x}" y="${top + 16}" text-anchor="middle" fill="#5b6475">${c + 1}</text>`);
+    if (!isIndex) {
+      parts.push(`<text x="${x}" y="${top + 32}" text-anchor="middle" fill="#1d2330">${escapeXml(clip(label, CELL_W - 4))}</text>`);
+    }
+  }
+  for (let r = 0; r < rows; r += 1) {
+    const y = top + headH + r * CELL_H;
+    parts.push(
+      `<text x="${left - 8}" y="${y + CELL_H / 2 + 4}" text-anchor="end" fill="#1d2330">${escapeXml(clip(rowLabels[r] ?? String(r + 1), labelW - 12))}</text>`,
+    );
+    for (let c = 0; c < cols; c += 1) {
+      const value = matrix.data[r * matrix.cols + c];
+      const x = left + c * CELL_W;
+      const masked = value === -Infinity;
+      const cell = masked ? { background: '#e3e6eb', text: '#5b6475' } : scale.cell(Number.isFinite(value) ? value : 0);
+      parts.push(
+        `<rect x="${x}" y="${y}" width="${CELL_W}" height="${CELL_H}" fill="${cell.background}" stroke="#ffffff" stroke-width="1"/>`,
+        `<text x="${x + CELL_W - 6}" y="${y + CELL_H / 2 + 4}" text-anchor="end" fill="${cell.text}" font-variant-numeric="tabular-nums">${escapeXml(formatCell(value))}</text>`,
+      );
+    }
+  }
+  if (truncated) {
+    parts.push(
+      `<text x="8" y="${height - 10}" fill="#5b6475">first ${rows} of ${matrix.rows} rows, ${cols} of ${matrix.cols} columns</text>`,
+    );
+  }
+  parts.push('</svg>');
+  return `${parts.join('\n')}\n`;
+}

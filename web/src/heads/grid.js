@@ -1,0 +1,92 @@
+// A small matrix table for the head views: numbers printed when the matrix is narrow, small
+// squares with the number in a tooltip when it is wide. The caller decides each cell's
+// background (a head tint, a weight colour…). Cells carry data-hv (the matrix), data-head,
+// data-row and data-col (0-based) — not data-matrix, which belongs to the lesson's tables.
+import { formatCell } from '../views/format.js';
+import { h } from '../views/dom.js';
+
+export const ROWS_SHOWN = 12;
+export const COLS_SHOWN = 48;
+export const NUMBERS_UP_TO = 16; // columns; wider matrices draw compact cells
+
+/**
+ * spec: { matrix, name, head?, rowLabels, colLabels?, colHeads?: (c) → head index for the band,
+ *         bandColor?: (c) → css, fill(r, c, value) → { background, color? } | null,
+ *         text?(r, c, value) → string | undefined (instead of the printed number),
+ *         maxRows?, maxCols?, numbers?: boolean, caption?: string, t }
+ * → <figure class="hv-grid">
+ */
+export function renderGrid(spec) {
+  const { matrix, name, head, rowLabels, colLabels, bandColor, fill, caption, t } = spec;
+  const rows = Math.min(matrix.rows, spec.maxRows ?? ROWS_SHOWN);
+  const cols = Math.min(matrix.cols, spec.maxCols ?? COLS_SHOWN);
+  const numbers = spec.numbers ?? cols <= NUMBERS_UP_TO;
+  const headAttr = head === undefined || head === null ? '' : ` data-head="${Number(head)}"`;
+
+  // Header: an optional colour band per column (the head it belongs to), then the labels.
+  let html = '<thead>';
+  if (bandColor) {
+    html += '<tr class="band"><th></th>';
+    for (let c = 0; c < cols; c += 1) html += `<th style="background:${bandColor(c)}"></th>`;
+    html += '</tr>';
+  }
+  if (colLabels !== null) {
+    html += '<tr class="cols"><th></th>';
+    for (let c = 0; c < cols; c += 1) html += '<th scope="col"></th>';
+    html += '</tr>';
+  }
+  html += '</thead><tbody>';
+  for (let r = 0; r < rows; r += 1) {
+    html += '<tr><th scope="row"></th>';
+    for (let c = 0; c < cols; c += 1) {
+      const value = matrix.data[r * matrix.cols + c];
+      const style = fill?.(r, c, value);
+      const css = style ? ` style="background:${style.background};${style.color ? `color:${style.color}` : ''}"` : '';
+      const text = numbers ? (spec.text?.(r, c, value) ?? formatCell(value)) : '';
+      html += `<td data-hv="${name}"${headAttr} data-row="${r}" data-col="${c}"${css} title="${formatCell(value)}">${text}</td>`;
+    }
+    html += '</tr>';
+  }
+  html += '</tbody>';
+  const table = document.createElement('table');
+  table.className = `hv-table${numbers ? '' : ' compact'}`;
+  table.innerHTML = html;
+  // Labels come from the reader (tokens): set as text, never as HTML.
+  table.querySelectorAll('tbody th').forEach((th, r) => {
+    th.textContent = rowLabels[r] ?? String(r + 1);
+    th.title = th.textContent;
+  });
+  const colCells = table.querySelectorAll('thead tr.cols th[scope="col"]');
+  colCells.forEach((th, c) => {
+    th.textContent = colLabels?.[c] ?? String(c + 1);
+    th.title = th.textContent;
+  });
+
+  const notes = [];
+  if (rows < matrix.rows || cols < matrix.cols) {
+    notes.push(h('p', { className: 'hv-cut', text: t('heads4.cut', { rows, totalRows: matrix.rows, cols, totalCols: matrix.cols }) }));
+  }
+  return h('figure', { className: 'hv-grid', dataset: { hvFigure: name, ...(head === undefined || head === null ? {} : { head: String(head) }) } }, [
+    caption ? h('figcaption', {}, [h('span', { className: 'sym', text: caption }), h('span', { className: 'shape', text: `${matrix.rows} × ${matrix.cols}` })]) : null,
+    h('div', { className: 'hv-scroll' }, [table]),
+    ...notes,
+  ]);
+}
+
+/** The columns c0…c1−1 of a matrix, as a new matrix (a view for drawing one head's block). */
+export function columns(matrix, c0, c1) {
+  const cols = c1 - c0;
+  const data = new Float32Array(matrix.rows * cols);
+  for (let r = 0; r < matrix.rows; r += 1) data.set(matrix.data.subarray(r * matrix.cols + c0, r * matrix.cols + c1), r * cols);
+  return { rows: matrix.rows, cols, data };
+}
+
+/** A legend bar for attention weights (viridis from 0 to 1). */
+export function weightLegend(stops, t) {
+  return h('div', { className: 'hv-legend' }, [
+    h('span', { text: '0' }),
+    h('span', { className: 'bar', style: { background: `linear-gradient(to right, ${stops.join(', ')})` } }),
+    h('span', { text: '1' }),
+    h('span', { className: 'muted', text: t('heads4.legend.weight') }),
+  ]);
+}

@@ -1,0 +1,214 @@
+// The head views on the page: the controls they add to the form (tokenization, key/value heads,
+// positional encoding, cross-attention) and the panels under the lesson (head split, token to
+// token, cross-attention, positions and the shuffle experiment). main.js creates them once and
+// hands them every new result; like the lesson, they keep their fields (issue4-fields.js) as a
+// draft that joins the page's draft, so they are validated and stored with the rest.
+//
+// The selected head is the lesson's `head` field: a pick here is handed over once, in the next
+// draft (main.js merges this draft after the lesson's), and comes back in the state.
+import './heads.css';
+
+import { createCrossControls } from '../cross/cross-controls.js';
+import { createCrossPanel } from '../cross/cross-panel.js';
+import { createPositionalControl } from '../positions/positional-control.js';
+import { createPositionsPanel } from '../positions/positions-panel.js';
+import { parseWholeNumber, tokenize } from '../state/parse.js';
+import { toEngineConfig } from '../state/validate.js';
+import { h } from '../views/dom.js';
+import { createTokenizeControl, tokenCountKey } from '../tokens/tokenize-control.js';
+import { createTokenView } from '../tokens/token-view.js';
+import { ISSUE4_DEFAULTS, ISSUE4_FIELDS, structureDraftOf } from './issue4-fields.js';
+import { createKvControl } from './kv-control.js';
+import { createSplitView } from './split-view.js';
+
+// Fields that change only what is drawn, not what is computed: a change draws at once and the
+// page's update (which stores the state and redraws the lesson) follows a moment later.
+const VIEW_ONLY = ['split', 'shuffle'];
+
+/**
+ * deps: {
+ *   nodes: { tokenize, structure, views }  page elements: under the sentence, a form row, and
+ *                                          the place for the panels,
+ *   form, getEngine(), t(), requestUpdate() → true when a new result is on screen,
+ * }
+ */
+export function createHeadViews(deps) {
+  const { nodes, form } = deps;
+  let draft = { ...ISSUE4_DEFAULTS };
+  let pendingHead = null;
+  let last = null; // { result, state }
+  let deferred = null;
+  const drawn = new Map(); // view name → what it last drew (skip the same again)
+
+  // ---- controls in the form ----------------------------------------------------------------------
+  const tokenizeControl = createTokenizeControl();
+  const kvControl = createKvControl({ change });
+  const positional = createPositionalControl();
+  const cross = createCrossControls({ change });
+  nodes.tokenize.replaceChildren(tokenizeControl.el);
+  // Links down to the panels, which sit under the (long) lesson.
+  const jump = h('nav', { className: 'hv-jump', 'aria-labelledby': 'hv-jump-label' }, [
+    h('span', { id: 'hv-jump-label', dataset: { i18n: 'heads4.jump.label' } }),
+    ...[['head-split', 'heads4.jump.split'], ['token-view', 'heads4.jump.tokens'], ['cross-view', 'heads4.jump.cross'], ['positions-view', 'heads4.jump.positions']].map(
+      ([id, key]) => h('a', { href: `#${id}`, dataset: { i18n: key, jump: id } }),
+    ),
+  ]);
+  // In-page links must not replace the address (it holds the state): scroll instead.
+  jump.addEventListener('click', (event) => {
+    const link = event.target.closest('a[data-jump]');
+    if (!link) return;
+    event.preventDefault();
+    document.getElementById(link.dataset.jump)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  });
+  nodes.structure.replaceChildren(kvControl.el, positional.el, cross.el, jump);
+
+  // The form's own input listener (main.js) recomputes; these run first (they are deeper).
+  for (const node of [tokenizeControl.el, positional.el, cross.el]) {
+    node.addEventListener('input', () => {
+      draft = { ...draft, tokenization: tokenizeControl.read(), positional: positional.read(), ...cross.read() };
+    });
+  }
+  form.addEventListener('input', () => renderControls());
+
+  // ---- panels ----------------------------------------------------------------------------------
+  const split = createSplitView({
+    setStage: (split_) => change({ split: split_ }),
+    setHeads,
+    setKv: (kv) => change({ kvHeads: last && kv === last.result.heads ? 0 : kv }),
+    select,
+    t: deps.t,
+  });
+  const tokenView = createTokenView({ select });
+  const crossPanel = createCrossPanel();
+  const positions = createPositionsPanel({ shuffle: (seed) => change({ shuffle: seed }) });
+  nodes.views.replaceChildren(split.el, tokenView.el, crossPanel.el, positions.el);
+
+  // ---- changes -------------------------------------------------------------------------------------
+
+  function change(partial) {
+    draft = { ...draft, ...partial };
+    renderControls();
+    if (last && Object.keys(partial).every((key) => VIEW_ONLY.includes(key))) {
+      // Draw now (a stage change animates at once, even when the lesson takes long to redraw).
+      renderViews(last.result, { ...last.state, ...partial });
+      updateSoon();
+      return;
+    }
+    deps.requestUpdate();
+  }
+
+  function select(k) {
+    pendingHead = k + 1;
+    if (last) renderViews(last.result, { ...last.state, head: k + 1 });
+    updateSoon();
+  }
+
+  // The page's update after the current event; on invalid input elsewhere it keeps the last
+  // result, and what was drawn here stays.
+  function updateSoon() {
+    clearTimeout(deferred);
+    // After the next frame is painted: what was just drawn shows before the page's update.
+    deferred = setTimeout(() => {
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          deferred = null;
+          deps.requestUpdate();
+        }, 0),
+      );
+    }, 0);
+  }
+
+  // The heads control is the page's (#heads); the split's buttons type into it.
+  function setHeads(heads) {
+    const input = form.querySelector('#heads');
+    if (!input) return;
+    input.value = String(heads);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }
+
+  // ---- rendering -----------------------------------------------------------------------------------
+
+  function writeControls() {
+    tokenizeControl.write(draft.tokenization);
+    positional.write(draft.positional);
+    cross.write(draft);
+    renderControls();
+  }
+
+  // What follows the typed values at once, valid or not: the key/value choices and the source's
+  // tokens with their padding marks.
+  function renderControls() {
+    const t = deps.t();
+    const heads = parseWholeNumber(form.querySelector('#heads')?.value ?? '');
+    kvControl.render(heads, draft.kvHeads, t);
+    const tokens = tokenize(draft.source ?? '', draft.tokenization);
+    const maxTokens = deps.getEngine()?.info.limits.maxTokens ?? Infinity;
+    const invalid = draft.cross && (tokens.length === 0 || tokens.length > maxTokens);
+    cross.renderTokens(tokens, draft.sourcePadding, t, invalid);
+  }
+
+  function renderViews(result, state) {
+    const engine = deps.getEngine();
+    let config = null;
+    try {
+      config = toEngineConfig(state);
+    } catch (error) {
+      console.warn('no engine config for the head views', error);
+    }
+    const ctx = { result, state, t: deps.t(), engine, config };
+    jump.querySelector('[data-jump="cross-view"]').hidden = !result.source;
+    // What each view depends on besides the engine config: the same again is not redrawn (the
+    // result of the same config has the same numbers), so an animation started by a stage
+    // change survives the page's update that follows it.
+    const base = `${JSON.stringify(config)}|${ctx.t('heads4.split.title')}`;
+    const keys = {
+      split: `${base}|${state.split}|${state.head}`,
+      tokens: `${base}|${state.head}`,
+      cross: `${base}|${state.head}|${state.crossCausal}|${state.positional}`,
+      positions: `${base}|${state.shuffle}`,
+    };
+    for (const [name, view] of [['split', split], ['tokens', tokenView], ['cross', crossPanel], ['positions', positions]]) {
+      if (config && drawn.get(name) === keys[name]) continue;
+      try {
+        drawn.set(name, keys[name]);
+        view.update(ctx);
+      } catch (error) {
+        // One broken panel must not take the page down; the others still draw.
+        console.warn(`head view "${name}" failed`, error);
+      }
+    }
+  }
+
+  function render(result, state) {
+    last = { result, state };
+    pendingHead = null;
+    draft = { ...draft, ...structureDraftOf(state) };
+    writeControls();
+    renderViews(result, state);
+  }
+
+  writeControls();
+
+  return {
+    /** These fields as they stand (they join the page's draft, after the lesson's). */
+    draft: () => ({ ...draft, ...(pendingHead ? { head: pendingHead } : {}) }),
+    /** Takes these fields of a loaded draft (a preset or an address). */
+    load(next) {
+      split.stop();
+      drawn.clear();
+      pendingHead = null;
+      draft = { ...ISSUE4_DEFAULTS };
+      for (const field of ISSUE4_FIELDS) {
+        const value = next[field.key];
+        if (value === undefined) continue;
+        draft[field.key] = field.kind === 'bool' && typeof value === 'string' ? value === '1' || value === 'true' : value;
+      }
+      writeControls();
+    },
+    render,
+    /** The tokens of a sentence under the chosen tokenization. */
+    tokenize: (sentence) => tokenize(sentence, draft.tokenization),
+    /** The i18n key of the token count next to the sentence. */
+    tokenCountKey: () => tokenCountKey(draft.tokenization),
+  };
+}

@@ -1,0 +1,465 @@
+// The head split, as five stages the reader can step through or play:
+//   columns  Q, K and V with their d_model columns coloured by the head they belong to
+//   slice    the same columns pulled apart into h matrices of width d_k (K and V: one per
+//            key/value head, with the sharing of grouped- and multi-query attention drawn)
+//   maps     the h attention maps side by side, one selected for detail
+//   concat   the h head outputs pushed back together: d_model columns again
+//   mix      Concat · W_O: each output column draws on every head
+// Head identity is a categorical colour (frames, bands, tints); a weight's size is viridis (map
+// fills only). Every number comes from the engine's result.
+import { subscript, superscript } from '../i18n/index.js';
+import { divisors } from '../state/parse.js';
+import { h } from '../views/dom.js';
+import { columns, renderGrid, weightLegend } from './grid.js';
+import { headColor, kvHeadOf, textOn, tint, weightColor, weightStops } from './head-colors.js';
+import { SPLIT_STAGES } from './issue4-fields.js';
+
+const NUMBERS_UP_TO = 12; // d_model up to this prints numbers in the split; wider draws squares
+const COLS_DRAWN = 48; // columns of Q (and of the concat) drawn at most
+const MAPS_DRAWN = 64; // small multiples drawn at most
+const MAP_TOKENS = 96; // rows and columns of a small map drawn at most
+const DETAIL_NUMBERS_UP_TO = 12; // keys up to this print numbers in the selected map
+const PLAY_MS = 1800;
+const SVG = 'http://www.w3.org/2000/svg';
+
+const sup = (k) => superscript(k + 1);
+
+/** callbacks: { setStage(stage), setHeads(h), setKv(kv), select(h), t() } */
+export function createSplitView(callbacks) {
+  const el = h('section', { className: 'panel hv-panel hs', id: 'head-split', dataset: { field: 'split' } });
+  let shownStage = null; // the stage on screen, to animate from
+  let timer = null;
+  let ctx = null;
+
+  el.addEventListener('click', (event) => {
+    const button = event.target.closest('button, [data-hs-select]');
+    if (!button || !el.contains(button)) return;
+    const { hsStage, hsHeads, hsKv, hsSelect } = button.dataset;
+    if (button.hasAttribute('data-hs-play')) togglePlay();
+    else if (hsStage) {
+      stop();
+      callbacks.setStage(hsStage);
+    } else if (hsHeads) callbacks.setHeads(Number(hsHeads));
+    else if (hsKv) callbacks.setKv(Number(hsKv));
+    else if (hsSelect) callbacks.select(Number(hsSelect));
+  });
+
+  function togglePlay() {
+    if (timer) {
+      stop();
+      return;
+    }
+    let k = 0;
+    callbacks.setStage(SPLIT_STAGES[k]);
+    timer = setInterval(() => {
+      k += 1;
+      if (k >= SPLIT_STAGES.length) {
+        stop();
+        return;
+      }
+      callbacks.setStage(SPLIT_STAGES[k]);
+    }, PLAY_MS);
+    renderToolbarState();
+  }
+
+  function stop() {
+    if (timer) clearInterval(timer);
+    timer = null;
+    renderToolbarState();
+  }
+
+  function renderToolbarState() {
+    const play = el.querySelector('[data-hs-play]');
+    if (play && ctx) play.textContent = ctx.t(timer ? 'heads4.split.stop' : 'heads4.split.play');
+  }
+
+  // ---- pieces ------------------------------------------------------------------------------------
+
+  function toolbar({ result, state, t }) {
+    const { dModel, heads, kvHeads } = result;
+    const headChoices = dModel <= 4096 ? divisors(dModel).slice(0, 40) : [heads];
+    const kvChoices = divisors(heads).slice(0, 40);
+    const stage = state.split ?? 'all';
+    return h('div', { className: 'hs-toolbar' }, [
+      h('div', { className: 'hs-group', dataset: { field: 'heads' } }, [
+        h('span', { className: 'hs-label', text: t('heads4.split.heads') }),
+        ...headChoices.map((d) =>
+          h('button', { type: 'button', className: 'choice', dataset: { hsHeads: String(d) }, 'aria-pressed': d === heads ? 'true' : 'false', text: String(d) }),
+        ),
+      ]),
+      h('div', { className: 'hs-group', dataset: { field: 'kvHeads' } }, [
+        h('span', { className: 'hs-label', text: t('heads4.split.kv') }),
+        ...kvChoices.map((d) =>
+          h('button', { type: 'button', className: 'choice', dataset: { hsKv: String(d) }, 'aria-pressed': d === kvHeads ? 'true' : 'false', text: String(d) }),
+        ),
+        h('span', { className: 'hs-kind', text: kvKindText(result, t) }),
+      ]),
+      h('div', { className: 'hs-group hs-stages', role: 'group', 'aria-label': t('heads4.split.stages') }, [
+        ...SPLIT_STAGES.map((id, k) =>
+          h('button', { type: 'button', className: 'choice', dataset: { hsStage: id }, 'aria-pressed': stage === id ? 'true' : 'false' }, [
+            h('span', { className: 'n', text: String(k + 1) }),
+            ` ${t(`heads4.stage.${id}`)}`,
+          ]),
+        ),
+        h('button', { type: 'button', className: 'choice', dataset: { hsStage: 'all' }, 'aria-pressed': stage === 'all' ? 'true' : 'false', text: t('heads4.stage.all') }),
+        h('button', { type: 'button', className: 'choice play', dataset: { hsPlay: '' }, text: t(timer ? 'heads4.split.stop' : 'heads4.split.play') }),
+      ]),
+    ]);
+  }
+
+  // Q, K, V as blocks of columns, one block per head (K, V: per key/value head).
+  function qkvBlock({ result, t }, mode) {
+    const { heads, kvHeads, dK, tokens } = result;
+    const numbers = result.dModel <= NUMBERS_UP_TO;
+    const sharing = kvHeads < heads;
+    const groupColors = (g) => Array.from({ length: heads / kvHeads }, (_, i) => headColor(g * (heads / kvHeads) + i, heads));
+    const kvFill = (g, alpha) => {
+      const colors = groupColors(g);
+      if (colors.length === 1) return tint(colors[0], alpha);
+      const stops = colors.map((c, i) => `${tint(c, alpha)} ${i * 6}px ${(i + 1) * 6}px`).join(', ');
+      return `repeating-linear-gradient(135deg, ${stops})`;
+    };
+    const blocksOf = (name, matrix, count, colorOf, labelOf) => {
+      const blocks = [];
+      let drawn = 0;
+      for (let g = 0; g < count && drawn < COLS_DRAWN; g += 1) {
+        const block = columns(matrix, g * dK, (g + 1) * dK);
+        const fill = colorOf(g, 0.22);
+        const band = colorOf(g, 1);
+        blocks.push(
+          h('div', { className: 'hs-block', dataset: { hsBlock: name, head: String(g) } }, [
+            h('div', { className: 'hs-blabel', style: { color: name === 'q' || !sharing ? headColor(g, heads) : 'inherit' }, text: labelOf(g) }),
+            renderGrid({
+              matrix: block,
+              name: `split-${name}`,
+              head: g,
+              rowLabels: tokens,
+              colLabels: Array.from({ length: dK }, (_, c) => String(g * dK + c + 1)),
+              bandColor: () => band,
+              fill: () => ({ background: fill }),
+              numbers,
+              maxCols: COLS_DRAWN,
+              t,
+            }),
+          ]),
+        );
+        drawn += dK;
+      }
+      const missing = count - blocks.length;
+      if (missing > 0) blocks.push(h('p', { className: 'hv-cut', text: t('heads4.split.moreHeads', { shown: blocks.length, total: count }) }));
+      return blocks;
+    };
+    const qColor = (g, alpha) => (alpha === 1 ? headColor(g, heads) : tint(headColor(g, heads), alpha));
+    const kvColor = (g, alpha) => {
+      if (!sharing) return qColor(g, alpha);
+      if (alpha === 1) {
+        const colors = groupColors(g);
+        return colors.length === 1 ? colors[0] : `linear-gradient(to right, ${colors.map((c, i) => `${c} ${(i * 100) / colors.length}% ${((i + 1) * 100) / colors.length}%`).join(', ')})`;
+      }
+      return kvFill(g, alpha);
+    };
+    const kvLabel = (sym) => (g) => {
+      const group = Array.from({ length: heads / kvHeads }, (_, i) => g * (heads / kvHeads) + i + 1);
+      return sharing ? t('heads4.split.sharedBlock', { sym: `${sym}${sup(g)}`, heads: group.join(', ') }) : `${sym}${sup(g)}`;
+    };
+    const matrixPart = (name, sym, formula, matrix, count, colorOf, labelOf) =>
+      h('div', { className: 'hs-matrix', dataset: { hsMatrix: name } }, [
+        h('div', { className: 'hs-mlabel' }, [
+          h('span', { className: 'sym', text: formula }),
+          h('span', { className: 'shape', text: `${matrix.rows} × ${matrix.cols}` }),
+        ]),
+        h('div', { className: 'hs-blocks' }, blocksOf(name, matrix, count, colorOf, labelOf)),
+      ]);
+    return h('div', { className: `hs-qkv ${mode}`, dataset: { hsPart: 'qkv' } }, [
+      h('h3', { text: t(mode === 'joined' ? 'heads4.split.columnsTitle' : 'heads4.split.sliceTitle', { heads, dK }) }),
+      h('p', { className: 'caption', text: t(mode === 'joined' ? 'heads4.split.columnsCaption' : 'heads4.split.sliceCaption', { heads, dK, dModel: result.dModel, kvHeads }) }),
+      sharingDiagram(result, t),
+      h('div', { className: 'hs-qkv-row' }, [
+        matrixPart('q', 'Q', t('heads4.split.qFormula'), result.q, heads, qColor, (g) => `Q${sup(g)}`),
+        matrixPart('k', 'K', t('heads4.split.kFormula'), result.k, kvHeads, kvColor, kvLabel('K')),
+        matrixPart('v', 'V', t('heads4.split.vFormula'), result.v, kvHeads, kvColor, kvLabel('V')),
+      ]),
+    ]);
+  }
+
+  // Query heads on top, key/value heads below, a line from each query head to the one it reads.
+  function sharingDiagram({ heads, kvHeads }, t) {
+    const figure = h('figure', { className: 'hs-sharing', dataset: { hsPart: 'sharing' } });
+    if (heads > MAPS_DRAWN) {
+      figure.append(h('p', { className: 'caption', text: t('heads4.kv.summary', { heads, kvHeads, group: heads / kvHeads }) }));
+      return figure;
+    }
+    // Box sizes shrink with the number of heads; labels go when there is no room for them.
+    const box = heads <= 12 ? 52 : heads <= 24 ? 28 : 16;
+    const gap = heads <= 24 ? 12 : 6;
+    const left = 96; // room for the row names
+    const width = left + heads * (box + gap);
+    const height = 112;
+    const qy = 8;
+    const ky = 70;
+    const bh = 24;
+    const svg = document.createElementNS(SVG, 'svg');
+    svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+    svg.setAttribute('width', String(width));
+    svg.setAttribute('height', String(height));
+    svg.setAttribute('role', 'img');
+    svg.setAttribute('aria-label', t('heads4.kv.summary', { heads, kvHeads, group: heads / kvHeads }));
+    const add = (tag, attrs, text) => {
+      const node = document.createElementNS(SVG, tag);
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+      if (text !== undefined) node.textContent = text;
+      svg.append(node);
+      return node;
+    };
+    const group = heads / kvHeads;
+    const qx = (k) => left + k * (box + gap);
+    const kvWidth = (box + gap) * group - gap;
+    const kx = (g) => qx(g * group);
+    const label = (k, text) => (heads <= 12 ? text : heads <= 24 ? String(k + 1) : '');
+    add('text', { x: left - 8, y: qy + bh / 2 + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#5b6475' }, t('heads4.kv.queryRow'));
+    add('text', { x: left - 8, y: ky + bh / 2 + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#5b6475' }, t('heads4.kv.kvRow'));
+    for (let k = 0; k < heads; k += 1) {
+      const g = kvHeadOf(k, heads, kvHeads);
+      add('line', { x1: qx(k) + box / 2, y1: qy + bh, x2: kx(g) + kvWidth / 2, y2: ky, stroke: headColor(k, heads), 'stroke-width': 2.5, 'data-q': k, 'data-kv': g });
+    }
+    for (let k = 0; k < heads; k += 1) {
+      const color = headColor(k, heads);
+      add('rect', { x: qx(k), y: qy, width: box, height: bh, rx: 4, fill: color, 'data-q-box': k });
+      add('text', { x: qx(k) + box / 2, y: qy + bh / 2 + 4, 'text-anchor': 'middle', 'font-size': 11, fill: textOn(color) }, label(k, `Q${sup(k)}`));
+    }
+    for (let g = 0; g < kvHeads; g += 1) {
+      // A shared key/value head wears the colours of every query head that reads it.
+      for (let i = 0; i < group; i += 1) {
+        add('rect', { x: kx(g) + (i * kvWidth) / group, y: ky, width: kvWidth / group, height: bh, fill: headColor(g * group + i, heads) });
+      }
+      add('rect', { x: kx(g), y: ky, width: kvWidth, height: bh, rx: 3, fill: 'none', stroke: '#1d2330', 'stroke-width': 1.2, 'data-kv-box': g });
+      add('text', { x: kx(g) + kvWidth / 2, y: ky + bh + 13, 'text-anchor': 'middle', 'font-size': 11, fill: '#1d2330' }, label(g, `K${sup(g)}, V${sup(g)}`));
+    }
+    figure.append(svg);
+    return figure;
+  }
+
+  // The attention maps of every head, small, and the selected one in detail.
+  function mapsBlock({ result, state, t }) {
+    const { heads, kvHeads, T, Tk, tokens } = result;
+    const selected = Math.min(Math.max(1, state.head ?? 1), heads) - 1;
+    const keyTokens = result.source?.tokens ?? tokens;
+    const cell = Math.max(2, Math.min(22, Math.floor(150 / Math.min(MAP_TOKENS, Math.max(T, Tk)))));
+    const multiples = [];
+    for (let k = 0; k < Math.min(heads, MAPS_DRAWN); k += 1) {
+      const color = headColor(k, heads);
+      multiples.push(
+        h('button', {
+          type: 'button',
+          className: 'hs-map',
+          dataset: { hsSelect: String(k), head: String(k) },
+          'aria-pressed': k === selected ? 'true' : 'false',
+          'aria-label': t('heads4.maps.pick', { h: k + 1 }),
+          style: { borderColor: color },
+        }, [
+          paintMap(result.perHead[k].weights, result.mask, cell),
+          h('span', { className: 'hs-map-label' }, [
+            h('span', { className: 'swatch', style: { background: color } }),
+            t('heads4.maps.label', { h: k + 1, kv: kvHeadOf(k, heads, kvHeads) + 1 }),
+          ]),
+        ]),
+      );
+    }
+    if (heads > MAPS_DRAWN) multiples.push(h('p', { className: 'hv-cut', text: t('heads4.split.moreHeads', { shown: MAPS_DRAWN, total: heads }) }));
+    if (T > MAP_TOKENS || Tk > MAP_TOKENS) multiples.push(h('p', { className: 'hv-cut', text: t('heads4.maps.corner', { n: MAP_TOKENS, T, Tk }) }));
+
+    const weights = result.perHead[selected].weights;
+    const masked = result.mask;
+    const detail = renderGrid({
+      matrix: weights,
+      name: 'detail-weights',
+      head: selected,
+      rowLabels: tokens,
+      colLabels: keyTokens,
+      fill: (r, c, w) => {
+        if (masked.data[r * masked.cols + c]) return { background: '#e4e7ec', color: '#8a93a3' };
+        const bg = weightColor(w);
+        return { background: bg, color: textOn(bg) };
+      },
+      text: (r, c) => (masked.data[r * masked.cols + c] ? '0' : undefined),
+      numbers: Tk <= DETAIL_NUMBERS_UP_TO,
+      maxRows: 64,
+      maxCols: 64,
+      t,
+    });
+    const color = headColor(selected, heads);
+    return h('div', { className: 'hs-maps', dataset: { hsPart: 'maps' } }, [
+      h('h3', { text: t('heads4.maps.title', { heads, T, Tk }) }),
+      h('p', { className: 'caption', text: t('heads4.maps.caption') }),
+      h('div', { className: 'hs-multiples' }, multiples),
+      h('div', { className: 'hs-detail', style: { borderColor: color }, dataset: { head: String(selected) } }, [
+        h('h4', {}, [h('span', { className: 'swatch', style: { background: color } }), t('heads4.maps.detail', { h: selected + 1, sup: sup(selected), T, Tk })]),
+        detail,
+        weightLegend(weightStops(), t),
+      ]),
+    ]);
+  }
+
+  // One head's weights as pixels: viridis for the weight, grey hatching where masked. Past
+  // MAP_TOKENS a side, the top-left corner (the label says so).
+  function paintMap(weights, mask, cell) {
+    const rows = Math.min(weights.rows, MAP_TOKENS);
+    const cols = Math.min(weights.cols, MAP_TOKENS);
+    const canvas = document.createElement('canvas');
+    canvas.width = cols * cell;
+    canvas.height = rows * cell;
+    const g = canvas.getContext('2d');
+    if (!g) return canvas;
+    for (let r = 0; r < rows; r += 1) {
+      for (let c = 0; c < cols; c += 1) {
+        const k = r * weights.cols + c;
+        if (mask.data[k]) {
+          g.fillStyle = '#e4e7ec';
+          g.fillRect(c * cell, r * cell, cell, cell);
+          if (cell >= 6) {
+            g.strokeStyle = '#b9c1cf';
+            g.beginPath();
+            g.moveTo(c * cell, (r + 1) * cell);
+            g.lineTo((c + 1) * cell, r * cell);
+            g.stroke();
+          }
+        } else {
+          g.fillStyle = weightColor(weights.data[k]);
+          g.fillRect(c * cell, r * cell, cell, cell);
+        }
+      }
+    }
+    return canvas;
+  }
+
+  // The head outputs side by side: sliced, then pushed together into the concatenation.
+  function concatBlock({ result, t }, mode) {
+    const { heads, dK, tokens } = result;
+    const numbers = result.dModel <= NUMBERS_UP_TO;
+    const blocks = [];
+    let drawn = 0;
+    for (let k = 0; k < heads && drawn < COLS_DRAWN; k += 1) {
+      const color = headColor(k, heads);
+      blocks.push(
+        h('div', { className: 'hs-block', dataset: { hsBlock: 'context', head: String(k) } }, [
+          h('div', { className: 'hs-blabel', style: { color }, text: `head${subscript(k + 1)}` }),
+          renderGrid({
+            matrix: result.perHead[k].context,
+            name: 'split-context',
+            head: k,
+            rowLabels: tokens,
+            colLabels: Array.from({ length: dK }, (_, c) => String(k * dK + c + 1)),
+            bandColor: () => color,
+            fill: () => ({ background: tint(color, 0.22) }),
+            numbers,
+            t,
+          }),
+        ]),
+      );
+      drawn += dK;
+    }
+    if (blocks.length < heads) blocks.push(h('p', { className: 'hv-cut', text: t('heads4.split.moreHeads', { shown: blocks.length, total: heads }) }));
+    return h('div', { className: `hs-concat ${mode}`, dataset: { hsPart: 'concat' } }, [
+      h('h3', { text: t('heads4.concat.title') }),
+      h('p', { className: 'caption', text: t('heads4.concat.caption', { heads, dK, dModel: result.dModel, T: result.T }) }),
+      h('div', { className: 'hs-matrix' }, [
+        h('div', { className: 'hs-mlabel' }, [
+          h('span', { className: 'sym', text: t('heads4.concat.formula') }),
+          h('span', { className: 'shape', text: `${result.concat.rows} × ${result.concat.cols}` }),
+        ]),
+        h('div', { className: 'hs-blocks' }, blocks),
+      ]),
+    ]);
+  }
+
+  // Concat · W_O = output, with W_O's rows tinted by the head whose columns they weigh.
+  function mixBlock({ result, t }) {
+    const { heads, dK, tokens, dModel } = result;
+    const numbers = dModel <= NUMBERS_UP_TO;
+    const colHead = (c) => Math.floor(c / dK);
+    const concat = renderGrid({
+      matrix: result.concat,
+      name: 'mix-concat',
+      rowLabels: tokens,
+      bandColor: (c) => headColor(colHead(c), heads),
+      fill: (r, c) => ({ background: tint(headColor(colHead(c), heads), 0.22) }),
+      numbers,
+      maxCols: COLS_DRAWN,
+      caption: 'Concat',
+      t,
+    });
+    const wo = result.weights.wo;
+    const woGrid = renderGrid({
+      matrix: wo,
+      name: 'mix-wo',
+      rowLabels: Array.from({ length: Math.min(wo.rows, COLS_DRAWN) }, (_, r) => `${r + 1}`),
+      fill: (r) => ({ background: tint(headColor(colHead(r), heads), 0.22) }),
+      numbers,
+      maxRows: COLS_DRAWN,
+      maxCols: COLS_DRAWN,
+      caption: 'W_O',
+      t,
+    });
+    // Row labels of W_O carry the head colour as a left border.
+    woGrid.querySelectorAll('tbody th').forEach((th, r) => {
+      th.style.borderLeft = `4px solid ${headColor(colHead(r), heads)}`;
+    });
+    const output = renderGrid({ matrix: result.output, name: 'mix-output', rowLabels: tokens, numbers, maxCols: COLS_DRAWN, caption: t('heads4.mix.output'), t });
+    return h('div', { className: 'hs-mix', dataset: { hsPart: 'mix' } }, [
+      h('h3', { text: t('heads4.mix.title') }),
+      h('p', { className: 'caption', text: t('heads4.mix.caption', { dK }) }),
+      // An operator stays with the matrix after it when the row wraps.
+      h('div', { className: 'hs-mix-row' }, [
+        concat,
+        h('div', { className: 'hs-mix-term' }, [h('span', { className: 'op', text: '·' }), woGrid]),
+        h('div', { className: 'hs-mix-term' }, [h('span', { className: 'op', text: '=' }), output]),
+      ]),
+    ]);
+  }
+
+  // ---- rendering -----------------------------------------------------------------------------------
+
+  function update(next) {
+    ctx = next;
+    const { result, state, t } = ctx;
+    const stage = state.split ?? 'all';
+    const show = (id) => stage === 'all' || stage === id;
+    // Animate the slicing and the concatenation: draw the stage before, then switch.
+    const qkvFrom = stage === 'slice' && shownStage !== 'slice' && shownStage !== 'all' ? 'joined' : null;
+    const concatFrom = stage === 'concat' && shownStage !== 'concat' ? 'sliced' : null;
+    const qkvMode = stage === 'columns' ? 'joined' : 'sliced';
+    const parts = [];
+    if (show('columns') || show('slice')) parts.push(qkvBlock(ctx, qkvFrom ?? qkvMode));
+    if (show('maps')) parts.push(mapsBlock(ctx));
+    if (show('concat')) parts.push(concatBlock(ctx, concatFrom ?? 'joined'));
+    if (show('mix')) parts.push(mixBlock(ctx));
+    el.replaceChildren(
+      h('h2', { text: t('heads4.split.title') }),
+      h('p', { className: 'caption', text: t('heads4.split.caption', { dModel: result.dModel, heads: result.heads, dK: result.dK }) }),
+      toolbar(ctx),
+      ...parts,
+    );
+    el.dataset.stage = stage;
+    shownStage = stage;
+    if (qkvFrom || concatFrom) {
+      // Two frames: the first paints the starting layout, the second starts the transition.
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => {
+          const qkv = el.querySelector('.hs-qkv');
+          if (qkvFrom && qkv) qkv.classList.replace('joined', 'sliced');
+          const concat = el.querySelector('.hs-concat');
+          if (concatFrom && concat) concat.classList.replace('sliced', 'joined');
+        }),
+      );
+    }
+  }
+
+  return { el, update, stop };
+}
+
+/** "multi-head", "grouped-query" or "multi-query", with the numbers. */
+export function kvKindText({ heads, kvHeads }, t) {
+  if (kvHeads === heads) return t('heads4.kv.mha', { heads });
+  if (kvHeads === 1) return t('heads4.kv.mqa', { heads });
+  return t('heads4.kv.gqa', { heads, kvHeads, group: heads / kvHeads });
+}

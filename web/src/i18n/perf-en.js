@@ -1,0 +1,23 @@
+// Texts of the performance panel and the worker's progress bar (web/src/perf/).
+export default {
+  'perf.heading': 'Performance',
+  'perf.simd': 'SIMD path',
+  'perf.time': 'Last computation',
+  'perf.timeValue': '{ms} ms ({where})',
+  'perf.where.main': 'on the page',
+  'perf.where.worker': 'in a background worker',
+  'perf.flops': 'Arithmetic',
+  'perf.flopsValue': '{mflop} MFLOP, {gflops} GFLOP/s',
+  'perf.memory': 'Engine memory',
+  'perf.memoryValue': '{mb} MiB of WebAssembly memory',
+  'perf.measure': 'Measure time against T',
+  'perf.measuring': 'Measuring…',
+  'perf.sweepStep': 'Timing T = {T} (d_model = {dModel}, {heads} heads, forward-only)…',
+  'perf.sweepDone': 'Forward-only pass, d_model = {dModel}, {heads} heads, causal: time grows like T² once the scores dominate.',
+  'perf.sweepCancelled': 'Measurement cancelled.',
+  'perf.axisT': 'tokens T',
+  'perf.axisMs': 'ms',
+  'progress.computing': 'Computing {T} tokens in the background…',
+  'progress.cancel': 'Cancel',
+  'progress.cancelled': 'Computation cancelled: the previous result stays on screen.',
+};

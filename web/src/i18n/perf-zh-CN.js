@@ -1,0 +1,23 @@
+// 性能面板与后台计算进度条的文字（web/src/perf/）。
+export default {
+  'perf.heading': '性能',
+  'perf.simd': 'SIMD 路径',
+  'perf.time': '上次计算',
+  'perf.timeValue': '{ms} 毫秒（{where}）',
+  'perf.where.main': '在页面中',
+  'perf.where.worker': '在后台 worker 中',
+  'perf.flops': '运算量',
+  'perf.flopsValue': '{mflop} MFLOP，{gflops} GFLOP/s',
+  'perf.memory': '引擎内存',
+  'perf.memoryValue': 'WebAssembly 内存 {mb} MiB',
+  'perf.measure': '测量耗时随 T 的变化',
+  'perf.measuring': '正在测量…',
+  'perf.sweepStep': '正在计时 T = {T}（d_model = {dModel}，{heads} 个头，仅前向输出）…',
+  'perf.sweepDone': '仅前向输出，d_model = {dModel}，{heads} 个头，因果掩码：当分数计算占主导后，耗时按 T² 增长。',
+  'perf.sweepCancelled': '已取消测量。',
+  'perf.axisT': 'token 数 T',
+  'perf.axisMs': '毫秒',
+  'progress.computing': '正在后台计算 {T} 个 token…',
+  'progress.cancel': '取消',
+  'progress.cancelled': '已取消计算：屏幕上保留之前的结果。',
+};

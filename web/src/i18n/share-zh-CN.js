@@ -1,0 +1,108 @@
+// 分享、嵌入与导出的简体中文文本（web/src/share、web/src/embed、web/src/export）。
+// 与 share-en.js 键相同；由 i18n/index.js 合并进页面的词典。
+export default {
+  'share.copy': '复制链接',
+  'share.copied': '链接已复制',
+  'share.copyFailed': '无法复制：链接就在地址栏中',
+  'share.embedButton': '嵌入 / 课堂使用',
+  'share.exportButton': '导出',
+  'share.galleryButton': '示例',
+
+  'share.ignored.title': '此链接中有部分内容未被采用；其余部分按链接显示：',
+  'share.ignored.dismiss': '关闭',
+  'share.ignored.unreadable': '“{value}”不是有效的链接文本。',
+  'share.ignored.duplicate': '{name} 出现了两次；采用第一次的值。',
+  'share.ignored.malformed': '无法读取 {name}={value}；采用示例中的值。',
+  'share.ignored.newer': '此链接由更新版本的演练场生成（v={value}）；已采用本版本能识别的部分。',
+  'share.ignored.preset': '没有名为“{value}”的示例；改用默认示例。',
+  'share.ignored.clamped': '{name}={value} 超出范围；改用 {used}。',
+  'share.ignored.tooLong': '{name} 太长（{length} 个字符）；采用示例中的值。',
+  'share.ignored.linkTooLong': '链接太长（{length} 个字符），未被读取。',
+  'share.ignored.noTokens': '{name}：句子中没有 token；改用“{used}”。',
+  'share.ignored.tokens': '{name}：句子有 {T} 个 token，超过上限 {max}；改用“{used}”。',
+  'share.ignored.heads': '{heads} 个头不能整除 d_model = {dModel}；改用 h = {used}。',
+  'share.ignored.shape':
+    '{name}：{rows} × {cols} 的矩阵与 token 数和 d_model 所要求的 {wantRows} × {wantCols} 不符；改用 {used}。',
+  'share.ignored.shapeDropped': '{name}：{rows} × {cols} 的矩阵与 token 数和 d_model 所要求的 {wantRows} × {wantCols} 不符；已略去。',
+  'share.ignored.length': '{name}：有 {length} 项，但需要 {want} 项；改用 {used}。',
+  'share.ignored.fitted': '{name}={value} 与当前配置不符；改用 {used}。',
+  'share.ignored.kvWeights': '{name}={value}：共享键/值头需要比已编辑的权重更窄的 W_K 和 W_V；改用 {name}={used}（每个头各有自己的键/值头）。',
+  'share.ignored.unknown': '“{name}”不是本演练场的设置项。',
+
+  'gallery.title': '示例库',
+  'gallery.intro': '每个示例都是一个链接：打开、修改、分享。',
+  'gallery.open': '打开',
+  'gallery.journey.title': '教程中的例子',
+  'gallery.journey.text':
+    '“Your journey starts with one step”，d_model = 3，单位阵权重，因果掩码，与教程完全一致：Q = K = V = X，注意力分数除以 √3，A 的第 2 行是 [0.423, 0.577, 0, 0, 0, 0]。教程中打印的每个矩阵都可以在这里核对到小数点后 3 位。',
+  'gallery.journey-bidirectional.title': '同一个例子，去掉掩码',
+  'gallery.journey-bidirectional.text':
+    '把教程例子的 M 设为 0：每个 token 现在也能读取它后面的 token，“Your”不再只关注自己。注意力分数 S 不变，变的只是哪些键进入每一行的 softmax。请与因果版本逐行对比。',
+  'gallery.journey-unscaled.title': '同一个例子，不除以 √d_k',
+  'gallery.journey-unscaled.text':
+    '关闭缩放后，分数放大了 √3 ≈ 1.73 倍，每一行 softmax 都更尖锐（第 2 行变成 [0.368, 0.632]）。当 d_k 达到几百时效果会强得多，这就是要除以 √d_k 的原因。',
+  'gallery.cat-sat.title': '“The cat sat”：cat 最关注自己',
+  'gallery.cat-sat.text':
+    '自测笔记中的手算例子：d_k = 4，单位阵权重，因此 “cat” 的查询是 [1, 0, 1, 0]，三个键是 [1,1,0,0]、[1,0,1,0]、[0,1,1,0]。它的分数是 [1, 2, 1] / 2，权重是 [0.274, 0.452, 0.274]；笔记把中间一项约为 0.46。',
+  'gallery.self-test-2.title': '自测题 2，实际算一遍',
+  'gallery.self-test-2.text':
+    'd_k = 8，查询行缩放前的分数是 [2, 4, 2]。除以 √8 得 [0.71, 1.41, 0.71]，softmax 之后是 [0.248, 0.503, 0.248]，而不是笔记答案中的 [0.09, 0.82, 0.09]。关闭缩放会得到 [0.107, 0.787, 0.107]：两者都与笔记不符。',
+  'gallery.default.title': '默认示例：两个头，随机权重',
+  'gallery.default.text':
+    '6 个 token，d_model = 6，两个 d_k = 3 的头，权重由种子 0 生成。权重是随机的而不是训练出来的，所以这些模式并不反映句子的含义，只展示计算过程。',
+  'gallery.four-heads.title': '四个头',
+  'gallery.four-heads.text':
+    'd_model = 8 拆成四个 d_k = 2 的头。每个头取 Q、K、V 中属于自己的两列，各自计算注意力；拼接把四个结果并排放在一起，再由 W_O 混合。',
+  'gallery.one-head.title': '同样的权重，一个头',
+  'gallery.one-head.text':
+    '与“四个头”相同的输入和相同的权重矩阵（d_model = 8，种子 1），但只有一个 d_k = 8 的头：一个注意力模式而不是四个。把两个示例都打开，比较它们的输出。',
+  'gallery.other-seed.title': '另一组随机权重',
+  'gallery.other-seed.text':
+    '默认示例换成种子 42：同一句话，不同的随机 W_Q、W_K、W_V、W_O，得到不同的模式。权重大并不说明两个词关系强，它只是这组权重作用在这些向量上的结果。',
+  'gallery.it-was-tired.title': '更长的句子',
+  'gallery.it-was-tired.text':
+    '“The animal didn’t cross the street because it was too tired”：11 个 token，三个头，因果掩码。越靠后的 token 可以参考的键越多，权重分布越平；第一行总是 [1, 0, …]。',
+  'gallery.chinese.title': '中文句子',
+  'gallery.chinese.text': 'token 按空格切分，所以中文句子需要在词之间加空格。不加掩码：每个词都能读取其他所有词。',
+
+  'embed.title': '嵌入 / 课堂使用',
+  'embed.intro':
+    '选择学习者能看到的内容。课堂链接打开完整页面并隐藏所选部分；iframe 和自定义元素把当前视图放进课程页面。三者都带有当前状态。',
+  'embed.hideLabel': '隐藏',
+  'embed.classroom': '课堂链接',
+  'embed.iframe': '用于课程页面的 iframe（只允许 iframe 的平台也能用）',
+  'embed.iframeHint': '可选的脚本让 iframe 适应内容高度：嵌入页用 postMessage 报告自己的高度（docs/embedding.md）。',
+  'embed.element': '自定义元素（一个脚本，任意多个演练场）',
+  'embed.copy': '复制',
+  'embed.copied': '已复制',
+  'embed.openFull': '在完整演练场中打开 ↗',
+  'embed.frameTitle': '注意力机制演练场',
+  'embed.part.prose': '说明文字',
+  'embed.part.presets': '示例',
+  'embed.part.lang': '语言切换',
+  'embed.part.share': '分享',
+  'embed.part.export': '导出',
+  'embed.field.sentence': '句子',
+  'embed.field.dModel': 'd_model',
+  'embed.field.heads': '头数',
+  'embed.field.mask': '掩码',
+  'embed.field.scale': '缩放',
+  'embed.field.weights': '权重',
+  'embed.field.seed': '种子',
+  'embed.field.tokenization': 'token 切分方式',
+  'embed.field.kvHeads': '键/值头数',
+  'embed.field.positional': '位置编码',
+  'embed.field.cross': '交叉注意力',
+  'embed.field.embeddings': '嵌入向量',
+
+  'export.title': '导出',
+  'export.code': '把当前配置导出为代码，打印出与页面相同的矩阵：',
+  'export.pytorch': 'PyTorch（.py）',
+  'export.numpy': 'NumPy（.py）',
+  'export.matrix': '单个矩阵：',
+  'export.csv': 'CSV',
+  'export.json': 'JSON',
+  'export.svg': 'SVG',
+  'export.png': 'PNG',
+  'export.head': '第 {h} 个头',
+};

@@ -1,0 +1,52 @@
+// The formula of each step, in the course's notation (Q = XW_Q, S = QKᵀ/√d_k, A = softmax(S + M),
+// O = AV, MultiHead(X) = Concat(head₁…head_h)W_O), as KaTeX source. The sizes printed in them
+// (T, d_model, d_k, τ) are the current ones. No DOM.
+import { factor } from './numbers.js';
+
+// head₁, …, head_h as TeX (just head₁ for one head).
+const heads = (h) => (h === 1 ? String.raw`\text{head}_1` : String.raw`\text{head}_1, \dots, \text{head}_{${h}}`);
+
+const tauText = (tau) => factor(tau).replace('\u2212', '-');
+
+/** TeX lines for step `id`. state: the page state; result: the engine's result; t: translator. */
+export function stepFormulas(id, state, result, t) {
+  const dK = result.dK;
+  const tau = state.temperature ?? 1;
+  const fill = { '-inf': String.raw`-\infty`, '-1e9': String.raw`-10^{9}`, 0: '0' }[state.maskFill ?? '-inf'];
+  switch (id) {
+    case 'x':
+      return [String.raw`X \in \mathbb{R}^{T \times d_{model}},\quad T = ${result.T},\ d_{model} = ${result.dModel}`];
+    case 'qkv':
+      return [String.raw`Q = XW_Q,\quad K = XW_K,\quad V = XW_V`];
+    case 'dots':
+      return [String.raw`Q^{(h)}K^{(h)T},\qquad (QK^T)_{ij} = q_i \cdot k_j = \sum_{m=1}^{d_k} q_{im}\,k_{jm}`];
+    case 'scale':
+      return state.scale
+        ? [String.raw`S = \frac{QK^T}{\sqrt{d_k}},\quad d_k = ${dK},\ \sqrt{d_k} = \sqrt{${dK}}`]
+        : [String.raw`S = QK^T \quad (\text{${t('formula.noScale')}})`];
+    case 'mask': {
+      const masked = state.maskBeforeScale && state.scale
+        ? String.raw`\frac{QK^T + M}{\sqrt{d_k}}`
+        : String.raw`S + M`;
+      return [masked, String.raw`M_{ij} = \begin{cases} 0 & \text{${t('formula.visible')}} \\ ${fill} & \text{${t('formula.masked')}} \end{cases}`];
+    }
+    case 'softmax': {
+      const arg = tau === 1 ? 'S + M' : String.raw`\frac{S + M}{\tau}`;
+      const lines = [String.raw`A = \operatorname{softmax}\!\left(${arg}\right)${tau === 1 ? '' : String.raw`,\quad \tau = ${tauText(tau)}`}`];
+      lines.push(
+        state.naive
+          ? String.raw`a_{ij} = \frac{e^{z_{ij}}}{\sum_k e^{z_{ik}}}`
+          : String.raw`a_{ij} = \frac{e^{\,z_{ij} - \max_k z_{ik}}}{\sum_k e^{\,z_{ik} - \max_k z_{ik}}}`,
+      );
+      return lines;
+    }
+    case 'context':
+      return [String.raw`\text{head}_h = O = AV^{(h)},\qquad o_i = \sum_j a_{ij}\, v_j`];
+    case 'concat':
+      return [String.raw`\text{Concat}(${heads(result.heads)}) \in \mathbb{R}^{T \times d_{model}}`];
+    case 'output':
+      return [String.raw`\text{MultiHead}(X) = \text{Concat}(${heads(result.heads)})\,W_O`];
+    default:
+      return [];
+  }
+}

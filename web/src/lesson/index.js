@@ -1,0 +1,266 @@
+// The lesson on the page: the stepper, the steps with their formulas and matrices, the
+// explanation of any cell, the mask workbench, the softmax lab and editing in place. main.js
+// creates it once and hands it every new result; the lesson keeps its fields (lesson-fields.js)
+// as a draft that joins the page's draft, so they are validated and stored with the rest.
+import 'katex/dist/katex.min.css';
+import './lesson.css';
+
+import { formatNumber } from '../state/parse.js';
+import { toEngineConfig } from '../state/validate.js';
+import { computeCompanions } from './companions.js';
+import { explainCell } from './explain.js';
+import { renderExplanation } from './explain-panel.js';
+import { setEmbeddingsInForm, setScaleInForm } from './form-bridge.js';
+import { LESSON_DEFAULTS, WEIGHT_KEYS } from './lesson-fields.js';
+import { fitGrid, formatCellRef, lessonDraftOf, parseCellRef } from './lesson-state.js';
+import { createMaskWorkbench, currentMaskGrid } from './mask-workbench.js';
+import { renderRemark } from './remarks.js';
+import { createSoftmaxLab } from './softmax-lab.js';
+import { createStepper } from './stepper.js';
+import { createStepsView, matrixOf } from './view.js';
+
+const VIEW_FIELDS = ['step', 'head', 'row', 'cell'];
+const round4 = (value) => Number(formatNumber(value));
+const rowsOf = ({ rows, cols, data }) => Array.from({ length: rows }, (_, r) => Array.from(data.subarray(r * cols, (r + 1) * cols), round4));
+
+/**
+ * deps: {
+ *   nodes: { stepper, results, explain, remark, maskSummary }  page elements,
+ *   form,                      the controls form (X edits and the √d_k switch go through it),
+ *   getEngine(), t(), requestUpdate() → true when a new result is on screen,
+ *   presetId(), presetState()  the preset last loaded and its state,
+ * }
+ */
+export function createLesson(deps) {
+  const { nodes } = deps;
+  let draft = { ...LESSON_DEFAULTS };
+  let last = null; // { result, state, companions }
+  let preview = null; // the cell under the pointer
+
+  // No handler may throw past the lesson: an unexpected error is said on the page, which stays.
+  const safe = (handler) => (...args) => {
+    try {
+      if (nodes.message) nodes.message.hidden = true;
+      return handler(...args);
+    } catch (error) {
+      console.warn(error);
+      if (nodes.message) {
+        nodes.message.textContent = deps.t()('error.unexpected', { message: error?.message ?? String(error) });
+        nodes.message.hidden = false;
+      }
+      return undefined;
+    }
+  };
+
+  const workbench = createMaskWorkbench({ change: safe(change), t: deps.t });
+  const lab = createSoftmaxLab({
+    change: safe(change),
+    t: deps.t,
+    setScale: safe((on) => setScaleInForm(deps.form, on)),
+    scaleEmbeddings: safe((k) => tool('x', k === 10 ? 'x10' : 'x01')),
+  });
+  const stepper = createStepper({ setStep: safe((step) => change({ step })), t: deps.t });
+  nodes.stepper.replaceChildren(stepper.el);
+  const view = createStepsView(nodes.results, {
+    workbench: () => workbench,
+    lab: () => lab,
+    preview: safe((ref) => {
+      preview = ref;
+      showExplanation();
+    }),
+    select: safe((ref) => {
+      const cell = formatCellRef(ref);
+      if (cell === draft.cell) return;
+      const changes = { cell };
+      // Picking a score or weight also points the softmax lab at its row and head.
+      if (ref.head !== null) {
+        changes.head = ref.head + 1;
+        if (!['q', 'k', 'v'].includes(ref.name)) changes.row = ref.row + 1;
+      }
+      change(changes);
+    }),
+    toggleMask: safe(toggleMask),
+    edit: safe(editCell),
+    tool: safe(tool),
+    setHead: safe((head) => change({ head })),
+  });
+  nodes.maskSummary?.addEventListener(
+    'click',
+    safe((event) => {
+      if (event.target.closest('button')) change({ step: 'mask' });
+    }),
+  );
+
+  // ---- state changes ----------------------------------------------------------------------------
+
+  function change(partial) {
+    draft = { ...draft, ...partial };
+    // The step, the head and row of the lab and the selected cell change what is shown, not what
+    // is computed: the lesson redraws from its last result and the page stores the new fields.
+    if (last && Object.keys(partial).every((key) => VIEW_FIELDS.includes(key))) {
+      const fields = pick(draft, VIEW_FIELDS);
+      render(last.result, { ...last.state, ...fields }, last.companions);
+      deps.viewChanged?.(fields);
+      return;
+    }
+    deps.requestUpdate();
+  }
+
+  const pick = (object, keys) => Object.fromEntries(keys.map((key) => [key, object[key]]));
+
+  function toggleMask(r, c) {
+    if (!last || last.result.source) return; // cross-attention sets its own mask
+    const { result, state } = last;
+    const grid = state.mask === 'custom' ? fitGrid(state.customMask, result.T) : currentMaskGrid(result);
+    grid[r][c] = !grid[r][c];
+    change({ mask: 'custom', customMask: grid, cell: formatCellRef({ name: 'mask', head: null, row: r, col: c }) });
+  }
+
+  function currentWeights() {
+    const { result, state } = last;
+    if (state.wq) return Object.fromEntries(WEIGHT_KEYS.map((key) => [key, state[key].map((row) => row.slice())]));
+    return Object.fromEntries(WEIGHT_KEYS.map((key) => [key, rowsOf(result.weights[key])]));
+  }
+
+  function currentX() {
+    const { result, state } = last;
+    return state.embeddings ? state.embeddings.map((row) => row.slice()) : rowsOf(result.x);
+  }
+
+  function editCell(name, r, c, value) {
+    if (!last) return;
+    if (name === 'x') {
+      const rows = currentX();
+      rows[r][c] = value;
+      setEmbeddingsInForm(deps.form, rows);
+      return;
+    }
+    const weights = currentWeights();
+    weights[name][r][c] = value;
+    change(weights);
+  }
+
+  // The generator's matrices for this shape: the form's weights (reset) or a new random seed.
+  function generated(kind, seed) {
+    const { result } = last;
+    const config = { tokens: result.tokens, dModel: result.dModel, heads: result.heads, weights: kind, seed, mask: 'none' };
+    const { weights } = deps.getEngine().compute(config);
+    return Object.fromEntries(WEIGHT_KEYS.map((key) => [key, rowsOf(weights[key])]));
+  }
+
+  function tool(target, id) {
+    if (!last || !deps.getEngine()) return;
+    const { result, state } = last;
+    if (target === 'x') {
+      const rows = currentX();
+      if (id === 'random') rows.forEach((row) => row.forEach((_, c) => (row[c] = round4(Math.round((Math.random() * 2 - 1) * 100) / 100))));
+      if (id === 'identity') rows.forEach((row, r) => row.forEach((_, c) => (row[c] = r === c ? 1 : 0)));
+      if (id === 'x10' || id === 'x01') rows.forEach((row) => row.forEach((v, c) => (row[c] = round4(id === 'x10' ? v * 10 : v / 10))));
+      if (id === 'reset') {
+        const preset = deps.presetState();
+        setEmbeddingsInForm(deps.form, preset?.embeddings && preset.embeddings.length === result.T && preset.embeddings[0].length === result.dModel ? preset.embeddings : null);
+        return;
+      }
+      setEmbeddingsInForm(deps.form, rows);
+      return;
+    }
+    const weights = currentWeights();
+    if (id === 'random') {
+      const seed = crypto.getRandomValues(new Uint32Array(1))[0];
+      weights[target] = generated('random', seed)[target];
+    } else if (id === 'identity') {
+      weights[target] = weights[target].map((row, r) => row.map((_, c) => (r === c ? 1 : 0)));
+    } else if (id === 'reset') {
+      const base = generated(state.weights, state.seed);
+      weights[target] = base[target];
+      // Back to the generator everywhere: no edited weights left.
+      const same = WEIGHT_KEYS.every((key) => JSON.stringify(weights[key]) === JSON.stringify(base[key]));
+      if (same) {
+        change({ wq: null, wk: null, wv: null, wo: null });
+        return;
+      }
+    }
+    change(weights);
+  }
+
+  // Choosing the weights or the seed in the form drops the edited weights (before main.js reads
+  // the draft: a capture listener on the form runs first).
+  deps.form.addEventListener(
+    'input',
+    (event) => {
+      if (event.target.name === 'weights' || event.target.id === 'seed' || event.target.id === 'd-model') {
+        draft = { ...draft, wq: null, wk: null, wv: null, wo: null };
+      }
+    },
+    true,
+  );
+
+  // ---- rendering -----------------------------------------------------------------------------------
+
+  function context() {
+    return { ...last.companions, state: last.state, t: deps.t() };
+  }
+
+  function showExplanation() {
+    if (!last) return;
+    const ctx = context();
+    const selected = parseCellRef(last.state.cell);
+    const candidate = preview ?? selected;
+    const shape = candidate ? matrixOf(candidate.name, candidate.head, ctx) : null;
+    const ref = shape && candidate.row < shape.rows && candidate.col < shape.cols ? candidate : null;
+    let explained = null;
+    try {
+      explained = ref ? explainCell(ref, ctx) : null;
+    } catch (error) {
+      console.warn('explanation failed', error);
+    }
+    if (explained) explained.ref = formatCellRef(ref);
+    const previewing = preview && formatCellRef(preview) !== last.state.cell;
+    renderExplanation(nodes.explain, explained, previewing ? 'preview' : 'selected', ctx.t);
+    view.highlight(explained ? ref : null, explained?.deps);
+  }
+
+  // companions: the extra runs of the same result (companions.js), when they are still valid.
+  // Each render leaves a User Timing measure, 'lesson:render' (and 'lesson:companions' when the
+  // extra runs were computed), for tests/browser/measure-lesson.mjs and the browser's profiler.
+  function render(result, state, companions = null) {
+    const start = performance.now();
+    if (!companions) {
+      companions = computeCompanions(deps.getEngine(), toEngineConfig(state), result, state);
+      performance.clearMeasures('lesson:companions'); // keep only the latest: no growing buffer
+      performance.measure('lesson:companions', { start });
+    }
+    last = { result, state, companions };
+    draft = { ...draft, ...lessonDraftOf(state) };
+    const ctx = context();
+    stepper.update(state.step, ctx.t);
+    view.render(ctx);
+    showExplanation();
+    renderRemark(nodes.remark, { ...ctx, presetId: deps.presetId() });
+    if (nodes.maskSummary) renderMaskSummary(nodes.maskSummary, ctx);
+    performance.clearMeasures('lesson:render');
+    performance.measure('lesson:render', { start });
+  }
+
+  function renderMaskSummary(node, { state, t }) {
+    const text = t('mask.summary', { kind: t(`mask.kind.${state.mask}`) });
+    const label = node.querySelector('.summary-text');
+    const button = node.querySelector('button');
+    if (label) label.textContent = text;
+    if (button) button.textContent = t('mask.summary.open');
+  }
+
+  return {
+    /** The lesson's fields as they stand (they join the page's draft). */
+    draft: () => ({ ...draft }),
+    /** Takes the lesson fields of a loaded draft (a preset or an address). */
+    load(next) {
+      preview = null;
+      stepper.stop();
+      draft = { ...LESSON_DEFAULTS };
+      for (const key of Object.keys(LESSON_DEFAULTS)) if (next[key] !== undefined) draft[key] = next[key];
+    },
+    /** Draws a new result (main.js calls it after every successful update). */
+    render: (result, state) => render(result, state),
+  };
+}

@@ -1,0 +1,176 @@
+// The mask workbench (step "+ M"): the mask kind, its width (window) or prefix length, padding
+// tokens on top of any kind, the fill value of M, and whether M is added before or after the
+// division by √d_k. The M matrix itself is drawn by the step view; its cells toggle the custom
+// mask. Every number quoted in the notes is read from the engine's result.
+import { h } from '../views/dom.js';
+import { parseWholeNumber } from '../state/parse.js';
+import { compareMaskOf } from './companions.js';
+import { FILL_VALUES, MASK_KINDS } from './lesson-fields.js';
+import { fillText } from './explain.js';
+import { fmt, indices } from './numbers.js';
+
+const MAX_WIDTH = 100000;
+
+function radios(name, values, labelKey, t) {
+  return values.map((value) =>
+    h('label', { className: 'opt' }, [
+      h('input', { type: 'radio', name, value }),
+      ' ',
+      h('span', { dataset: { i18n: `${labelKey}.${value}` }, text: t(`${labelKey}.${value}`) }),
+    ]),
+  );
+}
+
+/**
+ * callbacks: { change(partial lesson), t() }. → { el, update(ctx) }
+ * ctx: { result, state, t } (companions.js + state).
+ */
+export function createMaskWorkbench(callbacks) {
+  const t = (...args) => callbacks.t()(...args);
+  const windowInput = h('input', { id: 'lesson-window', type: 'number', min: '1', step: '1', inputmode: 'numeric' });
+  const prefixInput = h('input', { id: 'lesson-prefix', type: 'number', min: '0', step: '1', inputmode: 'numeric' });
+  const windowField = h('label', { className: 'param' }, [h('span', { dataset: { i18n: 'mask.window.label' } }), windowInput]);
+  const prefixField = h('label', { className: 'param' }, [h('span', { dataset: { i18n: 'mask.prefix.label' } }), prefixInput]);
+  const kindSet = h('fieldset', { className: 'wb-kind' }, [
+    h('legend', { dataset: { i18n: 'mask.kind.legend' } }),
+    ...radios('lesson-mask', MASK_KINDS, 'mask.kind', t),
+    windowField,
+    prefixField,
+  ]);
+  const padChips = h('span', { className: 'pad-chips' });
+  const padSet = h('fieldset', { className: 'wb-padding' }, [
+    h('legend', { dataset: { i18n: 'mask.padding.legend' } }),
+    h('p', { className: 'hint', dataset: { i18n: 'mask.padding.hint' } }),
+    padChips,
+  ]);
+  const fillSet = h('fieldset', { className: 'wb-fill' }, [h('legend', { dataset: { i18n: 'mask.fill.legend' } }), ...radios('lesson-fill', FILL_VALUES, 'mask.fill', t)]);
+  const orderSet = h('fieldset', { className: 'wb-order' }, [
+    h('legend', { dataset: { i18n: 'mask.order.legend' } }),
+    ...radios('lesson-order', ['after', 'before'], 'mask.order', t),
+  ]);
+  const compareBox = h('input', { id: 'lesson-compare', type: 'checkbox' });
+  const compareLabel = h('span');
+  const compareField = h('label', { className: 'opt compare' }, [compareBox, ' ', compareLabel]);
+  const message = h('p', { className: 'lesson-error', role: 'alert', hidden: true });
+  const notes = h('ul', { className: 'wb-notes' });
+  const el = h('div', { className: 'workbench', id: 'mask-workbench' }, [
+    h('h3', { dataset: { i18n: 'mask.title' } }),
+    h('div', { className: 'wb-grid' }, [kindSet, padSet, fillSet, orderSet]),
+    compareField,
+    message,
+    notes,
+  ]);
+
+  let lastTokens = null;
+  let ctx = null;
+
+  function say(key, params) {
+    message.textContent = key ? t(key, params) : '';
+    message.hidden = !key;
+  }
+
+  function commitWidth(input, key, min) {
+    const value = parseWholeNumber(input.value);
+    if (value === null || value < min || value > MAX_WIDTH) {
+      say(key === 'window' ? 'lesson.error.window' : 'lesson.error.prefix', { T: ctx?.result.T ?? '' });
+      input.setAttribute('aria-invalid', 'true');
+      return;
+    }
+    input.removeAttribute('aria-invalid');
+    say(null);
+    callbacks.change({ [key]: value });
+  }
+
+  el.addEventListener('change', (event) => {
+    const target = event.target;
+    if (target.name === 'lesson-mask') {
+      say(null);
+      const change = { mask: target.value };
+      // Custom starts from the pattern on screen, so that one click changes one cell.
+      if (target.value === 'custom' && ctx) change.customMask = currentMaskGrid(ctx.result, ctx.state);
+      callbacks.change(change);
+    } else if (target.name === 'lesson-fill') callbacks.change({ maskFill: target.value });
+    else if (target.name === 'lesson-order') callbacks.change({ maskBeforeScale: target.value === 'before' });
+    else if (target === compareBox) callbacks.change({ compare: compareBox.checked });
+  });
+  windowInput.addEventListener('input', () => commitWidth(windowInput, 'window', 1));
+  prefixInput.addEventListener('input', () => commitWidth(prefixInput, 'prefix', 0));
+  padChips.addEventListener('click', (event) => {
+    const chip = event.target.closest('button[data-pad]');
+    if (!chip || !ctx) return;
+    const j = Number(chip.dataset.pad);
+    const padding = Array.from({ length: ctx.result.T }, (_, k) => Boolean(ctx.state.padding?.[k]));
+    padding[j] = !padding[j];
+    callbacks.change({ padding });
+  });
+
+  function update(next) {
+    ctx = next;
+    const { result, state } = ctx;
+    const tr = ctx.t;
+    for (const node of el.querySelectorAll('[data-i18n]')) node.textContent = tr(node.dataset.i18n);
+    for (const input of el.querySelectorAll('input[name="lesson-mask"]')) input.checked = input.value === state.mask;
+    for (const input of el.querySelectorAll('input[name="lesson-fill"]')) input.checked = input.value === state.maskFill;
+    for (const input of el.querySelectorAll('input[name="lesson-order"]')) input.checked = (input.value === 'before') === state.maskBeforeScale;
+    windowField.hidden = state.mask !== 'window';
+    prefixField.hidden = state.mask !== 'prefix';
+    if (document.activeElement !== windowInput) windowInput.value = String(state.window);
+    if (document.activeElement !== prefixInput) prefixInput.value = String(state.prefix);
+    // In cross-attention the mask comes from the cross-attention controls (causal or not, padding
+    // on the source); the workbench shows M but its controls rest.
+    const cross = Boolean(result.source);
+    for (const fieldset of el.querySelectorAll('fieldset')) fieldset.disabled = cross;
+    compareBox.disabled = cross;
+    compareBox.checked = state.compare;
+    compareLabel.textContent = tr('mask.compare', { other: tr(`mask.kind.${compareMaskOf(state.mask)}`) });
+
+    const tokensKey = result.tokens.join('\u0001');
+    if (tokensKey !== lastTokens) {
+      lastTokens = tokensKey;
+      padChips.replaceChildren(
+        ...result.tokens.map((token, j) => h('button', { type: 'button', className: 'chip pad', dataset: { pad: String(j) }, text: token })),
+      );
+    }
+    padChips.querySelectorAll('button[data-pad]').forEach((chip, j) => {
+      chip.setAttribute('aria-pressed', state.padding?.[j] ? 'true' : 'false');
+    });
+    notes.replaceChildren(...maskNotes(ctx).map((text) => h('li', { text })));
+  }
+
+  return { el, update };
+}
+
+/** The current mask as boolean[][] (true = masked), from the engine's result. */
+export function currentMaskGrid(result) {
+  return Array.from({ length: result.T }, (_, i) => Array.from({ length: result.Tk }, (_, j) => result.mask.data[i * result.Tk + j] === 1));
+}
+
+// The workbench's remarks about the current mask, with numbers from the result.
+function maskNotes({ result, state, t }) {
+  if (result.source) return [t('mask.note.cross')];
+  const notes = [t(`mask.desc.${state.mask}`, { w: state.window, p: state.prefix })];
+  const anyMasked = result.mask.data.some((m) => m === 1);
+  if (state.padding?.some(Boolean)) notes.push(t('mask.note.padding'));
+  if (state.mask === 'custom') notes.push(t('mask.note.custom'));
+  if (!anyMasked) return notes;
+
+  // The first masked entry of the first head, to quote S + M there.
+  const n = result.mask.data.indexOf(1);
+  const i = Math.floor(n / result.Tk);
+  const j = n % result.Tk;
+  const head = result.perHead[0];
+  const cell = `(S + M)${indices(i, j)} = ${fmt(head.masked.data[n])}, a${indices(i, j)} = ${fmt(head.weights.data[n])}`;
+  if (state.maskFill === '0') notes.push(t('mask.note.fillZero', { cell }));
+  else if (state.maskFill === '-1e9') notes.push(t(state.maskBeforeScale ? 'mask.note.orderBefore' : 'mask.note.orderAfter', { cell }));
+  else notes.push(t('mask.note.inf', { cell, fill: fillText(state.maskFill) }));
+
+  // Rows with no visible key.
+  const full = [];
+  for (let r = 0; r < result.T; r += 1) {
+    let all = true;
+    for (let c = 0; c < result.Tk && all; c += 1) all = result.mask.data[r * result.Tk + c] === 1;
+    if (all) full.push(`“${result.tokens[r]}”`);
+  }
+  if (full.length) notes.push(t(state.maskFill === '-inf' ? 'mask.note.allMasked' : 'mask.note.allMaskedFinite', { tokens: full.join(', ') }));
+  return notes;
+}

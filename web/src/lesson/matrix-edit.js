@@ -1,0 +1,88 @@
+// Editing a matrix cell in place: type a number, Enter (down) or Tab (right, Shift+Tab left) to
+// commit and move on, Escape to cancel. A non-numeric or non-finite entry ("abc", "NaN",
+// "Infinity", "1e999") is refused with an inline message under the matrix, and the cell keeps
+// its previous value.
+import { parseDecimal } from '../state/parse.js';
+
+/** The number a reader typed (a real minus sign allowed), or null. */
+export function parseCellInput(text) {
+  return parseDecimal(String(text).trim().replace(/\u2212/g, '-'));
+}
+
+/** The cell `move` leads to from (r, c) in a rows × cols matrix, or null past the edge. */
+export function moveFrom(r, c, move, rows, cols) {
+  if (move === 'down') return r + 1 < rows ? [r + 1, c] : null;
+  if (move === 'right') {
+    if (c + 1 < cols) return [r, c + 1];
+    return r + 1 < rows ? [r + 1, 0] : null;
+  }
+  if (move === 'left') {
+    if (c > 0) return [r, c - 1];
+    return r > 0 ? [r - 1, cols - 1] : null;
+  }
+  return null;
+}
+
+/**
+ * Opens an editor in `td` (a cell of `view`). initial: text to start with (a typed character)
+ * or null for the current value. commit(value) applies a valid number; focusCell(r, c) focuses
+ * a cell after the page re-rendered; message(text) shows or clears the inline message.
+ */
+export function startEdit({ td, view, initial, commit, focusCell, message, t }) {
+  if (td.querySelector('input')) return;
+  const r = Number(td.dataset.row);
+  const c = Number(td.dataset.col);
+  const before = td.textContent;
+  const input = document.createElement('input');
+  input.type = 'text';
+  input.className = 'cell-input';
+  input.inputMode = 'decimal';
+  input.spellcheck = false;
+  input.setAttribute('aria-label', t('edit.aria', { row: r + 1, col: c + 1 }));
+  input.value = initial ?? before.replace(/\u2212/g, '-');
+  td.textContent = '';
+  td.append(input);
+  input.focus();
+  if (initial === null) input.select();
+
+  let done = false;
+  function close() {
+    done = true;
+    input.remove();
+    td.textContent = before;
+  }
+
+  function finish(move) {
+    if (done) return;
+    const text = input.value;
+    const value = parseCellInput(text);
+    if (value === null) {
+      message(t('lesson.error.cell', { text: text.trim().slice(0, 30) || '∅', value: before }));
+      input.setAttribute('aria-invalid', 'true');
+      if (move === 'blur') close(); // leaving the cell keeps the old value (and the message)
+      return;
+    }
+    message(null);
+    close();
+    commit(value);
+    const target = move === 'blur' ? null : moveFrom(r, c, move, view.rows, view.cols) ?? [r, c];
+    if (target) focusCell(target[0], target[1]);
+  }
+
+  input.addEventListener('keydown', (event) => {
+    event.stopPropagation();
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      finish('down');
+    } else if (event.key === 'Tab') {
+      event.preventDefault();
+      finish(event.shiftKey ? 'left' : 'right');
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      message(null);
+      close();
+      td.focus();
+    }
+  });
+  input.addEventListener('blur', () => finish('blur'));
+}

@@ -1,0 +1,25 @@
+// Remarks that compare a preset's claim from the course material with the engine's numbers:
+// the material's "The cat sat" example and its self-test question 2 print weights that are off.
+// The remark quotes the material and reads the engine's row from the result; it is shown while
+// the preset's sentence is on the page.
+import { h } from '../views/dom.js';
+import { vector } from './numbers.js';
+
+// preset id → the query row the remark reads, and its text.
+const REMARKS = {
+  cat: { row: 1, key: 'remark.cat' },
+  selftest: { row: 1, key: 'remark.selftest' },
+};
+
+export function renderRemark(node, { result, presetId, t }) {
+  if (!node) return;
+  const remark = REMARKS[presetId];
+  if (!remark || result.T <= remark.row) {
+    node.hidden = true;
+    node.replaceChildren();
+    return;
+  }
+  const row = result.perHead[0].weights.data.subarray(remark.row * result.Tk, (remark.row + 1) * result.Tk);
+  node.hidden = false;
+  node.replaceChildren(h('p', { text: t(remark.key, { weights: vector(row), token: `“${result.tokens[remark.row]}”` }) }));
+}

@@ -1,0 +1,439 @@
+// The steps on screen: one step (with the matrices it reads) or all of them, each with its
+// formula typeset beside its matrices, the mask workbench in step "+ M" and the softmax lab in
+// step "softmax". Matrix views are cached by what they show and updated in place, so a new
+// result rewrites numbers, not the page. Pointing, focusing, editing and toggling cells are
+// handled here by delegation and reported through callbacks.
+import { h } from '../views/dom.js';
+import { superscript, subscript } from '../i18n/index.js';
+import { compareMaskOf } from './companions.js';
+import { fillText } from './explain.js';
+import { stepFormulas } from './formulas.js';
+import { startEdit } from './matrix-edit.js';
+import { createMatrixView, MAX_SHOWN } from './matrix-view.js';
+import { EDITABLE, STEPS, stepIndex } from './steps.js';
+import { retypeset, typeset } from './typeset.js';
+
+// Per-head steps show every head up to this many T×T cells per figure row, else the selected
+// head only, with a tab per head (a page of 8 heads × 5 steps would not re-render in a frame).
+const HEAD_CELL_BUDGET = 4 * 32 * 32;
+const BIG_PAGE_CELLS = 3000;
+const SPARE_VIEWS = 24;
+let useCounter = 0;
+
+const WEIGHT_MATRICES = new Set(['weights', 'exps', 'cmp-weights']);
+const SQUARE = new Set(['dots', 'scores', 'masked', 'exps', 'weights', 'mask', 'cmp-weights']);
+const W_SYMBOL = { wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O' };
+
+/** The matrix called `name` (of head `head`, or a model matrix for null) in the results, or null. */
+export function matrixOf(name, head, { result, dots, compare }) {
+  if (head === null) {
+    if (name in W_SYMBOL) return result.weights[name];
+    return result[name] ?? null;
+  }
+  const perHead = result.perHead[head];
+  if (!perHead) return null;
+  if (name === 'dots') return dots?.perHead[head]?.scores ?? null;
+  if (name === 'cmp-weights') return compare?.perHead[head]?.weights ?? null;
+  if (name === 'cmp-context') return compare?.perHead[head]?.context ?? null;
+  return perHead[name] ?? null;
+}
+
+function symbolOf(name, head, ctx) {
+  const { t, state } = ctx;
+  const sym = head === null ? {} : { h: superscript(head + 1), hs: subscript(head + 1) };
+  if (name in W_SYMBOL) return W_SYMBOL[name];
+  if (head === null) return t(`sym.${name}`);
+  const other = `${t('sym.weights', sym)} · ${t(`mask.kind.${compareMaskOf(state.mask)}`)}`;
+  // Compared with another mask, the page's own A and O say which mask they are for.
+  if (ctx.compare && (name === 'weights' || name === 'context')) return `${t(`sym.${name}`, sym)} · ${t(`mask.kind.${state.mask}`)}`;
+  switch (name) {
+    case 'q':
+      return t('sym.headQ', sym);
+    case 'k':
+      return t('sym.headK', sym);
+    case 'v':
+      return t('sym.headV', sym);
+    case 'masked':
+      return t(state.maskBeforeScale && state.scale ? 'sym.maskedBefore' : 'sym.masked', sym);
+    case 'cmp-weights':
+      return other;
+    case 'cmp-context':
+      return `${t('sym.context', sym)} · ${t(`mask.kind.${compareMaskOf(state.mask)}`)}`;
+    default:
+      return t(`sym.${name}`, sym);
+  }
+}
+
+/** callbacks: { preview(ref|null), select(ref), toggleMask(r, c), edit(name, r, c, value), tool(target, id), setHead(h) } */
+export function createStepsView(container, callbacks) {
+  const views = new Map(); // key → matrix view
+  const sections = new Map(); // step id → { el, sig, parts }
+  let live = []; // the views on screen now
+  let ctx = null;
+  let highlighted = [];
+  let tokensKey = '';
+  let big = false;
+
+  // On a big page, a matrix far from the viewport is redrawn when it comes near, not on every
+  // change: what is off screen costs nothing. A new matrix is always drawn at once.
+  const near = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        const view = entry.target.lessonView;
+        if (!view) continue;
+        view.near = entry.isIntersecting;
+        if (view.near && view.pending) {
+          const { matrix, options } = view.pending;
+          view.pending = null;
+          try {
+            view.update(matrix, options);
+          } catch (error) {
+            console.warn('redrawing a matrix failed', error); // the old numbers stay
+          }
+        }
+      }
+    },
+    { rootMargin: '600px 0px' },
+  );
+
+  // ---- figures -------------------------------------------------------------------------------
+
+  function specOf(name, head, role, ctx_) {
+    const { result, t } = ctx_;
+    const matrix = matrixOf(name, head, ctx_);
+    if (!matrix) return null;
+    const tokens = result.tokens;
+    const keys = (result.source ?? result).tokens; // keys and values: the source's in cross-attention
+    const isW = name in W_SYMBOL;
+    const editable = role === 'output' && EDITABLE.has(name);
+    const tools = [];
+    if (editable) {
+      tools.push({ id: 'random', label: t('tool.random') }, { id: 'identity', label: t('tool.identity') });
+      if (name === 'x') tools.push({ id: 'x10', label: t('tool.x10') });
+      tools.push({ id: 'reset', label: t('tool.reset') });
+    }
+    const producer = role === 'input' ? STEPS.find((s) => s.model.includes(name) || s.head.includes(name)) : null;
+    const spec = {
+      name,
+      head,
+      rows: matrix.rows,
+      cols: matrix.cols,
+      symbol: symbolOf(name, head, ctx_),
+      title: name.startsWith('cmp-') ? t(`name.${name.slice(4)}`) : t(`name.${name}`),
+      kind: name === 'mask' ? 'mask' : WEIGHT_MATRICES.has(name) ? 'weights' : 'signed',
+      corner: isW ? '' : undefined,
+      rowLabels: isW ? Array.from({ length: Math.min(matrix.rows, MAX_SHOWN) }, (_, r) => String(r + 1)) : ['k', 'v'].includes(name) ? keys : tokens,
+      colTokens: SQUARE.has(name) ? keys : null,
+      editable,
+      toggle: name === 'mask',
+      sumColumn: name === 'weights' || name === 'cmp-weights',
+      tag: producer ? t('lesson.fromStep', { n: stepIndex(producer.id) + 1 }) : null,
+      tools,
+      t,
+    };
+    spec.key = [role, name, head, spec.rows, spec.cols, spec.symbol, spec.title, spec.tag, isW ? spec.rows : tokensKey,
+      spec.colTokens ? 'sq' : '', editable, tools.map((x) => x.label).join(','), t('table.corner')].join('|');
+    return { spec, matrix };
+  }
+
+  function viewFor(name, head, role) {
+    const made = specOf(name, head, role, ctx);
+    if (!made) return null;
+    let view = views.get(made.spec.key);
+    if (!view) {
+      view = createMatrixView(made.spec);
+      view.fresh = true;
+      view.el.lessonView = view;
+      near.observe(view.el);
+      views.set(made.spec.key, view);
+    }
+    view.matrix = made.matrix;
+    return view;
+  }
+
+  function updateView(view) {
+    const { name } = view.spec;
+    const { result, compare, state } = ctx;
+    const options = {};
+    const source = name.startsWith('cmp-') ? compare : result;
+    if (['masked', 'exps', 'weights', 'cmp-weights'].includes(name)) options.mask = source.mask;
+    if (name === 'mask') options.fillText = fillText(state.maskFill);
+    if (view.spec.sumColumn) {
+      const head = source.perHead[view.spec.head];
+      options.rowSums = Array.from({ length: view.rows }, (_, r) => {
+        const row = head.weights.data.subarray(r * head.weights.cols, (r + 1) * head.weights.cols);
+        if (row.some(Number.isNaN)) return 'NaN';
+        return head.rowSum[r] === 0 ? '0' : '1';
+      });
+    }
+    if (big && view.near === false && !view.fresh) {
+      view.pending = { matrix: view.matrix, options };
+      return;
+    }
+    view.fresh = false;
+    view.pending = null;
+    view.update(view.matrix, options);
+  }
+
+  // ---- steps -----------------------------------------------------------------------------------
+
+  function shownHeads() {
+    const { result, state } = ctx;
+    const cells = Math.min(result.T, MAX_SHOWN) * Math.min(result.Tk, MAX_SHOWN);
+    if (result.heads * cells <= HEAD_CELL_BUDGET && result.heads <= 4) return { all: true, heads: result.perHead.map((_, k) => k) };
+    return { all: false, heads: [state.head - 1] };
+  }
+
+  // What a step shows: groups of figures, each figure a [name, head, role].
+  function planOf(step, single) {
+    const groups = [];
+    if (single && step.inputs.length) groups.push({ head: null, figures: step.inputs.map((n) => [n, null, 'input']) });
+    if (step.id === 'qkv') {
+      groups.push({ head: null, figures: ['wq', 'wk', 'wv'].map((n) => [n, null, 'output']) });
+      groups.push({ head: null, figures: ['q', 'k', 'v'].map((n) => [n, null, 'output']) });
+    } else if (step.model.length) {
+      groups.push({ head: null, figures: step.model.map((n) => [n, null, 'output']) });
+    }
+    const perHead = step.head.length > 0 || (single && step.headInputs.length > 0);
+    const { all, heads } = shownHeads();
+    if (perHead) {
+      for (const k of heads) {
+        const inputs = single ? step.headInputs.map((n) => [n, k, 'input']) : [];
+        const own = step.head.map((n) => [n, k, 'output']);
+        // A comparison puts the step's result and the compared one side by side, first.
+        const figures = ctx.compare && step.compare.length
+          ? [own[own.length - 1], ...step.compare.map((n) => [n, k, 'output']), ...own.slice(0, -1), ...inputs]
+          : [...inputs, ...own];
+        groups.push({ head: k, figures });
+      }
+    }
+    return { groups, tabs: perHead && !all };
+  }
+
+  function sectionFor(step, single) {
+    const { t, state, result } = ctx;
+    let section = sections.get(step.id);
+    if (!section) {
+      const title = h('h2');
+      const caption = h('p', { className: 'caption' });
+      const formulas = h('div', { className: 'formulas-tex' });
+      const body = h('div', { className: 'step-body' });
+      const el = h('section', { className: 'step lesson-step', dataset: { step: step.id } }, [
+        h('div', { className: 'step-head' }, [title, caption]),
+        formulas,
+        body,
+      ]);
+      section = { el, title, caption, formulas, body, sig: '' };
+      sections.set(step.id, section);
+    }
+    const n = stepIndex(step.id) + 1;
+    section.title.textContent = t('lesson.stepTitle', { n, title: t(`step.${step.id}.title`) });
+    section.caption.textContent = t(`step.${step.id}.caption`, { T: result.T, dModel: result.dModel, dK: result.dK, heads: result.heads });
+    const texts = stepFormulas(step.id, state, result, t);
+    if (section.formulas.childElementCount !== texts.length) {
+      section.formulas.replaceChildren(...texts.map((tex) => typeset(tex, { display: true, className: 'step-formula' })));
+    } else {
+      texts.forEach((tex, k) => retypeset(section.formulas.children[k], tex, true));
+    }
+
+    const plan = planOf(step, single);
+    const groupViews = plan.groups.map((group) => ({
+      head: group.head,
+      views: group.figures.map(([name, head, role]) => viewFor(name, head, role)).filter(Boolean),
+    }));
+    const panel = step.id === 'mask' ? callbacks.workbench() : step.id === 'softmax' ? callbacks.lab() : null;
+    const sig = JSON.stringify([
+      groupViews.map((g) => [g.head, g.views.map((v) => v.spec.key)]),
+      plan.tabs ? [result.heads, state.head, t('lab.head', { h: 1 })] : null,
+      Boolean(panel),
+    ]);
+    if (sig !== section.sig) {
+      section.sig = sig;
+      const parts = [];
+      if (panel) parts.push(panel.el);
+      if (plan.tabs) {
+        parts.push(
+          h('div', { className: 'head-tabs', role: 'group', 'aria-label': t('lesson.headTabs') },
+            result.perHead.map((_, k) =>
+              h('button', { type: 'button', className: 'choice', dataset: { headTab: String(k + 1) }, 'aria-pressed': k === state.head - 1 ? 'true' : 'false', text: t('lab.head', { h: k + 1 }) }),
+            ),
+          ),
+        );
+      }
+      const model = groupViews.filter((g) => g.head === null);
+      for (const group of model) parts.push(h('div', { className: 'matrices' }, group.views.map((v) => v.el)));
+      const perHead = groupViews.filter((g) => g.head !== null);
+      if (perHead.length) {
+        parts.push(
+          h('div', { className: 'heads' }, perHead.map((g) =>
+            h('article', { className: 'head', dataset: { head: String(g.head) } }, [
+              h('h3', { text: t('step.head.title', { h: g.head + 1 }) }),
+              h('div', { className: 'matrices' }, g.views.map((v) => v.el)),
+            ]),
+          )),
+        );
+      }
+      section.body.replaceChildren(...parts);
+    }
+    if (panel) panel.update(ctx);
+    return { el: section.el, views: groupViews.flatMap((g) => g.views) };
+  }
+
+  function render(next) {
+    ctx = next;
+    tokensKey = `${ctx.result.tokens.join('\u0001')}\u0002${ctx.result.source?.tokens.join('\u0001') ?? ''}`;
+    const single = ctx.state.step !== 'all';
+    const steps = single ? STEPS.filter((s) => s.id === ctx.state.step) : STEPS;
+    const built = steps.map((step) => sectionFor(step, single));
+    live = built.flatMap((b) => b.views);
+    big = !single && live.reduce((n, v) => n + v.cells.length, 0) > BIG_PAGE_CELLS;
+    for (const view of live) updateView(view);
+    const els = built.map((b) => b.el);
+    const same = els.length === container.children.length && els.every((el, k) => container.children[k] === el);
+    if (!same) container.replaceChildren(...els);
+    container.classList.toggle('single', single);
+    // Off-screen steps of a big page skip layout and paint until they scroll into view (not on
+    // small pages, where it would only blank them out of full-page screenshots and print).
+    container.classList.toggle('big', big);
+    container.classList.toggle('many', live.reduce((n, v) => n + v.cells.length, 0) > BIG_PAGE_CELLS);
+    // Keep the views of recently shown steps (going back a step then costs no rebuild); forget the
+    // least recently shown past a limit.
+    const keep = new Set(live);
+    for (const view of live) view.used = ++useCounter;
+    const spare = [...views.entries()].filter(([, view]) => !keep.has(view));
+    spare.sort((a, b) => b[1].used - a[1].used);
+    spare.forEach(([key, view], n) => {
+      if (n < SPARE_VIEWS) return;
+      near.unobserve(view.el);
+      views.delete(key);
+    });
+  }
+
+  // ---- highlights --------------------------------------------------------------------------------
+
+  function highlight(ref, deps) {
+    for (const td of highlighted) td.removeAttribute('data-hl');
+    highlighted = [];
+    if (!ref) return;
+    const mark = (view, r, c, kind) => {
+      const k = view.index(r, c);
+      if (k < 0) return;
+      const td = view.cells[k];
+      if (td.dataset.hl === 'self') return;
+      td.dataset.hl = kind;
+      highlighted.push(td);
+    };
+    for (const view of live) {
+      const { name, head } = view.spec;
+      if (name === ref.name && head === ref.head) mark(view, ref.row, ref.col, 'self');
+      for (const dep of deps ?? []) {
+        if (dep.name !== name || dep.head !== head) continue;
+        if (dep.row !== undefined && dep.col !== undefined) mark(view, dep.row, dep.col, 'dep');
+        else if (dep.row !== undefined) for (let c = 0; c < view.cols; c += 1) mark(view, dep.row, c, 'dep');
+        else if (dep.col !== undefined) for (let r = 0; r < view.rows; r += 1) mark(view, r, dep.col, 'dep');
+      }
+    }
+  }
+
+  // ---- events ------------------------------------------------------------------------------------
+
+  const refOf = (td) => ({
+    name: td.dataset.matrix,
+    head: td.dataset.head === undefined ? null : Number(td.dataset.head),
+    row: Number(td.dataset.row),
+    col: Number(td.dataset.col),
+  });
+  const cellOf = (target) => target.closest?.('td[data-matrix]') ?? null;
+  const viewOfCell = (td) => live.find((v) => v.cells[v.index(Number(td.dataset.row), Number(td.dataset.col))] === td) ?? null;
+
+  function focusCell(name, head, r, c) {
+    const headSel = head === null ? ':not([data-head])' : `[data-head="${head}"]`;
+    const td = container.querySelector(`td[data-matrix="${name}"]${headSel}[data-row="${r}"][data-col="${c}"]`);
+    td?.focus();
+  }
+
+  function edit(td, initial) {
+    const view = viewOfCell(td);
+    if (!view || !view.spec.editable) return;
+    const { name } = view.spec;
+    startEdit({
+      td,
+      view,
+      initial,
+      t: ctx.t,
+      message: (text) => view.setError(text),
+      commit: (value) => callbacks.edit(name, Number(td.dataset.row), Number(td.dataset.col), value),
+      focusCell: (r, c) => focusCell(name, null, r, c),
+    });
+  }
+
+  container.addEventListener('mouseover', (event) => {
+    const td = cellOf(event.target);
+    if (td) callbacks.preview(refOf(td));
+  });
+  container.addEventListener('mouseleave', () => callbacks.preview(null));
+  container.addEventListener('focusin', (event) => {
+    const td = cellOf(event.target);
+    if (!td || event.target !== td) return;
+    // Roving focus: the focused cell becomes its matrix's one cell in the tab order.
+    const view = viewOfCell(td);
+    if (view) for (const cell of view.cells) if (cell.tabIndex === 0 && cell !== td) cell.tabIndex = -1;
+    td.tabIndex = 0;
+    callbacks.select(refOf(td));
+  });
+  container.addEventListener('click', (event) => {
+    const tool = event.target.closest('button[data-tool]');
+    if (tool) {
+      callbacks.tool(tool.dataset.target, tool.dataset.tool);
+      return;
+    }
+    const tab = event.target.closest('button[data-head-tab]');
+    if (tab) {
+      callbacks.setHead(Number(tab.dataset.headTab));
+      return;
+    }
+    const td = cellOf(event.target);
+    if (!td || event.target.closest('input')) return;
+    if (td.dataset.matrix === 'mask') callbacks.toggleMask(Number(td.dataset.row), Number(td.dataset.col));
+    if (document.activeElement !== td) td.focus();
+  });
+  container.addEventListener('dblclick', (event) => {
+    const td = cellOf(event.target);
+    if (td && !event.target.closest('input')) edit(td, null);
+  });
+  container.addEventListener('keydown', (event) => {
+    const td = cellOf(event.target);
+    if (!td || event.target !== td) return;
+    const r = Number(td.dataset.row);
+    const c = Number(td.dataset.col);
+    const head = td.dataset.head === undefined ? null : Number(td.dataset.head);
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (moves[event.key]) {
+      event.preventDefault();
+      focusCell(td.dataset.matrix, head, r + moves[event.key][0], c + moves[event.key][1]);
+      return;
+    }
+    const editable = td.closest('table.editable');
+    if (td.dataset.matrix === 'mask' && (event.key === ' ' || event.key === 'Enter')) {
+      event.preventDefault();
+      callbacks.toggleMask(r, c);
+    } else if (editable && (event.key === 'Enter' || event.key === 'F2')) {
+      event.preventDefault();
+      edit(td, null);
+    } else if (editable && /^[-+.\d\u2212eEaIN]$/.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      // Typing starts an edit with that character (letters too, so "abc" gets its message).
+      event.preventDefault();
+      edit(td, event.key);
+    } else if (editable && event.key.length === 1 && /\p{L}/u.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      edit(td, event.key);
+    }
+  });
+
+  return {
+    render,
+    highlight,
+    focusCell,
+    liveViews: () => live,
+  };
+}

@@ -1,0 +1,77 @@
+// The performance panel: which SIMD path ran, the last computation's time, FLOPs and memory, and
+// a T-versus-time plot measured on demand in the worker (forward-only path, the current d_model
+// and heads), which makes the quadratic cost of attention visible.
+import { h } from '../views/dom.js';
+import { forwardFlops } from './work-estimate.js';
+import { renderTimePlot } from './time-plot.js';
+
+export const SWEEP_TOKENS = Object.freeze([64, 128, 256, 512, 1024, 2048]);
+
+// Deterministic embeddings for the sweep: the values do not matter, only the sizes.
+function sweepEmbeddings(T, C) {
+  const data = new Float32Array(T * C);
+  for (let n = 0; n < data.length; n += 1) data[n] = Math.sin(n * 0.618) * 0.5;
+  return { rows: T, cols: C, data };
+}
+
+export function createPerfPanel(node, { t, getWorker, getShape }) {
+  const facts = h('dl', { className: 'perf-facts' });
+  const button = h('button', { type: 'button', className: 'perf-measure' });
+  const status = h('p', { className: 'perf-status', 'aria-live': 'polite' });
+  const plot = h('div', { className: 'perf-plot' });
+  node.replaceChildren(facts, button, status, plot);
+  let last = null;
+  let points = [];
+  let running = false;
+
+  function renderFacts() {
+    const tr = t();
+    const rows = [];
+    if (last) {
+      const gflops = last.flops / (last.ms * 1e6);
+      rows.push([tr('perf.simd'), last.simdPath]);
+      rows.push([tr('perf.time'), tr('perf.timeValue', { ms: last.ms.toFixed(2), where: tr(`perf.where.${last.where}`) })]);
+      rows.push([tr('perf.flops'), tr('perf.flopsValue', { mflop: (last.flops / 1e6).toFixed(2), gflops: gflops.toFixed(1) })]);
+      rows.push([tr('perf.memory'), tr('perf.memoryValue', { mb: (last.memoryBytes / 2 ** 20).toFixed(0) })]);
+    }
+    facts.replaceChildren(...rows.flatMap(([term, value]) => [h('dt', { text: term }), h('dd', { text: value })]));
+    button.textContent = running ? tr('perf.measuring') : tr('perf.measure');
+    button.disabled = running;
+    plot.replaceChildren(renderTimePlot(points, { x: tr('perf.axisT'), y: tr('perf.axisMs') }));
+  }
+
+  async function measure() {
+    const worker = getWorker();
+    const { dModel, heads } = getShape();
+    running = true;
+    points = [];
+    renderFacts();
+    try {
+      for (const T of SWEEP_TOKENS) {
+        status.textContent = t()('perf.sweepStep', { T, dModel, heads });
+        const config = { embeddings: sweepEmbeddings(T, dModel), dModel, heads, mask: 'causal' };
+        await worker.compute(config, { outputOnly: true });  // warm-up at this size
+        const start = performance.now();
+        await worker.compute(config, { outputOnly: true });
+        points.push({ T, ms: performance.now() - start });
+        renderFacts();
+      }
+      status.textContent = t()('perf.sweepDone', { dModel, heads });
+    } catch (error) {
+      status.textContent = error.cancelled ? t()('perf.sweepCancelled') : error.message;
+    } finally {
+      running = false;
+      renderFacts();
+    }
+  }
+  button.addEventListener('click', () => { if (!running) measure(); });
+
+  return {
+    /** After each computation: { ms, where: 'main' | 'worker', T, Tk, dModel, simdPath, memoryBytes }. */
+    record({ ms, where, T, Tk, dModel, simdPath, memoryBytes }) {
+      last = { ms, where, simdPath, memoryBytes, flops: forwardFlops(T, Tk, dModel) };
+      renderFacts();
+    },
+    translate: renderFacts,
+  };
+}

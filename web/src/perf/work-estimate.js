@@ -1,0 +1,14 @@
+// How much arithmetic a config asks for, to decide where to compute it and to show it. The FLOP
+// count is the one the benchmark uses: 8·T·C² for the four projections (2 FLOPs per multiply-add,
+// 4 products of C×C), 4·T·Tk·C for the scores and the weighted sum.
+export function forwardFlops(T, Tk, C) {
+  return 8 * T * C * C + 4 * T * Tk * C;
+}
+
+// Above this many FLOPs (about 4 ms of wasm SIMD at ~25 GFLOP/s, plus copying every T×T matrix
+// to JavaScript) the page computes in a Web Worker so that typing never freezes.
+export const WORKER_THRESHOLD_FLOPS = 1e8;
+
+export function worthAWorker(T, Tk, C) {
+  return forwardFlops(T, Tk, C) > WORKER_THRESHOLD_FLOPS;
+}

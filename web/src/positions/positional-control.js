@@ -1,0 +1,20 @@
+// The positional encoding choice: none, or sinusoidal as in "Attention Is All You Need". Radios
+// in the page's form (its input event recomputes); texts through data-i18n.
+import { h } from '../views/dom.js';
+import { POSITIONAL_KINDS } from '../heads/issue4-fields.js';
+
+export function createPositionalControl() {
+  const el = h('fieldset', { className: 'field pe-control', dataset: { field: 'positional' } }, [
+    h('legend', { dataset: { i18n: 'heads4.pos.legend' } }),
+    ...POSITIONAL_KINDS.map((kind) =>
+      h('label', {}, [h('input', { type: 'radio', name: 'positional', value: kind }), ' ', h('span', { dataset: { i18n: `heads4.pos.${kind}` } })]),
+    ),
+  ]);
+  return {
+    el,
+    read: () => el.querySelector('input[name="positional"]:checked')?.value ?? 'none',
+    write(kind) {
+      for (const input of el.querySelectorAll('input[name="positional"]')) input.checked = input.value === kind;
+    },
+  };
+}

@@ -1,0 +1,147 @@
+// Positional encoding on the page: with "sinusoidal", the token vectors E, the positions P and
+// their sum X = E + P as three matrices (all from the result); with "none", a note. Below, the
+// "shuffle tokens" experiment: the same tokens in another order, without and with positions,
+// compared row by row after undoing the order (positions/shuffle.js; the engine computes).
+import katex from 'katex';
+
+import { colorScale, textColorFor } from '../views/colors.js';
+import { formatCell } from '../views/format.js';
+import { h } from '../views/dom.js';
+import { renderGrid } from '../heads/grid.js';
+import { runShuffle } from './shuffle.js';
+
+const COLS = 8; // output columns shown in the shuffle comparison
+const ROWS = 64;
+
+const signedFill = (matrix) => {
+  const scale = colorScale('signed', matrix.data);
+  return (r, c, value) => {
+    const background = scale.color(value);
+    return { background, color: textColorFor(background) };
+  };
+};
+
+// The definition of "Attention Is All You Need", section 3.5 (text only: the engine computes P).
+const FORMULA = String.raw`P_{pos,\,2i} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right), \qquad P_{pos,\,2i+1} = \cos\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)`;
+
+function formula(tex) {
+  const node = h('div', { className: 'pe-formula' });
+  try {
+    katex.render(tex, node, { displayMode: true, throwOnError: false });
+  } catch {
+    node.textContent = tex;
+  }
+  return node;
+}
+
+// 3.2e-8 rather than 0.000: the point is how small the difference is.
+const small = (value) => (value === 0 ? '0' : value < 1e-3 ? value.toExponential(1).replace('-', '\u2212') : formatCell(value));
+
+/** callbacks: { shuffle(seed) } */
+export function createPositionsPanel(callbacks) {
+  const el = h('section', { className: 'panel hv-panel pe', id: 'positions-view' });
+  el.addEventListener('click', (event) => {
+    const button = event.target.closest('button[data-pe]');
+    if (!button) return;
+    if (button.dataset.pe === 'shuffle') callbacks.shuffle(1 + Math.floor(Math.random() * 2147483646));
+    else callbacks.shuffle(0);
+  });
+
+  function encodingPart({ result, t }) {
+    if (!result.positions) {
+      return [h('p', { className: 'caption', text: t('heads4.pos.noneCaption') })];
+    }
+    const tokens = result.tokens;
+    const grid = (matrix, name, caption) => renderGrid({ matrix, name, rowLabels: tokens, fill: signedFill(matrix), caption, t });
+    return [
+      h('p', { className: 'caption', text: t('heads4.pos.sinCaption', { T: result.T, dModel: result.dModel }) }),
+      formula(FORMULA),
+      h('div', { className: 'pe-matrices' }, [
+        grid(result.embeddings, 'pos-e', t('heads4.pos.e')),
+        h('div', { className: 'pe-term' }, [h('span', { className: 'op', text: '+' }), grid(result.positions, 'pos-p', t('heads4.pos.p'))]),
+        h('div', { className: 'pe-term' }, [h('span', { className: 'op', text: '=' }), grid(result.x, 'pos-x', t('heads4.pos.x'))]),
+      ]),
+    ];
+  }
+
+  function shufflePart({ state, t, engine, config }) {
+    const shuffled = state.shuffle > 0;
+    const parts = [
+      h('h3', { text: t('heads4.shuffle.title') }),
+      h('p', { className: 'caption', text: t('heads4.shuffle.caption') }),
+      h('div', { className: 'pe-buttons' }, [
+        h('button', { type: 'button', className: 'choice', dataset: { pe: 'shuffle' }, text: t(shuffled ? 'heads4.shuffle.again' : 'heads4.shuffle.button') }),
+        shuffled ? h('button', { type: 'button', className: 'choice', dataset: { pe: 'typed' }, text: t('heads4.shuffle.typed') }) : null,
+      ]),
+    ];
+    if (!shuffled || !engine) return parts;
+    if (config.tokens.length < 2) {
+      parts.push(h('p', { className: 'note', text: t('heads4.shuffle.one') }));
+      return parts;
+    }
+    const run = runShuffle(engine, config, state.shuffle);
+    if (!run) {
+      parts.push(h('p', { className: 'note', text: t('heads4.shuffle.failed') }));
+      return parts;
+    }
+    const { order, none, sinusoidal } = run;
+    const tokens = config.tokens;
+    parts.push(
+      h('p', { className: 'pe-order' }, [
+        h('span', { className: 'hs-label', text: t('heads4.shuffle.typedOrder') }),
+        ...tokens.slice(0, ROWS).map((token) => h('span', { className: 'chip', text: token })),
+      ]),
+      h('p', { className: 'pe-order' }, [
+        h('span', { className: 'hs-label', text: t('heads4.shuffle.newOrder') }),
+        ...order.slice(0, ROWS).map((i) => h('span', { className: 'chip', text: tokens[i] })),
+      ]),
+      h('ul', { className: 'pe-summary' }, [
+        h('li', { dataset: { peSummary: 'none' }, className: none.changed === 0 ? 'same' : 'changed', text: none.changed === 0 ? t('heads4.shuffle.noneSame', { max: small(none.maxDiff) }) : t('heads4.shuffle.noneChanged', { n: none.changed, T: tokens.length, max: small(none.maxDiff) }) }),
+        h('li', { dataset: { peSummary: 'sinusoidal' }, className: sinusoidal.changed === 0 ? 'same' : 'changed', text: sinusoidal.changed === 0 ? t('heads4.shuffle.sinSame', { max: small(sinusoidal.maxDiff) }) : t('heads4.shuffle.sinChanged', { n: sinusoidal.changed, T: tokens.length, max: small(sinusoidal.maxDiff) }) }),
+      ]),
+    );
+    // Row by row: where each token went, and how far its output row moved.
+    const head = h('tr', {}, [
+      h('th', { text: t('heads4.shuffle.token') }),
+      h('th', { text: t('heads4.shuffle.position') }),
+      h('th', { text: t('heads4.shuffle.diffNone') }),
+      h('th', { text: t('heads4.shuffle.diffSin') }),
+    ]);
+    const verdict = (row) => h('td', { className: row.same ? 'same' : 'changed', dataset: { peSame: row.same ? '1' : '0' } }, [
+      h('span', { className: 'mark', text: row.same ? '=' : '≠' }),
+      ` ${small(row.diff)}`,
+    ]);
+    const body = none.rows.slice(0, ROWS).map((row, i) =>
+      h('tr', { dataset: { peRow: String(i) } }, [
+        h('th', { scope: 'row', text: row.token }),
+        h('td', { text: `${row.from + 1} → ${row.to + 1}` }),
+        verdict(row),
+        verdict(sinusoidal.rows[i]),
+      ]),
+    );
+    parts.push(h('div', { className: 'hv-scroll' }, [h('table', { className: 'pe-table' }, [h('thead', {}, [head]), h('tbody', {}, body)])]));
+
+    // The outputs themselves, typed order and shuffled order, rows labelled with their tokens.
+    const shuffledTokens = order.map((i) => tokens[i]);
+    const outputs = (runOf, key) =>
+      h('div', { className: 'pe-pair', dataset: { pePair: key } }, [
+        h('h4', { text: t(key === 'none' ? 'heads4.shuffle.withoutTitle' : 'heads4.shuffle.withTitle') }),
+        h('div', { className: 'pe-matrices' }, [
+          renderGrid({ matrix: runOf.typed, name: `shuffle-${key}-typed`, rowLabels: tokens, fill: signedFill(runOf.typed), maxCols: COLS, maxRows: 16, caption: t('heads4.shuffle.outTyped'), t }),
+          renderGrid({ matrix: runOf.shuffled, name: `shuffle-${key}-shuffled`, rowLabels: shuffledTokens, fill: signedFill(runOf.typed), maxCols: COLS, maxRows: 16, caption: t('heads4.shuffle.outShuffled'), t }),
+        ]),
+      ]);
+    parts.push(h('div', { className: 'pe-pairs' }, [outputs(none, 'none'), outputs(sinusoidal, 'sinusoidal')]));
+    return parts;
+  }
+
+  function update(ctx) {
+    el.replaceChildren(
+      h('h2', { text: ctx.t('heads4.pos.title') }),
+      ...encodingPart(ctx),
+      ...shufflePart(ctx),
+    );
+  }
+
+  return { el, update };
+}

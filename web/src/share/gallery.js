@@ -1,0 +1,63 @@
+// The presets gallery: curated examples, each a link with a paragraph in English and Chinese
+// (share-en.js / share-zh-CN.js: gallery.<id>.title and gallery.<id>.text). An example is a
+// preset of web/src/presets/ (read from the preset list, never copied) plus changes; presets
+// that no example names are listed after them with their own label and note. No DOM here.
+import { PRESETS } from '../presets/index.js';
+import { encodeHash, presetState } from '../state/url.js';
+
+const SENTENCE = 'Your journey starts with one step';
+
+export const GALLERY = Object.freeze([
+  // The course's worked example (attention-worked-example.zh.txt, section 6).
+  { id: 'journey', preset: 'journey' },
+  { id: 'journey-bidirectional', preset: 'journey', changes: { mask: 'none' } },
+  { id: 'journey-unscaled', preset: 'journey', changes: { scale: false } },
+  // "The cat sat" and self-test question 2 of attention-with-self-test.zh.md: the lesson's
+  // presets (web/src/presets/), with the gallery's own paragraphs.
+  { id: 'cat-sat', preset: 'cat' },
+  { id: 'self-test-2', preset: 'selftest' },
+  { id: 'default', preset: 'default' },
+  { id: 'four-heads', preset: 'default', changes: { dModel: 8, heads: 4, seed: 1 } },
+  { id: 'one-head', preset: 'default', changes: { dModel: 8, heads: 1, seed: 1 } },
+  { id: 'other-seed', preset: 'default', changes: { seed: 42 } },
+  {
+    id: 'it-was-tired',
+    preset: 'default',
+    changes: { sentence: "The animal didn't cross the street because it was too tired", dModel: 12, heads: 3, seed: 7 },
+  },
+  { id: 'chinese', preset: 'default', changes: { sentence: '注意力 让 每个 词 都 能 看到 相关 的 词', mask: 'none' } },
+]);
+
+export { SENTENCE as GALLERY_SENTENCE };
+
+/**
+ * The gallery as shown: [{ id, preset, titleKey, textKey, hash, state }]. Curated examples first,
+ * then every preset no curated example is based on unchanged (with its labelKey and noteKey).
+ */
+export function galleryItems() {
+  const items = GALLERY.filter((item) => Object.hasOwn(PRESETS, item.preset)).map((item) => {
+    const state = { ...presetState(item.preset), ...(item.changes ?? {}) };
+    return {
+      id: item.id,
+      preset: item.preset,
+      titleKey: `gallery.${item.id}.title`,
+      textKey: `gallery.${item.id}.text`,
+      state,
+      hash: encodeHash({ presetId: item.preset, state }),
+    };
+  });
+  const covered = new Set(GALLERY.filter((item) => !item.changes).map((item) => item.preset));
+  for (const [id, preset] of Object.entries(PRESETS)) {
+    if (covered.has(id)) continue;
+    const state = presetState(id);
+    items.push({
+      id: `preset-${id}`,
+      preset: id,
+      titleKey: preset.labelKey,
+      textKey: preset.noteKey ?? null,
+      state,
+      hash: encodeHash({ presetId: id, state }),
+    });
+  }
+  return items;
+}

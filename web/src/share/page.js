@@ -1,0 +1,313 @@
+// Sharing on the page: the link kept in the address bar as the reader works, "Copy link", the
+// message about what a link could not apply, the examples gallery, the "Embed / use in class"
+// panel, the Export panel and embed mode. main.js calls the three hooks below; all texts come
+// from i18n (data-i18n, filled by views/i18n-dom.js) and every link text goes in as a property,
+// never as HTML.
+import { enterEmbedMode } from '../embed/embed-mode.js';
+import { embedFragment } from '../embed/protocol.js';
+import { createExportPanel } from '../export/export-panel.js';
+import { parseCellRef } from '../lesson/lesson-state.js';
+import { ALL_FIELDS, encodeHash, PAGE_PARTS } from '../state/url.js';
+import { galleryItems } from './gallery.js';
+import { applyHidden, controlsOnPage } from './hide.js';
+import './share.css';
+
+// How long the address waits for the reader to stop typing before it is rewritten.
+export const WRITE_DELAY_MS = 250;
+
+const h = (doc, tag, props = {}, children = []) => {
+  const node = doc.createElement(tag);
+  for (const [name, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name === 'text') node.textContent = value;
+    else if (name === 'dataset') Object.assign(node.dataset, value);
+    else if (name === 'className') node.className = value;
+    else node.setAttribute(name, value === true ? '' : String(value));
+  }
+  node.append(...children);
+  return node;
+};
+
+// The page's address without its fragment (works for http(s) and file://).
+const pageAddress = (win) => win.location.href.split('#')[0];
+
+/**
+ * Builds the sharing parts into the page. Returns the hooks main.js calls:
+ *   linkOpened({ ignored, view })                    after decodeHash(location.hash)
+ *   stateChanged({ presetId, state, result, lang, t }) → the link's hash, after each new result
+ *                                                    and after a language change
+ *   flush()                                          writes a pending address now
+ */
+export function installSharing({ doc = document, win = window } = {}) {
+  let view = { embed: false, hidden: [] };
+  let current = null; // { presetId, state, result, lang, t, hash }
+  let notice = []; // ignored items of the opened link
+  let pendingHash = null;
+  let timer = null;
+  let embed = null;
+
+  // ---- the address, rewritten as the reader works ------------------------------------------------
+  const write = () => {
+    timer = null;
+    if (pendingHash === null) return;
+    const hash = pendingHash;
+    pendingHash = null;
+    if (hash === (win.location.hash === '#' ? '' : win.location.hash)) return;
+    win.history.replaceState(win.history.state, '', hash || `${win.location.pathname}${win.location.search}`);
+  };
+  const schedule = (hash) => {
+    pendingHash = hash;
+    if (timer !== null) win.clearTimeout(timer);
+    timer = win.setTimeout(write, WRITE_DELAY_MS);
+  };
+  const flush = () => {
+    if (timer !== null) win.clearTimeout(timer);
+    write();
+  };
+  win.addEventListener('pagehide', flush);
+
+  // ---- the share bar (in the header) ---------------------------------------------------------------
+  const bar = h(doc, 'div', { id: 'share-bar', className: 'share-bar', role: 'group' });
+  const copy = h(doc, 'button', { type: 'button', id: 'share-copy', className: 'share-primary', dataset: { i18n: 'share.copy' } });
+  const status = h(doc, 'span', { id: 'share-status', className: 'share-status', role: 'status' });
+  const linkBox = h(doc, 'input', { id: 'share-link', className: 'share-link', readonly: true, hidden: true, 'aria-label': 'link' });
+  const opener = (panel, key) =>
+    h(doc, 'button', { type: 'button', dataset: { shareOpen: panel, i18n: key }, 'aria-expanded': 'false', 'aria-controls': panel });
+  bar.append(copy, opener('share-gallery', 'share.galleryButton'), opener('share-embed', 'share.embedButton'), opener('share-export', 'share.exportButton'), status, linkBox);
+  const header = doc.querySelector('header.top');
+  (header?.querySelector('.lang') ?? header)?.before(bar);
+  if (!header) doc.body.prepend(bar);
+
+  // ---- the message about ignored link parts -------------------------------------------------------
+  const noticeBox = h(doc, 'div', { id: 'share-notice', className: 'share-notice', role: 'status', hidden: true });
+  const noticeTitle = h(doc, 'p', { className: 'share-notice-title', dataset: { i18n: 'share.ignored.title' } });
+  const noticeList = h(doc, 'ul');
+  const dismiss = h(doc, 'button', { type: 'button', className: 'share-dismiss', dataset: { i18n: 'share.ignored.dismiss' } });
+  noticeBox.append(dismiss, noticeTitle, noticeList);
+  const status0 = doc.getElementById('engine-status');
+  if (status0) status0.after(noticeBox);
+  else (doc.querySelector('main') ?? doc.body).prepend(noticeBox);
+  dismiss.addEventListener('click', () => {
+    notice = [];
+    noticeBox.hidden = true;
+  });
+
+  // ---- panels: gallery, embed, export (one open at a time, under the controls) ----------------------
+  const controlsPanel = doc.getElementById('controls')?.closest('section');
+  const anchor = controlsPanel ?? doc.getElementById('results');
+  const gallery = h(doc, 'section', { id: 'share-gallery', className: 'panel share-panel', hidden: true });
+  const embedPanel = h(doc, 'section', { id: 'share-embed', className: 'panel share-panel', hidden: true });
+  const exportBox = h(doc, 'section', { id: 'share-export', className: 'panel share-panel', hidden: true });
+  if (controlsPanel) controlsPanel.after(gallery, embedPanel, exportBox);
+  else if (anchor) anchor.before(gallery, embedPanel, exportBox);
+  else doc.body.append(gallery, embedPanel, exportBox);
+  const panels = [gallery, embedPanel, exportBox];
+
+  bar.addEventListener('click', (event) => {
+    const target = event.target.closest('[data-share-open]');
+    if (!target) return;
+    const panel = doc.getElementById(target.dataset.shareOpen);
+    const open = panel.hidden;
+    for (const other of panels) other.hidden = true;
+    for (const button of bar.querySelectorAll('[data-share-open]')) button.setAttribute('aria-expanded', 'false');
+    panel.hidden = !open;
+    target.setAttribute('aria-expanded', String(open));
+    if (open) {
+      renderPanels();
+      panel.scrollIntoView({ block: 'nearest' });
+    }
+  });
+
+  // The gallery: every example a link with its paragraph.
+  gallery.append(
+    h(doc, 'h2', { dataset: { i18n: 'gallery.title' } }),
+    h(doc, 'p', { className: 'share-gallery-intro', dataset: { i18n: 'gallery.intro' } }),
+    h(
+      doc,
+      'ul',
+      { className: 'share-gallery-list' },
+      galleryItems().map((item) =>
+        h(doc, 'li', {}, [
+          h(doc, 'a', { href: item.hash || '#', dataset: { gallery: item.id } }, [
+            h(doc, 'strong', { dataset: { i18n: item.titleKey } }),
+            item.textKey ? h(doc, 'span', { dataset: { i18n: item.textKey } }) : '',
+          ]),
+        ]),
+      ),
+    ),
+  );
+
+  // Embed / use in class: what to hide, then the three ways in.
+  const hideBox = h(doc, 'fieldset', { className: 'share-hide' }, [h(doc, 'legend', { dataset: { i18n: 'embed.hideLabel' } })]);
+  const output = (id, labelKey, rows) => {
+    const area = h(doc, 'textarea', { id, readonly: true, rows: String(rows), spellcheck: 'false' });
+    const copyButton = h(doc, 'button', { type: 'button', dataset: { copy: id, i18n: 'embed.copy' } });
+    return h(doc, 'div', { className: 'share-output' }, [h(doc, 'label', { for: id, dataset: { i18n: labelKey } }), h(doc, 'div', { className: 'share-output-row' }, [area, copyButton])]);
+  };
+  embedPanel.append(
+    h(doc, 'h2', { dataset: { i18n: 'embed.title' } }),
+    h(doc, 'p', { className: 'share-gallery-intro', dataset: { i18n: 'embed.intro' } }),
+    hideBox,
+    output('share-classroom', 'embed.classroom', 2),
+    output('share-iframe', 'embed.iframe', 4),
+    h(doc, 'p', { className: 'hint', dataset: { i18n: 'embed.iframeHint' } }),
+    output('share-element', 'embed.element', 3),
+  );
+  const chosenHidden = new Set();
+  hideBox.addEventListener('change', (event) => {
+    const name = event.target.dataset?.hideName;
+    if (!name) return;
+    if (event.target.checked) chosenHidden.add(name);
+    else chosenHidden.delete(name);
+    renderPanels();
+  });
+  embedPanel.addEventListener('click', (event) => {
+    const id = event.target.closest('[data-copy]')?.dataset.copy;
+    if (!id) return;
+    const area = doc.getElementById(id);
+    copyText(area.value, area).then((ok) => {
+      event.target.textContent = current?.t(ok ? 'embed.copied' : 'share.copyFailed') ?? '';
+      win.setTimeout(() => {
+        event.target.textContent = current?.t('embed.copy') ?? '';
+      }, 1500);
+    });
+  });
+
+  const exporter = createExportPanel(doc, exportBox);
+  // Clicking a matrix's caption selects it for export.
+  doc.getElementById('results')?.addEventListener('click', (event) => {
+    const figure = event.target.closest('figure');
+    const cell = figure?.querySelector('[data-matrix]');
+    if (!cell || !event.target.closest('figcaption')) return;
+    exporter.select(cell.dataset.head === undefined ? cell.dataset.matrix : `${cell.dataset.matrix}.${Number(cell.dataset.head) + 1}`);
+  });
+
+  // ---- copying -------------------------------------------------------------------------------------
+  async function copyText(text, fallbackField) {
+    try {
+      await win.navigator.clipboard.writeText(text);
+      return true;
+    } catch {
+      // No clipboard API (file://, an iframe without permission): select the text and copy.
+      try {
+        fallbackField.select();
+        return doc.execCommand('copy');
+      } catch {
+        return false;
+      }
+    }
+  }
+
+  copy.addEventListener('click', async () => {
+    if (!current) return;
+    flush();
+    const link = fullLink(current.hash);
+    linkBox.value = link;
+    linkBox.hidden = false;
+    const ok = await copyText(link, linkBox);
+    status.textContent = current.t(ok ? 'share.copied' : 'share.copyFailed');
+    status.dataset.state = ok ? 'ok' : 'failed';
+    if (!ok) linkBox.select();
+    win.setTimeout(() => {
+      status.textContent = '';
+    }, 2500);
+  });
+
+  const fullLink = (hash) => `${pageAddress(win)}${hash}`;
+
+  // ---- rendering what depends on the state or the language -----------------------------------------
+  function renderNotice() {
+    if (!current) return;
+    noticeList.replaceChildren(...notice.map((item) => h(doc, 'li', { text: current.t(item.key, item.params) })));
+    noticeBox.hidden = notice.length === 0;
+  }
+
+  function renderPanels() {
+    if (!current) return;
+    const { t, presetId, state, lang } = current;
+    if (!embedPanel.hidden) {
+      const names = [...controlsOnPage(doc, ALL_FIELDS.map((field) => field.key)), ...PAGE_PARTS];
+      const label = (name) => {
+        const key = PAGE_PARTS.includes(name) ? `embed.part.${name}` : `embed.field.${name}`;
+        const text = t(key);
+        return text === key ? name : text;
+      };
+      hideBox.replaceChildren(
+        h(doc, 'legend', { text: t('embed.hideLabel') }),
+        ...names.map((name) =>
+          h(doc, 'label', {}, [
+            h(doc, 'input', { type: 'checkbox', dataset: { hideName: name }, checked: chosenHidden.has(name) }),
+            ` ${label(name)}`,
+          ]),
+        ),
+      );
+      const hidden = names.filter((name) => chosenHidden.has(name));
+      const classroom = fullLink(encodeHash({ presetId, state, lang, view: { hidden } }));
+      const embedLink = `${pageAddress(win)}#${embedFragment({ link: encodeHash({ presetId, state, lang, view: { hidden } }) })}`;
+      doc.getElementById('share-classroom').value = classroom;
+      doc.getElementById('share-iframe').value = iframeSnippet(embedLink, t('embed.frameTitle'));
+      const scriptUrl = new URL('attention-playground.js', pageAddress(win)).href;
+      const attrs = [`link="${escapeAttribute(encodeHash({ presetId, state, lang: null }) || '#')}"`];
+      if (lang) attrs.push(`lang="${lang}"`);
+      const hideFields = hidden.filter((name) => name !== 'prose');
+      if (hideFields.length) attrs.push(`hide="${hideFields.join(' ')}"`);
+      if (hidden.includes('prose')) attrs.push('hide-prose');
+      doc.getElementById('share-element').value =
+        `<script type="module" src="${escapeAttribute(scriptUrl)}"></script>\n<attention-playground ${attrs.join(' ')}></attention-playground>`;
+    }
+  }
+
+  return {
+    linkOpened({ ignored = [], view: opened = { embed: false, hidden: [] } } = {}) {
+      // A new link replaces whatever the old one was about to write.
+      if (timer !== null) win.clearTimeout(timer);
+      timer = null;
+      pendingHash = null;
+      notice = ignored;
+      view = { embed: Boolean(opened.embed), hidden: [...(opened.hidden ?? [])] };
+      if (view.embed && !embed) embed = enterEmbedMode(doc, win);
+      applyHidden(doc, view.hidden);
+      renderNotice();
+    },
+
+    stateChanged({ presetId, state, result, lang = null, t }) {
+      const hash = encodeHash({ presetId, state, lang, view });
+      const languageChanged = current !== null && current.lang !== lang;
+      current = { presetId, state, result, lang, t, hash };
+      schedule(hash);
+      if (languageChanged) flush(); // a click, not typing: no reason to wait
+      renderNotice();
+      renderPanels();
+      if (view.hidden.length) applyHidden(doc, view.hidden);
+      const cell = typeof state.cell === 'string' && state.cell ? parseCellRef(state.cell) : null;
+      if (result) {
+        exporter.update({ state, result, link: fullLink(hash), t });
+        if (cell) exporter.select(cell.head === null ? cell.name : `${cell.name}.${cell.head + 1}`);
+      }
+      if (embed) embed.setLink(fullLink(encodeHash({ presetId, state, lang })));
+      return hash;
+    },
+
+    flush,
+  };
+}
+
+function escapeAttribute(text) {
+  return String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+// The iframe, and the few lines that let it fit its content (docs/embedding.md).
+function iframeSnippet(src, title) {
+  return [
+    `<iframe src="${escapeAttribute(src)}" title="${escapeAttribute(title)}" style="width:100%;height:640px;border:0" loading="lazy"></iframe>`,
+    '<script>',
+    'addEventListener("message", function (e) {',
+    '  var d = e.data;',
+    '  if (!d || d.protocol !== "attention-playground" || typeof d.height !== "number") return;',
+    '  document.querySelectorAll("iframe").forEach(function (f) {',
+    '    if (f.contentWindow === e.source) f.style.height = Math.ceil(d.height) + "px";',
+    '  });',
+    '});',
+    '</script>',
+  ].join('\n');
+}

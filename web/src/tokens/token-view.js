@@ -1,0 +1,188 @@
+// The token-to-token view of the selected head (the "head view" of BertViz): query tokens on the
+// left, key tokens on the right (the source's in cross-attention), a line for each weight,
+// thicker and more opaque the larger it is, in the head's colour. Pointing at (or focusing) a
+// token keeps only its lines and prints their weights. SVG; drawn for up to MAX_TOKENS tokens a
+// side. Every weight comes from the engine's result.
+import { formatCell } from '../views/format.js';
+import { h } from '../views/dom.js';
+import { headColor } from '../heads/head-colors.js';
+
+export const MAX_TOKENS = 64;
+const MIN_DRAWN = 0.005; // weights below this draw no line (they would be invisible anyway)
+const SVG = 'http://www.w3.org/2000/svg';
+const LABEL_CHARS = 16;
+
+const short = (token) => {
+  const chars = [...token];
+  return chars.length > LABEL_CHARS ? `${chars.slice(0, LABEL_CHARS - 1).join('')}…` : token;
+};
+
+/** callbacks: { select(h) } */
+export function createTokenView(callbacks) {
+  const el = h('section', { className: 'panel hv-panel tv', id: 'token-view' });
+  let svg = null;
+  let weights = null;
+  let mask = null;
+  let rowsDrawn = 0;
+  let colsDrawn = 0;
+
+  el.addEventListener('click', (event) => {
+    const button = event.target.closest('button[data-tv-head]');
+    if (button) callbacks.select(Number(button.dataset.tvHead));
+  });
+  const tokenOf = (target) => target.closest?.('[data-tv-q], [data-tv-k]') ?? null;
+  el.addEventListener('mouseover', (event) => {
+    const node = tokenOf(event.target);
+    if (node) focus(node);
+  });
+  el.addEventListener('focusin', (event) => {
+    const node = tokenOf(event.target);
+    if (node) focus(node);
+  });
+  el.addEventListener('mouseout', (event) => {
+    if (tokenOf(event.target) && !tokenOf(event.relatedTarget ?? document.body)) clear();
+  });
+  el.addEventListener('focusout', () => clear());
+
+  // Highlights the lines of one query (data-tv-q) or one key (data-tv-k) and prints the weights.
+  function focus(node) {
+    if (!svg || !weights) return;
+    clear();
+    const isQuery = node.hasAttribute('data-tv-q');
+    const index = Number(isQuery ? node.dataset.tvQ : node.dataset.tvK);
+    svg.classList.add('focused');
+    node.classList.add('on');
+    for (const line of svg.querySelectorAll(isQuery ? `line[data-q="${index}"]` : `line[data-k="${index}"]`)) line.classList.add('on');
+    // The weights next to the tokens on the other side.
+    const others = svg.querySelectorAll(isQuery ? '[data-tv-k]' : '[data-tv-q]');
+    others.forEach((other) => {
+      const j = Number(isQuery ? other.dataset.tvK : other.dataset.tvQ);
+      const k = isQuery ? index * weights.cols + j : j * weights.cols + index;
+      const w = weights.data[k];
+      const label = other.parentNode.querySelector(`[data-tv-w="${isQuery ? 'k' : 'q'}${j}"]`);
+      // Masked pairs print 0, like the lesson's weights.
+      if (label) label.textContent = mask?.data[k] ? '0' : formatCell(w);
+      if (w >= 0.1) other.classList.add('strong');
+    });
+    el.dataset.focus = `${isQuery ? 'q' : 'k'}${index}`;
+  }
+
+  function clear() {
+    if (!svg) return;
+    svg.classList.remove('focused');
+    for (const node of svg.querySelectorAll('.on, .strong')) node.classList.remove('on', 'strong');
+    for (const label of svg.querySelectorAll('[data-tv-w]')) label.textContent = '';
+    delete el.dataset.focus;
+  }
+
+  function update({ result, state, t }) {
+    const { heads, T, Tk, tokens } = result;
+    const selected = Math.min(Math.max(1, state.head ?? 1), heads) - 1;
+    const keyTokens = result.source?.tokens ?? tokens;
+    const color = headColor(selected, heads);
+    weights = result.perHead[selected].weights;
+    mask = result.mask;
+    rowsDrawn = Math.min(T, MAX_TOKENS);
+    colsDrawn = Math.min(Tk, MAX_TOKENS);
+
+    const choices = [];
+    for (let k = 0; k < Math.min(heads, 64); k += 1) {
+      choices.push(
+        h('button', {
+          type: 'button',
+          className: 'choice tv-head',
+          dataset: { tvHead: String(k) },
+          'aria-pressed': k === selected ? 'true' : 'false',
+          style: { borderColor: headColor(k, heads), ...(k === selected ? { background: headColor(k, heads) } : {}) },
+          text: String(k + 1),
+        }),
+      );
+    }
+    const notes = [];
+    if (T > MAX_TOKENS || Tk > MAX_TOKENS) notes.push(h('p', { className: 'hv-cut', text: t('heads4.tokens.cut', { max: MAX_TOKENS, T, Tk }) }));
+
+    svg = drawLines({ tokens, keyTokens, weights, rows: rowsDrawn, cols: colsDrawn, color, t, cross: Boolean(result.source) });
+    // Keys masked for every query (padding) are greyed and struck through.
+    for (const node of svg.querySelectorAll('[data-tv-k]')) {
+      const j = Number(node.dataset.tvK);
+      let all = mask.rows > 0;
+      for (let i = 0; i < mask.rows && all; i += 1) all = mask.data[i * mask.cols + j] !== 0;
+      if (all) node.classList.add('padded');
+    }
+    el.replaceChildren(
+      h('h2', { text: t('heads4.tokens.title', { h: selected + 1 }) }),
+      h('p', { className: 'caption', text: t(result.source ? 'heads4.tokens.captionCross' : 'heads4.tokens.caption') }),
+      h('div', { className: 'tv-heads', role: 'group', 'aria-label': t('heads4.tokens.heads') }, [h('span', { className: 'hs-label', text: t('heads4.tokens.heads') }), ...choices]),
+      ...notes,
+      h('div', { className: 'tv-scroll' }, [svg]),
+    );
+    el.dataset.head = String(selected);
+  }
+
+  return { el, update };
+}
+
+function drawLines({ tokens, keyTokens, weights, rows, cols, color, t, cross }) {
+  const n = Math.max(rows, cols);
+  const rowH = n <= 24 ? 24 : n <= 40 ? 18 : 14;
+  const font = n <= 24 ? 14 : n <= 40 ? 12 : 10;
+  const labelW = 150;
+  const valueW = 44;
+  const span = 220;
+  const leftX = labelW + valueW; // where the lines start
+  const rightX = leftX + span;
+  const width = rightX + valueW + labelW;
+  const top = 30;
+  const height = top + n * rowH + 8;
+  const y = (i, count) => top + (i + 0.5) * rowH + ((n - count) * rowH) / 2;
+
+  // The lines as one string: up to 64 × 64 of them.
+  let lines = '';
+  for (let i = 0; i < rows; i += 1) {
+    for (let j = 0; j < cols; j += 1) {
+      const w = weights.data[i * weights.cols + j];
+      if (!(w >= MIN_DRAWN)) continue;
+      const width_ = (0.4 + 5.6 * w).toFixed(2);
+      const opacity = (0.12 + 0.88 * w).toFixed(3);
+      lines += `<line x1="${leftX}" y1="${y(i, rows).toFixed(1)}" x2="${rightX}" y2="${y(j, cols).toFixed(1)}" stroke-width="${width_}" stroke-opacity="${opacity}" data-q="${i}" data-k="${j}" data-w="${w.toFixed(4)}"></line>`;
+    }
+  }
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('class', 'tv-svg');
+  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  svg.setAttribute('width', String(width));
+  svg.setAttribute('height', String(height));
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', t('heads4.tokens.aria'));
+  svg.innerHTML = `<g class="tv-lines" stroke="${color}" stroke-linecap="round">${lines}</g>`;
+
+  const text = (attrs, content) => {
+    const node = document.createElementNS(SVG, 'text');
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+    node.textContent = content;
+    return node;
+  };
+  svg.append(text({ x: leftX - valueW, y: 16, 'text-anchor': 'end', class: 'tv-head-label' }, t('heads4.tokens.queries')));
+  svg.append(text({ x: rightX + valueW, y: 16, 'text-anchor': 'start', class: 'tv-head-label' }, t(cross ? 'heads4.tokens.sourceKeys' : 'heads4.tokens.keys')));
+  const side = (count, list, kind) => {
+    const group = document.createElementNS(SVG, 'g');
+    group.setAttribute('class', `tv-side tv-${kind}`);
+    for (let i = 0; i < count; i += 1) {
+      const yy = y(i, count) + font * 0.35;
+      const label = kind === 'q'
+        ? text({ x: leftX - valueW, y: yy, 'text-anchor': 'end', 'font-size': font, tabindex: 0, 'data-tv-q': i }, short(list[i]))
+        : text({ x: rightX + valueW, y: yy, 'text-anchor': 'start', 'font-size': font, tabindex: 0, 'data-tv-k': i }, short(list[i]));
+      const title = document.createElementNS(SVG, 'title');
+      title.textContent = list[i];
+      label.append(title);
+      const value = kind === 'q'
+        ? text({ x: leftX - 6, y: yy, 'text-anchor': 'end', 'font-size': font - 2, class: 'tv-w', 'data-tv-w': `q${i}` }, '')
+        : text({ x: rightX + 6, y: yy, 'text-anchor': 'start', 'font-size': font - 2, class: 'tv-w', 'data-tv-w': `k${i}` }, '');
+      group.append(label, value);
+    }
+    svg.append(group);
+  };
+  side(rows, tokens, 'q');
+  side(cols, keyTokens, 'k');
+  return svg;
+}
