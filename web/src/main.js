@@ -22,6 +22,7 @@ import { createLesson } from './lesson/index.js';
 import { createHeadViews } from './heads/index.js';
 import { installSharing } from './share/page.js';
 import { renderEngineStatus, renderMessage } from './views/status.js';
+import { installPerformance } from './perf/install.js';
 
 const $ = (selector) => document.querySelector(selector);
 const form = $('#controls');
@@ -73,6 +74,16 @@ const headViews = createHeadViews({
 // Copy link, the address kept current, embed mode, the gallery, embed and export panels.
 const share = installSharing();
 
+// Large inputs are computed in a worker with a progress bar; every computation is reported to
+// the performance panel (web/src/perf/).
+const perf = installPerformance({
+  panelNode: $('#perf-panel'),
+  progressNode: $('#compute-progress'),
+  t: () => page.t,
+  getShape: () => ({ dModel: page.lastState?.dModel ?? 64, heads: page.lastState?.heads ?? 4 }),
+  simdPath: () => page.engine?.info.simdPath ?? '',
+});
+
 // ---- rendering -------------------------------------------------------------------------------
 
 function renderMessages() {
@@ -113,6 +124,7 @@ function renderAll() {
   renderMessages();
   renderPresetNote();
   if (page.lastResult) showResults(page.lastResult, page.lastState);
+  perf.translate();
 }
 
 function showResults(result, state) {
@@ -134,7 +146,8 @@ function writeHash() {
 
 // ---- the one path from controls to screen ------------------------------------------------------
 
-// Returns true when a new result is on screen; on bad input the previous result stays.
+// Returns true when a new result is on screen, 'pending' when a worker is computing it; on bad
+// input the previous result stays.
 function update() {
   // The head views' fields come last: a head picked in them is handed to the lesson's `head`.
   const draft = { ...readDraft(form), ...lesson.draft(), ...headViews.draft() };
@@ -147,22 +160,54 @@ function update() {
     renderMessages();
     return false;
   }
+  const config = toEngineConfig(checked.state);
+  const T = config.tokens.length;
+  const Tk = config.source?.tokens.length ?? T;
+  if (perf.plan(T, Tk, config.dModel) === 'worker') {
+    computeInWorker(config, checked.state, T, Tk);
+    return 'pending';
+  }
+  perf.cancel();  // a smaller input supersedes a large one still computing
   let result;
+  const start = performance.now();
   try {
-    result = page.engine.compute(toEngineConfig(checked.state));
+    result = page.engine.compute(config);
   } catch (error) {
     page.error = { key: 'error.engine', params: { message: error.message }, field: null };
     renderMessages();
     return false;
   }
+  perf.record({ ms: performance.now() - start, where: 'main', T, Tk, dModel: config.dModel, memoryBytes: page.engine.memoryBytes() });
+  accept(result, checked.state);
+  return true;
+}
+
+function accept(result, state) {
   page.error = null;
-  page.lastState = checked.state;
+  page.notice = null;
+  page.lastState = state;
   page.lastResult = result;
   renderMessages();
   renderPresetNote();
-  showResults(result, checked.state);
+  showResults(result, state);
   writeHash();
-  return true;
+}
+
+// The previous result stays on screen until the worker's arrives; typing again cancels it.
+async function computeInWorker(config, state, T, Tk) {
+  try {
+    const { result, ms, memoryBytes } = await perf.computeInWorker(config, T);
+    perf.record({ ms, where: 'worker', T, Tk, dModel: config.dModel, memoryBytes });
+    accept(result, state);
+  } catch (error) {
+    if (error.cancelled) {
+      if (perf.busy()) return;  // superseded by a newer computation, which reports itself
+      page.notice = { key: 'progress.cancelled' };
+    } else {
+      page.error = { key: 'error.engine', params: { message: error.message }, field: null };
+    }
+    renderMessages();
+  }
 }
 
 // ---- hand-edited embeddings ----------------------------------------------------------------------

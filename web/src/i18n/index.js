@@ -5,13 +5,15 @@ import issue4En from './issue4-en.js';
 import issue4ZhCN from './issue4-zh-CN.js';
 import lessonEn from './lesson-en.js';
 import lessonZhCN from './lesson-zh-CN.js';
+import perfEn from './perf-en.js';
+import perfZhCN from './perf-zh-CN.js';
 import shareEn from './share-en.js';
 import shareZhCN from './share-zh-CN.js';
 import zhCN from './zh-CN.js';
 
 export const DICTIONARIES = Object.freeze({
-  en: { ...en, ...shareEn, ...lessonEn, ...issue4En },
-  'zh-CN': { ...zhCN, ...shareZhCN, ...lessonZhCN, ...issue4ZhCN },
+  en: { ...en, ...shareEn, ...lessonEn, ...issue4En, ...perfEn },
+  'zh-CN': { ...zhCN, ...shareZhCN, ...lessonZhCN, ...issue4ZhCN, ...perfZhCN },
 });
 export const LANGUAGES = Object.freeze(Object.keys(DICTIONARIES));
 export const DEFAULT_LANGUAGE = 'en';

@@ -7,7 +7,7 @@ export default {
   'perf.where.main': 'on the page',
   'perf.where.worker': 'in a background worker',
   'perf.flops': 'Arithmetic',
-  'perf.flopsValue': '{mflop} MFLOP, {gflops} GFLOP/s',
+  'perf.flopsValue': '{flops}, {gflops} GFLOP/s',
   'perf.memory': 'Engine memory',
   'perf.memoryValue': '{mb} MiB of WebAssembly memory',
   'perf.measure': 'Measure time against T',

@@ -7,7 +7,7 @@ export default {
   'perf.where.main': '在页面中',
   'perf.where.worker': '在后台 worker 中',
   'perf.flops': '运算量',
-  'perf.flopsValue': '{mflop} MFLOP，{gflops} GFLOP/s',
+  'perf.flopsValue': '{flops}，{gflops} GFLOP/s',
   'perf.memory': '引擎内存',
   'perf.memoryValue': 'WebAssembly 内存 {mb} MiB',
   'perf.measure': '测量耗时随 T 的变化',

@@ -5,6 +5,7 @@ import { WorkerEngine } from '../engine/worker-engine.js';
 import { createPerfPanel } from './perf-panel.js';
 import { createProgressView } from './progress-view.js';
 import { worthAWorker } from './work-estimate.js';
+import './perf.css';
 
 export function installPerformance({ panelNode, progressNode, t, getShape, simdPath }) {
   let worker = null;  // started on first use: most pages never need it
@@ -35,6 +36,8 @@ export function installPerformance({ panelNode, progressNode, t, getShape, simdP
 
     /** Cancels a worker computation in progress (e.g. when the input changes again). */
     cancel: () => worker?.cancel(),
+
+    busy: () => worker?.busy ?? false,
 
     record: ({ ms, where, T, Tk, dModel, memoryBytes }) =>
       panel.record({ ms, where, T, Tk, dModel, simdPath: simdPath(), memoryBytes }),

@@ -7,6 +7,12 @@ import { renderTimePlot } from './time-plot.js';
 
 export const SWEEP_TOKENS = Object.freeze([64, 128, 256, 512, 1024, 2048]);
 
+// 2592 → "2.6 kFLOP", 3.1e6 → "3.1 MFLOP", 4.3e9 → "4.3 GFLOP".
+export function formatFlops(flops) {
+  const [value, unit] = flops >= 1e9 ? [flops / 1e9, 'G'] : flops >= 1e6 ? [flops / 1e6, 'M'] : [flops / 1e3, 'k'];
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${unit}FLOP`;
+}
+
 // Deterministic embeddings for the sweep: the values do not matter, only the sizes.
 function sweepEmbeddings(T, C) {
   const data = new Float32Array(T * C);
@@ -31,7 +37,7 @@ export function createPerfPanel(node, { t, getWorker, getShape }) {
       const gflops = last.flops / (last.ms * 1e6);
       rows.push([tr('perf.simd'), last.simdPath]);
       rows.push([tr('perf.time'), tr('perf.timeValue', { ms: last.ms.toFixed(2), where: tr(`perf.where.${last.where}`) })]);
-      rows.push([tr('perf.flops'), tr('perf.flopsValue', { mflop: (last.flops / 1e6).toFixed(2), gflops: gflops.toFixed(1) })]);
+      rows.push([tr('perf.flops'), tr('perf.flopsValue', { flops: formatFlops(last.flops), gflops: gflops.toFixed(gflops < 1 ? 3 : 1) })]);
       rows.push([tr('perf.memory'), tr('perf.memoryValue', { mb: (last.memoryBytes / 2 ** 20).toFixed(0) })]);
     }
     facts.replaceChildren(...rows.flatMap(([term, value]) => [h('dt', { text: term }), h('dd', { text: value })]));
