@@ -184,3 +184,17 @@ test('without positions the outputs move with the tokens; with them they change 
   const run = runShuffle(engine, { ...config, embeddings }, 5);
   assert.equal(run.none.changed, 0);
 });
+
+test('edited weights with shared key/value heads are refused before the engine sees them', async () => {
+  const { validateDraft } = await import('../../web/src/state/validate.js');
+  const { PRESETS } = await import('../../web/src/presets/index.js');
+  const { stateToDraft } = await import('../../web/src/state/draft.js');
+  const base = { ...stateToDraft(PRESETS.default.state) };
+  const identity = (n) => Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));
+  const w = identity(base.dModel);
+  const withEdits = { ...base, heads: 2, kvHeads: 1, wq: w, wk: w, wv: w, wo: w };
+  const checked = validateDraft(withEdits, { maxTokens: 1024, maxDModel: 1024 });
+  assert.equal(checked.ok, false);
+  assert.equal(checked.error.key, 'heads4.error.editedWeights');
+  assert.equal(validateDraft({ ...withEdits, kvHeads: 0 }, { maxTokens: 1024, maxDModel: 1024 }).ok, true);
+});

@@ -2,6 +2,7 @@
 // key/value heads, token to token, cross-attention, positional encoding, tokenization.
 // Same keys as issue4-zh-CN.js.
 export default {
+  'heads4.error.editedWeights': 'Edited weight matrices are d_model × d_model, that is one key/value head per query head: choose as many key/value heads as heads, or reset the weights.',
   'heads4.error.value': 'The link’s value “{text}” for {name} cannot be used.',
   'heads4.error.noSource': 'Cross-attention needs a source sentence: type at least one source token.',
   'heads4.error.sourceTooMany': 'Too many source tokens: {T}. The engine takes at most {max}.',

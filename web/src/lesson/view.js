@@ -395,7 +395,7 @@ export function createStepsView(container, callbacks) {
     const td = cellOf(event.target);
     if (!td || event.target.closest('input')) return;
     if (td.dataset.matrix === 'mask') callbacks.toggleMask(Number(td.dataset.row), Number(td.dataset.col));
-    if (document.activeElement !== td) td.focus();
+    if (document.activeElement !== td) td.focus({ preventScroll: true }); // a tap: it is on screen
   });
   container.addEventListener('dblclick', (event) => {
     const td = cellOf(event.target);
