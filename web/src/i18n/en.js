@@ -104,6 +104,7 @@ export default {
   'name.output': 'output',
 
   'legend.masked': 'masked (−∞)',
+  'legend.canvasCell': 'Row {row} ({token}), column {col}: {value}',
   'legend.truncated': 'Showing the first {rows} of {totalRows} rows and {cols} of {totalCols} columns.',
   'table.corner': 'token',
 };

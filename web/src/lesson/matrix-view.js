@@ -8,6 +8,7 @@
 // (0-based), as on the first version of the page, for tests and course scripts.
 import { colorScale, paletteRules } from '../views/colors.js';
 import { h } from '../views/dom.js';
+import { renderHeatmapCanvas } from '../views/heatmap-canvas.js';
 import { fmt } from './numbers.js';
 
 export const MAX_SHOWN = 48; // larger matrices show their top-left corner
@@ -112,8 +113,12 @@ export function createMatrixView(spec) {
   const legend = h('div', { className: 'legend' }, [lo, bar, hi, maskedKey]);
   const error = h('p', { className: 'cell-error', role: 'alert', hidden: true });
   const notes = [];
-  if (rows < rows0 || cols < cols0) {
+  // A matrix too large for printed cells is also drawn whole, one pixel block per entry, on a
+  // canvas (fast enough to redraw at every keystroke for T = 512).
+  const overview = rows < rows0 || cols < cols0 ? h('div', { className: 'overview' }) : null;
+  if (overview) {
     notes.push(h('p', { className: 'truncated', text: t('legend.truncated', { rows, totalRows: rows0, cols, totalCols: cols0 }) }));
+    notes.push(overview);
   }
   const el = h('figure', { className: `matrix m-${name}`, dataset: { matrixFigure: name, ...(head === null ? {} : { head: String(head) }) } }, [
     caption,
@@ -142,6 +147,14 @@ export function createMatrixView(spec) {
     const extra = `${fillText}|${rowSums ? rowSums.join(',') : ''}`;
     if (drawn && drawn.extra === extra && sameNumbers(drawn.data, data) && sameNumbers(drawn.mask, mask?.data ?? null)) return;
     drawn = { data: Float32Array.from(data), mask: mask ? Float32Array.from(mask.data) : null, extra };
+    if (overview) {
+      overview.replaceChildren(renderHeatmapCanvas({
+        matrix,
+        kind: spec.kind === 'signed' ? 'signed' : 'weights',
+        label: `${spec.title} ${matrix.rows} × ${matrix.cols}`,
+        describe: (r, c, value) => t('legend.canvasCell', { row: r + 1, col: c + 1, token: rowLabels[r] ?? '', value }),
+      }));
+    }
     const stride = matrix.cols;
     let scale = null;
     if (spec.kind !== 'mask') {

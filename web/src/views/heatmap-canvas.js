@@ -6,7 +6,7 @@ import { colorScale } from './colors.js';
 import { formatCell } from './format.js';
 import { h } from './dom.js';
 
-const MAX_PIXELS = 512;  // the canvas is at most this wide and high (CSS pixels)
+const MAX_PIXELS = 384;  // the canvas is at most this wide and high (CSS pixels)
 const MASKED_RGB = [200, 204, 212];
 
 const rgbCache = new Map();
