@@ -45,11 +45,13 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 
-// In the page: run `act(i)` REPEAT times, each after the previous frame is out.
-async function measure(page, label, act) {
+// In the page: run `act(i)` REPEAT times, each after the previous frame is out; `prep(i)` runs
+// before each and is not measured (what a real pointer does first, e.g. focus on mousedown).
+async function measure(page, label, act, prep = '') {
   const samples = await page.evaluate(
-    async ({ source, repeat }) => {
+    async ({ source, prepSource, repeat }) => {
       const act = new Function('i', source); // the interaction, as the body of a function
+      const prepare = new Function('i', prepSource);
       const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
       const out = [];
       let lesson = 0;
@@ -58,6 +60,7 @@ async function measure(page, label, act) {
       }).observe({ type: 'measure' });
       await frame();
       for (let i = 0; i < repeat; i += 1) {
+        prepare(i);
         await frame();
         lesson = 0;
         const t0 = performance.now();
@@ -73,7 +76,7 @@ async function measure(page, label, act) {
       }
       return out;
     },
-    { source: act, repeat: REPEAT },
+    { source: act, prepSource: prep, repeat: REPEAT },
   );
   const stat = (key) => {
     const values = samples.map((s) => s[key]).sort((a, b) => a - b);
@@ -94,10 +97,13 @@ const INTERACTIONS = [
   ['select a weight (focus): state, URL, lab row', `$('td[data-matrix="weights"][data-head="' + (i % 2) + '"][data-row="' + (3 + i % 25) + '"][data-col="1"]').focus();`],
   ['temperature slider: recompute', `const r = $('#lesson-tau-range'); r.value = String(-0.6 + 0.05 * i); fire(r, 'input');`],
   ['naive softmax on/off: recompute + stable run', `const b = $('#lesson-naive'); b.checked = !b.checked; fire(b, 'change');`],
-  ['toggle a cell of M (custom mask): recompute', `fire($('td[data-matrix="mask"][data-row="' + (2 + i % 28) + '"][data-col="' + (3 + i % 28) + '"]'), 'click');`],
+  ['toggle a cell of M (custom mask): recompute', `fire($('td[data-matrix="mask"][data-row="' + (2 + i % 28) + '"][data-col="' + (3 + i % 28) + '"]'), 'click');`,
+    `$('td[data-matrix="mask"][data-row="' + (2 + i % 28) + '"][data-col="' + (3 + i % 28) + '"]').focus();`],
   ['fill −∞ / −1e9 / 0: recompute', `const f = $('input[name="lesson-fill"][value="' + ['-1e9', '0', '-inf'][i % 3] + '"]'); f.checked = true; fire(f, 'change');`],
-  ['edit a cell of W_Q, Enter: recompute', `const td = $('td[data-matrix="wq"][data-row="' + (i % 8) + '"][data-col="0"]'); td.focus(); fire(td, 'keydown', { key: 'Enter' }); const input = td.querySelector('input'); input.value = String((i % 9) / 10); fire(input, 'keydown', { key: 'Enter' });`],
-  ['edit a cell of X, Enter: recompute (via the form)', `const td = $('td[data-matrix="x"][data-row="' + (i % 30) + '"][data-col="1"]'); td.focus(); fire(td, 'keydown', { key: 'Enter' }); const input = td.querySelector('input'); input.value = String((i % 9) / 10); fire(input, 'keydown', { key: 'Enter' });`],
+  ['edit a cell of W_Q, Enter: recompute', `fire($('td[data-matrix="wq"][data-row="' + (i % 8) + '"][data-col="0"] input'), 'keydown', { key: 'Enter' });`,
+    `const td = $('td[data-matrix="wq"][data-row="' + (i % 8) + '"][data-col="0"]'); td.focus(); fire(td, 'keydown', { key: 'Enter' }); td.querySelector('input').value = String((i % 9) / 10);`],
+  ['edit a cell of X, Enter: recompute (via the form)', `fire($('td[data-matrix="x"][data-row="' + (i % 30) + '"][data-col="1"] input'), 'keydown', { key: 'Enter' });`,
+    `const td = $('td[data-matrix="x"][data-row="' + (i % 30) + '"][data-col="1"]'); td.focus(); fire(td, 'keydown', { key: 'Enter' }); td.querySelector('input').value = String((i % 9) / 10);`],
 ];
 const STEPPER = ['stepper: next / previous', `fire($(i % 2 ? '#step-prev' : '#step-next'), 'click');`];
 
@@ -115,14 +121,14 @@ for (const [title, hash, single] of pages) {
   await page.waitForSelector('#results td[data-matrix]');
   console.log(`\n${title}`);
   console.log(`${'interaction (ms: median / 90th percentile)'.padEnd(58)} ${'lesson'.padStart(12)} ${'handlers'.padStart(13)} ${'+ layout'.padStart(13)} ${'frame'.padStart(13)}`);
-  for (const [label, act] of single ? [STEPPER, ...INTERACTIONS] : INTERACTIONS) {
+  for (const [label, act, prep = ''] of single ? [STEPPER, ...INTERACTIONS] : INTERACTIONS) {
     // One step at a time: show the step the interaction works on.
     if (single) {
       const step = /lesson-tau|lesson-naive|weights/.test(act) ? 'softmax' : /mask|fill/.test(act) ? 'mask' : /wq/.test(act) ? 'qkv' : /"x"/.test(act) ? 'x' : 'softmax';
       await page.click(`button[data-step="${step}"]`);
     }
     const cells = await page.$$eval('#results td[data-matrix]', (n) => n.length);
-    await measure(page, `${label} [${cells} cells]`, HELPERS + act);
+    await measure(page, `${label} [${cells} cells]`, HELPERS + act, HELPERS + prep);
   }
   await context.close();
 }

@@ -77,6 +77,8 @@ export default {
   'lesson.error.prefix': 'The prefix length p must be a whole number from 0 to 100000.',
   'lesson.error.temperature': 'The temperature τ must be a number from {min} to {max}.',
   'lesson.error.weights': 'Edited weights come as all four of W_Q, W_K, W_V, W_O, or none.',
+  'lesson.error.kvWeights':
+    'W_Q, W_K, W_V and W_O can be edited with one key/value head per query head; set the key/value heads back to the number of heads first.',
   'lesson.error.cell': '“{text}” is not a finite number: the cell keeps {value}.',
 
   'mask.summary': 'Now: {kind}.',

@@ -73,6 +73,7 @@ export default {
   'lesson.error.prefix': '前缀长度 p 必须是 0 到 100000 之间的整数。',
   'lesson.error.temperature': '温度 τ 必须是 {min} 到 {max} 之间的数。',
   'lesson.error.weights': '手动编辑的权重必须同时给出 W_Q、W_K、W_V、W_O 四个矩阵，或者一个都不给。',
+  'lesson.error.kvWeights': '只有每个查询头各有自己的键/值头时才能编辑 W_Q、W_K、W_V 和 W_O；请先把键/值头数设回头数。',
   'lesson.error.cell': '“{text}”不是有限的数字：单元格保留原值 {value}。',
 
   'mask.summary': '当前：{kind}。',

@@ -99,7 +99,18 @@ export function createLesson(deps) {
     // is computed: the lesson redraws from its last result and the page stores the new fields.
     if (last && Object.keys(partial).every((key) => VIEW_FIELDS.includes(key))) {
       const fields = pick(draft, VIEW_FIELDS);
-      render(last.result, { ...last.state, ...fields }, last.companions);
+      const state = { ...last.state, ...fields };
+      if (state.step === last.state.step && state.head === last.state.head) {
+        // The same figures: only the lab's row and the explanation can change.
+        const start = performance.now();
+        last = { ...last, state };
+        lab.update(context());
+        showExplanation();
+        performance.clearMeasures('lesson:render');
+        performance.measure('lesson:render', { start });
+      } else {
+        render(last.result, state, last.companions);
+      }
       deps.viewChanged?.(fields);
       return;
     }
@@ -135,9 +146,21 @@ export function createLesson(deps) {
       setEmbeddingsInForm(deps.form, rows);
       return;
     }
+    if (sharedKeyValueHeads()) return;
     const weights = currentWeights();
     weights[name][r][c] = value;
     change(weights);
+  }
+
+  // Edited weights are d_model × d_model: one key/value head per query head. With shared key/value
+  // heads (issue 4's views) the lesson says so instead of editing.
+  function sharedKeyValueHeads() {
+    if (last.result.kvHeads === last.result.heads) return false;
+    if (nodes.message) {
+      nodes.message.textContent = deps.t()('lesson.error.kvWeights');
+      nodes.message.hidden = false;
+    }
+    return true;
   }
 
   // The generator's matrices for this shape: the form's weights (reset) or a new random seed.
@@ -164,6 +187,7 @@ export function createLesson(deps) {
       setEmbeddingsInForm(deps.form, rows);
       return;
     }
+    if (sharedKeyValueHeads()) return;
     const weights = currentWeights();
     if (id === 'random') {
       const seed = crypto.getRandomValues(new Uint32Array(1))[0];
