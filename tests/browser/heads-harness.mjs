@@ -2,56 +2,13 @@
 // site and a Chromium page that records errors. Like page.test.mjs: needs dist/ (`npm run build`,
 // or `npx vite build` after the wasm build); PLAYGROUND_DIST=<folder> tests another build.
 import { existsSync, mkdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium, serveStatic } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const dist = path.resolve(process.env.PLAYGROUND_DIST ?? path.join(here, '../../dist'));
 export const screenshots = path.join(here, 'screenshots');
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.woff2': 'font/woff2',
-};
-
-function serve(rootDir) {
-  const server = http.createServer(async (request, response) => {
-    const urlPath = decodeURIComponent(new URL(request.url, 'http://x').pathname);
-    const file = path.join(rootDir, urlPath.endsWith('/') ? `${urlPath}index.html` : urlPath);
-    if (!file.startsWith(rootDir + path.sep)) {
-      response.writeHead(403).end();
-      return;
-    }
-    try {
-      const body = await readFile(file);
-      response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
-      response.end(body);
-    } catch {
-      response.writeHead(404).end('not found');
-    }
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 /** Starts the server and the browser; returns { open(hash), close() }. */
 export async function startBrowser() {
@@ -59,9 +16,9 @@ export async function startBrowser() {
     throw new Error(`${dist}/index.html is missing: build the site first (\`npm run build\`, or \`npm run build:wasm && npx vite build\`).`);
   }
   mkdirSync(screenshots, { recursive: true });
-  const server = await serve(dist);
+  const server = await serveStatic(dist);
   const base = `http://127.0.0.1:${server.address().port}/`;
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
 
   // A fresh page at 1280 px that records every page error and console error.
   async function open(hash = '', { locale = 'en-US' } = {}) {

@@ -6,56 +6,15 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium, serveStatic } from './harness.mjs';
 
 import { parseCell } from '../../web/src/views/format.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, '../../dist');
 const screenshots = path.join(here, 'screenshots');
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.ttf': 'font/ttf',
-};
-
-function serve(rootDir) {
-  const server = http.createServer(async (request, response) => {
-    const urlPath = decodeURIComponent(new URL(request.url, 'http://x').pathname);
-    const file = path.join(rootDir, urlPath.endsWith('/') ? `${urlPath}index.html` : urlPath);
-    if (!file.startsWith(rootDir + path.sep)) {
-      response.writeHead(403).end();
-      return;
-    }
-    try {
-      const body = await readFile(file);
-      response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
-      response.end(body);
-    } catch {
-      response.writeHead(404).end('not found');
-    }
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 let server;
 let browser;
@@ -68,9 +27,9 @@ before(async () => {
     throw new Error('dist/index.html is missing: build the site first (`npm run build`, or `npm run build:wasm && npx vite build`).');
   }
   mkdirSync(screenshots, { recursive: true });
-  server = await serve(dist);
+  server = await serveStatic(dist);
   base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 
 after(async () => {
