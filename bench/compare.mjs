@@ -1,6 +1,6 @@
 // Comparative benchmark of one causal multi-head attention forward (issue 6, item 4):
 //
-//   node bench/compare.mjs [--samples N] [--sizes small|all] [--native PATH]
+//   node bench/compare.mjs [--samples N] [--sizes small|all|"T,C,NH ..."] [--native PATH]
 //
 // In one Node process, on one thread, every contender gets the same inputs (bench/inputs.mjs):
 // our wasm SIMD and scalar builds (forward-only and full-intermediates paths), onnxruntime-web
@@ -25,7 +25,9 @@ const { values: args } = parseArgs({
 });
 const SAMPLES = Math.max(1, Number.parseInt(args.samples, 10) || 7);
 const ALL_SIZES = [[6, 3, 1], [64, 64, 4], [256, 256, 8], [1024, 512, 8], [2048, 768, 12]];
-const SIZES = args.sizes === 'small' ? ALL_SIZES.slice(0, 3) : ALL_SIZES;
+// --sizes small | all | a list of T,C,NH separated by spaces, e.g. --sizes "256,256,8 1024,512,8"
+const listed = args.sizes.trim().split(/\s+/).map((s) => s.split(',').map(Number)).filter((s) => s.length === 3 && s.every((n) => n > 0));
+const SIZES = args.sizes === 'small' ? ALL_SIZES.slice(0, 3) : listed.length ? listed : ALL_SIZES;
 
 // Sampling policy. A sample times `reps` back-to-back calls, enough to last MIN_SAMPLE_MS, and
 // records the time per call. Contenders whose call takes longer than SLOW_MS get at most

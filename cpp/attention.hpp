@@ -142,7 +142,8 @@ struct OutputOnlyResult {
     std::vector<Matrix> row_weights;  // per head: (weight_rows.size(), Tk)
 
     Matrix q, k, v, concat;           // scratch: projections and the concatenated heads
-    Matrix k_transposed;              // scratch: (HS, Tk) of one key/value head
+    std::vector<float> k_packed;      // scratch: K_gᵀ (HS, Tk) of one key/value head, packed
+    std::vector<float> v_packed;      // scratch: V_g (Tk, HS) of one key/value head, packed
     Matrix tile, block_out;           // scratch: a tile of logits, a block of context rows
     std::vector<float> running_max, running_sum;  // scratch: (T) per head
 };

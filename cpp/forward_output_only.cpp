@@ -15,9 +15,10 @@
 
 #include "attention.hpp"
 #include "mask.hpp"
+#include "packing.hpp"
 
 #if ATTN_HAVE_SIMD
-#include "simd_kernels.hpp"
+#include "simd_packed_gemm.hpp"
 namespace kernels = attn::simd;
 #else
 #include "scalar_kernels.hpp"
@@ -41,12 +42,6 @@ struct Logit {
     }
 };
 
-void transpose_columns(const Matrix& m, int first_col, int cols, Matrix& out) {
-    out.resize(cols, m.rows);
-    for (int r = 0; r < m.rows; ++r)
-        for (int c = 0; c < cols; ++c) out(c, r) = m(r, first_col + c);
-}
-
 // The key range [lo, hi) that queries [i0, i1) may see at all. With a −∞ fill, keys outside it
 // contribute e^(−∞) = 0 and are skipped; a finite fill makes every key count.
 std::pair<int, int> key_range(const MaskRule& rule, bool infinite_fill, int i0, int i1) {
@@ -59,13 +54,20 @@ std::pair<int, int> key_range(const MaskRule& rule, bool infinite_fill, int i0, 
     return {lo, std::max(lo, hi)};
 }
 
-// True when every (query, key) pair of the tile is visible, so no entry needs a mask check.
-bool tile_fully_visible(const MaskRule& rule, int i0, int i1, int j0, int j1) {
-    if (!rule.is_band()) return false;
-    for (int i = i0; i < i1; ++i) {
-        if (rule.first_visible(i) > j0 || rule.last_visible(i) < j1 - 1) return false;
+// Pass 3 for one row of a tile: z ← logits from raw dot products z of query i with keys
+// [j0, j0 + keys). With a band mask (no padding, not custom) the visible keys are one range,
+// scaled with SIMD; only the keys outside it are looked at one by one.
+void logits_of_row(const MaskRule& rule, const Logit& logit, float visible_scale, int i, int j0,
+                   float* z, int keys) {
+    if (!rule.is_band()) {
+        for (int b = 0; b < keys; ++b) z[b] = rule.masked(i, j0 + b) ? logit.masked(z[b]) : z[b] * visible_scale;
+        return;
     }
-    return true;
+    const int lo = std::clamp(rule.first_visible(i) - j0, 0, keys);
+    const int hi = std::clamp(rule.last_visible(i) + 1 - j0, lo, keys);
+    for (int b = 0; b < lo; ++b) z[b] = logit.masked(z[b]);
+    kernels::scale_row(z + lo, hi - lo, visible_scale);
+    for (int b = hi; b < keys; ++b) z[b] = logit.masked(z[b]);
 }
 
 }  // namespace
@@ -106,15 +108,25 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
     r.row_weights.resize(p.NH);
 
     // pass 1: projections Q = X·W_Q, K = X_s·W_K, V = X_s·W_V — O(T·C) memory
-    kernels::gemm(p.x.data.data(), C, p.wq.data.data(), C, r.q.data.data(), C, T, C, C);
-    kernels::gemm(xs.data.data(), C, p.wk.data.data(), r.k.cols, r.k.data.data(), r.k.cols, Tk, C, r.k.cols);
-    kernels::gemm(xs.data.data(), C, p.wv.data.data(), r.v.cols, r.v.data.data(), r.v.cols, Tk, C, r.v.cols);
+    kernels::gemm_auto(p.x.data.data(), C, p.wq.data.data(), C, r.q.data.data(), C, T, C, C);
+    kernels::gemm_auto(xs.data.data(), C, p.wk.data.data(), r.k.cols, r.k.data.data(), r.k.cols, Tk, C, r.k.cols);
+    kernels::gemm_auto(xs.data.data(), C, p.wv.data.data(), r.v.cols, r.v.data.data(), r.v.cols, Tk, C, r.v.cols);
+
+    // K_gᵀ and V_g are packed in strips of kStrip keys / head columns (packing.hpp): a tile's
+    // products then read contiguous memory instead of rows Tk floats apart.
+    constexpr int S = kernels::kStrip;
+    const std::size_t k_strip_stride = std::size_t(HS) * S;   // a strip of Kᵀ: HS rows × S keys
+    const std::size_t v_strip_stride = std::size_t(Tk) * S;   // a strip of V: Tk rows × S columns
+    r.k_packed.resize(packed_size<S>(HS, Tk));
+    r.v_packed.resize(packed_size<S>(Tk, HS));
 
     for (int h = 0; h < p.NH; ++h) {
         const int g = p.kv_head_of(h);
-        // K_gᵀ (HS, Tk), once per key/value head: its rows are what a tile of logits reads.
-        if (h == 0 || g != p.kv_head_of(h - 1)) transpose_columns(r.k, g * HS, HS, r.k_transposed);
-        const float* v_g = r.v.data.data() + g * HS;  // V_g, row stride v.cols
+        if (h == 0 || g != p.kv_head_of(h - 1)) {  // once per key/value head
+            pack_transposed_strips<S>(r.k.data.data() + g * HS, r.k.cols, Tk, HS, r.k_packed.data());
+            pack_strips<S>(r.v.data.data() + g * HS, r.v.cols, Tk, HS, r.v_packed.data(), v_strip_stride);
+        }
+        const float* q_h = r.q.data.data() + h * HS;  // Q_h, row stride C
 
         for (int i0 = 0; i0 < T; i0 += kBlockRows) {
             const int i1 = std::min(T, i0 + kBlockRows), rows = i1 - i0;
@@ -124,25 +136,18 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
             std::fill(l, l + rows, 0.0f);
             std::fill(r.block_out.data.begin(), r.block_out.data.end(), 0.0f);
 
-            const auto [lo, hi] = key_range(rule, infinite_fill, i0, i1);
+            // Tiles start on a strip boundary; keys before `lo` that this adds are masked anyway.
+            auto [lo, hi] = key_range(rule, infinite_fill, i0, i1);
+            lo -= lo % S;
             for (int j0 = lo; j0 < hi; j0 += kTileKeys) {
                 const int j1 = std::min(hi, j0 + kTileKeys), keys = j1 - j0;
                 // pass 2: raw dot products of the block's queries with the tile's keys
-                kernels::gemm(r.q.data.data() + std::size_t(i0) * C + h * HS, C,
-                              r.k_transposed.data.data() + j0, Tk, r.tile.data.data(), kTileKeys,
-                              rows, HS, keys);
-                const bool check_mask = !tile_fully_visible(rule, i0, i1, j0, j1);
+                kernels::gemm_packed(q_h + std::size_t(i0) * C, C, r.k_packed.data() + (j0 / S) * k_strip_stride,
+                                     k_strip_stride, r.tile.data.data(), kTileKeys, rows, HS, keys);
                 for (int a = 0; a < rows; ++a) {
-                    const int i = i0 + a;
                     float* z = r.tile.row(a);
                     // pass 3: logits z = (scaled score + M)/τ, −∞ where masked with −∞
-                    if (check_mask) {
-                        for (int b = 0; b < keys; ++b) {
-                            z[b] = rule.masked(i, j0 + b) ? logit.masked(z[b]) : z[b] * visible_scale;
-                        }
-                    } else {
-                        kernels::scale_row(z, keys, visible_scale);
-                    }
+                    logits_of_row(rule, logit, visible_scale, i0 + a, j0, z, keys);
                     // pass 4: online softmax update of row i (the naive form keeps m = 0)
                     const float m_new = p.naive_softmax ? 0.0f : std::max(m[a], kernels::row_max(z, keys));
                     if (m_new == kMinusInfinity) {  // nothing visible yet: this tile adds nothing
@@ -155,8 +160,8 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
                     if (alpha != 1.0f) kernels::scale_row(r.block_out.row(a), HS, alpha);
                 }
                 // pass 5: o += e^(z − m)·V over the tile
-                kernels::gemm<true>(r.tile.data.data(), kTileKeys, v_g + std::size_t(j0) * r.v.cols,
-                                    r.v.cols, r.block_out.data.data(), HS, rows, keys, HS);
+                kernels::gemm_packed<true>(r.tile.data.data(), kTileKeys, r.v_packed.data() + std::size_t(j0) * S,
+                                           v_strip_stride, r.block_out.data.data(), HS, rows, keys, HS);
             }
             // pass 6: o / l, into head h's columns of the concatenation; a row that saw no key
             // at all (l = 0) is defined as zeros, as in the full pass.
@@ -180,8 +185,7 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
         for (int n = 0; n < weights.rows; ++n) {
             const int i = weight_rows[n];
             float* a = weights.row(n);
-            kernels::gemm(r.q.data.data() + std::size_t(i) * C + h * HS, C,
-                          r.k_transposed.data.data(), Tk, a, Tk, 1, HS, Tk);
+            kernels::gemm_packed(q_h + std::size_t(i) * C, C, r.k_packed.data(), k_strip_stride, a, Tk, 1, HS, Tk);
             for (int j = 0; j < Tk; ++j) {
                 const float z = rule.masked(i, j) ? logit.masked(a[j]) : a[j] * visible_scale;
                 a[j] = r.running_sum[i] > 0.0f ? std::exp(z - r.running_max[i]) / r.running_sum[i] : 0.0f;
@@ -189,7 +193,7 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
         }
     }
     // pass 7: output = concat · W_O
-    kernels::gemm(r.concat.data.data(), C, p.wo.data.data(), C, r.output.data.data(), C, T, C, C);
+    kernels::gemm_auto(r.concat.data.data(), C, p.wo.data.data(), C, r.output.data.data(), C, T, C, C);
     return {};
 }
 

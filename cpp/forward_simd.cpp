@@ -12,7 +12,7 @@
 #include "forward_common.hpp"
 
 #if ATTN_HAVE_SIMD
-#include "simd_kernels.hpp"
+#include "simd_packed_gemm.hpp"
 #endif
 
 namespace attn {
@@ -29,9 +29,9 @@ void forward_simd(const Problem& p, Result& r, const Progress& progress) {
     const Matrix& xs = p.xs.rows > 0 ? p.xs : p.x;
 
     // pass 1: projections                                          (T, C), (Tk, KVH·HS) ×2
-    matmul(p.x, p.wq, r.q);
-    matmul(xs, p.wk, r.k);
-    matmul(xs, p.wv, r.v);
+    matmul_auto(p.x, p.wq, r.q);
+    matmul_auto(xs, p.wk, r.k);
+    matmul_auto(xs, p.wv, r.v);
 
     Matrix k_transposed;             // (HS, Tk): K_hᵀ, so that scores are one row-major product
     std::vector<int> row_k_end(T);   // per query row: one past its last non-zero weight
@@ -46,7 +46,7 @@ void forward_simd(const Problem& p, Result& r, const Progress& progress) {
         // pass 3: QK_hᵀ for every pair (the page shows the unmasked scores too). `masked`
         // holds the raw dot products until pass 4 rewrites it row by row.
         transpose(head.k, k_transposed);
-        matmul(head.q, k_transposed, head.masked);
+        matmul_auto(head.q, k_transposed, head.masked);
 
         for (int i = 0; i < T; ++i) {
             float* s_i = head.scores.row(i);
@@ -91,7 +91,7 @@ void forward_simd(const Problem& p, Result& r, const Progress& progress) {
         if (progress) progress(double(h + 1) / (p.NH + 1));
     }
     // pass 8: output projection                                                  (T, C)
-    matmul(r.concat, p.wo, r.output);
+    matmul_auto(r.concat, p.wo, r.output);
 }
 
 std::string simd_arch_name() { return xsimd::default_arch::name(); }

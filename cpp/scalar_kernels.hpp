@@ -7,6 +7,8 @@
 #include <cmath>
 #include <limits>
 
+#include "packing.hpp"
+
 namespace attn::scalar {
 
 template <bool Accumulate = false>
@@ -41,6 +43,30 @@ inline float exp_shifted(const float* in, float max, float* out, int n) {
         sum += out[j];
     }
     return sum;
+}
+
+constexpr int kStrip = 4;
+
+// out (M, N) = a · B (or +=), B packed in strips of kStrip columns (packing.hpp).
+template <bool Accumulate = false>
+inline void gemm_packed(const float* a, int lda, const float* bp, std::size_t strip_stride,
+                        float* out, int ldo, int M, int K, int N) {
+    for (int i = 0; i < M; ++i) {
+        const float* a_i = a + std::size_t(i) * lda;
+        for (int j = 0; j < N; ++j) {
+            const float* b_j = bp + (j / kStrip) * strip_stride + j % kStrip;
+            float s = Accumulate ? out[std::size_t(i) * ldo + j] : 0.0f;
+            for (int k = 0; k < K; ++k) s += a_i[k] * b_j[std::size_t(k) * kStrip];
+            out[std::size_t(i) * ldo + j] = s;
+        }
+    }
+}
+
+// Without SIMD, packing would not pay: the plain loop is the only kernel.
+template <bool Accumulate = false>
+inline void gemm_auto(const float* a, int lda, const float* b, int ldb, float* out, int ldo, int M,
+                      int K, int N) {
+    gemm<Accumulate>(a, lda, b, ldb, out, ldo, M, K, N);
 }
 
 }  // namespace attn::scalar

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include <xsimd/xsimd.hpp>
@@ -154,13 +155,76 @@ inline float row_max(const float* row, int n) {
     return best;
 }
 
+// e^x for batches, in float32 to about 2 ulp (Cephes expf: x = n·ln 2 + r, |r| ≤ ln 2 / 2, e^r by
+// a degree-7 polynomial, then the exponent n added to the bits).
+//
+// Why not xsimd::exp: compiled for WebAssembly through SSE, it rounds with _mm_cvtps_epi32, which
+// Emscripten can only emulate lane by lane — about 30 cycles per element, more than the matrix
+// products of a softmax row. Here n is rounded with the 1.5·2²³ trick and 2ⁿ is built with integer
+// shifts, all single wasm SIMD instructions. 2ⁿ is applied as two factors 2^⌊n/2⌋·2^(n−⌊n/2⌋), so
+// results overflow to +∞ and underflow through denormals to 0 exactly where float32 does (the
+// naive softmax shows that overflow). e^−∞ = 0, e^+∞ = +∞, NaN stays NaN.
+//
+// The constants are read from a (non-const) table into registers once per row, not written as
+// literals: V8 builds each v128 literal with about four instructions, and LLVM re-creates
+// literals inside the loop instead of keeping them, which doubled the cost of the loop.
+inline float exp_table[12] = {
+    -104.0f, 89.0f,            // e^−104 rounds to 0, e^89 overflows: clamping there is exact
+    12582912.0f,               // 1.5·2²³: adding it rounds to an integer
+    1.44269504088896341f,      // log2 e
+    -0.693359375f, 2.12194440e-4f,  // −ln 2, split so that n·ln2_hi is exact
+    1.9875691500e-4f, 1.3981999507e-3f, 8.3334519073e-3f, 4.1665795894e-2f,
+    1.6666665459e-1f, 5.0000001201e-1f};
+
+struct ExpConstants {
+    batch lo, hi, magic, log2e, ln2_hi, ln2_lo, p0, p1, p2, p3, p4, p5;
+    ExpConstants()
+        : lo(exp_table[0]), hi(exp_table[1]), magic(exp_table[2]), log2e(exp_table[3]),
+          ln2_hi(exp_table[4]), ln2_lo(exp_table[5]), p0(exp_table[6]), p1(exp_table[7]),
+          p2(exp_table[8]), p3(exp_table[9]), p4(exp_table[10]), p5(exp_table[11]) {}
+};
+
+inline batch exp_batch(batch x, const ExpConstants& c) {
+    using ints = xsimd::batch<std::int32_t>;
+    const batch xc = xsimd::select(x < c.lo, c.lo, xsimd::select(x > c.hi, c.hi, x));
+    const batch t = xsimd::fma(xc, c.log2e, c.magic);
+    const batch n = t - c.magic;
+    batch r = xsimd::fma(n, c.ln2_hi, xc);  // r = x − n·ln 2
+    r = xsimd::fma(n, c.ln2_lo, r);
+    batch p = xsimd::fma(c.p0, r, c.p1);
+    p = xsimd::fma(p, r, c.p2);
+    p = xsimd::fma(p, r, c.p3);
+    p = xsimd::fma(p, r, c.p4);
+    p = xsimd::fma(p, r, c.p5);
+    p = xsimd::fma(p, r * r, r + batch(1.0f));
+    const ints n_int = xsimd::bitwise_cast<ints>(t) - xsimd::bitwise_cast<ints>(c.magic);
+    const ints half = n_int >> 1;
+    const batch scale_a = xsimd::bitwise_cast<batch>((half + ints(127)) << 23);
+    const batch scale_b = xsimd::bitwise_cast<batch>((n_int - half + ints(127)) << 23);
+    return xsimd::select(x < c.lo, batch(0.0f), p * scale_a * scale_b);
+}
+
+inline batch exp_batch(batch x) { return exp_batch(x, ExpConstants()); }
+
 // out[0, n) ← exp(in[0, n) − max); returns their sum.
 inline float exp_shifted(const float* in, float max, float* out, int n) {
+    const ExpConstants constants;
     const batch shift(max);
-    batch sums(0.0f);
+    batch sums(0.0f), sums2(0.0f);
     int j = 0;
+    // Two independent batches per step: each exp is a long dependency chain, and V8 schedules
+    // instructions little, so the interleaving is written out here.
+    for (; j + 2 * W <= n; j += 2 * W) {
+        const batch e = exp_batch(batch::load_unaligned(in + j) - shift, constants);
+        const batch e2 = exp_batch(batch::load_unaligned(in + j + W) - shift, constants);
+        e.store_unaligned(out + j);
+        e2.store_unaligned(out + j + W);
+        sums += e;
+        sums2 += e2;
+    }
+    sums += sums2;
     for (; j + W <= n; j += W) {
-        const batch e = xsimd::exp(batch::load_unaligned(in + j) - shift);
+        const batch e = exp_batch(batch::load_unaligned(in + j) - shift, constants);
         e.store_unaligned(out + j);
         sums += e;
     }
