@@ -32,7 +32,9 @@ const SIZES = args.sizes === 'small' ? ALL_SIZES.slice(0, 3) : listed.length ? l
 // Sampling policy. A sample times `reps` back-to-back calls, enough to last MIN_SAMPLE_MS, and
 // records the time per call. Contenders whose call takes longer than SLOW_MS get at most
 // SLOW_SAMPLES samples; those slower than VERY_SLOW_MS get one (their warm-up call, timed).
+// Warm-up: the first call, then more calls until WARM_UP_MS have passed (see measureSize).
 const MIN_SAMPLE_MS = 25;
+const WARM_UP_MS = 300;
 const SLOW_MS = 1500;
 const SLOW_SAMPLES = 3;
 const VERY_SLOW_MS = 8000;
@@ -125,9 +127,15 @@ async function measureSize([T, C, NH]) {
       row.output = await row.c.run();
       row.first = performance.now() - start;
       if (row.first < VERY_SLOW_MS) {
-        start = performance.now();
-        await row.c.run();
-        row.second = performance.now() - start;
+        // Keep calling for WARM_UP_MS: V8 first runs WebAssembly (and JS) through a baseline
+        // compiler and tiers hot functions up in the background, which takes many calls of a
+        // microsecond-sized forward. The last call's time then sets the sample size.
+        const warmUpStart = performance.now();
+        do {
+          start = performance.now();
+          await row.c.run();
+          row.second = performance.now() - start;
+        } while (performance.now() - warmUpStart < WARM_UP_MS && row.second < SLOW_MS);
       }
     } catch (error) {
       row.skipped = `failed to run: ${error.message ?? error}`;

@@ -10,7 +10,13 @@ import { normaliseConfig } from './config.js';
 import { BYTE_INPUT, HEAD_OUTPUT, INPUT, MODEL_OUTPUT, OPTION_NAMES } from './module-ids.js';
 import { loadModule, pickBuild } from './load-module.js';
 
-const invert = (table) => Object.fromEntries(Object.entries(table).map(([name, id]) => [id, name]));
+const invert = (table) => {
+  const names = [];
+  for (const [name, id] of Object.entries(table)) names[id] = name;
+  return names;
+};
+// Name tables indexed by the core's output id (arrays, not objects: the lookups run once per
+// matrix on every call, and a small forward takes only microseconds).
 const MODEL_NAME = invert(MODEL_OUTPUT);
 const ROW_STAT_NAME = invert({ rowMax: HEAD_OUTPUT.rowMax, rowSum: HEAD_OUTPUT.rowSum, entropy: HEAD_OUTPUT.entropy });
 const HEAD_NAME = invert(HEAD_OUTPUT);
@@ -87,7 +93,7 @@ class AttentionEngine {
   #writeOptions(options) {
     // A view over wasm memory is detached (length 0) when the memory grows: take a new one.
     if (this.#options === null || this.#options.length === 0) this.#options = this.#core.options();
-    OPTION_NAMES.forEach((name, i) => { this.#options[i] = Number(options[name]); });
+    for (let i = 0; i < OPTION_NAMES.length; ++i) this.#options[i] = Number(options[OPTION_NAMES[i]]);
   }
 
   // The token lists for the core, or null where it already holds the same strings.
@@ -131,7 +137,7 @@ class AttentionEngine {
   // the result stays valid after later calls; the matrices are views into that one copy.
   #readResult({ tokens, source, options }) {
     const { dModel, heads, positional, cross } = options;
-    const packed = new Float32Array(this.#core.packed());
+    const packed = this.#core.packed().slice(); // slice(): the fastest copy of a same-type view
     const model = {};
     const perHead = Array.from({ length: heads }, () => ({}));
     const count = packed[0];
@@ -139,10 +145,11 @@ class AttentionEngine {
     for (let n = 0; n < count; ++n) {
       const h = 1 + 4 * n;
       const id = packed[h], head = packed[h + 1], rows = packed[h + 2], cols = packed[h + 3];
-      const data = packed.subarray(offset, offset + rows * cols);
+      // (the constructor, not subarray(): subarray looks up a species constructor each time)
+      const data = new Float32Array(packed.buffer, 4 * offset, rows * cols);
       offset += rows * cols;
-      if (id in MODEL_NAME) model[MODEL_NAME[id]] = { rows, cols, data };
-      else if (id in ROW_STAT_NAME) perHead[head][ROW_STAT_NAME[id]] = data;
+      if (MODEL_NAME[id] !== undefined) model[MODEL_NAME[id]] = { rows, cols, data };
+      else if (ROW_STAT_NAME[id] !== undefined) perHead[head][ROW_STAT_NAME[id]] = data;
       else perHead[head][HEAD_NAME[id]] = { rows, cols, data };
     }
     const T = tokens.length || model.x.rows;
