@@ -155,7 +155,10 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
                         continue;
                     }
                     const float alpha = std::exp(m[a] - m_new);  // e^(−∞) = 0 on the first tile
-                    l[a] = alpha * l[a] + kernels::exp_shifted(z, m_new, z, keys);
+                    // (m_new is the row's max so far unless the softmax is naive)
+                    const float tile_sum = p.naive_softmax ? kernels::exp_shifted(z, m_new, z, keys)
+                                                           : kernels::exp_shifted<true>(z, m_new, z, keys);
+                    l[a] = alpha * l[a] + tile_sum;
                     m[a] = m_new;
                     if (alpha != 1.0f) kernels::scale_row(r.block_out.row(a), HS, alpha);
                 }

@@ -73,7 +73,7 @@ void forward_simd(const Problem& p, Result& r, const Progress& progress) {
             if (inverse_temperature != 1.0f) scale_row(a_i, Tk, inverse_temperature);
             const float z_max = row_max(a_i, Tk);
             const float shift = p.naive_softmax ? 0.0f : z_max;
-            const float sum = exp_shifted(a_i, shift, a_i, Tk);
+            const float sum = p.naive_softmax ? exp_shifted(a_i, shift, a_i, Tk) : exp_shifted<true>(a_i, shift, a_i, Tk);
             std::copy(a_i, a_i + Tk, head.exps.row(i));
             scale_row(a_i, Tk, 1.0f / sum);
             head.row_max[i] = z_max;

@@ -36,6 +36,7 @@ inline float row_max(const float* row, int n) {
     return best;
 }
 
+template <bool kMaxOfInputs = false>  // (only the SIMD version makes use of it)
 inline float exp_shifted(const float* in, float max, float* out, int n) {
     float sum = 0.0f;
     for (int j = 0; j < n; ++j) {

@@ -3,6 +3,7 @@
 // products against a float64 product for shapes that cross strip, row-block and panel edges.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -73,18 +74,45 @@ TEST_CASE("the vectorised exp matches float64 to 2 ulp over the float32 range", 
     CHECK(exp_of(-103.0f) > 0.0f);          // a denormal, as std::exp gives
 }
 
+TEST_CASE("the softmax's exp (x <= 0) is as exact, and flushes only below float32's normals", "[kernels][softmax]") {
+    double worst = 0.0;
+    for (double x = -110.0; x <= 0.0; x += 0.0071) {
+        const float xf = static_cast<float>(x);
+        alignas(64) float lanes[W];
+        attn::simd::exp_batch<true>(batch(xf), attn::simd::ExpConstants()).store_aligned(lanes);
+        const double want = std::exp(double(xf));
+        if (xf >= -87.0f) {
+            worst = std::max(worst, std::fabs(lanes[0] - want) / want);
+        } else {
+            INFO("x = " << xf);
+            REQUIRE(std::fabs(lanes[0] - want) <= 2e-38);
+        }
+    }
+    CHECK(worst <= 2.5e-7);
+    alignas(64) float lanes[W];
+    attn::simd::exp_batch<true>(batch(-std::numeric_limits<float>::infinity()), attn::simd::ExpConstants()).store_aligned(lanes);
+    CHECK(lanes[0] == 0.0f);
+    attn::simd::exp_batch<true>(batch(std::numeric_limits<float>::quiet_NaN()), attn::simd::ExpConstants()).store_aligned(lanes);
+    CHECK(std::isnan(lanes[0]));
+}
+
 TEST_CASE("exp_shifted sums what it writes, tails included", "[kernels][softmax]") {
     for (int n : {1, 3, W, W + 1, 4 * W + 3}) {
         std::vector<float> in = random_values(n, 7), out(n);
         for (float& x : in) x *= 20.0f;
-        const float sum = attn::simd::exp_shifted(in.data(), 5.0f, out.data(), n);
-        double want_sum = 0.0;
-        for (int j = 0; j < n; ++j) {
-            const double want = std::exp(double(in[j] - 5.0f));  // the shift is done in float32
-            CHECK(std::fabs(out[j] - want) <= 3e-7 * want);
-            want_sum += want;
+        const float max = *std::max_element(in.begin(), in.end());
+        for (bool below_max : {false, true}) {
+            const float shift = below_max ? max : 5.0f;
+            const float sum = below_max ? attn::simd::exp_shifted<true>(in.data(), shift, out.data(), n)
+                                        : attn::simd::exp_shifted(in.data(), shift, out.data(), n);
+            double want_sum = 0.0;
+            for (int j = 0; j < n; ++j) {
+                const double want = std::exp(double(in[j] - shift));  // the shift is done in float32
+                CHECK(std::fabs(out[j] - want) <= 3e-7 * want);
+                want_sum += want;
+            }
+            CHECK(std::fabs(sum - want_sum) <= 1e-6 * want_sum);
         }
-        CHECK(std::fabs(sum - want_sum) <= 1e-6 * want_sum);
     }
 }
 
