@@ -81,6 +81,24 @@ for (const build of BUILDS) {
       assert.deepEqual(first.perHead[0].weights.data, before);
     });
 
+    test('writes new inputs of an unchanged shape, also after the wasm memory has grown', () => {
+      // The facade reuses its view of the core's input storage while the shape stays the same.
+      const engine = engines[build];
+      const config = (scale) => ({
+        ...WORKED_EXAMPLE,
+        embeddings: WORKED_EXAMPLE.embeddings.map((r) => r.map((v) => v * scale)),
+      });
+      const once = engine.compute(config(1)).output.data.slice();
+      const twice = engine.compute(config(2)).output.data.slice();
+      assert.notDeepEqual(twice, once);
+      // Large enough to grow the memory, which detaches every earlier view.
+      const grownFrom = engine.memoryBytes();
+      engine.compute({ tokens: Array.from({ length: 700 }, (_, t) => `t${t}`), dModel: 64, heads: 4 });
+      assert.ok(engine.memoryBytes() > grownFrom, 'the memory grew');
+      assert.deepEqual(engine.compute(config(1)).output.data, once);
+      assert.deepEqual(engine.compute(config(2)).output.data, twice);
+    });
+
     describe('refuses bad input with a named Error and keeps working', () => {
       const bad = [
         ['no tokens', { ...WORKED_EXAMPLE, tokens: [], embeddings: undefined }, /no tokens/],
