@@ -20,6 +20,7 @@ import { createTokenView } from '../tokens/token-view.js';
 import { ISSUE4_DEFAULTS, ISSUE4_FIELDS, structureDraftOf } from './issue4-fields.js';
 import { createKvControl } from './kv-control.js';
 import { createSplitView } from './split-view.js';
+import { createViewScheduler } from './view-scheduler.js';
 
 // Fields that change only what is drawn, not what is computed: a change draws at once and the
 // page's update (which stores the state and redraws the lesson) follows a moment later.
@@ -39,6 +40,7 @@ export function createHeadViews(deps) {
   let last = null; // { result, state }
   let deferred = null;
   const drawn = new Map(); // view name → what it last drew (skip the same again)
+  const scheduler = createViewScheduler(); // on screen: at once; else after the frame, one per task
 
   // ---- controls in the form ----------------------------------------------------------------------
   const tokenizeControl = createTokenizeControl();
@@ -82,6 +84,7 @@ export function createHeadViews(deps) {
   const crossPanel = createCrossPanel();
   const positions = createPositionsPanel({ shuffle: (seed) => change({ shuffle: seed }) });
   nodes.views.replaceChildren(split.el, tokenView.el, crossPanel.el, positions.el);
+  for (const view of [split, tokenView, crossPanel, positions]) scheduler.track(view.el);
 
   // ---- changes -------------------------------------------------------------------------------------
 
@@ -90,7 +93,7 @@ export function createHeadViews(deps) {
     renderControls();
     if (last && Object.keys(partial).every((key) => VIEW_ONLY.includes(key))) {
       // Draw now (a stage change animates at once, even when the lesson takes long to redraw).
-      renderViews(last.result, { ...last.state, ...partial });
+      renderViews(last.result, { ...last.state, ...partial }, { now: true });
       updateSoon();
       return;
     }
@@ -99,7 +102,7 @@ export function createHeadViews(deps) {
 
   function select(k) {
     pendingHead = k + 1;
-    if (last) renderViews(last.result, { ...last.state, head: k + 1 });
+    if (last) renderViews(last.result, { ...last.state, head: k + 1 }, { now: true });
     updateSoon();
   }
 
@@ -147,7 +150,8 @@ export function createHeadViews(deps) {
     cross.renderTokens(tokens, draft.sourcePadding, t, invalid);
   }
 
-  function renderViews(result, state) {
+  // now: draw every view in this task (a change made in a view itself: it is on screen).
+  function renderViews(result, state, { now = false } = {}) {
     const engine = deps.getEngine();
     let config = null;
     try {
@@ -168,14 +172,14 @@ export function createHeadViews(deps) {
       positions: `${base}|${state.shuffle}`,
     };
     for (const [name, view] of [['split', split], ['tokens', tokenView], ['cross', crossPanel], ['positions', positions]]) {
-      if (config && drawn.get(name) === keys[name]) continue;
-      try {
+      if (config && drawn.get(name) === keys[name]) {
+        scheduler.forget(name); // back to what is on screen: an older pending draw is stale
+        continue;
+      }
+      scheduler.draw(name, view.el, () => {
         drawn.set(name, keys[name]);
         view.update(ctx);
-      } catch (error) {
-        // One broken panel must not take the page down; the others still draw.
-        console.warn(`head view "${name}" failed`, error);
-      }
+      }, now);
     }
   }
 

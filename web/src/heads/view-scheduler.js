@@ -1,0 +1,80 @@
+// When the head views draw. They sit under the (long) lesson, usually off screen, and redrawing
+// them costs tens of milliseconds at T = 32 (more at large T): drawing them inside the event that
+// changed the result would push the lesson's frame past 16 ms and, at large T, make one long task.
+// So a view that is on screen draws at once, and every other view draws when the page is idle
+// after the next frame, one view per task (input and the next frames go first). Every view is drawn in the end,
+// on screen or not: tests, screenshots and a reader who scrolls find it current.
+//
+// createViewScheduler() → { track(el), draw(name, el, run, now), pending(), cancel() }
+//   draw(name, el, run, now): run() draws view `name` (whose element is `el`); `now` forces it.
+//   A later draw of the same name replaces a pending one (only the newest result is drawn).
+const IDLE_TIMEOUT_MS = 250;
+
+export function createViewScheduler({ rootMargin = '100px 0px' } = {}) {
+  const onScreen = new Set();
+  const queue = new Map(); // name → { el, run }
+  let scheduled = false;
+
+  const observer =
+    typeof IntersectionObserver === 'function'
+      ? new IntersectionObserver(
+          (entries) => {
+            for (const entry of entries) {
+              if (entry.isIntersecting) onScreen.add(entry.target);
+              else onScreen.delete(entry.target);
+            }
+            // A view scrolled into sight while waiting: draw it first.
+            if (queue.size) schedule();
+          },
+          { rootMargin },
+        )
+      : null;
+
+  function runOne(name) {
+    const job = queue.get(name);
+    queue.delete(name);
+    try {
+      job.run();
+    } catch (error) {
+      // One broken panel must not take the page down; the others still draw.
+      console.warn(`head view "${name}" failed`, error);
+    }
+  }
+
+  // After the next frame is painted, in idle time (at the latest IDLE_TIMEOUT_MS later), one view
+  // per task.
+  const later = (fn) =>
+    typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: IDLE_TIMEOUT_MS }) : setTimeout(fn, 0);
+  function schedule() {
+    if (scheduled) return;
+    scheduled = true;
+    requestAnimationFrame(() => later(step));
+  }
+
+  function step() {
+    scheduled = false;
+    if (!queue.size) return;
+    const names = [...queue.keys()];
+    runOne(names.find((name) => onScreen.has(queue.get(name).el)) ?? names[0]);
+    if (queue.size) {
+      scheduled = true;
+      later(step);
+    }
+  }
+
+  return {
+    track(el) {
+      observer?.observe(el);
+    },
+    draw(name, el, run, now = false) {
+      queue.set(name, { el, run });
+      if (now || !observer || onScreen.has(el)) runOne(name);
+      else schedule();
+    },
+    /** Forget a pending draw (its view is up to date after all). */
+    forget(name) {
+      queue.delete(name);
+    },
+    pending: () => queue.size,
+  };
+}
