@@ -19,6 +19,7 @@ import {
 } from './views/controls.js';
 import { applyTranslations } from './views/i18n-dom.js';
 import { createLesson } from './lesson/index.js';
+import { computeCompanionsAsync } from './lesson/companions.js';
 import { createHeadViews } from './heads/index.js';
 import { installSharing } from './share/page.js';
 import { renderEngineStatus, renderMessage } from './views/status.js';
@@ -127,8 +128,9 @@ function renderAll() {
   perf.translate();
 }
 
-function showResults(result, state) {
-  lesson.render(result, state);
+// companions: the lesson's extra runs when computed already (in the worker), else null.
+function showResults(result, state, companions = null) {
+  lesson.render(result, state, companions);
   headViews.render(result, state);
 }
 
@@ -163,7 +165,7 @@ function update() {
   const config = toEngineConfig(checked.state);
   const T = config.tokens.length;
   const Tk = config.source?.tokens.length ?? T;
-  if (perf.plan(T, Tk, config.dModel) === 'worker') {
+  if (perf.plan(T, Tk, config.dModel, config.heads) === 'worker') {
     computeInWorker(config, checked.state, T, Tk);
     return 'pending';
   }
@@ -182,14 +184,14 @@ function update() {
   return true;
 }
 
-function accept(result, state) {
+function accept(result, state, companions = null) {
   page.error = null;
   page.notice = null;
   page.lastState = state;
   page.lastResult = result;
   renderMessages();
   renderPresetNote();
-  showResults(result, state);
+  showResults(result, state, companions);
   writeHash();
 }
 
@@ -198,7 +200,15 @@ async function computeInWorker(config, state, T, Tk) {
   try {
     const { result, ms, memoryBytes } = await perf.computeInWorker(config, T);
     perf.record({ ms, where: 'worker', T, Tk, dModel: config.dModel, memoryBytes });
-    accept(result, state);
+    // The lesson's extra runs (e.g. QKᵀ without scaling) in the worker too: on the page they
+    // would block it as long as the main run.
+    const companions = await computeCompanionsAsync(
+      async (companionConfig) => (await perf.computeInWorker(companionConfig, T)).result,
+      config,
+      result,
+      state,
+    );
+    accept(result, state, companions);
   } catch (error) {
     if (error.cancelled) {
       if (perf.busy()) return;  // superseded by a newer computation, which reports itself

@@ -34,3 +34,26 @@ export function computeCompanions(engine, config, result, state) {
     : null;
   return { result, dots, stable, compare };
 }
+
+/**
+ * The same as computeCompanions with an asynchronous compute (the page's Web Worker, for large
+ * inputs: a companion run costs as much as the main one and must not block the page). A
+ * cancelled run (newer input) rejects; any other failure leaves that companion out.
+ */
+export async function computeCompanionsAsync(compute, config, result, state) {
+  const attempt = async (companionConfig) => {
+    try {
+      return await compute(companionConfig);
+    } catch (error) {
+      if (error?.cancelled) throw error;
+      console.warn('companion run failed', error);
+      return null;
+    }
+  };
+  const dots = config.scale === false ? result : await attempt({ ...config, scale: false });
+  const stable = state.naive ? await attempt({ ...config, naiveSoftmax: false }) : null;
+  const compare = state.compare && !result.source
+    ? await attempt({ ...without(config, ['window', 'prefix', 'customMask']), mask: compareMaskOf(state.mask) })
+    : null;
+  return { result, dots, stable, compare };
+}

@@ -284,7 +284,8 @@ export function createLesson(deps) {
       draft = { ...LESSON_DEFAULTS };
       for (const key of Object.keys(LESSON_DEFAULTS)) if (next[key] !== undefined) draft[key] = next[key];
     },
-    /** Draws a new result (main.js calls it after every successful update). */
-    render: (result, state) => render(result, state),
+    /** Draws a new result (main.js calls it after every successful update); companions: its
+     *  extra runs when main.js computed them already (in the worker), else computed here. */
+    render: (result, state, companions = null) => render(result, state, companions),
   };
 }

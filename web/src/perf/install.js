@@ -15,7 +15,7 @@ export function installPerformance({ panelNode, progressNode, t, getShape, simdP
 
   return {
     /** 'worker' when the computation is large enough to block the page, else 'main'. */
-    plan: (T, Tk, dModel) => (worthAWorker(T, Tk, dModel) ? 'worker' : 'main'),
+    plan: (T, Tk, dModel, heads = 1) => (worthAWorker(T, Tk, dModel, heads) ? 'worker' : 'main'),
 
     /**
      * Computes `config` in the worker with a progress bar. Resolves to { result, ms, memoryBytes };

@@ -9,6 +9,12 @@ export function forwardFlops(T, Tk, C) {
 // to JavaScript) the page computes in a Web Worker so that typing never freezes.
 export const WORKER_THRESHOLD_FLOPS = 1e8;
 
-export function worthAWorker(T, Tk, C) {
-  return forwardFlops(T, Tk, C) > WORKER_THRESHOLD_FLOPS;
+// Above this many entries per T×Tk intermediate (all heads) the worker computes too, however few
+// the FLOPs: a full result holds several such matrices per head (scores, masked, weights…), and
+// computing plus copying them to JavaScript takes over 50 ms on the page from about T = 256 with
+// two heads (the default d_model = 6 never reaches the FLOP threshold below T ≈ 2000).
+export const WORKER_THRESHOLD_ENTRIES = 1e5;
+
+export function worthAWorker(T, Tk, C, heads = 1) {
+  return forwardFlops(T, Tk, C) > WORKER_THRESHOLD_FLOPS || T * Tk * heads > WORKER_THRESHOLD_ENTRIES;
 }
