@@ -63,28 +63,33 @@ export function createMatrixView(spec) {
   if (spec.sumColumn) headRow.append(h('th', { scope: 'col', className: 'sumhead', title: t('lesson.rowSum') }, [h('span', { className: 'idx', text: 'Σ' })]));
 
   // The cells as one HTML string: only generated text (names, indices); row labels, which may be
-  // reader text (tokens), are set through textContent afterwards.
+  // reader text (tokens), are set through textContent afterwards. Built on the first update, not
+  // here: a large page creates its views at once and fills them a few per task (view.js).
   const headAttr = head === null ? '' : ` data-head="${Number(head)}"`;
-  let html = '';
-  for (let r = 0; r < rows; r += 1) {
-    html += '<tr><th scope="row"></th>';
-    for (let c = 0; c < cols; c += 1) {
-      html += `<td data-matrix="${name}"${headAttr} data-row="${r}" data-col="${c}" tabindex="-1"></td>`;
-    }
-    if (spec.sumColumn) html += '<td class="rowsum"></td>';
-    html += '</tr>';
-  }
   const body = document.createElement('tbody');
-  body.innerHTML = html;
-  body.querySelectorAll('th').forEach((th, r) => {
-    th.textContent = rowLabels[r];
-    th.title = rowLabels[r];
-  });
-  const cells = Array.from(body.querySelectorAll('td[data-col]'));
-  // Each cell holds one text node whose data is rewritten (cheaper than textContent).
-  for (const cell of cells) cell.append(document.createTextNode(''));
-  const sums = spec.sumColumn ? Array.from(body.querySelectorAll('td.rowsum')) : [];
-  if (cells.length > 0) cells[0].tabIndex = 0;
+  let cells = [];
+  let sums = [];
+  function build() {
+    let html = '';
+    for (let r = 0; r < rows; r += 1) {
+      html += '<tr><th scope="row"></th>';
+      for (let c = 0; c < cols; c += 1) {
+        html += `<td data-matrix="${name}"${headAttr} data-row="${r}" data-col="${c}" tabindex="-1"></td>`;
+      }
+      if (spec.sumColumn) html += '<td class="rowsum"></td>';
+      html += '</tr>';
+    }
+    body.innerHTML = html;
+    body.querySelectorAll('th').forEach((th, r) => {
+      th.textContent = rowLabels[r];
+      th.title = rowLabels[r];
+    });
+    cells = Array.from(body.querySelectorAll('td[data-col]'));
+    // Each cell holds one text node whose data is rewritten (cheaper than textContent).
+    for (const cell of cells) cell.append(document.createTextNode(''));
+    sums = spec.sumColumn ? Array.from(body.querySelectorAll('td.rowsum')) : [];
+    if (cells.length > 0) cells[0].tabIndex = 0;
+  }
 
   const classes = ['heatmap'];
   if (colTokens) classes.push('square');
@@ -130,8 +135,8 @@ export function createMatrixView(spec) {
 
   // What each cell shows now, to touch only the cells that change; and what it was drawn from,
   // to skip a matrix whose numbers did not change at all (most of them, after most changes).
-  const shownText = new Array(cells.length).fill(null);
-  const shownClass = new Array(cells.length).fill(null);
+  const shownText = new Array(rows * cols).fill(null);
+  const shownClass = new Array(rows * cols).fill(null);
   let legendKey = '';
   let drawn = null; // { data, mask, extra }
 
@@ -146,7 +151,8 @@ export function createMatrixView(spec) {
     const { data } = matrix;
     const extra = `${fillText}|${rowSums ? rowSums.join(',') : ''}`;
     if (drawn && drawn.extra === extra && sameNumbers(drawn.data, data) && sameNumbers(drawn.mask, mask?.data ?? null)) return;
-    drawn = { data: Float32Array.from(data), mask: mask ? Float32Array.from(mask.data) : null, extra };
+    if (!drawn) build();
+    drawn = { data: data.slice(), mask: mask ? mask.data.slice() : null, extra };
     if (overview) {
       overview.replaceChildren(renderHeatmapCanvas({
         matrix,
@@ -159,12 +165,7 @@ export function createMatrixView(spec) {
     let scale = null;
     if (spec.kind !== 'mask') {
       // The colour scale ignores masked entries, so a finite fill (−1e9) does not wash out the rest.
-      let domainData = data;
-      if (mask && spec.kind === 'signed') {
-        domainData = data.filter((_, n) => !mask.data[n]);
-        if (domainData.length === 0) domainData = data;
-      }
-      scale = colorScale(spec.kind, domainData);
+      scale = colorScale(spec.kind, data, mask && spec.kind === 'signed' ? mask.data : null);
     }
     let anyMasked = false;
     for (let r = 0; r < rows; r += 1) {
@@ -234,7 +235,10 @@ export function createMatrixView(spec) {
   return {
     el,
     spec,
-    cells,
+    /** The printed cells, row by row (empty until the first update). */
+    get cells() {
+      return cells;
+    },
     rows,
     cols,
     update,

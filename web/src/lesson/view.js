@@ -18,6 +18,10 @@ import { retypeset, typeset } from './typeset.js';
 const HEAD_CELL_BUDGET = 4 * 32 * 32;
 const BIG_PAGE_CELLS = 3000;
 const SPARE_VIEWS = 24;
+// A result larger than the printed corner (T > 48, drawn on canvases too): its matrices are
+// filled a few per task, those near the screen first, each task at most about SLICE_MS, so that
+// no task blocks the page for 50 ms (issue 6) even when every view is new (a new T).
+const SLICE_MS = 20;
 let useCounter = 0;
 
 const WEIGHT_MATRICES = new Set(['weights', 'exps', 'cmp-weights']);
@@ -73,6 +77,36 @@ export function createStepsView(container, callbacks) {
   let highlighted = [];
   let tokensKey = '';
   let big = false;
+  let huge = false; // matrices past the printed corner: fill views in slices (SLICE_MS)
+  const queue = new Map(); // view → { matrix, options }: waiting for a slice
+  let sliceTimer = null;
+
+  function runUpdate(view, matrix, options) {
+    try {
+      view.update(matrix, options);
+    } catch (error) {
+      console.warn('redrawing a matrix failed', error); // the old numbers stay
+    }
+  }
+
+  // One slice: views near the screen first, until SLICE_MS is spent; then the next slice in a
+  // new task. A newer render replaces what is queued (the queue holds each view once).
+  function slice() {
+    sliceTimer = null;
+    const start = performance.now();
+    while (queue.size && performance.now() - start < SLICE_MS) {
+      const view = [...queue.keys()].find((v) => v.near) ?? queue.keys().next().value;
+      const { matrix, options } = queue.get(view);
+      queue.delete(view);
+      runUpdate(view, matrix, options);
+    }
+    if (queue.size) sliceTimer = setTimeout(slice, 0);
+  }
+
+  function enqueue(view, matrix, options) {
+    queue.set(view, { matrix, options });
+    if (sliceTimer === null) sliceTimer = setTimeout(slice, 0);
+  }
 
   // On a big page, a matrix far from the viewport is redrawn when it comes near, not on every
   // change: what is off screen costs nothing. A new matrix is always drawn at once.
@@ -85,11 +119,8 @@ export function createStepsView(container, callbacks) {
         if (view.near && view.pending) {
           const { matrix, options } = view.pending;
           view.pending = null;
-          try {
-            view.update(matrix, options);
-          } catch (error) {
-            console.warn('redrawing a matrix failed', error); // the old numbers stay
-          }
+          if (huge) enqueue(view, matrix, options);
+          else runUpdate(view, matrix, options);
         }
       }
     },
@@ -166,13 +197,15 @@ export function createStepsView(container, callbacks) {
         return head.rowSum[r] === 0 ? '0' : '1';
       });
     }
+    queue.delete(view); // whatever was queued for it is older
     if (big && view.near === false && !view.fresh) {
       view.pending = { matrix: view.matrix, options };
       return;
     }
     view.fresh = false;
     view.pending = null;
-    view.update(view.matrix, options);
+    if (huge) enqueue(view, view.matrix, options);
+    else view.update(view.matrix, options);
   }
 
   // ---- steps -----------------------------------------------------------------------------------
@@ -286,7 +319,10 @@ export function createStepsView(container, callbacks) {
     const steps = single ? STEPS.filter((s) => s.id === ctx.state.step) : STEPS;
     const built = steps.map((step) => sectionFor(step, single));
     live = built.flatMap((b) => b.views);
-    big = !single && live.reduce((n, v) => n + v.cells.length, 0) > BIG_PAGE_CELLS;
+    const shownCells = live.reduce((n, v) => n + v.rows * v.cols, 0);
+    big = !single && shownCells > BIG_PAGE_CELLS;
+    huge = ctx.result.T > MAX_SHOWN || (ctx.result.Tk ?? ctx.result.T) > MAX_SHOWN;
+    for (const view of queue.keys()) if (!live.includes(view)) queue.delete(view);
     for (const view of live) updateView(view);
     const els = built.map((b) => b.el);
     const same = els.length === container.children.length && els.every((el, k) => container.children[k] === el);
@@ -295,7 +331,7 @@ export function createStepsView(container, callbacks) {
     // Off-screen steps of a big page skip layout and paint until they scroll into view (not on
     // small pages, where it would only blank them out of full-page screenshots and print).
     container.classList.toggle('big', big);
-    container.classList.toggle('many', live.reduce((n, v) => n + v.cells.length, 0) > BIG_PAGE_CELLS);
+    container.classList.toggle('many', shownCells > BIG_PAGE_CELLS);
     // Keep the views of recently shown steps (going back a step then costs no rebuild); forget the
     // least recently shown past a limit.
     const keep = new Set(live);
@@ -319,7 +355,7 @@ export function createStepsView(container, callbacks) {
       const k = view.index(r, c);
       if (k < 0) return;
       const td = view.cells[k];
-      if (td.dataset.hl === 'self') return;
+      if (!td || td.dataset.hl === 'self') return; // not filled yet (a large page fills in slices)
       td.dataset.hl = kind;
       highlighted.push(td);
     };

@@ -34,24 +34,48 @@ export function paletteRules(kind, prefix) {
 }
 
 // Largest |value| over the finite entries (masked −∞ entries do not count); 1 if all are 0.
-export function maxAbs(data) {
+// skip: entries n with skip[n] truthy do not count either (a mask, 1 = masked); if that leaves
+// none, every entry counts. An index loop: T = 512 gives 262 144 entries per matrix.
+export function maxAbs(data, skip = null) {
   let max = 0;
-  for (const value of data) if (Number.isFinite(value) && Math.abs(value) > max) max = Math.abs(value);
+  let counted = 0;
+  for (let n = 0; n < data.length; n += 1) {
+    if (skip && skip[n]) continue;
+    counted += 1;
+    const value = data[n];
+    if (Number.isFinite(value) && Math.abs(value) > max) max = Math.abs(value);
+  }
+  if (skip && counted === 0) return maxAbs(data);
   return max > 0 ? max : 1;
 }
 
-// kind: 'signed' | 'weights'; data: the matrix's values (for the signed domain).
-// → { cell(value) → { background, text, level }, color(value) → css colour,
+// The palette's colours as bytes, [r, g, b] per level (for canvases written as ImageData).
+const rgbPalettes = {};
+export function paletteBytes(kind) {
+  if (!rgbPalettes[kind]) {
+    const bytes = new Uint8Array(LEVELS * 3);
+    palette(kind).forEach(({ background }, level) => {
+      const match = /rgb\((\d+),\s*(\d+),\s*(\d+)\)/.exec(background);
+      if (match) bytes.set(match.slice(1, 4).map(Number), level * 3);
+    });
+    rgbPalettes[kind] = bytes;
+  }
+  return rgbPalettes[kind];
+}
+
+// kind: 'signed' | 'weights'; data: the matrix's values (for the signed domain); skip: a mask
+// whose masked entries stay out of the signed domain (see maxAbs).
+// → { cell(value), levelOf(value) → palette index → { background, text, level }, color(value) → css colour,
 //     stops(n) → css colours low→high, domain: [low, high] }
-export function colorScale(kind, data) {
+export function colorScale(kind, data, skip = null) {
   const colors = palette(kind);
-  const [low, high] = kind === 'weights' ? [0, 1] : [-maxAbs(data), maxAbs(data)];
-  const cell = (value) => {
-    const t = Math.min(1, Math.max(0, (value - low) / (high - low)));
-    return colors[Math.round(t * (LEVELS - 1))];
-  };
+  const max = kind === 'weights' ? 1 : maxAbs(data, skip);
+  const [low, high] = kind === 'weights' ? [0, 1] : [-max, max];
+  const levelOf = (value) => Math.round(Math.min(1, Math.max(0, (value - low) / (high - low))) * (LEVELS - 1));
+  const cell = (value) => colors[levelOf(value)];
   return {
     cell,
+    levelOf,
     color: (value) => cell(value).background,
     stops: (n) => Array.from({ length: n }, (_, i) => colors[Math.round((i / (n - 1)) * (LEVELS - 1))].background),
     domain: [low, high],
