@@ -17,13 +17,31 @@ namespace attn::simd {
 using batch = xsimd::batch<float>;
 constexpr int W = static_cast<int>(batch::size);
 
+// The register block of the matrix products (here and in simd_packed_gemm.hpp): 4 rows × 2
+// batches of `out`. At each k it takes one row (b0, b1) of the right-hand side and one element of
+// each of the block's four rows of a: each b load is reused by four rows, each broadcast of a by
+// two batches.
+struct Block4x2 {
+    batch c00, c01, c10, c11, c20, c21, c30, c31;
+    void update(float a0, float a1, float a2, float a3, batch b0, batch b1) {
+        const batch x0(a0), x1(a1), x2(a2), x3(a3);
+        c00 = xsimd::fma(x0, b0, c00);
+        c01 = xsimd::fma(x0, b1, c01);
+        c10 = xsimd::fma(x1, b0, c10);
+        c11 = xsimd::fma(x1, b1, c11);
+        c20 = xsimd::fma(x2, b0, c20);
+        c21 = xsimd::fma(x2, b1, c21);
+        c30 = xsimd::fma(x3, b0, c30);
+        c31 = xsimd::fma(x3, b1, c31);
+    }
+};
+
 // out (M, N) = a (M, K) · b (K, N) — or out += a · b when Accumulate — all row-major with leading dimensions lda, ldb, ldo.
 // When `row_k_end` is given, a(i, k) is known to be 0 for k ≥ row_k_end[i] (attention weights of
 // masked keys), so a row block stops at the largest of its rows' ends: with a causal mask, no
 // work above the diagonal.
 //
-// The micro-kernel keeps a 4-row × 2-batch tile of `out` in registers and streams one row of b
-// per k step: each b load is reused by four rows, each broadcast of a by two batches.
+// The micro-kernel keeps a Block4x2 of `out` in registers and streams one row of b per k step.
 template <bool Accumulate = false>
 inline void gemm(const float* a, int lda, const float* b, int ldb, float* out, int ldo, int M,
                  int K, int N, const int* row_k_end = nullptr) {
@@ -44,30 +62,20 @@ inline void gemm(const float* a, int lda, const float* b, int ldb, float* out, i
         float* o3 = o2 + ldo;
         int j = 0;
         for (; j + 2 * W <= N; j += 2 * W) {
-            batch c00 = start(o0 + j), c01 = start(o0 + j + W), c10 = start(o1 + j), c11 = start(o1 + j + W);
-            batch c20 = start(o2 + j), c21 = start(o2 + j + W), c30 = start(o3 + j), c31 = start(o3 + j + W);
+            Block4x2 block{start(o0 + j), start(o0 + j + W), start(o1 + j), start(o1 + j + W),
+                           start(o2 + j), start(o2 + j + W), start(o3 + j), start(o3 + j + W)};
             for (int k = 0; k < k_end; ++k) {
                 const float* b_k = b + std::size_t(k) * ldb + j;
-                const batch b0 = batch::load_unaligned(b_k);
-                const batch b1 = batch::load_unaligned(b_k + W);
-                const batch x0(a0[k]), x1(a1[k]), x2(a2[k]), x3(a3[k]);
-                c00 = xsimd::fma(x0, b0, c00);
-                c01 = xsimd::fma(x0, b1, c01);
-                c10 = xsimd::fma(x1, b0, c10);
-                c11 = xsimd::fma(x1, b1, c11);
-                c20 = xsimd::fma(x2, b0, c20);
-                c21 = xsimd::fma(x2, b1, c21);
-                c30 = xsimd::fma(x3, b0, c30);
-                c31 = xsimd::fma(x3, b1, c31);
+                block.update(a0[k], a1[k], a2[k], a3[k], batch::load_unaligned(b_k), batch::load_unaligned(b_k + W));
             }
-            c00.store_unaligned(o0 + j);
-            c01.store_unaligned(o0 + j + W);
-            c10.store_unaligned(o1 + j);
-            c11.store_unaligned(o1 + j + W);
-            c20.store_unaligned(o2 + j);
-            c21.store_unaligned(o2 + j + W);
-            c30.store_unaligned(o3 + j);
-            c31.store_unaligned(o3 + j + W);
+            block.c00.store_unaligned(o0 + j);
+            block.c01.store_unaligned(o0 + j + W);
+            block.c10.store_unaligned(o1 + j);
+            block.c11.store_unaligned(o1 + j + W);
+            block.c20.store_unaligned(o2 + j);
+            block.c21.store_unaligned(o2 + j + W);
+            block.c30.store_unaligned(o3 + j);
+            block.c31.store_unaligned(o3 + j + W);
         }
         for (; j + W <= N; j += W) {
             batch c0 = start(o0 + j), c1 = start(o1 + j), c2 = start(o2 + j), c3 = start(o3 + j);

@@ -48,7 +48,7 @@ inline batch start(const float* o, int cols, int lane0) {
 }  // namespace packed_detail
 
 // out (M, N) = a (M, K) · B — or += when Accumulate — with B packed in strips of kStrip (its rows
-// [0, K) of each strip). 4 rows × one strip of accumulators live in registers: per k step, two
+// [0, K) of each strip). A Block4x2 (4 rows × one strip) lives in registers: per k step, two
 // contiguous loads of B and four broadcasts of a feed eight multiply-adds.
 //
 // Loop order: blocks of kRowBlock rows of a (64 × K floats, kept in L2), then strips (one strip,
@@ -75,28 +75,18 @@ inline void gemm_packed(const float* a, int lda, const float* bp, std::size_t st
             float* o1 = o0 + ldo;
             float* o2 = o1 + ldo;
             float* o3 = o2 + ldo;
-            batch c00 = start<Accumulate>(o0, cols, 0), c01 = start<Accumulate>(o0, cols, W);
-            batch c10 = start<Accumulate>(o1, cols, 0), c11 = start<Accumulate>(o1, cols, W);
-            batch c20 = start<Accumulate>(o2, cols, 0), c21 = start<Accumulate>(o2, cols, W);
-            batch c30 = start<Accumulate>(o3, cols, 0), c31 = start<Accumulate>(o3, cols, W);
+            Block4x2 block{start<Accumulate>(o0, cols, 0), start<Accumulate>(o0, cols, W),
+                           start<Accumulate>(o1, cols, 0), start<Accumulate>(o1, cols, W),
+                           start<Accumulate>(o2, cols, 0), start<Accumulate>(o2, cols, W),
+                           start<Accumulate>(o3, cols, 0), start<Accumulate>(o3, cols, W)};
             const float* b_k = strip;
             for (int k = 0; k < K; ++k, b_k += kStrip) {
-                const batch b0 = batch::load_unaligned(b_k);
-                const batch b1 = batch::load_unaligned(b_k + W);
-                const batch x0(a0[k]), x1(a1[k]), x2(a2[k]), x3(a3[k]);
-                c00 = xsimd::fma(x0, b0, c00);
-                c01 = xsimd::fma(x0, b1, c01);
-                c10 = xsimd::fma(x1, b0, c10);
-                c11 = xsimd::fma(x1, b1, c11);
-                c20 = xsimd::fma(x2, b0, c20);
-                c21 = xsimd::fma(x2, b1, c21);
-                c30 = xsimd::fma(x3, b0, c30);
-                c31 = xsimd::fma(x3, b1, c31);
+                block.update(a0[k], a1[k], a2[k], a3[k], batch::load_unaligned(b_k), batch::load_unaligned(b_k + W));
             }
-            store_columns(o0, c00, c01, cols);
-            store_columns(o1, c10, c11, cols);
-            store_columns(o2, c20, c21, cols);
-            store_columns(o3, c30, c31, cols);
+            store_columns(o0, block.c00, block.c01, cols);
+            store_columns(o1, block.c10, block.c11, cols);
+            store_columns(o2, block.c20, block.c21, cols);
+            store_columns(o3, block.c30, block.c31, cols);
         }
         for (; i < i_end; ++i) {  // the block's last rows, when fewer than 4
             const float* a_i = a + std::size_t(i) * lda;
