@@ -129,13 +129,17 @@ async function measureSize([T, C, NH]) {
       if (row.first < VERY_SLOW_MS) {
         // Keep calling for WARM_UP_MS: V8 first runs WebAssembly (and JS) through a baseline
         // compiler and tiers hot functions up in the background, which takes many calls of a
-        // microsecond-sized forward. The last call's time then sets the sample size.
+        // microsecond-sized forward. The median of the last warm-up calls then sets the sample
+        // size (one call can be a garbage-collection pause a thousand times longer).
         const warmUpStart = performance.now();
+        const recent = [];
         do {
           start = performance.now();
           await row.c.run();
-          row.second = performance.now() - start;
-        } while (performance.now() - warmUpStart < WARM_UP_MS && row.second < SLOW_MS);
+          recent.push(performance.now() - start);
+          if (recent.length > 51) recent.shift();
+        } while (performance.now() - warmUpStart < WARM_UP_MS && recent.at(-1) < SLOW_MS);
+        row.second = median(recent);
       }
     } catch (error) {
       row.skipped = `failed to run: ${error.message ?? error}`;
