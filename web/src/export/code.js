@@ -145,12 +145,74 @@ function tokenLabels(tokens) {
   return tokens.map((token, i) => `${token}${' '.repeat(width - [...token].length)}  (x^${i + 1})`);
 }
 
+// ---- the parts both scripts share ----------------------------------------------------------------
+
+// Q, K, V from the inputs (or, in cross-attention, K and V from the source), each printed.
+function projections(line, run, result) {
+  const kvSource = run.source ? 'source' : 'inputs';
+  line('Q = inputs @ W_Q');
+  line(`K = ${kvSource} @ W_K`);
+  line(`V = ${kvSource} @ W_V`);
+  line();
+  line('print("X =\\n", inputs)');
+  line(expectedComment(result.x));
+  line('print("Q =\\n", Q)');
+  line(expectedComment(result.q));
+  line('print("K =\\n", K)');
+  line(expectedComment(result.k));
+  line('print("V =\\n", V)');
+  line(expectedComment(result.v));
+  line();
+}
+
+// The attention of one head (`body`, the library's own lines) for each head, the concatenation
+// (`concatExpression` in the library's words) and the output projection, each printed with the
+// playground's numbers.
+function headsAndOutput(line, run, result, body, concatExpression) {
+  const { heads, kvHeads, dK } = run;
+  line(`d_k = ${dK}`);
+  if (heads === 1) {
+    line('q, k, v = Q, K, V');
+    body(0).forEach((text) => line(text));
+    line('concat = context');
+    line();
+    printHead(line, result.perHead[0], '', 0, 'print');
+  } else {
+    line(`num_heads = ${heads}`);
+    if (kvHeads !== heads) line(`kv_heads = ${kvHeads}  # query head h uses key/value head h // (num_heads // kv_heads)`);
+    line('head_outputs = []');
+    line('for h in range(num_heads):');
+    line('    cols = slice(h * d_k, (h + 1) * d_k)');
+    if (kvHeads !== heads) {
+      line('    g = h // (num_heads // kv_heads)');
+      line('    q, k, v = Q[:, cols], K[:, g * d_k:(g + 1) * d_k], V[:, g * d_k:(g + 1) * d_k]');
+    } else {
+      line('    q, k, v = Q[:, cols], K[:, cols], V[:, cols]');
+    }
+    body(4).forEach((text) => line(text));
+    line('    head_outputs.append(context)');
+    line('    print(f"head {h + 1}: attention scores =\\n", scores)');
+    line('    print(f"head {h + 1}: masked scores =\\n", masked)');
+    line('    print(f"head {h + 1}: attention weights =\\n", attn_weights)');
+    line('    print(f"head {h + 1}: context =\\n", context)');
+    line();
+    result.perHead.forEach((head, h) => expectedHead(line, head, h));
+    line(`concat = ${concatExpression}`);
+  }
+  line('output = concat @ W_O');
+  line();
+  line('print("concat =\\n", concat)');
+  line(expectedComment(result.concat));
+  line('print("output =\\n", output)');
+  line(expectedComment(result.output));
+}
+
 // ---- PyTorch ----------------------------------------------------------------------------------------
 
 /** { config, result, link? } → the PyTorch script (text). config: the engine config; result: its result. */
 export function pytorchCode({ config, result, link = null }) {
   const run = describeRun(config, result);
-  const { T, Tk, dModel, heads, kvHeads, dK } = run;
+  const { T, Tk, dModel } = run;
   const out = [];
   const line = (text = '') => out.push(text);
 
@@ -196,20 +258,7 @@ export function pytorchCode({ config, result, link = null }) {
     }
   }
   line();
-  const kvSource = run.source ? 'source' : 'inputs';
-  line('Q = inputs @ W_Q');
-  line(`K = ${kvSource} @ W_K`);
-  line(`V = ${kvSource} @ W_V`);
-  line();
-  line('print("X =\\n", inputs)');
-  line(expectedComment(result.x));
-  line('print("Q =\\n", Q)');
-  line(expectedComment(result.q));
-  line('print("K =\\n", K)');
-  line(expectedComment(result.k));
-  line('print("V =\\n", V)');
-  line(expectedComment(result.v));
-  line();
+  projections(line, run, result);
 
   // The mask M: additive, fill where masked, 0 elsewhere.
   if (run.anyMasked) {
@@ -253,41 +302,7 @@ export function pytorchCode({ config, result, link = null }) {
     return lines;
   };
 
-  line(`d_k = ${dK}`);
-  if (heads === 1) {
-    line('q, k, v = Q, K, V');
-    body(0).forEach((text) => line(text));
-    line('concat = context');
-    line();
-    printHead(line, result.perHead[0], '', 0, 'print');
-  } else {
-    line(`num_heads = ${heads}`);
-    if (kvHeads !== heads) line(`kv_heads = ${kvHeads}  # query head h uses key/value head h // (num_heads // kv_heads)`);
-    line('head_outputs = []');
-    line('for h in range(num_heads):');
-    line('    cols = slice(h * d_k, (h + 1) * d_k)');
-    if (kvHeads !== heads) {
-      line('    g = h // (num_heads // kv_heads)');
-      line('    q, k, v = Q[:, cols], K[:, g * d_k:(g + 1) * d_k], V[:, g * d_k:(g + 1) * d_k]');
-    } else {
-      line('    q, k, v = Q[:, cols], K[:, cols], V[:, cols]');
-    }
-    body(4).forEach((text) => line(text));
-    line('    head_outputs.append(context)');
-    line('    print(f"head {h + 1}: attention scores =\\n", scores)');
-    line('    print(f"head {h + 1}: masked scores =\\n", masked)');
-    line('    print(f"head {h + 1}: attention weights =\\n", attn_weights)');
-    line('    print(f"head {h + 1}: context =\\n", context)');
-    line();
-    result.perHead.forEach((head, h) => expectedHead(line, head, h));
-    line('concat = torch.cat(head_outputs, dim=-1)');
-  }
-  line('output = concat @ W_O');
-  line();
-  line('print("concat =\\n", concat)');
-  line(expectedComment(result.concat));
-  line('print("output =\\n", output)');
-  line(expectedComment(result.output));
+  headsAndOutput(line, run, result, body, 'torch.cat(head_outputs, dim=-1)');
   return `${out.join('\n')}\n`;
 }
 
@@ -330,7 +345,7 @@ function expectedHead(line, head, h) {
 /** { config, result, link? } → the NumPy script (text). */
 export function numpyCode({ config, result, link = null }) {
   const run = describeRun(config, result);
-  const { T, Tk, dModel, heads, kvHeads, dK } = run;
+  const { T, Tk, dModel } = run;
   const out = [];
   const line = (text = '') => out.push(text);
 
@@ -379,20 +394,7 @@ export function numpyCode({ config, result, link = null }) {
     }
   }
   line();
-  const kvSource = run.source ? 'source' : 'inputs';
-  line('Q = inputs @ W_Q');
-  line(`K = ${kvSource} @ W_K`);
-  line(`V = ${kvSource} @ W_V`);
-  line();
-  line('print("X =\\n", inputs)');
-  line(expectedComment(result.x));
-  line('print("Q =\\n", Q)');
-  line(expectedComment(result.q));
-  line('print("K =\\n", K)');
-  line(expectedComment(result.k));
-  line('print("V =\\n", V)');
-  line(expectedComment(result.v));
-  line();
+  projections(line, run, result);
 
   if (run.anyMasked) {
     if (run.simpleCausal) {
@@ -444,40 +446,6 @@ export function numpyCode({ config, result, link = null }) {
     return lines;
   };
 
-  line(`d_k = ${dK}`);
-  if (heads === 1) {
-    line('q, k, v = Q, K, V');
-    body(0).forEach((text) => line(text));
-    line('concat = context');
-    line();
-    printHead(line, result.perHead[0], '', 0, 'print');
-  } else {
-    line(`num_heads = ${heads}`);
-    if (kvHeads !== heads) line(`kv_heads = ${kvHeads}  # query head h uses key/value head h // (num_heads // kv_heads)`);
-    line('head_outputs = []');
-    line('for h in range(num_heads):');
-    line('    cols = slice(h * d_k, (h + 1) * d_k)');
-    if (kvHeads !== heads) {
-      line('    g = h // (num_heads // kv_heads)');
-      line('    q, k, v = Q[:, cols], K[:, g * d_k:(g + 1) * d_k], V[:, g * d_k:(g + 1) * d_k]');
-    } else {
-      line('    q, k, v = Q[:, cols], K[:, cols], V[:, cols]');
-    }
-    body(4).forEach((text) => line(text));
-    line('    head_outputs.append(context)');
-    line('    print(f"head {h + 1}: attention scores =\\n", scores)');
-    line('    print(f"head {h + 1}: masked scores =\\n", masked)');
-    line('    print(f"head {h + 1}: attention weights =\\n", attn_weights)');
-    line('    print(f"head {h + 1}: context =\\n", context)');
-    line();
-    result.perHead.forEach((head, h) => expectedHead(line, head, h));
-    line('concat = np.concatenate(head_outputs, axis=-1)');
-  }
-  line('output = concat @ W_O');
-  line();
-  line('print("concat =\\n", concat)');
-  line(expectedComment(result.concat));
-  line('print("output =\\n", output)');
-  line(expectedComment(result.output));
+  headsAndOutput(line, run, result, body, 'np.concatenate(head_outputs, axis=-1)');
   return `${out.join('\n')}\n`;
 }
