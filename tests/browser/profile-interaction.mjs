@@ -20,7 +20,7 @@ const events = [];
 cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
 const traced = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
 await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
-await cdp.send('Profiler.start');
+if (!process.env.NOCPU) await cdp.send('Profiler.start');
 const HELPERS = `const $ = (s) => document.querySelector(s);
   const fire = (node, type, init = {}) => node.dispatchEvent(new (type.startsWith('key') ? KeyboardEvent : type.startsWith('mouse') || type === 'click' ? MouseEvent : Event)(type, { bubbles: true, cancelable: true, ...init }));`;
 const frames = await page.evaluate(async ({ source, repeat, wait }) => {
@@ -37,7 +37,7 @@ const frames = await page.evaluate(async ({ source, repeat, wait }) => {
   }
   return out;
 }, { source: HELPERS + body, repeat: Number(repeatArg), wait: Number(process.env.WAIT ?? 30) });
-const { profile } = await cdp.send('Profiler.stop');
+const { profile } = process.env.NOCPU ? { profile: { nodes: [], samples: [], timeDeltas: [] } } : await cdp.send('Profiler.stop');
 await cdp.send('Tracing.end');
 await traced;
 console.log('frames (ms):', frames.map((f) => f.toFixed(1)).join(' '));
@@ -58,8 +58,12 @@ if (process.env.TIMELINE) {
   // Main-thread events of the last repetition, in order (ms from its start), 1 ms or longer.
   const tid = main.find((e) => e.name === 'EventDispatch' || e.name === 'FunctionCall')?.tid;
   const mine = main.filter((e) => e.tid === tid && e.dur >= 1000).sort((a, b) => a.ts - b.ts);
-  const t0 = mine[Math.max(0, mine.length - 80)]?.ts ?? 0;
-  for (const e of mine.slice(-80)) console.log(`${((e.ts - t0) / 1000).toFixed(1).padStart(8)} ${(e.dur / 1000).toFixed(1).padStart(7)}  ${e.name}`);
+  const t0 = mine[Math.max(0, mine.length - 400)]?.ts ?? 0;
+  for (const e of mine.slice(-400)) {
+    const d = e.args?.data ?? {};
+    const where = d.functionName !== undefined ? ` ${d.functionName || '(anon)'} ${String(d.url ?? '').split('/').pop()}:${d.lineNumber ?? ''}` : '';
+    console.log(`${((e.ts - t0) / 1000).toFixed(1).padStart(8)} ${(e.dur / 1000).toFixed(1).padStart(7)}  ${e.name}${where}`);
+  }
 }
 
 // (2) CPU profile self time by function.

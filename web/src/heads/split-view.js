@@ -240,7 +240,8 @@ export function createSplitView(callbacks) {
   }
 
   // The attention maps of every head, small, and the selected one in detail.
-  function mapsBlock({ result, state, t }) {
+  // later(build): when drawn part by part, the detail map is built in a task of its own.
+  function mapsBlock({ result, state, t }, later = null) {
     const { heads, kvHeads, T, Tk, tokens } = result;
     const selected = Math.min(Math.max(1, state.head ?? 1), heads) - 1;
     const keyTokens = result.source?.tokens ?? tokens;
@@ -270,7 +271,7 @@ export function createSplitView(callbacks) {
 
     const weights = result.perHead[selected].weights;
     const masked = result.mask;
-    const detail = renderGrid({
+    const buildDetail = () => renderGrid({
       matrix: weights,
       name: 'detail-weights',
       head: selected,
@@ -287,6 +288,8 @@ export function createSplitView(callbacks) {
       maxCols: 64,
       t,
     });
+    const detail = later ? h('div', { className: 'hs-pending' }) : buildDetail();
+    if (later) later(() => detail.replaceWith(buildDetail()));
     const color = headColor(selected, heads);
     return h('div', { className: 'hs-maps', dataset: { hsPart: 'maps' } }, [
       h('h3', { text: t('heads4.maps.title', { heads, T, Tk }) }),
@@ -419,28 +422,57 @@ export function createSplitView(callbacks) {
 
   // ---- rendering -----------------------------------------------------------------------------------
 
+  // Past this many T×Tk entries the parts are drawn one per task (each part costs tens of
+  // milliseconds at T = 512; together they would block the page for over 100 ms).
+  const PROGRESSIVE_ENTRIES = 64 * 64;
+  let generation = 0;
+
   function update(next) {
     ctx = next;
     const { result, state, t } = ctx;
     const stage = state.split ?? 'all';
     const show = (id) => stage === 'all' || stage === id;
-    // Animate the slicing and the concatenation: draw the stage before, then switch.
-    const qkvFrom = stage === 'slice' && shownStage !== 'slice' && shownStage !== 'all' ? 'joined' : null;
-    const concatFrom = stage === 'concat' && shownStage !== 'concat' ? 'sliced' : null;
+    const progressive = result.T * result.Tk > PROGRESSIVE_ENTRIES;
+    // Animate the slicing and the concatenation: draw the stage before, then switch (not when
+    // drawn part by part: the part may not be there yet when the animation starts).
+    const qkvFrom = !progressive && stage === 'slice' && shownStage !== 'slice' && shownStage !== 'all' ? 'joined' : null;
+    const concatFrom = !progressive && stage === 'concat' && shownStage !== 'concat' ? 'sliced' : null;
     const qkvMode = stage === 'columns' ? 'joined' : 'sliced';
-    const parts = [];
-    if (show('columns') || show('slice')) parts.push(qkvBlock(ctx, qkvFrom ?? qkvMode));
-    if (show('maps')) parts.push(mapsBlock(ctx));
-    if (show('concat')) parts.push(concatBlock(ctx, concatFrom ?? 'joined'));
-    if (show('mix')) parts.push(mixBlock(ctx));
+    const builders = [];
+    const extra = []; // smaller jobs a part left for later (the detail map)
+    const later = progressive ? (job) => extra.push(job) : null;
+    if (show('columns') || show('slice')) builders.push(() => qkvBlock(ctx, qkvFrom ?? qkvMode));
+    if (show('maps')) builders.push(() => mapsBlock(ctx, later));
+    if (show('concat')) builders.push(() => concatBlock(ctx, concatFrom ?? 'joined'));
+    if (show('mix')) builders.push(() => mixBlock(ctx));
+    const mine = ++generation;
+    const slots = builders.map((build, k) => (progressive && k > 0 ? h('div', { className: 'hs-pending' }) : build()));
     el.replaceChildren(
       h('h2', { text: t('heads4.split.title') }),
       h('p', { className: 'caption', text: t('heads4.split.caption', { dModel: result.dModel, heads: result.heads, dK: result.dK }) }),
       toolbar(ctx),
-      ...parts,
+      ...slots,
     );
     el.dataset.stage = stage;
     shownStage = stage;
+    if (progressive) {
+      // The other parts, one per task (a part's own later jobs first), unless a newer update came.
+      let k = 1;
+      const fill = () => {
+        if (mine !== generation) return;
+        try {
+          if (extra.length) extra.shift()();
+          else if (k < builders.length) {
+            k += 1;
+            slots[k - 1].replaceWith(builders[k - 1]());
+          } else return;
+        } catch (error) {
+          console.warn('head split part failed', error);
+        }
+        setTimeout(fill, 0);
+      };
+      setTimeout(fill, 0);
+    }
     if (qkvFrom || concatFrom) {
       // Two frames: the first paints the starting layout, the second starts the transition.
       requestAnimationFrame(() =>

@@ -23,14 +23,36 @@ function installPalettes() {
   palettesInstalled = true;
 }
 
-// Equal typed arrays (NaN equals NaN here), or both null.
+// Equal typed arrays (NaN equals NaN here), or both null. Float32 arrays are compared by their
+// bits (about 10× faster at T = 512; a −0 against a 0 only costs a redraw).
 function sameNumbers(a, b) {
   if (a === null || b === null) return a === b;
   if (a.length !== b.length) return false;
+  if (a instanceof Float32Array && b instanceof Float32Array) {
+    const x = new Int32Array(a.buffer, a.byteOffset, a.length);
+    const y = new Int32Array(b.buffer, b.byteOffset, b.length);
+    for (let n = 0; n < x.length; n += 1) if (x[n] !== y[n]) return sameValues(a, b);
+    return true;
+  }
+  return sameValues(a, b);
+}
+
+function sameValues(a, b) {
   for (let n = 0; n < a.length; n += 1) {
     if (a[n] !== b[n] && !(a[n] !== a[n] && b[n] !== b[n])) return false;
   }
   return true;
+}
+
+// A copy of `data` kept for the next comparison, reusing the previous copy's memory when the size
+// is the same (allocating 4 MB per matrix at T = 1024 costs more than comparing it).
+function keep(previous, data) {
+  if (data === null) return null;
+  if (previous && previous.length === data.length && previous.constructor === data.constructor) {
+    previous.set(data);
+    return previous;
+  }
+  return data.slice();
 }
 
 /** "W_Q" → W with a subscript Q; other symbols as text. */
@@ -139,6 +161,7 @@ export function createMatrixView(spec) {
   const shownClass = new Array(rows * cols).fill(null);
   let legendKey = '';
   let drawn = null; // { data, mask, extra }
+  let overviewDraws = 0;
 
   /**
    * matrix: { rows, cols, data }. options:
@@ -152,14 +175,19 @@ export function createMatrixView(spec) {
     const extra = `${fillText}|${rowSums ? rowSums.join(',') : ''}`;
     if (drawn && drawn.extra === extra && sameNumbers(drawn.data, data) && sameNumbers(drawn.mask, mask?.data ?? null)) return;
     if (!drawn) build();
-    drawn = { data: data.slice(), mask: mask ? mask.data.slice() : null, extra };
+    drawn = { data: keep(drawn?.data, data), mask: keep(drawn?.mask, mask?.data ?? null), extra };
     if (overview) {
-      overview.replaceChildren(renderHeatmapCanvas({
-        matrix,
-        kind: spec.kind === 'signed' ? 'signed' : 'weights',
-        label: `${spec.title} ${matrix.rows} × ${matrix.cols}`,
-        describe: (r, c, value) => t('legend.canvasCell', { row: r + 1, col: c + 1, token: rowLabels[r] ?? '', value }),
-      }));
+      // In a task of its own: with the table, one matrix of T = 512 would take over 50 ms.
+      const mine = ++overviewDraws;
+      setTimeout(() => {
+        if (mine !== overviewDraws) return; // a newer update draws it
+        overview.replaceChildren(renderHeatmapCanvas({
+          matrix,
+          kind: spec.kind === 'signed' ? 'signed' : 'weights',
+          label: `${spec.title} ${matrix.rows} × ${matrix.cols}`,
+          describe: (r, c, value) => t('legend.canvasCell', { row: r + 1, col: c + 1, token: rowLabels[r] ?? '', value }),
+        }));
+      }, 0);
     }
     const stride = matrix.cols;
     let scale = null;

@@ -89,17 +89,21 @@ export function createStepsView(container, callbacks) {
     }
   }
 
-  // One slice: views near the screen first, until SLICE_MS is spent; then the next slice in a
-  // new task. A newer render replaces what is queued (the queue holds each view once).
+  // One slice: views near the screen first, while the time spent plus what the slowest view so
+  // far took stays under SLICE_MS (at least one view per slice); then the next slice in a new
+  // task. A newer render replaces what is queued (the queue holds each view once).
+  let slowest = 0;
   function slice() {
     sliceTimer = null;
     const start = performance.now();
-    while (queue.size && performance.now() - start < SLICE_MS) {
+    do {
       const view = [...queue.keys()].find((v) => v.near) ?? queue.keys().next().value;
       const { matrix, options } = queue.get(view);
       queue.delete(view);
+      const before = performance.now();
       runUpdate(view, matrix, options);
-    }
+      slowest = Math.max(slowest * 0.9, performance.now() - before);
+    } while (queue.size && performance.now() - start + slowest < SLICE_MS);
     if (queue.size) sliceTimer = setTimeout(slice, 0);
   }
 

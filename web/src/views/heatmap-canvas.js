@@ -18,28 +18,40 @@ export function renderHeatmapCanvas({ matrix, kind, label, describe }) {
   // Entries per pixel block: at least 1 pixel per entry; larger blocks for small matrices.
   const block = Math.max(1, Math.floor(MAX_PIXELS / Math.max(rows, cols)));
   const canvas = h('canvas', { className: 'heatmap-canvas', tabIndex: 0, role: 'img', 'aria-label': label });
-  // One pixel per entry in the bitmap, scaled up by CSS without smoothing: exact and cheap.
-  canvas.width = cols;
-  canvas.height = rows;
-  canvas.style.width = `${cols * block}px`;
-  canvas.style.height = `${rows * block}px`;
+  // One pixel per entry in the bitmap, scaled up by CSS without smoothing: exact and cheap. Past
+  // MAX_PIXELS entries a side the screen shows at most MAX_PIXELS pixels anyway: the bitmap is that
+  // size and each pixel takes the entry under it (what the browser's nearest-neighbour scaling
+  // would pick), so T = 1024 writes 147 456 pixels instead of 1 048 576. The readout below still
+  // reads every entry.
+  const width = Math.min(cols, MAX_PIXELS);
+  const height = Math.min(rows, MAX_PIXELS);
+  canvas.width = width;
+  canvas.height = height;
+  canvas.style.width = `${cols <= MAX_PIXELS ? cols * block : MAX_PIXELS}px`;
+  canvas.style.height = `${rows <= MAX_PIXELS ? rows * block : MAX_PIXELS}px`;
   canvas.style.imageRendering = 'pixelated';
   const context = canvas.getContext('2d');
   // Bytes straight from the palette's levels: no colour strings per entry (262 144 at T = 512).
-  const image = context.createImageData(cols, rows);
+  const image = context.createImageData(width, height);
   const pixels = image.data;
   const rgb = paletteBytes(kind);
-  for (let r = 0, n = 0; r < rows; r += 1) {
-    for (let c = 0; c < cols; c += 1, n += 1) {
-      const value = data[n];
-      const p = n * 4;
+  // scale.levelOf inlined (a call per pixel doubles the time): the level of value v in [low, high].
+  const [low, high] = scale.domain;
+  const top = rgb.length / 3 - 1;
+  const perUnit = top / (high - low);
+  for (let y = 0, p = 0; y < height; y += 1) {
+    const r = height === rows ? y : Math.floor((y * rows) / height);
+    for (let x = 0; x < width; x += 1, p += 4) {
+      const c = width === cols ? x : Math.floor((x * cols) / width);
+      const value = data[r * cols + c];
       if (value === -Infinity || Number.isNaN(value)) {
         const grey = (c + r) % 2 ? MASKED_RGB : CHECK_RGB;
         pixels[p] = grey[0];
         pixels[p + 1] = grey[1];
         pixels[p + 2] = grey[2];
       } else {
-        const level = scale.levelOf(value) * 3;
+        const unit = (value - low) * perUnit;
+        const level = Math.round(unit < 0 ? 0 : unit > top ? top : unit) * 3;
         pixels[p] = rgb[level];
         pixels[p + 1] = rgb[level + 1];
         pixels[p + 2] = rgb[level + 2];
