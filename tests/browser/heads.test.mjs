@@ -265,6 +265,8 @@ test('Chinese is tokenized into words or characters, and past the limit nothing 
     const chips = await page.$$eval('#token-chips .chip', (cs) => cs.map((c) => c.textContent));
     assert.deepEqual(chips, ['我', '爱', '自然', '语言', '处理']);
     await page.waitForFunction(() => document.querySelectorAll('td[data-matrix="output"]').length === 5 * 6);
+    // The head views off screen draw after the lesson's frame (web/src/heads/view-scheduler.js).
+    await page.waitForFunction(() => document.querySelectorAll('#token-view text[data-tv-q]').length === 5);
     const labels = await page.$$eval('#token-view text[data-tv-q]', (ts) => ts.map((t) => t.firstChild.textContent));
     assert.deepEqual(labels, chips);
     assert.match(await page.textContent('#token-count'), /words.*T = 5/);
@@ -278,7 +280,7 @@ test('Chinese is tokenized into words or characters, and past the limit nothing 
     // In Chinese, with a CJK font (without one the screenshot shows boxes).
     await page.click('button[data-lang="zh-CN"]');
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
-    assert.match(await page.textContent('#head-split h2'), /多头注意力/);
+    await page.waitForFunction(() => /多头注意力/.test(document.querySelector('#head-split h2')?.textContent ?? ''));
     assert.match(await page.textContent('#token-count'), /按词切分/);
     assert.ok(await page.evaluate(() => document.fonts.check('16px "Noto Sans CJK SC"', '注意力')), 'no CJK font: install fonts-noto-cjk');
     await page.locator('#controls').screenshot({ path: shot('tokenize-zh-CN.png') });
