@@ -18,7 +18,12 @@ function installPalettes() {
   if (palettesInstalled || document.querySelector('style[data-palettes]')) return;
   const style = document.createElement('style');
   style.dataset.palettes = 'lesson';
-  style.textContent = `${paletteRules('signed', 'cs')}\n${paletteRules('weights', 'cw')}`;
+  // A masked entry with a finite fill (class hid) keeps its colour, 60 % opaque over the table's
+  // hatch (main.css), so it reads as "masked" without a hatch painted per cell.
+  const hid = (rules) => rules.replace(/^\.(c[sw]-\d+)\{background:([^;]+);.*$/gm, 'table.heatmap td.$1.hid{background:color-mix(in srgb, $2 60%, transparent)}');
+  const signed = paletteRules('signed', 'cs');
+  const weights = paletteRules('weights', 'cw');
+  style.textContent = [signed, weights, hid(signed), hid(weights)].join('\n');
   document.head.append(style);
   palettesInstalled = true;
 }
@@ -113,7 +118,9 @@ export function createMatrixView(spec) {
     if (cells.length > 0) cells[0].tabIndex = 0;
   }
 
-  const classes = ['heatmap'];
+  // The hatch of masked cells is the table's background (main.css): grey under scores, light
+  // under weights; M's changes with the fill (yellow for a fill of 0, set in update()).
+  const classes = ['heatmap', spec.kind === 'weights' ? 'hatch-light' : 'hatch-grey'];
   if (colTokens) classes.push('square');
   if (spec.editable) classes.push('editable');
   if (spec.toggle) classes.push('toggle');
@@ -194,6 +201,10 @@ export function createMatrixView(spec) {
     if (spec.kind !== 'mask') {
       // The colour scale ignores masked entries, so a finite fill (−1e9) does not wash out the rest.
       scale = colorScale(spec.kind, data, mask && spec.kind === 'signed' ? mask.data : null);
+    }
+    if (spec.kind === 'mask') {
+      table.classList.toggle('hatch-grey', fillText !== '0');
+      table.classList.toggle('hatch-yellow', fillText === '0');
     }
     let anyMasked = false;
     for (let r = 0; r < rows; r += 1) {
