@@ -96,7 +96,10 @@ export function createMatrixView(spec) {
   const body = document.createElement('tbody');
   let cells = [];
   let sums = [];
+  let built = false;
   function build() {
+    built = true;
+    table.classList.add('unfilled'); // until the first update: no hatch under the empty cells
     let html = '';
     for (let r = 0; r < rows; r += 1) {
       html += '<tr><th scope="row"></th>';
@@ -181,7 +184,7 @@ export function createMatrixView(spec) {
     const { data } = matrix;
     const extra = `${fillText}|${rowSums ? rowSums.join(',') : ''}`;
     if (drawn && drawn.extra === extra && sameNumbers(drawn.data, data) && sameNumbers(drawn.mask, mask?.data ?? null)) return;
-    if (!drawn) build();
+    if (!built) build();
     drawn = { data: keep(drawn?.data, data), mask: keep(drawn?.mask, mask?.data ?? null), extra };
     if (overview) {
       // In a task of its own: with the table, one matrix of T = 512 would take over 50 ms.
@@ -268,6 +271,7 @@ export function createMatrixView(spec) {
         bar.style.background = `linear-gradient(to right, ${scale.stops(9).join(', ')})`;
       }
     }
+    table.classList.remove('unfilled');
     maskedKey.hidden = !(anyMasked && (name === 'masked' || name === 'mask'));
   }
 
@@ -281,6 +285,13 @@ export function createMatrixView(spec) {
     rows,
     cols,
     update,
+    /** Builds the empty table now (the first update would): a large page does it in a task of
+     *  its own, before the task that fills the cells. True if there was anything to build. */
+    prepare() {
+      if (built) return false;
+      build();
+      return true;
+    },
     index: (r, c) => (r < rows && c < cols ? r * cols + c : -1),
     setError(text) {
       error.textContent = text ?? '';
