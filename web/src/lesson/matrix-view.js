@@ -49,16 +49,6 @@ function sameValues(a, b) {
   return true;
 }
 
-// A copy of `data` kept for the next comparison, reusing the previous copy's memory when the size
-// is the same (allocating 4 MB per matrix at T = 1024 costs more than comparing it).
-function keep(previous, data) {
-  if (data === null) return null;
-  if (previous && previous.length === data.length && previous.constructor === data.constructor) {
-    previous.set(data);
-    return previous;
-  }
-  return data.slice();
-}
 
 /** "W_Q" → W with a subscript Q; other symbols as text. */
 export function symbolNode(text) {
@@ -185,7 +175,9 @@ export function createMatrixView(spec) {
     const extra = `${fillText}|${rowSums ? rowSums.join(',') : ''}`;
     if (drawn && drawn.extra === extra && sameNumbers(drawn.data, data) && sameNumbers(drawn.mask, mask?.data ?? null)) return;
     if (!built) build();
-    drawn = { data: keep(drawn?.data, data), mask: keep(drawn?.mask, mask?.data ?? null), extra };
+    // References, not copies: the engine never changes a result it handed out (every compute
+    // returns new arrays), and copying 1 MB per matrix at T = 512 cost more than comparing it.
+    drawn = { data, mask: mask?.data ?? null, extra };
     if (overview) {
       // In a task of its own: with the table, one matrix of T = 512 would take over 50 ms.
       const mine = ++overviewDraws;
