@@ -9,7 +9,7 @@ import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repo = path.resolve(here, '../..');
-export const dist = path.join(repo, 'dist');
+export const dist = path.resolve(process.env.PLAYGROUND_DIST ?? path.join(repo, 'dist')); // another build: PLAYGROUND_DIST=/tmp/dist-x
 export const screenshots = path.join(here, 'screenshots');
 
 export const CHROMIUM_ARGS = Object.freeze([

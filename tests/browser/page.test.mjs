@@ -12,7 +12,7 @@ import { launchChromium, serveStatic } from './harness.mjs';
 import { parseCell } from '../../web/src/views/format.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const dist = path.resolve(here, '../../dist');
+const dist = path.resolve(process.env.PLAYGROUND_DIST ?? path.resolve(here, '../../dist'));
 const screenshots = path.join(here, 'screenshots');
 
 let server;
