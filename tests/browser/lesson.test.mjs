@@ -49,7 +49,7 @@ async function open(hash = '', { width = 1280, height = 900 } = {}) {
     if (!request.url().startsWith(base) && !request.url().startsWith('data:')) foreignRequests.push(request.url());
   });
   await page.goto(`${base}index.html${hash}`);
-  await page.waitForSelector('#results td[data-matrix]');
+  await page.waitForSelector('#results [data-matrix]'); // a table cell, or a matrix drawn on a canvas
   return { page, errors, close: () => context.close() };
 }
 
@@ -380,6 +380,82 @@ async function shoot(page, name) {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(screenshots, name), fullPage: true });
 }
+
+// A matrix drawn on a canvas (T×T from T = 16): the point of entry (row, col) on screen, from the
+// canvas's box and its column width.
+async function entryPoint(page, name, head, row, col) {
+  const sel = `.cg-body[data-matrix="${name}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`}`;
+  await page.locator(sel).scrollIntoViewIfNeeded();
+  return page.$eval(sel, (grid, [r, c]) => {
+    const box = grid.querySelector('canvas').getBoundingClientRect();
+    const width = parseFloat(grid.parentNode.style.getPropertyValue('--cw'));
+    return { x: box.left + (c + 0.5) * width, y: box.top + (r + 0.5) * 20 };
+  }, [row, col]);
+}
+
+test('from T = 16 the T×T matrices are canvases that explain, highlight and toggle like the tables', async () => {
+  const tokens = Array.from({ length: 20 }, (_, i) => `w${i + 1}`).join('+');
+  const { page, errors, close } = await open(`#v=1&s=${tokens}&d=4&h=1&step=softmax`);
+  try {
+    const grid = (name) => `.cg-body[data-matrix="${name}"]${name === 'mask' ? ':not([data-head])' : '[data-head="0"]'}`;
+    assert.equal(await page.locator('#results td[data-matrix]').count(), 0);
+    for (const name of ['masked', 'exps', 'weights']) assert.equal(await page.locator(`${grid(name)} canvas`).count(), 1, name);
+    const labWeight = (key) => page.textContent(`#softmax-lab td[data-lab="weight"][data-key="${key}"] .num`);
+
+    // Pointing at a₅₃ explains it, outlines it and the entries it depends on.
+    let p = await entryPoint(page, 'weights', 0, 4, 2);
+    await page.mouse.move(p.x, p.y);
+    await page.waitForFunction(() => document.querySelector('#explain').dataset.cell === 'weights.1.5.3');
+    assert.equal(await page.textContent('#explain .explain-mode'), 'Under the pointer');
+    assert.match(await explanation(page), /a₅₃ = /);
+    assert.equal(await page.locator(`${grid('weights')} .cg-mark[data-hl="self"][data-row="4"][data-col="2"]`).count(), 1);
+    const deps = await page.$$eval('.cg-mark[data-hl="dep"]', (n) => n.map((m) => `${m.parentNode.parentNode.dataset.matrix}:${m.dataset.row},${m.dataset.col}`));
+    assert.ok(deps.some((d) => /^(masked|exps):4,/.test(d)), deps.join(' '));
+
+    // A click selects it: the softmax lab moves to row 5, and the explanation ends on its weight.
+    await page.mouse.click(p.x, p.y);
+    await page.waitForURL(/cell=weights\.1\.5\.3/);
+    assert.equal(await page.textContent('#explain .explain-mode'), 'Selected cell');
+    assert.match(await explanation(page), new RegExp(`a₅₃ = .*≈ ${(await labWeight(2)).replace('.', '\\.')}$`, 'm'));
+
+    // The keyboard: arrows move the active entry, which is selected and said in the readout.
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.matrix), 'weights');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForURL(/cell=weights\.1\.5\.4/);
+    await page.mouse.move(5, 5); // the pointer leaves: the selected entry is explained
+    assert.match(await explanation(page), /a₅₄ = /);
+    assert.equal(await page.textContent(`${grid('weights')} .cg-readout`), `Row 5 (w5), column 4: ${await labWeight(3)}`);
+    await page.keyboard.press('ArrowRight'); // a₅₅, then a₅₆: behind the causal mask, exactly 0
+    await page.keyboard.press('ArrowRight');
+    await page.waitForURL(/cell=weights\.1\.5\.6/);
+    assert.equal(await page.textContent(`${grid('weights')} .cg-readout`), 'Row 5 (w5), column 6: 0');
+
+    // M: a click toggles an entry (the mask becomes custom), Space toggles it back.
+    await page.click('button[data-step="mask"]');
+    const readM = () => page.textContent(`${grid('mask')} .cg-readout`);
+    p = await entryPoint(page, 'mask', null, 2, 5);
+    await page.mouse.click(p.x, p.y);
+    await page.waitForURL(/mask=custom/);
+    assert.equal(await page.isChecked('input[name="lesson-mask"][value="custom"]'), true);
+    assert.equal(await readM(), 'Row 3 (w3), column 6: 0');
+    assert.match(await page.innerText('#explain'), /w3.*may see.*w6/);
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await readM(), 'Row 3 (w3), column 5: −∞');
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => /Row 3 \(w3\), column 5: 0/.test(document.querySelector('.cg-body[data-matrix="mask"] .cg-readout').textContent));
+    // The recomputed scores agree: S + M at (3, 5) and (3, 6) are finite now, (3, 7) still −∞.
+    for (const [c, finite] of [[4, true], [5, true], [6, false]]) {
+      p = await entryPoint(page, 'masked', 0, 2, c);
+      await page.mouse.move(p.x, p.y);
+      await page.waitForFunction((ref) => document.querySelector('#explain').dataset.cell === ref, `masked.1.3.${c + 1}`);
+      const line = await explanation(page);
+      assert.equal(/= −∞$/m.test(line), !finite, line);
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
 
 test('screenshots of the lesson, in English and in Chinese', async () => {
   const { page, errors, close } = await open('#preset=journey');

@@ -1,15 +1,16 @@
 // One matrix on the page: a labelled heatmap whose cells can be pointed at (explanations),
 // focused with the keyboard (one cell per matrix is in the tab order; arrows move), edited in
 // place (X and the W matrices) or toggled (the mask M). Built once per shape and labels, then
-// updated in place: a new result only rewrites the cells whose text or colour changed, which
-// keeps re-rendering well inside a frame for T ≤ 32.
+// updated in place: a new result only rewrites the cells whose text or colour changed. T×T
+// matrices from T = 16 are drawn on canvases instead (canvas-matrix-view.js, chosen in view.js).
 //
 // Every printed cell carries data-matrix, data-head (per-head matrices), data-row and data-col
 // (0-based), as on the first version of the page, for tests and course scripts.
 import { colorScale, paletteRules } from '../views/colors.js';
 import { h } from '../views/dom.js';
-import { renderHeatmapCanvas } from '../views/heatmap-canvas.js';
-import { fmt } from './numbers.js';
+import { cellLook, looksMasked } from './cell-look.js';
+import { createMatrixFrame } from './matrix-frame.js';
+import { sameNumbers } from './same-numbers.js';
 
 export const MAX_SHOWN = 48; // larger matrices show their top-left corner
 
@@ -28,40 +29,11 @@ function installPalettes() {
   palettesInstalled = true;
 }
 
-// Equal typed arrays (NaN equals NaN here), or both null. Float32 arrays are compared by their
-// bits (about 10× faster at T = 512; a −0 against a 0 only costs a redraw).
-function sameNumbers(a, b) {
-  if (a === null || b === null) return a === b;
-  if (a.length !== b.length) return false;
-  if (a instanceof Float32Array && b instanceof Float32Array) {
-    const x = new Int32Array(a.buffer, a.byteOffset, a.length);
-    const y = new Int32Array(b.buffer, b.byteOffset, b.length);
-    for (let n = 0; n < x.length; n += 1) if (x[n] !== y[n]) return sameValues(a, b);
-    return true;
-  }
-  return sameValues(a, b);
-}
-
-function sameValues(a, b) {
-  for (let n = 0; n < a.length; n += 1) {
-    if (a[n] !== b[n] && !(a[n] !== a[n] && b[n] !== b[n])) return false;
-  }
-  return true;
-}
-
-
-/** "W_Q" → W with a subscript Q; other symbols as text. */
-export function symbolNode(text) {
-  const match = /^(.*?)_([A-Za-z])$/.exec(text);
-  if (!match) return h('span', { className: 'sym', text });
-  return h('span', { className: 'sym' }, [match[1], h('sub', { text: match[2] })]);
-}
-
 /**
  * spec: { name, head (null or 0-based), symbol, title, kind: 'signed' | 'weights' | 'mask',
  *         rowLabels, colTokens (labels under the column numbers, or null), editable, toggle,
  *         sumColumn, tag (e.g. "from step 4"), tools: [{ id, label }], t }
- * → { el, spec, update(matrix, options), cells, index(row, col), setError(text) }
+ * → { el, spec, update(matrix, options), cells, index(row, col), highlight(marks), setError(text) }
  */
 export function createMatrixView(spec) {
   const { name, head = null, rowLabels, colTokens, t } = spec;
@@ -119,49 +91,14 @@ export function createMatrixView(spec) {
   if (spec.toggle) classes.push('toggle');
   const table = h('table', { className: classes.join(' ') }, [h('thead', {}, [headRow]), body]);
 
-  const tools = (spec.tools ?? []).map((tool) =>
-    h('button', { type: 'button', className: 'tool', dataset: { tool: tool.id, target: name }, text: tool.label }),
-  );
-  const caption = h('figcaption', {}, [
-    symbolNode(spec.symbol),
-    h('span', { className: 'shape', text: `${rows0} × ${cols0}` }),
-    h('span', { className: 'name', text: spec.title }),
-    spec.tag ? h('span', { className: 'from', text: spec.tag }) : null,
-    tools.length ? h('span', { className: 'tools' }, tools) : null,
-  ]);
-
-  const lo = h('span', { className: 'lo' });
-  const hi = h('span', { className: 'hi' });
-  const bar = h('span', { className: 'bar' });
-  const maskedKey = h('span', { className: 'masked-key', hidden: true }, [
-    h('span', { className: 'swatch masked', 'aria-hidden': 'true' }),
-    h('span', { text: t('legend.masked') }),
-  ]);
-  const legend = h('div', { className: 'legend' }, [lo, bar, hi, maskedKey]);
-  const error = h('p', { className: 'cell-error', role: 'alert', hidden: true });
-  const notes = [];
-  // A matrix too large for printed cells is also drawn whole, one pixel block per entry, on a
-  // canvas (fast enough to redraw at every keystroke for T = 512).
-  const overview = rows < rows0 || cols < cols0 ? h('div', { className: 'overview' }) : null;
-  if (overview) {
-    notes.push(h('p', { className: 'truncated', text: t('legend.truncated', { rows, totalRows: rows0, cols, totalCols: cols0 }) }));
-    notes.push(overview);
-  }
-  const el = h('figure', { className: `matrix m-${name}`, dataset: { matrixFigure: name, ...(head === null ? {} : { head: String(head) }) } }, [
-    caption,
-    h('div', { className: 'scroll' }, [table]),
-    legend,
-    error,
-    ...notes,
-  ]);
+  const frame = createMatrixFrame(spec, rows, cols, table);
+  const { el } = frame;
 
   // What each cell shows now, to touch only the cells that change; and what it was drawn from,
   // to skip a matrix whose numbers did not change at all (most of them, after most changes).
   const shownText = new Array(rows * cols).fill(null);
   const shownClass = new Array(rows * cols).fill(null);
-  let legendKey = '';
   let drawn = null; // { data, mask, extra }
-  let overviewDraws = 0;
 
   /**
    * matrix: { rows, cols, data }. options:
@@ -178,19 +115,7 @@ export function createMatrixView(spec) {
     // References, not copies: the engine never changes a result it handed out (every compute
     // returns new arrays), and copying 1 MB per matrix at T = 512 cost more than comparing it.
     drawn = { data, mask: mask?.data ?? null, extra };
-    if (overview) {
-      // In a task of its own: with the table, one matrix of T = 512 would take over 50 ms.
-      const mine = ++overviewDraws;
-      setTimeout(() => {
-        if (mine !== overviewDraws) return; // a newer update draws it
-        overview.replaceChildren(renderHeatmapCanvas({
-          matrix,
-          kind: spec.kind === 'signed' ? 'signed' : 'weights',
-          label: `${spec.title} ${matrix.rows} × ${matrix.cols}`,
-          describe: (r, c, value) => t('legend.canvasCell', { row: r + 1, col: c + 1, token: rowLabels[r] ?? '', value }),
-        }));
-      }, 0);
-    }
+    frame.drawOverview(matrix);
     const stride = matrix.cols;
     let scale = null;
     if (spec.kind !== 'mask') {
@@ -208,31 +133,9 @@ export function createMatrixView(spec) {
         const k = r * cols + c;
         const value = data[n];
         const isMasked = mask ? mask.data[n] === 1 : false;
-        let text;
-        let cls;
-        if (spec.kind === 'mask') {
-          text = value ? fillText : '0';
-          cls = value ? (fillText === '0' ? 'mask-zero' : 'masked') : 'visible';
-          if (value) anyMasked = true;
-        } else if (Number.isNaN(value)) {
-          text = 'NaN';
-          cls = 'nan';
-        } else if (value === Infinity) {
-          text = '∞';
-          cls = 'inf';
-        } else if (value === -Infinity) {
-          text = fmt(value);
-          cls = 'masked';
-          anyMasked = true;
-        } else if (isMasked && value === 0 && spec.kind === 'weights') {
-          // A weight behind the mask: exactly 0, greyed.
-          text = '0';
-          cls = 'masked-zero';
-          anyMasked = true;
-        } else {
-          text = fmt(value);
-          cls = `${spec.kind === 'weights' ? 'cw' : 'cs'}-${scale.cell(value).level}${isMasked ? ' hid' : ''}`;
-        }
+        const look = cellLook(spec.kind, value, isMasked, scale, fillText);
+        const { text, cls } = look;
+        if (looksMasked(look)) anyMasked = true;
         if (shownText[k] !== text) {
           const node = cells[k].firstChild;
           if (node?.nodeType === 3 && cells[k].childNodes.length === 1) {
@@ -250,21 +153,27 @@ export function createMatrixView(spec) {
       }
       if (rowSums && sums[r] && sums[r].textContent !== rowSums[r]) sums[r].textContent = rowSums[r];
     }
-    const key = spec.kind === 'mask' ? 'mask' : `${scale.domain[0]}|${scale.domain[1]}`;
-    if (key !== legendKey) {
-      legendKey = key;
-      if (spec.kind === 'mask') {
-        lo.textContent = '';
-        hi.textContent = '';
-        bar.style.display = 'none';
-      } else {
-        lo.textContent = spec.kind === 'weights' ? '0' : fmt(scale.domain[0]);
-        hi.textContent = spec.kind === 'weights' ? '1' : fmt(scale.domain[1]);
-        bar.style.background = `linear-gradient(to right, ${scale.stops(9).join(', ')})`;
-      }
-    }
+    frame.setLegend(scale);
     table.classList.remove('unfilled');
-    maskedKey.hidden = !(anyMasked && (name === 'masked' || name === 'mask'));
+    frame.setMaskedKey(anyMasked);
+  }
+
+  // The explained cell ('self') and the cells it depends on ('dep'), as data-hl on the cells.
+  let marked = [];
+  function highlight(marks) {
+    for (const td of marked) td.removeAttribute('data-hl');
+    marked = [];
+    if (!marks) return;
+    const mark = (r, c, kind) => {
+      const td = r < rows && c < cols ? cells[r * cols + c] : null;
+      if (!td || td.dataset.hl === 'self') return; // not built yet (a large page fills in slices)
+      td.dataset.hl = kind;
+      marked.push(td);
+    };
+    if (marks.self) mark(marks.self[0], marks.self[1], 'self');
+    for (const [r, c] of marks.cells) mark(r, c, 'dep');
+    for (const r of marks.rows) for (let c = 0; c < cols; c += 1) mark(r, c, 'dep');
+    for (const c of marks.cols) for (let r = 0; r < rows; r += 1) mark(r, c, 'dep');
   }
 
   return {
@@ -285,9 +194,7 @@ export function createMatrixView(spec) {
       return true;
     },
     index: (r, c) => (r < rows && c < cols ? r * cols + c : -1),
-    setError(text) {
-      error.textContent = text ?? '';
-      error.hidden = !text;
-    },
+    setError: frame.setError,
+    highlight,
   };
 }

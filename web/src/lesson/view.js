@@ -9,6 +9,7 @@ import { compareMaskOf } from './companions.js';
 import { fillText } from './explain.js';
 import { stepFormulas } from './formulas.js';
 import { startEdit } from './matrix-edit.js';
+import { createCanvasMatrixView } from './canvas-matrix-view.js';
 import { createMatrixView, MAX_SHOWN } from './matrix-view.js';
 import { EDITABLE, STEPS, stepIndex } from './steps.js';
 import { retypeset, typeset } from './typeset.js';
@@ -25,6 +26,10 @@ const SLICE_MS = 20;
 let useCounter = 0;
 
 const WEIGHT_MATRICES = new Set(['weights', 'exps', 'cmp-weights']);
+// T×T matrices from this many tokens are drawn on canvases (canvas-matrix-view.js): as tables,
+// one step of T = 32 printed about 6 000 cells, too many for the browser to restyle, lay out and
+// paint within a frame. Smaller ones (the worked example has T = 6) stay tables.
+const CANVAS_FROM = 16;
 const SQUARE = new Set(['dots', 'scores', 'masked', 'exps', 'weights', 'mask', 'cmp-weights']);
 const W_SYMBOL = { wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O' };
 
@@ -74,7 +79,6 @@ export function createStepsView(container, callbacks) {
   const sections = new Map(); // step id → { el, sig, parts }
   let live = []; // the views on screen now
   let ctx = null;
-  let highlighted = [];
   let tokensKey = '';
   let big = false;
   let huge = false; // matrices past the printed corner: fill views in slices (SLICE_MS)
@@ -135,6 +139,13 @@ export function createStepsView(container, callbacks) {
     { rootMargin: '600px 0px' },
   );
 
+  // What a canvas matrix reports: the same callbacks as the table cells' events below.
+  const canvasEvents = {
+    preview: (ref) => callbacks.preview(ref),
+    select: (ref) => callbacks.select(ref),
+    toggle: (r, c) => callbacks.toggleMask(r, c),
+  };
+
   // ---- figures -------------------------------------------------------------------------------
 
   function specOf(name, head, role, ctx_) {
@@ -172,7 +183,7 @@ export function createStepsView(container, callbacks) {
     };
     spec.key = [role, name, head, spec.rows, spec.cols, spec.symbol, spec.title, spec.tag, isW ? spec.rows : tokensKey,
       spec.colTokens ? 'sq' : '', editable, tools.map((x) => x.label).join(','), t('table.corner')].join('|');
-    return { spec, matrix };
+    return { spec, matrix, canvas: SQUARE.has(name) && Math.max(spec.rows, spec.cols) >= CANVAS_FROM };
   }
 
   function viewFor(name, head, role) {
@@ -180,7 +191,7 @@ export function createStepsView(container, callbacks) {
     if (!made) return null;
     let view = views.get(made.spec.key);
     if (!view) {
-      view = createMatrixView(made.spec);
+      view = made.canvas ? createCanvasMatrixView(made.spec, canvasEvents) : createMatrixView(made.spec);
       view.fresh = true;
       view.el.lessonView = view;
       near.observe(view.el);
@@ -355,28 +366,29 @@ export function createStepsView(container, callbacks) {
 
   // ---- highlights --------------------------------------------------------------------------------
 
+  // The explained cell and what it depends on, in each matrix on screen (as marks per view: the
+  // table marks its cells, the canvas lays outlines over itself).
+  let highlightedViews = new Set();
   function highlight(ref, deps) {
-    for (const td of highlighted) td.removeAttribute('data-hl');
-    highlighted = [];
-    if (!ref) return;
-    const mark = (view, r, c, kind) => {
-      const k = view.index(r, c);
-      if (k < 0) return;
-      const td = view.cells[k];
-      if (!td || td.dataset.hl === 'self') return; // not filled yet (a large page fills in slices)
-      td.dataset.hl = kind;
-      highlighted.push(td);
-    };
-    for (const view of live) {
-      const { name, head } = view.spec;
-      if (name === ref.name && head === ref.head) mark(view, ref.row, ref.col, 'self');
-      for (const dep of deps ?? []) {
-        if (dep.name !== name || dep.head !== head) continue;
-        if (dep.row !== undefined && dep.col !== undefined) mark(view, dep.row, dep.col, 'dep');
-        else if (dep.row !== undefined) for (let c = 0; c < view.cols; c += 1) mark(view, dep.row, c, 'dep');
-        else if (dep.col !== undefined) for (let r = 0; r < view.rows; r += 1) mark(view, r, dep.col, 'dep');
+    const next = new Set();
+    if (ref) {
+      for (const view of live) {
+        const { name, head } = view.spec;
+        const marks = { self: null, cells: [], rows: [], cols: [] };
+        if (name === ref.name && head === ref.head) marks.self = [ref.row, ref.col];
+        for (const dep of deps ?? []) {
+          if (dep.name !== name || dep.head !== head) continue;
+          if (dep.row !== undefined && dep.col !== undefined) marks.cells.push([dep.row, dep.col]);
+          else if (dep.row !== undefined) marks.rows.push(dep.row);
+          else if (dep.col !== undefined) marks.cols.push(dep.col);
+        }
+        if (!marks.self && !marks.cells.length && !marks.rows.length && !marks.cols.length) continue;
+        view.highlight(marks);
+        next.add(view);
       }
     }
+    for (const view of highlightedViews) if (!next.has(view)) view.highlight(null);
+    highlightedViews = next;
   }
 
   // ---- events ------------------------------------------------------------------------------------

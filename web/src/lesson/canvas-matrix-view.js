@@ -1,0 +1,348 @@
+// A T×T matrix (scores, weights, M) from T = 16 on, drawn on a canvas instead of a table: at T = 32
+// one step printed 6 000 table cells, and Chromium's style, layout and paint of them took tens of
+// milliseconds per change. The figure around it (matrix-frame.js), the numbers and colours
+// (cell-look.js) are the table's; so are the ways in:
+//   - pointing at an entry explains it (events.preview), as hovering a table cell does;
+//   - a click selects it, and toggles it in M (events.select, events.toggle);
+//   - the matrix is one tab stop: the arrow keys move its active entry (selecting it), Enter or
+//     Space toggles an entry of M, and a live readout says the entry in words.
+// Highlights (the explained entry and what it depends on) and the active entry are outlines laid
+// over the canvas, so pointing around never redraws it. A new result redraws only the entries
+// whose text or colour changed.
+//
+// The grid element carries data-matrix (and data-head), like a table's cells, for the page's
+// export ("click a caption") and for tests; each outline carries data-hl, data-row and data-col.
+import { colorScale } from '../views/colors.js';
+import { h } from '../views/dom.js';
+import { cellLook, looksMasked } from './cell-look.js';
+import { createMatrixFrame } from './matrix-frame.js';
+import { MAX_SHOWN } from './matrix-view.js';
+import { sameNumbers } from './same-numbers.js';
+
+const CELL_H = 20; // px, as a table row (0.75rem text, 3 px padding)
+const MIN_W = 40; // px, the narrowest column (a table cell's min-width)
+const PAD = 5; // px between a number and its cell's right edge
+const SUM_W = 32; // px, the Σ column
+const FONT = '12px system-ui, "DejaVu Sans", "Noto Sans", "Noto Sans CJK SC", sans-serif';
+const BOLD = `700 ${FONT}`;
+const ITALIC = `italic ${FONT}`;
+
+// The table's looks (main.css, lesson.css) as canvas styles: background, text colour, centred.
+const HATCHES = { grey: ['#e3e6eb', '#cfd4dc'], light: ['#f3f4f6', '#e9ebef'], yellow: ['#fff7d6', '#f5e6a8'] };
+const PLAIN = {
+  masked: { text: '#4a5261' },
+  'masked-zero': { text: '#8a93a3' },
+  'mask-zero': { text: '#7a5b00', hatch: 'yellow' },
+  visible: { background: '#fff', text: '#8a93a3' },
+  nan: { background: '#ffe1e1', text: '#a4262c', bold: true },
+  inf: { background: '#ffe1e1', text: '#a4262c', bold: true },
+};
+
+// The 8 px diagonal hatch of masked entries (the table's background image), as a pattern tile.
+const tiles = {};
+function hatchTile(which) {
+  if (!tiles[which]) {
+    const [background, stroke] = HATCHES[which];
+    const tile = document.createElement('canvas');
+    tile.width = 8;
+    tile.height = 8;
+    const g = tile.getContext('2d');
+    g.fillStyle = background;
+    g.fillRect(0, 0, 8, 8);
+    g.strokeStyle = stroke;
+    g.lineWidth = 2.8;
+    g.beginPath();
+    for (const [x0, y0, x1, y1] of [[-2, 2, 2, -2], [0, 8, 8, 0], [6, 10, 10, 6]]) {
+      g.moveTo(x0, y0);
+      g.lineTo(x1, y1);
+    }
+    g.stroke();
+    tiles[which] = tile;
+  }
+  return tiles[which];
+}
+
+
+/**
+ * spec: as createMatrixView's (matrix-view.js); events: { preview(ref | null), select(ref),
+ * toggle(row, col) } with ref = { name, head, row, col }.
+ * → { el, spec, update(matrix, options), cells: [], rows, cols, index(row, col), highlight(marks),
+ *     setError(text), prepare() }
+ */
+export function createCanvasMatrixView(spec, events) {
+  const { name, head = null, rowLabels, colTokens, t } = spec;
+  const rows = Math.min(spec.rows, MAX_SHOWN);
+  const cols = Math.min(spec.cols, MAX_SHOWN);
+  const hatch = spec.kind === 'weights' ? 'light' : 'grey';
+
+  const colHeads = h('div', { className: 'cg-cols', 'aria-hidden': 'true' });
+  for (let c = 0; c < cols; c += 1) {
+    colHeads.append(h('span', { title: colTokens?.[c] ?? null }, [
+      h('span', { className: 'idx', text: String(c + 1) }),
+      colTokens ? h('span', { className: 'tok', text: colTokens[c] }) : null,
+    ]));
+  }
+  if (spec.sumColumn) colHeads.append(h('span', { className: 'sumhead', title: t('lesson.rowSum') }, [h('span', { className: 'idx', text: 'Σ' })]));
+  const rowHeads = h('div', { className: 'cg-rows', 'aria-hidden': 'true' });
+  for (let r = 0; r < rows; r += 1) rowHeads.append(h('span', { text: rowLabels[r], title: rowLabels[r] }));
+
+  const canvas = h('canvas', { 'aria-hidden': 'true' });
+  const marksLayer = h('div', { className: 'cg-marks' });
+  const active = h('div', { className: 'cg-active' });
+  const readout = h('span', { className: 'cg-readout', id: `cg-${name}-${head ?? 'm'}-${Math.random().toString(36).slice(2, 8)}`, 'aria-live': 'polite' });
+  const body = h('div', {
+    className: `cg-body${spec.toggle ? ' toggle' : ''}`,
+    tabindex: '0',
+    role: 'group',
+    'aria-label': `${spec.symbol} ${spec.title} ${spec.rows} × ${spec.cols}`,
+    'aria-describedby': readout.id,
+    dataset: { matrix: name, ...(head === null ? {} : { head: String(head) }) },
+  }, [canvas, marksLayer, active, readout]);
+  const grid = h('div', { className: 'cgrid' }, [
+    h('div', { className: 'cg-corner', text: spec.corner ?? t('table.corner') }),
+    colHeads,
+    rowHeads,
+    body,
+  ]);
+  const frame = createMatrixFrame(spec, rows, cols, grid);
+
+  // ---- drawing -----------------------------------------------------------------------------------
+
+  const context = canvas.getContext('2d', { alpha: false });
+  const patterns = {};
+  const pattern = (which) => (patterns[which] ??= context.createPattern(hatchTile(which), 'repeat'));
+  // The column width is set once, at the first update, to fit "−0.000": resizing a canvas
+  // reallocates it (about 15 ms each at T = 32); a longer text (−1.00e9) is drawn narrower.
+  let cellW = 0;
+  const shownText = new Array(rows * cols).fill(null);
+  const shownClass = new Array(rows * cols).fill(null);
+  let shownSums = [];
+  let drawn = null; // { data, mask, extra }: skip a matrix whose numbers did not change
+  let values = null; // the drawn matrix, for the readout
+
+  function resize(width) {
+    cellW = width;
+    const dpr = window.devicePixelRatio || 1;
+    const cssW = cols * cellW + (spec.sumColumn ? SUM_W : 0);
+    const cssH = rows * CELL_H;
+    canvas.width = Math.round(cssW * dpr);
+    canvas.height = Math.round(cssH * dpr);
+    canvas.style.width = `${cssW}px`;
+    canvas.style.height = `${cssH}px`;
+    grid.style.setProperty('--cw', `${cellW}px`);
+    context.setTransform(dpr, 0, 0, dpr, 0, 0);
+    context.fillStyle = '#fff'; // the 1 px gaps between entries (the table's white borders)
+    context.fillRect(0, 0, cssW, cssH);
+    context.textBaseline = 'middle';
+    shownText.fill(null);
+    shownClass.fill(null);
+    shownSums = [];
+    placeMarks();
+  }
+
+  function textWidth(text) {
+    context.font = FONT;
+    return Math.ceil(context.measureText(text).width);
+  }
+
+  function drawCell(r, c, look, colors) {
+    const x = c * cellW;
+    const y = r * CELL_H;
+    const w = cellW - 1;
+    const hgt = CELL_H - 1;
+    const plain = PLAIN[look.cls];
+    if (look.level >= 0) {
+      if (look.hid) {
+        // Masked with a finite fill: the colour 60 % opaque over the hatch.
+        context.fillStyle = pattern(hatch);
+        context.fillRect(x, y, w, hgt);
+        context.globalAlpha = 0.6;
+      }
+      context.fillStyle = colors.background;
+      context.fillRect(x, y, w, hgt);
+      context.globalAlpha = 1;
+      context.fillStyle = colors.text;
+      context.textAlign = 'right';
+      context.fillText(look.text, x + w - PAD, y + hgt / 2, w - 2 * PAD);
+      return;
+    }
+    context.fillStyle = plain.background ?? pattern(plain.hatch ?? hatch);
+    context.fillRect(x, y, w, hgt);
+    if (plain.bold) context.font = BOLD;
+    context.fillStyle = plain.text;
+    context.textAlign = 'center';
+    context.fillText(look.text, x + w / 2, y + hgt / 2, w - 2 * PAD);
+    if (plain.bold) context.font = FONT;
+  }
+
+  function drawSum(r, text) {
+    const x = cols * cellW;
+    const y = r * CELL_H;
+    context.fillStyle = '#f7f8fb';
+    context.fillRect(x + 1, y, SUM_W - 1, CELL_H - 1);
+    context.font = ITALIC;
+    context.fillStyle = '#5b6474';
+    context.textAlign = 'center';
+    context.fillText(text, x + SUM_W / 2, y + (CELL_H - 1) / 2);
+    context.font = FONT;
+  }
+
+  /** matrix: { rows, cols, data }; options: { mask, fillText, rowSums } as for a table. */
+  function update(matrix, options = {}) {
+    const { mask = null, fillText = '−∞', rowSums = null } = options;
+    const { data } = matrix;
+    const extra = `${fillText}|${rowSums ? rowSums.join(',') : ''}`;
+    if (drawn && drawn.extra === extra && sameNumbers(drawn.data, data) && sameNumbers(drawn.mask, mask?.data ?? null)) return;
+    drawn = { data, mask: mask?.data ?? null, extra };
+    values = matrix;
+    frame.drawOverview(matrix);
+    // The colour scale ignores masked entries, so a finite fill (−1e9) does not wash out the rest.
+    const scale = spec.kind === 'mask' ? null : colorScale(spec.kind, data, mask && spec.kind === 'signed' ? mask.data : null);
+    // pass 1: what each entry shows
+    const looks = new Array(rows * cols);
+    let anyMasked = false;
+    for (let r = 0; r < rows; r += 1) {
+      for (let c = 0; c < cols; c += 1) {
+        const n = r * matrix.cols + c;
+        const look = cellLook(spec.kind, data[n], mask ? mask.data[n] === 1 : false, scale, fillText);
+        looks[r * cols + c] = look;
+        if (looksMasked(look)) anyMasked = true;
+      }
+    }
+    if (!cellW) resize(Math.max(MIN_W, textWidth('\u22120.000') + 2 * PAD + 1));
+    // pass 2: redraw the entries whose text or look changed
+    context.font = FONT;
+    for (let k = 0; k < looks.length; k += 1) {
+      const look = looks[k];
+      if (shownText[k] === look.text && shownClass[k] === look.cls) continue;
+      const r = Math.floor(k / cols);
+      drawCell(r, k - r * cols, look, look.level >= 0 ? scale.cell(data[r * matrix.cols + (k - r * cols)]) : null);
+      shownText[k] = look.text;
+      shownClass[k] = look.cls;
+    }
+    if (rowSums) {
+      for (let r = 0; r < rows; r += 1) {
+        if (shownSums[r] === rowSums[r]) continue;
+        drawSum(r, rowSums[r]);
+        shownSums[r] = rowSums[r];
+      }
+    }
+    frame.setLegend(scale);
+    frame.setMaskedKey(anyMasked);
+    if (document.activeElement === body) say();
+  }
+
+  // ---- outlines: highlights and the active entry ----------------------------------------------------
+
+  let marks = null;
+  function placeMarks() {
+    const boxes = [];
+    if (marks) {
+      const box = (kind, r, c, w, hgt) => boxes.push({ kind, r, c, x: c * cellW, y: r * CELL_H, w: w * cellW, h: hgt * CELL_H });
+      // The dependencies first, the explained entry last: its outline stays on top.
+      for (const [r, c] of marks.cells) if (r < rows && c < cols) box('dep', r, c, 1, 1);
+      for (const r of marks.rows) if (r < rows) box('dep', r, 0, cols, 1);
+      for (const c of marks.cols) if (c < cols) box('dep', 0, c, 1, rows);
+      if (marks.self && marks.self[0] < rows && marks.self[1] < cols) box('self', marks.self[0], marks.self[1], 1, 1);
+    }
+    marksLayer.replaceChildren(...boxes.map((b) => {
+      const node = h('div', { className: 'cg-mark', dataset: { hl: b.kind, row: String(b.r), col: String(b.c) } });
+      if (b.w === cellW * cols && cols > 1) node.dataset.col = 'all'; // a whole row
+      if (b.h === CELL_H * rows && rows > 1) node.dataset.row = 'all'; // a whole column
+      node.style.cssText = `left:${b.x}px;top:${b.y}px;width:${b.w}px;height:${b.h}px`;
+      return node;
+    }));
+    placeActive();
+  }
+
+  /** marks: { self: [r, c] | null, cells: [[r, c]], rows: [r], cols: [c] } or null. */
+  function highlight(next) {
+    if (!next && !marks) return;
+    marks = next;
+    if (cellW) placeMarks();
+  }
+
+  // ---- the active entry: pointer and keyboard ---------------------------------------------------------
+
+  let at = { r: 0, c: 0 };
+  let hovered = -1;
+  const refAt = (r, c) => ({ name, head, row: r, col: c });
+
+  function placeActive() {
+    active.style.cssText = `left:${at.c * cellW}px;top:${at.r * CELL_H}px;width:${cellW}px;height:${CELL_H}px`;
+  }
+
+  function say() {
+    if (!values) return;
+    const value = shownText[at.r * cols + at.c] ?? '';
+    readout.textContent = t('legend.canvasCell', { row: at.r + 1, col: at.c + 1, token: rowLabels[at.r] ?? '', value });
+  }
+
+  function activate(r, c) {
+    at = { r, c };
+    placeActive();
+    say();
+  }
+
+  function entryAt(event) {
+    const box = canvas.getBoundingClientRect();
+    const c = Math.floor((event.clientX - box.left) / (cellW || MIN_W));
+    const r = Math.floor((event.clientY - box.top) / CELL_H);
+    return r >= 0 && r < rows && c >= 0 && c < cols ? { r, c } : null;
+  }
+
+  body.addEventListener('mousemove', (event) => {
+    const entry = entryAt(event);
+    const k = entry ? entry.r * cols + entry.c : -1;
+    if (k === hovered) return;
+    hovered = k;
+    if (entry) events.preview(refAt(entry.r, entry.c));
+  });
+  body.addEventListener('mouseleave', () => {
+    hovered = -1;
+  });
+  // A press must not focus the grid before the click has said which entry it is on.
+  body.addEventListener('mousedown', (event) => {
+    if (entryAt(event)) event.preventDefault();
+  });
+  body.addEventListener('click', (event) => {
+    const entry = entryAt(event);
+    if (!entry) return;
+    activate(entry.r, entry.c);
+    if (spec.toggle) events.toggle(entry.r, entry.c);
+    if (document.activeElement === body) events.select(refAt(entry.r, entry.c));
+    else body.focus({ preventScroll: true }); // selects it (focus below): a tap, it is on screen
+  });
+  body.addEventListener('focus', () => {
+    say();
+    events.select(refAt(at.r, at.c));
+  });
+  body.addEventListener('keydown', (event) => {
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1], Home: [0, -cols], End: [0, cols] };
+    const move = moves[event.key];
+    if (move) {
+      event.preventDefault();
+      activate(Math.min(rows - 1, Math.max(0, at.r + move[0])), Math.min(cols - 1, Math.max(0, at.c + move[1])));
+      active.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+      events.select(refAt(at.r, at.c));
+    } else if (spec.toggle && (event.key === ' ' || event.key === 'Enter')) {
+      event.preventDefault();
+      events.toggle(at.r, at.c);
+    }
+  });
+
+  return {
+    el: frame.el,
+    spec,
+    cells: [], // no printed cells: tests and scripts read the explanation and the outlines
+    rows,
+    cols,
+    update,
+    prepare: () => false, // nothing to build ahead of the first update
+    index: (r, c) => (r < rows && c < cols ? r * cols + c : -1),
+    highlight,
+    setError: frame.setError,
+    /** The entry that the keyboard moves from (tests, and a focus that should land on a cell). */
+    activate,
+  };
+}

@@ -1,0 +1,100 @@
+// What every matrix figure has around its cells, whether they are a table (matrix-view.js) or a
+// canvas (canvas-matrix-view.js): the caption (symbol, shape, name, "from step n", tools), the
+// colour legend, the inline error of an edit, and for a matrix past the printed corner a note and
+// an overview of every entry on a canvas.
+import { h } from '../views/dom.js';
+import { renderHeatmapCanvas } from '../views/heatmap-canvas.js';
+import { fmt } from './numbers.js';
+
+/** "W_Q" → W with a subscript Q; other symbols as text. */
+export function symbolNode(text) {
+  const match = /^(.*?)_([A-Za-z])$/.exec(text);
+  if (!match) return h('span', { className: 'sym', text });
+  return h('span', { className: 'sym' }, [match[1], h('sub', { text: match[2] })]);
+}
+
+/**
+ * spec: see createMatrixView; rows, cols: the printed corner; cells: the element holding them.
+ * → { el, setLegend(scale | null), setMaskedKey(on), drawOverview(matrix), setError(text) }
+ */
+export function createMatrixFrame(spec, rows, cols, cells) {
+  const { name, head = null, rowLabels, t } = spec;
+  const tools = (spec.tools ?? []).map((tool) =>
+    h('button', { type: 'button', className: 'tool', dataset: { tool: tool.id, target: name }, text: tool.label }),
+  );
+  const caption = h('figcaption', {}, [
+    symbolNode(spec.symbol),
+    h('span', { className: 'shape', text: `${spec.rows} × ${spec.cols}` }),
+    h('span', { className: 'name', text: spec.title }),
+    spec.tag ? h('span', { className: 'from', text: spec.tag }) : null,
+    tools.length ? h('span', { className: 'tools' }, tools) : null,
+  ]);
+
+  const lo = h('span', { className: 'lo' });
+  const hi = h('span', { className: 'hi' });
+  const bar = h('span', { className: 'bar' });
+  const maskedKey = h('span', { className: 'masked-key', hidden: true }, [
+    h('span', { className: 'swatch masked', 'aria-hidden': 'true' }),
+    h('span', { text: t('legend.masked') }),
+  ]);
+  const legend = h('div', { className: 'legend' }, [lo, bar, hi, maskedKey]);
+  const error = h('p', { className: 'cell-error', role: 'alert', hidden: true });
+  const notes = [];
+  // A matrix too large for printed cells is also drawn whole, one pixel block per entry, on a
+  // canvas (fast enough to redraw at every keystroke for T = 512).
+  const overview = rows < spec.rows || cols < spec.cols ? h('div', { className: 'overview' }) : null;
+  if (overview) {
+    notes.push(h('p', { className: 'truncated', text: t('legend.truncated', { rows, totalRows: spec.rows, cols, totalCols: spec.cols }) }));
+    notes.push(overview);
+  }
+  const el = h('figure', { className: `matrix m-${name}`, dataset: { matrixFigure: name, ...(head === null ? {} : { head: String(head) }) } }, [
+    caption,
+    h('div', { className: 'scroll' }, [cells]),
+    legend,
+    error,
+    ...notes,
+  ]);
+
+  let legendKey = '';
+  let overviewDraws = 0;
+  return {
+    el,
+    /** The colour scale's ends and gradient (null: M, which has no scale). */
+    setLegend(scale) {
+      const key = scale ? `${scale.domain[0]}|${scale.domain[1]}` : 'mask';
+      if (key === legendKey) return;
+      legendKey = key;
+      if (!scale) {
+        lo.textContent = '';
+        hi.textContent = '';
+        bar.style.display = 'none';
+      } else {
+        lo.textContent = spec.kind === 'weights' ? '0' : fmt(scale.domain[0]);
+        hi.textContent = spec.kind === 'weights' ? '1' : fmt(scale.domain[1]);
+        bar.style.background = `linear-gradient(to right, ${scale.stops(9).join(', ')})`;
+      }
+    },
+    setMaskedKey(on) {
+      maskedKey.hidden = !(on && (name === 'masked' || name === 'mask'));
+    },
+    /** The overview of a matrix past the printed corner, in a task of its own (with the table,
+     *  one matrix of T = 512 would take over 50 ms). */
+    drawOverview(matrix) {
+      if (!overview) return;
+      const mine = ++overviewDraws;
+      setTimeout(() => {
+        if (mine !== overviewDraws) return; // a newer update draws it
+        overview.replaceChildren(renderHeatmapCanvas({
+          matrix,
+          kind: spec.kind === 'signed' ? 'signed' : 'weights',
+          label: `${spec.title} ${matrix.rows} × ${matrix.cols}`,
+          describe: (r, c, value) => t('legend.canvasCell', { row: r + 1, col: c + 1, token: rowLabels[r] ?? '', value }),
+        }));
+      }, 0);
+    },
+    setError(text) {
+      error.textContent = text ?? '';
+      error.hidden = !text;
+    },
+  };
+}
