@@ -1,58 +1,61 @@
 // How long the lesson's interactions take to reach the screen for T = 32: a measurement that
 // prints figures, not a test. Run it on a quiet machine, after `npx vite build`:
-//   node tests/browser/measure-lesson.mjs
+//   node tests/browser/measure-lesson.mjs          (PLAYGROUND_DIST=/tmp/x for another build)
 //
-// Each interaction is done REPEAT times inside the page, with the Performance API:
+// Each interaction is done REPEAT times inside the page, each once the previous frame is out:
+//   lesson    the lesson's own share of the handlers: its User Timing measure 'lesson:render'
+//             (web/src/lesson/index.js): its extra engine runs and redrawing the lesson, without
+//             validation, the main engine run and the other views of the page;
 //   handlers  performance.now() around dispatching the event: every handler of the page runs
 //             synchronously (validation, the engine, the DOM updates);
-//   + layout  after reading a layout property, which forces the style and layout the change
-//             needs (what the browser does before painting the next frame);
-//   frame     until a task posted from the next requestAnimationFrame callback runs: the frame
-//             that shows the change has been produced (paint included, roughly);
-//   lesson    the lesson's own share of the handlers: its User Timing measure 'lesson:render'
-//             (web/src/lesson/index.js), i.e. the extra engine runs and redrawing the lesson,
-//             without validation, the main engine run and the other views of the page.
-// The events are the ones a reader's input fires (click, input, change, keydown, mouseover),
-// dispatched by script so that Playwright's own work (scrolling, actionability checks) is not
-// counted. Headless Chromium without a GPU paints in software: real browsers paint faster.
-import { chromium } from 'playwright-core';
-import http from 'node:http';
+//   frame     wall clock until a task posted from the next requestAnimationFrame callback runs:
+//             the frame that shows the change has been rendered on the main thread (style,
+//             layout, paint, commit). It includes waiting for that frame's vsync (up to 16.7 ms)
+//             and any task the page queued before it;
+//   busy      from a Chrome trace (CDP): the main thread's working time within that same span,
+//             i.e. the "frame" figure without the idle wait for vsync: every task that ran
+//             (handlers, timers the page queued, the frame's rAF callbacks, style, layout,
+//             paint, commit; garbage collection on the main thread included). Split into
+//             script (everything that is not one of the others), style (UpdateLayoutTree),
+//             layout (Layout) and paint (PrePaint, Paint, Layerize, Commit, ...).
+// "Within one frame" here: busy ≤ 16.7 ms (the median, and the 90th percentile reported beside
+// it), i.e. an input that arrives at the start of a frame interval is on screen at the next vsync.
+// Work a page defers to idle callbacks after that frame (views off screen) is not in it — it is
+// listed separately as "after": the main thread's busy time from the end of the frame until the
+// page is idle again (up to 300 ms), so that nothing the interaction caused is hidden.
+//
+// The events are the ones a reader's input fires (click, input, change, keydown, mouseover /
+// mousemove), dispatched by script so that Playwright's own work is not counted; a cell is
+// addressed as a table cell (td[data-matrix]) or, for a matrix drawn on a canvas, as a point on
+// it. Headless Chromium without a GPU paints in software: real browsers paint faster.
 import os from 'node:os';
-import path from 'node:path';
-import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { baseUrl, dist, launchChromium, serveStatic } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const dist = path.resolve(process.env.PLAYGROUND_DIST ?? path.resolve(here, '../../dist'));
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.woff2': 'font/woff2' };
 const REPEAT = Number(process.env.REPEAT ?? 21);
+const server = await serveStatic(dist);
+const base = `${baseUrl(server)}index.html`;
+const browser = await launchChromium();
 
-const server = http.createServer(async (request, response) => {
-  const file = path.join(dist, decodeURIComponent(new URL(request.url, 'http://x').pathname));
-  try {
-    const body = await readFile(file);
-    response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
-    response.end(body);
-  } catch {
-    response.writeHead(404).end();
-  }
-});
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const base = `http://127.0.0.1:${server.address().port}/index.html`;
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+// Trace events that are rendering work; the rest of a task's time counts as script.
+const STYLE = new Set(['UpdateLayoutTree', 'RecalculateStyles']);
+const LAYOUT = new Set(['Layout']);
+const PAINT = new Set(['PrePaint', 'Paint', 'Layerize', 'Commit', 'UpdateLayer', 'CompositeLayers', 'PaintImage', 'Decode Image']);
 
 // In the page: run `act(i)` REPEAT times, each after the previous frame is out; `prep(i)` runs
-// before each and is not measured (what a real pointer does first, e.g. focus on mousedown).
-async function measure(page, label, act, prep = '') {
+// before each and is not measured. Marks m<i>:start, m<i>:frame and m<i>:idle bound each sample
+// for the trace.
+async function measure(page, cdp, label, act, prep = '') {
+  const events = [];
+  const onData = ({ value }) => events.push(...value);
+  cdp.on('Tracing.dataCollected', onData);
+  const traced = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing', transferMode: 'ReportEvents' });
   const samples = await page.evaluate(
     async ({ source, prepSource, repeat }) => {
       const act = new Function('i', source); // the interaction, as the body of a function
       const prepare = new Function('i', prepSource);
       const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      const idle = () => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 300 }));
       const out = [];
       let lesson = 0;
       new PerformanceObserver((list) => {
@@ -62,43 +65,115 @@ async function measure(page, label, act, prep = '') {
       for (let i = 0; i < repeat; i += 1) {
         prepare(i);
         await frame();
+        await idle(); // whatever the preparation left for later is done
+        await frame();
         lesson = 0;
+        performance.mark(`m${i}:start`);
         const t0 = performance.now();
         act(i);
         const t1 = performance.now();
-        void document.documentElement.getBoundingClientRect().height; // style + layout
-        const t2 = performance.now();
+        void document.documentElement.getBoundingClientRect().height; // style + layout, as the frame would
         await frame();
         const t3 = performance.now();
+        performance.mark(`m${i}:frame`);
+        // Until the page has nothing left to do: idle callbacks until one finds time to spare.
+        for (let k = 0; k < 20; k += 1) {
+          const deadline = await idle();
+          if (deadline.timeRemaining() > 10) break;
+        }
+        performance.mark(`m${i}:idle`);
         await new Promise((resolve) => setTimeout(resolve, 0)); // let the observer report
-        out.push({ handlers: t1 - t0, layout: t2 - t0, frame: t3 - t0, lesson });
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        out.push({ handlers: t1 - t0, frame: t3 - t0, lesson });
       }
       return out;
     },
     { source: act, prepSource: prep, repeat: REPEAT },
   );
+  await cdp.send('Tracing.end');
+  await traced;
+  cdp.off('Tracing.dataCollected', onData);
+  addBusy(samples, events);
+  if (process.env.DUMP) dumpSpan(events, Number(process.env.DUMP));
   const stat = (key) => {
     const values = samples.map((s) => s[key]).sort((a, b) => a - b);
     return `${values[Math.floor(values.length / 2)].toFixed(1)} / ${values[Math.floor(values.length * 0.9)].toFixed(1)}`;
   };
-  console.log(`${label.padEnd(58)} ${stat('lesson').padStart(12)} ${stat('handlers').padStart(13)} ${stat('layout').padStart(13)} ${stat('frame').padStart(13)}`);
+  const cols = ['lesson', 'handlers', 'frame', 'busy', 'script', 'style', 'layout', 'paint', 'after'];
+  console.log(`${label.padEnd(54)} ${cols.map((k) => stat(k).padStart(k === 'frame' || k === 'busy' || k === 'after' || k === 'handlers' ? 14 : 12)).join('')}`);
 }
 
-// Small helpers the interactions use in the page.
+// busy / script / style / layout / paint per sample from the trace: the main thread's top-level
+// tasks (RunTask) clipped to [m<i>:start, m<i>:frame]; "after": the same over [frame, idle].
+function addBusy(samples, events) {
+  const marks = new Map(events.filter((e) => e.cat.includes('blink.user_timing') && /^m\d+:/.test(e.name)).map((e) => [e.name, e]));
+  const tid = marks.get('m0:start')?.tid;
+  const main = events.filter((e) => e.ph === 'X' && e.tid === tid && e.dur !== undefined).sort((a, b) => a.ts - b.ts);
+  const tasks = main.filter((e) => e.name === 'RunTask');
+  // Time covered by events of `names` within [from, to]; nested ones (Paint in Paint, UpdateLayer
+  // in Commit) count once.
+  const inside = (from, to, names) => {
+    let sum = 0;
+    let covered = from;
+    for (const e of main) {
+      if (!names.has(e.name)) continue;
+      const a = Math.max(e.ts, covered);
+      const b = Math.min(e.ts + e.dur, to);
+      if (b > a) sum += b - a;
+      covered = Math.max(covered, Math.min(e.ts + e.dur, to));
+    }
+    return sum / 1000;
+  };
+  const busy = (from, to) => tasks.reduce((sum, e) => sum + Math.max(0, Math.min(e.ts + e.dur, to) - Math.max(e.ts, from)), 0) / 1000;
+  samples.forEach((sample, i) => {
+    const start = marks.get(`m${i}:start`)?.ts;
+    const end = marks.get(`m${i}:frame`)?.ts;
+    const idle = marks.get(`m${i}:idle`)?.ts;
+    if (start === undefined || end === undefined) return Object.assign(sample, { busy: NaN, script: NaN, style: NaN, layout: NaN, paint: NaN, after: NaN });
+    sample.busy = busy(start, end);
+    sample.style = inside(start, end, STYLE);
+    sample.layout = inside(start, end, LAYOUT);
+    sample.paint = inside(start, end, PAINT);
+    sample.script = sample.busy - sample.style - sample.layout - sample.paint;
+    sample.after = idle === undefined ? NaN : busy(end, idle);
+  });
+}
+
+// Debugging the busy figure: the main thread's events of sample i.
+function dumpSpan(events, i) {
+  const mark = (n) => events.find((e) => e.name === n);
+  const start = mark(`m${i}:start`);
+  const end = mark(`m${i}:frame`);
+  if (!start || !end) return;
+  for (const e of events.filter((x) => x.tid === start.tid && x.ph === 'X' && x.ts + (x.dur ?? 0) >= start.ts && x.ts <= end.ts && (x.dur ?? 0) > 300)) {
+    console.log(`  ${((e.ts - start.ts) / 1000).toFixed(1).padStart(7)} ${((e.dur ?? 0) / 1000).toFixed(1).padStart(7)} ${e.name}`);
+  }
+  console.log(`  ${((end.ts - start.ts) / 1000).toFixed(1).padStart(7)} end`);
+}
+
+// Small helpers the interactions use in the page: `cell(name, head, row, col)` is the element to
+// fire at and the point (clientX, clientY) of that entry, for a table cell or a canvas entry.
 const HELPERS = `
   const $ = (s) => document.querySelector(s);
   const fire = (node, type, init = {}) => node.dispatchEvent(new (type.startsWith('key') ? KeyboardEvent : type.startsWith('mouse') || type === 'click' ? MouseEvent : Event)(type, { bubbles: true, cancelable: true, ...init }));
+  const cell = (name, head, row, col) => {
+    const sel = '[data-matrix="' + name + '"]' + (head === null ? ':not([data-head])' : '[data-head="' + head + '"]');
+    const td = document.querySelector('td' + sel + '[data-row="' + row + '"][data-col="' + col + '"]');
+    if (td) { const b = td.getBoundingClientRect(); return { node: td, clientX: b.left + b.width / 2, clientY: b.top + b.height / 2 }; }
+    const grid = document.querySelector('.cg-body' + sel);
+    const b = grid.querySelector('canvas').getBoundingClientRect();
+    const w = parseFloat(grid.parentNode.style.getPropertyValue('--cw'));
+    return { node: grid, clientX: b.left + (col + 0.5) * w, clientY: b.top + (row + 0.5) * 20 };
+  };
+  const point = (name, head, row, col, type) => { const p = cell(name, head, row, col); fire(p.node, type, { clientX: p.clientX, clientY: p.clientY }); };
 `;
 
 const tokens = Array.from({ length: 32 }, (_, i) => `t${i + 1}`).join('+');
 const INTERACTIONS = [
-  ['hover a weight: explanation + highlights', `fire($('td[data-matrix="weights"][data-head="0"][data-row="' + (4 + i % 20) + '"][data-col="2"]'), 'mouseover');`],
-  ['select a weight (focus): state, URL, lab row', `$('td[data-matrix="weights"][data-head="' + (i % 2) + '"][data-row="' + (3 + i % 25) + '"][data-col="1"]').focus();`],
+  ['hover a weight: explanation + highlights', `const p = cell('weights', 0, 4 + i % 20, 2); fire(p.node, 'mouseover', p); fire(p.node, 'mousemove', p);`],
+  ['select a weight (click): state, URL, lab row', `point('weights', i % 2, 3 + i % 25, 1, 'click');`],
   ['temperature slider: recompute', `const r = $('#lesson-tau-range'); r.value = String(-0.6 + 0.05 * i); fire(r, 'input');`],
   ['naive softmax on/off: recompute + stable run', `const b = $('#lesson-naive'); b.checked = !b.checked; fire(b, 'change');`],
-  ['toggle a cell of M (custom mask): recompute', `fire($('td[data-matrix="mask"][data-row="' + (2 + i % 28) + '"][data-col="' + (3 + i % 28) + '"]'), 'click');`,
-    `$('td[data-matrix="mask"][data-row="' + (2 + i % 28) + '"][data-col="' + (3 + i % 28) + '"]').focus();`],
+  ['toggle a cell of M (click): recompute', `point('mask', null, 2 + i % 28, 3 + i % 28, 'click');`],
   ['fill −∞ / −1e9 / 0: recompute', `const f = $('input[name="lesson-fill"][value="' + ['-1e9', '0', '-inf'][i % 3] + '"]'); f.checked = true; fire(f, 'change');`],
   ['edit a cell of W_Q, Enter: recompute', `fire($('td[data-matrix="wq"][data-row="' + (i % 8) + '"][data-col="0"] input'), 'keydown', { key: 'Enter' });`,
     `const td = $('td[data-matrix="wq"][data-row="' + (i % 8) + '"][data-col="0"]'); td.focus(); fire(td, 'keydown', { key: 'Enter' }); td.querySelector('input').value = String((i % 9) / 10);`],
@@ -111,24 +186,27 @@ const pages = [
   ['T = 32, d_model = 8, 2 heads, one step at a time', `#v=1&s=${tokens}&d=8&h=2&step=softmax`, true],
   ['T = 32, d_model = 8, 2 heads, all steps', `#v=1&s=${tokens}&d=8&h=2`, false],
   ['T = 32, d_model = 16, 4 heads, all steps', `#v=1&s=${tokens}&d=16&h=4`, false],
-];
+].filter(([title]) => !process.env.PAGES || process.env.PAGES.split(',').some((p) => title.includes(p)));
 
-console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs; ${REPEAT} runs each`);
+console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs; ${REPEAT} runs each; ${dist}`);
 for (const [title, hash, single] of pages) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
   await page.goto(`${base}${hash}`);
-  await page.waitForSelector('#results td[data-matrix]');
+  await page.waitForSelector('#results [data-matrix]');
   console.log(`\n${title}`);
-  console.log(`${'interaction (ms: median / 90th percentile)'.padEnd(58)} ${'lesson'.padStart(12)} ${'handlers'.padStart(13)} ${'+ layout'.padStart(13)} ${'frame'.padStart(13)}`);
+  const heads = ['lesson', 'handlers', 'frame', 'busy', 'script', 'style', 'layout', 'paint', 'after'];
+  console.log(`${'interaction (ms: median / 90th percentile)'.padEnd(54)} ${heads.map((k) => k.padStart(k === 'frame' || k === 'busy' || k === 'after' || k === 'handlers' ? 14 : 12)).join('')}`);
   for (const [label, act, prep = ''] of single ? [STEPPER, ...INTERACTIONS] : INTERACTIONS) {
+    if (process.env.ONLY && !label.includes(process.env.ONLY)) continue;
     // One step at a time: show the step the interaction works on.
     if (single) {
       const step = /lesson-tau|lesson-naive|weights/.test(act) ? 'softmax' : /mask|fill/.test(act) ? 'mask' : /wq/.test(act) ? 'qkv' : /"x"/.test(act) ? 'x' : 'softmax';
       await page.click(`button[data-step="${step}"]`);
     }
-    const cells = await page.$$eval('#results td[data-matrix]', (n) => n.length);
-    await measure(page, `${label} [${cells} cells]`, HELPERS + act, HELPERS + prep);
+    const [cells, canvases] = await page.$$eval('#results td[data-matrix], #results .cg-body', (n) => [n.filter((x) => x.tagName === 'TD').length, n.filter((x) => x.tagName !== 'TD').length]);
+    await measure(page, cdp, `${label} [${cells} cells, ${canvases} canvases]`, HELPERS + act, HELPERS + prep);
   }
   await context.close();
 }

@@ -11,7 +11,7 @@ const server = await serveStatic(process.env.DIST ?? defaultDist);
 const browser = await launchChromium();
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 await page.goto(`${baseUrl(server)}index.html${hash}`);
-await page.waitForSelector('#results td[data-matrix]', { timeout: 60000 });
+await page.waitForSelector('#results [data-matrix]', { timeout: 60000 });
 await page.waitForTimeout(500);
 const cdp = await page.context().newCDPSession(page);
 await cdp.send('Profiler.enable');
@@ -21,8 +21,19 @@ cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
 const traced = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
 await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
 if (!process.env.NOCPU) await cdp.send('Profiler.start');
+// The same helpers as measure-lesson.mjs: $, fire, cell(name, head, row, col), point(...).
 const HELPERS = `const $ = (s) => document.querySelector(s);
-  const fire = (node, type, init = {}) => node.dispatchEvent(new (type.startsWith('key') ? KeyboardEvent : type.startsWith('mouse') || type === 'click' ? MouseEvent : Event)(type, { bubbles: true, cancelable: true, ...init }));`;
+  const fire = (node, type, init = {}) => node.dispatchEvent(new (type.startsWith('key') ? KeyboardEvent : type.startsWith('mouse') || type === 'click' ? MouseEvent : Event)(type, { bubbles: true, cancelable: true, ...init }));
+  const cell = (name, head, row, col) => {
+    const sel = '[data-matrix="' + name + '"]' + (head === null ? ':not([data-head])' : '[data-head="' + head + '"]');
+    const td = document.querySelector('td' + sel + '[data-row="' + row + '"][data-col="' + col + '"]');
+    if (td) { const b = td.getBoundingClientRect(); return { node: td, clientX: b.left + b.width / 2, clientY: b.top + b.height / 2 }; }
+    const grid = document.querySelector('.cg-body' + sel);
+    const b = grid.querySelector('canvas').getBoundingClientRect();
+    const w = parseFloat(grid.parentNode.style.getPropertyValue('--cw'));
+    return { node: grid, clientX: b.left + (col + 0.5) * w, clientY: b.top + (row + 0.5) * 20 };
+  };
+  const point = (name, head, row, col, type) => { const p = cell(name, head, row, col); fire(p.node, type, { clientX: p.clientX, clientY: p.clientY }); };`;
 const frames = await page.evaluate(async ({ source, repeat, wait }) => {
   const act = new Function('i', source);
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
@@ -78,5 +89,21 @@ profile.samples.forEach((id, k) => {
 });
 console.log('\nCPU self time (ms):');
 for (const [name, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${ms.toFixed(1).padStart(9)}  ${name}`);
+
+// (3) with TOTAL=1: inclusive time by function (each sample counted once per function on its
+// stack), to see which caller the self time belongs to (e.g. the lesson or another view).
+if (process.env.TOTAL) {
+  const parent = new Map();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
+  const keyOf = (n) => `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber + 1}`;
+  const total = new Map();
+  profile.samples.forEach((id, k) => {
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parent.get(at)) seen.add(keyOf(nodes.get(at)));
+    for (const key of seen) total.set(key, (total.get(key) ?? 0) + (dt[k] ?? 0) / 1000);
+  });
+  console.log('\nCPU inclusive time (ms):');
+  for (const [name, ms] of [...total].sort((a, b) => b[1] - a[1]).filter(([name]) => !/^\((root|program|idle)\)/.test(name)).slice(0, Number(process.env.TOTAL) > 1 ? Number(process.env.TOTAL) : 40)) console.log(`${ms.toFixed(1).padStart(9)}  ${name}`);
+}
 await browser.close();
 server.close();
