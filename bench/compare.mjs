@@ -1,6 +1,6 @@
 // Comparative benchmark of one causal multi-head attention forward (issue 6, item 4):
 //
-//   node bench/compare.mjs [--samples N] [--sizes small|all|"T,C,NH ..."] [--native PATH]
+//   node bench/compare.mjs [--samples N] [--sizes small|all|"T,C,NH ..."] [--native PATH] [--kernels PATH]
 //
 // In one Node process, on one thread, every contender gets the same inputs (bench/inputs.mjs):
 // our wasm SIMD and scalar builds (forward-only and full-intermediates paths), onnxruntime-web
@@ -21,6 +21,7 @@ const { values: args } = parseArgs({
     samples: { type: 'string', default: '7' },
     sizes: { type: 'string', default: 'all' },
     native: { type: 'string', default: fileURLToPath(new URL('../build/native/bench_native', import.meta.url)) },
+    kernels: { type: 'string', default: fileURLToPath(new URL('../build/wasm/bench_kernels.cjs', import.meta.url)) },
   },
 });
 const SAMPLES = Math.max(1, Number.parseInt(args.samples, 10) || 7);
@@ -271,6 +272,39 @@ function printNative() {
   if (lines.length) console.log(table(['(T, C, NH)', 'median', 'GFLOP/s', 'details'], lines));
 }
 
+// How close to the possible: bench_kernels (wasm, its own process) times our forward-only path
+// side by side with its kernels alone and with the machine's multiply-add ceiling. Its ratios
+// (floor ÷ our forward) times this run's (our forward ÷ fastest peer) give floor ÷ fastest peer
+// — robust to the load changing between the two runs, as each ratio is taken side by side.
+function printFloors(results) {
+  const sizes = results.filter((r) => r.T >= 256);
+  console.log(`\nFloors (${args.kernels}, wasm SIMD, a separate process; bench/bench_kernels.cpp):`);
+  if (!sizes.length) return console.log('  only for T ≥ 256 (--sizes small ran none)');
+  if (!existsSync(args.kernels)) return console.log('  not built: cmake --build --preset wasm --target bench_kernels');
+  let out;
+  try {
+    const list = sizes.map(({ T, C, NH }) => `${T},${C},${NH}`);
+    out = execFileSync(process.execPath, ['--no-experimental-fetch', args.kernels, String(SAMPLES), ...list], { encoding: 'utf8', timeout: 600000 });
+  } catch (error) {
+    return console.log(`  failed: ${error.message.split('\n')[0]}`);
+  }
+  const lines = [];
+  for (const text of out.trim().split('\n')) {
+    const k = JSON.parse(text);
+    const r = sizes.find((s) => s.T === k.T && s.C === k.C && s.NH === k.NH);
+    const peer = fastestPeer(r);
+    const oursOverPeer = r.byId.simdFwd?.ms !== undefined && peer ? r.byId.simdFwd.ms / peer.ms : NaN;
+    lines.push([`(${k.T}, ${k.C}, ${k.NH})`, fmtMs(k.forwardMs), fmtMs(k.projectionsMs), fmtMs(k.attentionMs), fmtMs(k.expMs),
+      fmtMs(k.floorMs), `${fmtMs(k.ceilingMs)} @ ${fmtRate(k.ceilingGflops)}`, fmt(k.floorMs / k.forwardMs, 3),
+      fmt((k.floorMs / k.forwardMs) * oursOverPeer, 3), fmt((k.ceilingMs / k.forwardMs) * oursOverPeer, 3)]);
+  }
+  console.log(table(['(T, C, NH)', 'our fwd', 'projections', 'attention', 'exp', 'floor', 'ceiling @ GFLOP/s',
+    'floor ÷ ours', 'floor ÷ peer', 'ceiling ÷ peer'], lines));
+  console.log('  floor: the forward\'s kernels alone at full speed; ceiling: its FLOPs (causal pairs only) at the');
+  console.log('  multiply-add rate, plus the exps. "÷ peer": × (ours ÷ fastest peer) above; a target of 0.5 × the');
+  console.log('  fastest peer is out of reach for this build where floor ÷ peer > 0.5.');
+}
+
 // ---- main ----------------------------------------------------------------------------------
 
 const load = os.loadavg()[0];
@@ -288,5 +322,6 @@ for (const size of SIZES) {
   results.push(result);
 }
 printTargets(results);
+printFloors(results);
 printNative();
 console.log(`\nLoad average at end: ${os.loadavg()[0].toFixed(2)}.`);

@@ -9,5 +9,6 @@ export NODE_PATH=/usr/share/nodejs
 cmake --preset native >/dev/null
 cmake --build --preset native --target bench_native
 bash scripts/build-wasm.sh
+cmake --build --preset wasm --target bench_kernels   # the floors compare.mjs prints
 node bench/bench.mjs
 node bench/compare.mjs "$@"
