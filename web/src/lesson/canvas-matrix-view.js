@@ -25,6 +25,12 @@ const PAD = 5; // px between a number and its cell's right edge
 const SUM_W = 32; // px, the Σ column
 const FONT = '12px system-ui, "DejaVu Sans", "Noto Sans", "Noto Sans CJK SC", sans-serif';
 const BOLD = `700 ${FONT}`;
+const TOKEN_FONT = '11px system-ui, "DejaVu Sans", "Noto Sans", "Noto Sans CJK SC", sans-serif';
+const COL_HEAD = 18; // px: the column numbers
+const COL_HEAD_TOK = 32; // px: numbers and key tokens
+const ROW_LABEL_MAX = 108; // px (9em): longer tokens end in "…"
+const INK = '#1d2330';
+const MUTED = '#5b6475';
 const ITALIC = `italic ${FONT}`;
 
 // The table's looks (main.css, lesson.css) as canvas styles: background, text colour, centred.
@@ -75,17 +81,9 @@ export function createCanvasMatrixView(spec, events) {
   const cols = Math.min(spec.cols, MAX_SHOWN);
   const hatch = spec.kind === 'weights' ? 'light' : 'grey';
 
-  const colHeads = h('div', { className: 'cg-cols', 'aria-hidden': 'true' });
-  for (let c = 0; c < cols; c += 1) {
-    colHeads.append(h('span', { title: colTokens?.[c] ?? null }, [
-      h('span', { className: 'idx', text: String(c + 1) }),
-      colTokens ? h('span', { className: 'tok', text: colTokens[c] }) : null,
-    ]));
-  }
-  if (spec.sumColumn) colHeads.append(h('span', { className: 'sumhead', title: t('lesson.rowSum') }, [h('span', { className: 'idx', text: 'Σ' })]));
-  const rowHeads = h('div', { className: 'cg-rows', 'aria-hidden': 'true' });
-  for (let r = 0; r < rows; r += 1) rowHeads.append(h('span', { text: rowLabels[r], title: rowLabels[r] }));
-
+  // The labels are canvases too (a table's 100 header cells per matrix cost layout as well).
+  const colHeads = h('canvas', { className: 'cg-cols', 'aria-hidden': 'true' });
+  const rowHeads = h('canvas', { className: 'cg-rows', 'aria-hidden': 'true' });
   const canvas = h('canvas', { 'aria-hidden': 'true' });
   const marksLayer = h('div', { className: 'cg-marks' });
   const active = h('div', { className: 'cg-active' });
@@ -137,7 +135,57 @@ export function createCanvasMatrixView(spec, events) {
     shownText.fill(null);
     shownClass.fill(null);
     shownSums = [];
+    drawLabels(dpr);
     placeMarks();
+  }
+
+  // Column numbers (and the key tokens of a T×T matrix) above, row tokens on the left; a token
+  // too long for its place ends in "…" (as the tables' ellipsis).
+  function drawLabels(dpr) {
+    const fit = (g, text, width) => {
+      if (g.measureText(text).width <= width) return text;
+      let cut = text;
+      while (cut.length > 1 && g.measureText(`${cut}…`).width > width) cut = cut.slice(0, -1);
+      return `${cut}…`;
+    };
+    const headH = colTokens ? COL_HEAD_TOK : COL_HEAD;
+    const headW = cols * cellW + (spec.sumColumn ? SUM_W : 0);
+    colHeads.width = Math.round(headW * dpr);
+    colHeads.height = Math.round(headH * dpr);
+    colHeads.style.width = `${headW}px`;
+    colHeads.style.height = `${headH}px`;
+    const top = colHeads.getContext('2d');
+    top.setTransform(dpr, 0, 0, dpr, 0, 0);
+    top.textAlign = 'center';
+    top.textBaseline = 'middle';
+    for (let c = 0; c <= cols; c += 1) {
+      const sum = c === cols;
+      if (sum && !spec.sumColumn) break;
+      const x = sum ? cols * cellW + SUM_W / 2 : c * cellW + cellW / 2;
+      top.font = `500 ${FONT}`;
+      top.fillStyle = MUTED;
+      top.fillText(sum ? 'Σ' : String(c + 1), x, 9);
+      if (colTokens && !sum) {
+        top.font = TOKEN_FONT;
+        top.fillStyle = INK;
+        top.fillText(fit(top, colTokens[c], cellW - 4), x, 23);
+      }
+    }
+    const side = rowHeads.getContext('2d');
+    side.font = `500 ${FONT}`;
+    let labelW = 0;
+    for (let r = 0; r < rows; r += 1) labelW = Math.max(labelW, side.measureText(rowLabels[r] ?? '').width);
+    const sideW = Math.ceil(Math.min(labelW, ROW_LABEL_MAX)) + 12;
+    rowHeads.width = Math.round(sideW * dpr);
+    rowHeads.height = Math.round(rows * CELL_H * dpr);
+    rowHeads.style.width = `${sideW}px`;
+    rowHeads.style.height = `${rows * CELL_H}px`;
+    side.setTransform(dpr, 0, 0, dpr, 0, 0);
+    side.font = `500 ${FONT}`; // (resizing a canvas resets its state)
+    side.fillStyle = INK;
+    side.textAlign = 'right';
+    side.textBaseline = 'middle';
+    for (let r = 0; r < rows; r += 1) side.fillText(fit(side, rowLabels[r] ?? '', ROW_LABEL_MAX), sideW - 6, r * CELL_H + (CELL_H - 1) / 2);
   }
 
   function textWidth(text) {
@@ -209,7 +257,6 @@ export function createCanvasMatrixView(spec, events) {
         if (looksMasked(look)) anyMasked = true;
       }
     }
-    if (!cellW) resize(Math.max(MIN_W, textWidth('\u22120.000') + 2 * PAD + 1));
     // pass 2: redraw the entries whose text or look changed
     context.font = FONT;
     for (let k = 0; k < looks.length; k += 1) {
@@ -330,6 +377,10 @@ export function createCanvasMatrixView(spec, events) {
       events.toggle(at.r, at.c);
     }
   });
+
+  // Sized now: a canvas drawn later (view.js draws those off screen in idle time) must not move
+  // the page when it is.
+  resize(Math.max(MIN_W, textWidth('\u22120.000') + 2 * PAD + 1));
 
   return {
     el: frame.el,

@@ -19,6 +19,11 @@ import { retypeset, typeset } from './typeset.js';
 const HEAD_CELL_BUDGET = 4 * 32 * 32;
 const BIG_PAGE_CELLS = 3000;
 const SPARE_VIEWS = 24;
+// A canvas this close to the viewport (px) is drawn in the frame that shows a change; farther ones
+// in idle time after it (farCanvases below).
+const NEAR_PX = 150;
+const IDLE_SLICE_MS = 8; // drawing a canvas of T = 32 takes a few ms
+
 // A result larger than the printed corner (T > 48, drawn on canvases too): its matrices are
 // filled a few per task, those near the screen first, each task at most about SLICE_MS, so that
 // no task blocks the page for 50 ms (issue 6) even when every view is new (a new T).
@@ -192,6 +197,7 @@ export function createStepsView(container, callbacks) {
     let view = views.get(made.spec.key);
     if (!view) {
       view = made.canvas ? createCanvasMatrixView(made.spec, canvasEvents) : createMatrixView(made.spec);
+      view.isCanvas = made.canvas;
       view.fresh = true;
       view.el.lessonView = view;
       near.observe(view.el);
@@ -201,7 +207,9 @@ export function createStepsView(container, callbacks) {
     return view;
   }
 
-  function updateView(view) {
+  // far: the view is away from the screen; a canvas then waits (see render), as does a built
+  // table of a big page.
+  function updateView(view, far = false) {
     const { name } = view.spec;
     const { result, compare, state } = ctx;
     const options = {};
@@ -217,8 +225,9 @@ export function createStepsView(container, callbacks) {
       });
     }
     queue.delete(view); // whatever was queued for it is older
-    if (big && view.near === false && !view.fresh) {
+    if ((view.isCanvas && far) || (big && view.near === false && !view.fresh)) {
       view.pending = { matrix: view.matrix, options };
+      scheduleIdle();
       return;
     }
     view.fresh = false;
@@ -342,7 +351,6 @@ export function createStepsView(container, callbacks) {
     big = !single && shownCells > BIG_PAGE_CELLS;
     huge = ctx.result.T > MAX_SHOWN || (ctx.result.Tk ?? ctx.result.T) > MAX_SHOWN;
     for (const view of queue.keys()) if (!live.includes(view)) queue.delete(view);
-    for (const view of live) updateView(view);
     const els = built.map((b) => b.el);
     const same = els.length === container.children.length && els.every((el, k) => container.children[k] === el);
     if (!same) container.replaceChildren(...els);
@@ -351,6 +359,8 @@ export function createStepsView(container, callbacks) {
     // small pages, where it would only blank them out of full-page screenshots and print).
     container.classList.toggle('big', big);
     container.classList.toggle('many', shownCells > BIG_PAGE_CELLS);
+    const far = farCanvases();
+    for (const view of live) updateView(view, far.has(view));
     // Keep the views of recently shown steps (going back a step then costs no rebuild); forget the
     // least recently shown past a limit.
     const keep = new Set(live);
@@ -362,6 +372,46 @@ export function createStepsView(container, callbacks) {
       near.unobserve(view.el);
       views.delete(key);
     });
+  }
+
+  // Canvases away from the screen are drawn after the frame, in idle time (or when they come near,
+  // through the observer above): a step of T = 32 has up to 8 of them, and drawing all in the frame
+  // that shows the change would not fit in it. Where they are is read once per render: one
+  // layout, which the frame needs anyway (the canvas drawing after it does not change layout).
+  // A canvas is sized when it is made, so one drawn later does not move the page.
+  function farCanvases() {
+    const far = new Set();
+    const canvases = live.filter((v) => v.isCanvas);
+    if (!canvases.length) return far;
+    const top = -NEAR_PX;
+    const bottom = window.innerHeight + NEAR_PX;
+    for (const view of canvases) {
+      const box = view.el.getBoundingClientRect();
+      if (box.height === 0 || box.bottom < top || box.top > bottom) far.add(view);
+    }
+    return far;
+  }
+
+  // Draws the views left for later, in idle callbacks, a few per callback while time remains.
+  let idleHandle = null;
+  function scheduleIdle() {
+    if (idleHandle !== null) return;
+    idleHandle = requestIdleCallback(drainIdle, { timeout: 1000 });
+  }
+  function drainIdle(deadline) {
+    idleHandle = null;
+    const start = performance.now();
+    for (const view of live.filter((v) => v.pending)) {
+      const { matrix, options } = view.pending;
+      view.pending = null;
+      view.fresh = false;
+      if (huge) enqueue(view, matrix, options);
+      else runUpdate(view, matrix, options);
+      // At least one per callback; more while the idle period lasts, up to IDLE_SLICE_MS, so that
+      // an input arriving meanwhile waits little.
+      if (performance.now() - start > IDLE_SLICE_MS || deadline.timeRemaining() < IDLE_SLICE_MS) break;
+    }
+    if (live.some((v) => v.pending)) scheduleIdle();
   }
 
   // ---- highlights --------------------------------------------------------------------------------
