@@ -40,7 +40,6 @@ const page = {
   lastResult: null,
   error: null, // { key, params, field } of the current bad input
   notice: null, // { key, params }: a one-off remark, e.g. about a broken link
-  writtenHash: null,
   // For hand-edited embeddings: the tokens the editor rows belong to, and rows by token.
   editorTokens: [],
   remembered: new Map(),
@@ -111,8 +110,9 @@ function renderDerived(draft) {
 
 function renderPresetNote() {
   const preset = PRESETS[page.presetId];
+  // Encoding the state costs milliseconds with edited matrices: only for a preset with a note.
   const pristine =
-    page.lastState && encodeHash({ presetId: page.presetId, state: page.lastState }) === `#preset=${page.presetId}`;
+    Boolean(preset?.noteKey) && page.lastState && encodeHash({ presetId: page.presetId, state: page.lastState }) === `#preset=${page.presetId}`;
   const note = $('#preset-note');
   note.hidden = !(preset?.noteKey && pristine);
   note.textContent = preset?.noteKey ? page.t(preset.noteKey) : '';
@@ -137,7 +137,7 @@ function showResults(result, state, companions = null) {
 function writeHash() {
   if (!page.lastState) return;
   // share/page.js writes the address (debounced) and keeps the embed and export panels current.
-  page.writtenHash = share.stateChanged({
+  share.stateChanged({
     presetId: page.presetId,
     state: page.lastState,
     result: page.lastResult,
@@ -372,7 +372,6 @@ for (const button of document.querySelectorAll('[data-lang]')) {
       page.langChosen = true;
       page.t = createTranslator(page.lang);
       renderAll();
-      page.writtenHash = null;
       writeHash();
     }),
   );
@@ -384,7 +383,6 @@ for (const link of document.querySelectorAll('[data-preset]')) {
     guard((event) => {
       event.preventDefault();
       loadPreset(link.dataset.preset);
-      page.writtenHash = null;
       writeHash();
       renderAll();
     }),
@@ -394,7 +392,7 @@ for (const link of document.querySelectorAll('[data-preset]')) {
 window.addEventListener(
   'hashchange',
   guard(() => {
-    if (location.hash === page.writtenHash) return;
+    if (location.hash === share.currentHash()) return; // the address this page wrote
     loadHash(location.hash);
   }),
 );

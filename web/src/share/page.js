@@ -34,29 +34,37 @@ const pageAddress = (win) => win.location.href.split('#')[0];
 /**
  * Builds the sharing parts into the page. Returns the hooks main.js calls:
  *   linkOpened({ ignored, view })                    after decodeHash(location.hash)
- *   stateChanged({ presetId, state, result, lang, t }) → the link's hash, after each new result
- *                                                    and after a language change
+ *   stateChanged({ presetId, state, result, lang, t }) after each new result, view change and
+ *                                                    language change (the address follows)
+ *   currentHash()                                    the link's hash for what is shown now
  *   flush()                                          writes a pending address now
  */
 export function installSharing({ doc = document, win = window } = {}) {
   let view = { embed: false, hidden: [] };
   let current = null; // { presetId, state, result, lang, t, hash }
   let notice = []; // ignored items of the opened link
-  let pendingHash = null;
+  let pending = false; // an address to write
+  let exporterStale = false; // the export panel shows an older state (updated when opened)
   let timer = null;
   let embed = null;
 
   // ---- the address, rewritten as the reader works ------------------------------------------------
+  // The address is encoded when it is written (LZ-compressing edited matrices takes milliseconds:
+  // not on every keystroke or pointer move), or when something asks for it (hashNow).
+  const hashNow = () => {
+    if (current && current.hash === null) current.hash = encodeHash({ presetId: current.presetId, state: current.state, lang: current.lang, view });
+    return current?.hash ?? null;
+  };
   const write = () => {
     timer = null;
-    if (pendingHash === null) return;
-    const hash = pendingHash;
-    pendingHash = null;
+    if (!pending) return;
+    pending = false;
+    const hash = hashNow();
     if (hash === (win.location.hash === '#' ? '' : win.location.hash)) return;
     win.history.replaceState(win.history.state, '', hash || `${win.location.pathname}${win.location.search}`);
   };
-  const schedule = (hash) => {
-    pendingHash = hash;
+  const schedule = () => {
+    pending = true;
     if (timer !== null) win.clearTimeout(timer);
     timer = win.setTimeout(write, WRITE_DELAY_MS);
   };
@@ -113,6 +121,7 @@ export function installSharing({ doc = document, win = window } = {}) {
     panel.hidden = !open;
     target.setAttribute('aria-expanded', String(open));
     if (open) {
+      if (panel === exportBox) updateExporter();
       renderPanels();
       panel.scrollIntoView({ block: 'nearest' });
     }
@@ -174,11 +183,20 @@ export function installSharing({ doc = document, win = window } = {}) {
   });
 
   const exporter = createExportPanel(doc, exportBox);
+  function updateExporter() {
+    if (!exporterStale || !current?.result) return;
+    exporterStale = false;
+    const { state, result, t } = current;
+    exporter.update({ state, result, link: fullLink(hashNow()), t });
+    const cell = typeof state.cell === 'string' && state.cell ? parseCellRef(state.cell) : null;
+    if (cell) exporter.select(cell.head === null ? cell.name : `${cell.name}.${cell.head + 1}`);
+  }
   // Clicking a matrix's caption selects it for export.
   doc.getElementById('results')?.addEventListener('click', (event) => {
     const figure = event.target.closest('figure');
     const cell = figure?.querySelector('[data-matrix]');
     if (!cell || !event.target.closest('figcaption')) return;
+    updateExporter();
     exporter.select(cell.dataset.head === undefined ? cell.dataset.matrix : `${cell.dataset.matrix}.${Number(cell.dataset.head) + 1}`);
   });
 
@@ -201,7 +219,7 @@ export function installSharing({ doc = document, win = window } = {}) {
   copy.addEventListener('click', async () => {
     if (!current) return;
     flush();
-    const link = fullLink(current.hash);
+    const link = fullLink(hashNow());
     linkBox.value = link;
     linkBox.hidden = false;
     const ok = await copyText(link, linkBox);
@@ -262,7 +280,7 @@ export function installSharing({ doc = document, win = window } = {}) {
       // A new link replaces whatever the old one was about to write.
       if (timer !== null) win.clearTimeout(timer);
       timer = null;
-      pendingHash = null;
+      pending = false;
       notice = ignored;
       view = { embed: Boolean(opened.embed), hidden: [...(opened.hidden ?? [])] };
       if (view.embed && !embed) embed = enterEmbedMode(doc, win);
@@ -271,22 +289,21 @@ export function installSharing({ doc = document, win = window } = {}) {
     },
 
     stateChanged({ presetId, state, result, lang = null, t }) {
-      const hash = encodeHash({ presetId, state, lang, view });
       const languageChanged = current !== null && current.lang !== lang;
-      current = { presetId, state, result, lang, t, hash };
-      schedule(hash);
+      current = { presetId, state, result, lang, t, hash: null };
+      schedule();
       if (languageChanged) flush(); // a click, not typing: no reason to wait
       renderNotice();
       renderPanels();
       if (view.hidden.length) applyHidden(doc, view.hidden);
-      const cell = typeof state.cell === 'string' && state.cell ? parseCellRef(state.cell) : null;
-      if (result) {
-        exporter.update({ state, result, link: fullLink(hash), t });
-        if (cell) exporter.select(cell.head === null ? cell.name : `${cell.name}.${cell.head + 1}`);
-      }
+      // The export panel's list and link: now if it is open, else when it opens.
+      exporterStale = true;
+      if (!exportBox.hidden) updateExporter();
       if (embed) embed.setLink(fullLink(encodeHash({ presetId, state, lang })));
-      return hash;
     },
+
+    /** The hash of the state shown now (the address may be written a moment later). */
+    currentHash: hashNow,
 
     flush,
   };
