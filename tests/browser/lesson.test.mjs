@@ -340,7 +340,9 @@ test('the softmax lab: temperature, √d_k, naive softmax overflowing next to th
     const sharp = (await lab('weight')).map(Number);
     assert.ok(sharp[1] > 0.577 && sharp[1] < 1, sharp.join(' '));
     assert.ok(parseFloat((await lab('entropy'))[0].match(/[\d.]+/)[0]) < parseFloat(entropy.match(/[\d.]+/)[0]));
-    assert.match(await page.getAttribute('section[data-step="softmax"] .step-formula', 'data-tex'), /\\tau = 0\.5/);
+    const formulas = await page.$$eval('section[data-step="softmax"] .step-formula', (n) => n.map((f) => f.dataset.tex));
+    assert.match(formulas[0], /\\frac\{S \+ M\}\{\\tau\}/);
+    assert.ok(formulas.includes('\\tau = 0.5'), formulas.join(' | '));
     // Bad temperatures are refused where they are typed.
     await page.fill('#lesson-tau', '0');
     assert.match(await page.textContent('#softmax-lab .lesson-error'), /between|from 0\.01 to 100/);

@@ -32,7 +32,10 @@ export function stepFormulas(id, state, result, t) {
     }
     case 'softmax': {
       const arg = tau === 1 ? 'S + M' : String.raw`\frac{S + M}{\tau}`;
-      const lines = [String.raw`A = \operatorname{softmax}\!\left(${arg}\right)${tau === 1 ? '' : String.raw`,\quad \tau = ${tauText(tau)}`}`];
+      // τ's value is a formula of its own: the slider changes it, and the small one is typeset
+      // in a fraction of the time the whole line takes.
+      const lines = [String.raw`A = \operatorname{softmax}\!\left(${arg}\right)`];
+      if (tau !== 1) lines.push(String.raw`\tau = ${tauText(tau)}`);
       lines.push(
         state.naive
           ? String.raw`a_{ij} = \frac{e^{z_{ij}}}{\sum_k e^{z_{ik}}}`

@@ -119,22 +119,14 @@ export function createSoftmaxLab(callbacks) {
   }
 
   let tableKey = '';
-  function renderTable({ result, stable, state, t: tr }, i, hd) {
-    // With naive softmax on, the page's result is the naive one and `stable` the stable run.
-    const naive = state.naive ? result.perHead[hd] : null;
-    const steady = (state.naive ? stable : result)?.perHead[hd];
-    if (!steady) {
-      table.replaceChildren();
-      tableKey = '';
-      return;
-    }
-    // Redrawn only when something in it changed.
-    const rowKey = (head) => (head ? [head.masked, head.exps, head.weights].map((m) => m.data.subarray(i * m.cols, (i + 1) * m.cols).join(',')).join(';') : '');
-    const key = [i, hd, state.temperature, state.scale, result.tokens.join('\u0001'), (result.source ?? result).tokens.join('\u0001'), tr('lab.key'), rowKey(steady), rowKey(naive),
-      steady.rowSum[i], steady.entropy[i], naive?.rowSum[i]].join('|');
-    if (key === tableKey) return;
-    tableKey = key;
-    const tau = state.temperature === 1 ? '' : ` / τ`;
+  let tableShape = '';
+  let tableRows = [];
+  const setText = (node, text) => {
+    if (node.textContent !== text) node.textContent = text;
+  };
+
+  // The table's header and empty rows: [{ tr, th, z, exp, bar, num, naiveExp?, naiveWeight? }].
+  function buildTable(keys, shown, naive, tau, tr) {
     const headCells = [
       h('th', { scope: 'col', text: tr('lab.key') }),
       h('th', { scope: 'col', text: `s + m${tau ? ` (z = (s + m)${tau})` : ''}` }),
@@ -145,30 +137,74 @@ export function createSoftmaxLab(callbacks) {
       headCells.push(h('th', { scope: 'col', className: 'naive', text: tr('lab.naiveExp') }));
       headCells.push(h('th', { scope: 'col', className: 'naive', text: tr('lab.naiveWeight') }));
     }
-    const rows = [];
+    tableRows = [];
+    for (let j = 0; j < shown; j += 1) {
+      const row = {
+        th: h('th', { scope: 'row', title: keys[j] }, [`${j + 1} `, h('span', { className: 'tok', text: keys[j] })]),
+        z: h('td', { dataset: { lab: 'z', key: String(j) } }),
+        exp: h('td', { dataset: { lab: 'exp', key: String(j) } }),
+        bar: h('span', { className: 'bar' }),
+        num: h('span', { className: 'num' }),
+      };
+      const cells = [row.th, row.z, row.exp, h('td', { className: 'bar-cell', dataset: { lab: 'weight', key: String(j) } }, [row.bar, row.num])];
+      if (naive) {
+        row.naiveExp = h('td', { dataset: { lab: 'naive-exp', key: String(j) } });
+        row.naiveWeight = h('td', { dataset: { lab: 'naive-weight', key: String(j) } });
+        cells.push(row.naiveExp, row.naiveWeight);
+      }
+      row.tr = h('tr', {}, cells);
+      tableRows.push(row);
+    }
+    table.replaceChildren(h('thead', {}, [h('tr', {}, headCells)]), h('tbody', {}, tableRows.map((row) => row.tr)));
+  }
+
+  function renderTable({ result, stable, state, t: tr }, i, hd) {
+    // With naive softmax on, the page's result is the naive one and `stable` the stable run.
+    const naive = state.naive ? result.perHead[hd] : null;
+    const steady = (state.naive ? stable : result)?.perHead[hd];
+    if (!steady) {
+      table.replaceChildren();
+      tableKey = '';
+      tableShape = '';
+      return;
+    }
+    // Redrawn only when something in it changed.
+    const rowKey = (head) => (head ? [head.masked, head.exps, head.weights].map((m) => m.data.subarray(i * m.cols, (i + 1) * m.cols).join(',')).join(';') : '');
+    const key = [i, hd, state.temperature, state.scale, result.tokens.join('\u0001'), (result.source ?? result).tokens.join('\u0001'), tr('lab.key'), rowKey(steady), rowKey(naive),
+      steady.rowSum[i], steady.entropy[i], naive?.rowSum[i]].join('|');
+    if (key === tableKey) return;
+    tableKey = key;
+    const tau = state.temperature === 1 ? '' : ` / τ`;
     const keys = (result.source ?? result).tokens; // the source's in cross-attention
-    for (let j = 0; j < Math.min(result.Tk, 64); j += 1) {
+    const shown = Math.min(result.Tk, 64);
+    // The rows are built once per shape, tokens and language, then rewritten in place (a new
+    // table per change cost a layout of the whole lab at T = 32).
+    const shape = [shown, Boolean(naive), keys.join('\u0001'), tau, tr('lab.key'), tr('lab.weight'), tr('lab.naiveExp')].join('|');
+    if (shape !== tableShape) {
+      tableShape = shape;
+      buildTable(keys, shown, naive, tau, tr);
+    }
+    for (let j = 0; j < shown; j += 1) {
+      const row = tableRows[j];
       const z = at(steady.masked, i, j);
       const weight = at(steady.weights, i, j);
       const masked = result.mask.data[i * result.Tk + j] === 1;
-      const cells = [
-        h('th', { scope: 'row', className: masked ? 'is-masked' : null, title: keys[j] }, [`${j + 1} `, h('span', { className: 'tok', text: keys[j] })]),
-        h('td', { dataset: { lab: 'z', key: String(j) }, text: fmt(z) }),
-        h('td', { dataset: { lab: 'exp', key: String(j) }, text: fmt(at(steady.exps, i, j)) }),
-        h('td', { className: 'bar-cell', dataset: { lab: 'weight', key: String(j) } }, [
-          h('span', { className: 'bar', style: { width: `${Number.isFinite(weight) ? Math.max(0, Math.min(1, weight)) * 100 : 0}%` } }),
-          h('span', { className: 'num', text: fmt(weight) }),
-        ]),
-      ];
+      row.tr.className = masked ? 'is-masked' : '';
+      row.th.className = masked ? 'is-masked' : '';
+      setText(row.z, fmt(z));
+      setText(row.exp, fmt(at(steady.exps, i, j)));
+      setText(row.num, fmt(weight));
+      const width = `${Number.isFinite(weight) ? Math.max(0, Math.min(1, weight)) * 100 : 0}%`;
+      if (row.bar.style.width !== width) row.bar.style.width = width;
       if (naive) {
         const e = at(naive.exps, i, j);
         const a = at(naive.weights, i, j);
-        cells.push(h('td', { className: `naive${Number.isFinite(e) ? '' : ' bad'}`, dataset: { lab: 'naive-exp', key: String(j) }, text: fmt(e) }));
-        cells.push(h('td', { className: `naive${Number.isFinite(a) ? '' : ' bad'}`, dataset: { lab: 'naive-weight', key: String(j) }, text: fmt(a) }));
+        row.naiveExp.className = `naive${Number.isFinite(e) ? '' : ' bad'}`;
+        row.naiveWeight.className = `naive${Number.isFinite(a) ? '' : ' bad'}`;
+        setText(row.naiveExp, fmt(e));
+        setText(row.naiveWeight, fmt(a));
       }
-      rows.push(h('tr', { className: masked ? 'is-masked' : null }, cells));
     }
-    table.replaceChildren(h('thead', {}, [h('tr', {}, headCells)]), h('tbody', {}, rows));
 
     const sumE = steady.rowSum[i];
     const parts = [
