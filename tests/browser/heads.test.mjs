@@ -149,18 +149,19 @@ test('the token view draws a line per weight, highlights on hover and works for 
   try {
     await retype(page, '#sentence', 'The animal did not cross the street because it was too tired');
     await page.waitForFunction(() => document.querySelectorAll('#token-view text[data-tv-q]').length === 12);
-    // Causal: query i has lines to keys 0…i only, thicker for larger weights.
-    const lines = await page.$$eval('#token-view line', (ls) => ls.map((l) => ({ q: +l.dataset.q, k: +l.dataset.k, w: +l.dataset.w, width: +l.getAttribute('stroke-width') })));
-    assert.ok(lines.length > 12 && lines.every((l) => l.k <= l.q));
-    const sorted = [...lines].sort((a, b) => a.w - b.w);
-    assert.ok(sorted.every((l, i) => i === 0 || l.width >= sorted[i - 1].width));
+    // Every line is painted on a canvas under the tokens, as large as their svg.
+    const [canvas, svg] = await page.$$eval('#token-view .tv-canvas, #token-view .tv-svg', (ns) => ns.map((n) => `${n.getBoundingClientRect().width}×${n.getBoundingClientRect().height}`));
+    assert.equal(canvas, svg);
     assert.equal(await page.$eval('#token-view .tv-lines', (g) => g.getAttribute('stroke')), '#4e79a7');
 
-    // Hover a query token: only its lines stay, and its weights are printed; they sum to 1.
+    // Hover a query token: only its lines stay (drawn over the dimmed canvas), and its weights
+    // are printed; they sum to 1. Causal: query 8 has lines to keys 0…8 only, thicker for larger weights.
     await page.hover('#token-view text[data-tv-q="8"]');
     await page.waitForSelector('#token-view[data-focus="q8"]');
-    const on = await page.$$eval('#token-view line.on', (ls) => ls.map((l) => +l.dataset.q));
-    assert.ok(on.length > 0 && on.every((q) => q === 8));
+    const lines = await page.$$eval('#token-view line.on', (ls) => ls.map((l) => ({ q: +l.dataset.q, k: +l.dataset.k, w: +l.dataset.w, width: +l.getAttribute('stroke-width') })));
+    assert.ok(lines.length > 1 && lines.every((l) => l.q === 8 && l.k <= 8));
+    const sorted = [...lines].sort((a, b) => a.w - b.w);
+    assert.ok(sorted.every((l, i) => i === 0 || l.width >= sorted[i - 1].width));
     const printed = await page.$$eval('#token-view [data-tv-w^="k"]', (ts) => ts.map((t) => t.textContent));
     const sum = printed.reduce((s, text) => s + parseCell(text), 0);
     assert.ok(Math.abs(sum - 1) < 0.01, `weights of row 9 sum to ${sum}`);
@@ -179,6 +180,15 @@ test('the token view draws a line per weight, highlights on hover and works for 
     const into = await page.$$eval('#token-view line.on', (ls) => ls.map((l) => +l.dataset.k));
     assert.ok(into.length > 0 && into.every((k) => k === 10));
     await page.locator('#token-view').screenshot({ path: shot('tokens-64-en.png') });
+    // Past 12 keys the split's detail map is painted; pointing at a cell prints its tokens and
+    // weight (causal: the first query puts all its weight on the first key, none on the next).
+    const detail = page.locator('#head-split [data-hv-figure="detail-weights"] canvas');
+    await detail.scrollIntoViewIfNeeded();
+    assert.equal(await detail.evaluate((c) => `${c.width}×${c.height}`), `${64 * 12 - 1}×${64 * 12 - 1}`);
+    await detail.hover({ position: { x: 5, y: 5 } });
+    assert.equal(await page.textContent('#head-split .hv-cells .canvas-readout'), 'w1 → w1: 1.000');
+    await detail.hover({ position: { x: 17, y: 5 } });
+    assert.equal(await page.textContent('#head-split .hv-cells .canvas-readout'), 'w1 → w2: 0');
     await retype(page, '#sentence', words(65));
     await page.waitForSelector('#token-view .hv-cut');
     assert.equal(await count(page, '#token-view text[data-tv-q]'), 64);

@@ -29,8 +29,16 @@ const VIRIDIS = Array.from({ length: LEVELS }, (_, i) => interpolateViridis(i / 
 
 /** The fill of an attention weight in [0, 1]. */
 export function weightColor(w) {
-  const k = Math.round(Math.min(1, Math.max(0, Number.isFinite(w) ? w : 0)) * (LEVELS - 1));
-  return VIRIDIS[k];
+  return VIRIDIS[weightLevel(w)];
+}
+
+// The same levels as bytes, [r, g, b] per level, for canvases written as ImageData (a call and a
+// colour string per cell cost more than the cell: 9 216 cells per map at T ≥ 96).
+export const VIRIDIS_RGB = Uint8Array.from(VIRIDIS.flatMap(toRgb));
+
+/** The level of a weight: VIRIDIS_RGB[3 * level …] is weightColor(w) as bytes. */
+export function weightLevel(w) {
+  return Math.round(Math.min(1, Math.max(0, Number.isFinite(w) ? w : 0)) * (LEVELS - 1));
 }
 
 /** CSS stops for a legend bar from 0 to 1. */

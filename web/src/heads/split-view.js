@@ -10,6 +10,7 @@
 import { subscript, superscript } from '../i18n/index.js';
 import { divisors } from '../state/parse.js';
 import { h } from '../views/dom.js';
+import { paintWeights, renderWeightCells } from './cell-canvas.js';
 import { columns, renderGrid, weightLegend } from './grid.js';
 import { headColor, kvHeadOf, textOn, tint, weightColor, weightStops } from './head-colors.js';
 import { SPLIT_STAGES } from './issue4-fields.js';
@@ -19,6 +20,7 @@ const COLS_DRAWN = 48; // columns of Q (and of the concat) drawn at most
 const MAPS_DRAWN = 64; // small multiples drawn at most
 const MAP_TOKENS = 96; // rows and columns of a small map drawn at most
 const DETAIL_NUMBERS_UP_TO = 12; // keys up to this print numbers in the selected map
+const DETAIL_DRAWN = 64; // rows and columns of the selected map drawn at most
 const PLAY_MS = 1800;
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -271,23 +273,38 @@ export function createSplitView(callbacks) {
 
     const weights = result.perHead[selected].weights;
     const masked = result.mask;
-    const buildDetail = () => renderGrid({
-      matrix: weights,
-      name: 'detail-weights',
-      head: selected,
-      rowLabels: tokens,
-      colLabels: keyTokens,
-      fill: (r, c, w) => {
-        if (masked.data[r * masked.cols + c]) return { background: '#e4e7ec', color: '#8a93a3' };
-        const bg = weightColor(w);
-        return { background: bg, color: textOn(bg) };
-      },
-      text: (r, c) => (masked.data[r * masked.cols + c] ? '0' : undefined),
-      numbers: Tk <= DETAIL_NUMBERS_UP_TO,
-      maxRows: 64,
-      maxCols: 64,
-      t,
-    });
+    // Printed numbers for a few keys; past that, cells only, painted on a canvas (a table of
+    // 64 × 64 cells would block the page for 50 ms and more).
+    const numbers = Tk <= DETAIL_NUMBERS_UP_TO;
+    const buildDetail = () => numbers
+      ? renderGrid({
+        matrix: weights,
+        name: 'detail-weights',
+        head: selected,
+        rowLabels: tokens,
+        colLabels: keyTokens,
+        fill: (r, c, w) => {
+          if (masked.data[r * masked.cols + c]) return { background: '#e4e7ec', color: '#8a93a3' };
+          const bg = weightColor(w);
+          return { background: bg, color: textOn(bg) };
+        },
+        text: (r, c) => (masked.data[r * masked.cols + c] ? '0' : undefined),
+        numbers,
+        maxRows: DETAIL_DRAWN,
+        maxCols: DETAIL_DRAWN,
+        t,
+      })
+      : renderWeightCells({
+        weights,
+        mask: masked,
+        rowLabels: tokens,
+        colLabels: keyTokens,
+        head: selected,
+        maxRows: DETAIL_DRAWN,
+        maxCols: DETAIL_DRAWN,
+        label: t('heads4.maps.detail', { h: selected + 1, sup: sup(selected), T, Tk }),
+        t,
+      });
     const detail = later ? h('div', { className: 'hs-pending' }) : buildDetail();
     if (later) later(() => detail.replaceWith(buildDetail()));
     const color = headColor(selected, heads);
@@ -308,31 +325,7 @@ export function createSplitView(callbacks) {
   function paintMap(weights, mask, cell) {
     const rows = Math.min(weights.rows, MAP_TOKENS);
     const cols = Math.min(weights.cols, MAP_TOKENS);
-    const canvas = document.createElement('canvas');
-    canvas.width = cols * cell;
-    canvas.height = rows * cell;
-    const g = canvas.getContext('2d');
-    if (!g) return canvas;
-    for (let r = 0; r < rows; r += 1) {
-      for (let c = 0; c < cols; c += 1) {
-        const k = r * weights.cols + c;
-        if (mask.data[k]) {
-          g.fillStyle = '#e4e7ec';
-          g.fillRect(c * cell, r * cell, cell, cell);
-          if (cell >= 6) {
-            g.strokeStyle = '#b9c1cf';
-            g.beginPath();
-            g.moveTo(c * cell, (r + 1) * cell);
-            g.lineTo((c + 1) * cell, r * cell);
-            g.stroke();
-          }
-        } else {
-          g.fillStyle = weightColor(weights.data[k]);
-          g.fillRect(c * cell, r * cell, cell, cell);
-        }
-      }
-    }
-    return canvas;
+    return paintWeights(document.createElement('canvas'), { weights, mask, rows, cols, cell });
   }
 
   // The head outputs side by side: sliced, then pushed together into the concatenation.

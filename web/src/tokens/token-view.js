@@ -1,8 +1,10 @@
 // The token-to-token view of the selected head (the "head view" of BertViz): query tokens on the
 // left, key tokens on the right (the source's in cross-attention), a line for each weight,
 // thicker and more opaque the larger it is, in the head's colour. Pointing at (or focusing) a
-// token keeps only its lines and prints their weights. SVG; drawn for up to MAX_TOKENS tokens a
-// side. Every weight comes from the engine's result.
+// token keeps only its lines and prints their weights. Drawn for up to MAX_TOKENS tokens a side:
+// the tokens and a focused token's lines in SVG, all the lines (up to 4 096) on a canvas behind
+// it — as SVG elements they took 30–65 ms to build at 64 tokens. Every weight comes from the
+// engine's result.
 import { formatCell } from '../views/format.js';
 import { h } from '../views/dom.js';
 import { headColor } from '../heads/head-colors.js';
@@ -21,6 +23,8 @@ const short = (token) => {
 export function createTokenView(callbacks) {
   const el = h('section', { className: 'panel hv-panel tv', id: 'token-view' });
   let svg = null;
+  let stage = null; // the canvas of lines with the svg over it
+  let geometry = null;
   let weights = null;
   let mask = null;
   let rowsDrawn = 0;
@@ -51,8 +55,16 @@ export function createTokenView(callbacks) {
     const isQuery = node.hasAttribute('data-tv-q');
     const index = Number(isQuery ? node.dataset.tvQ : node.dataset.tvK);
     svg.classList.add('focused');
+    stage.classList.add('focused');
     node.classList.add('on');
-    for (const line of svg.querySelectorAll(isQuery ? `line[data-q="${index}"]` : `line[data-k="${index}"]`)) line.classList.add('on');
+    // Its lines over the dimmed canvas, as SVG lines (class "on") carrying their pair and weight.
+    const count = isQuery ? colsDrawn : rowsDrawn;
+    let lines = '';
+    for (let j = 0; j < count; j += 1) {
+      const [i, k] = isQuery ? [index, j] : [j, index];
+      lines += lineMarkup(geometry, i, k, weights.data[i * weights.cols + k], 'on');
+    }
+    svg.querySelector('.tv-lines').innerHTML = lines;
     // The weights next to the tokens on the other side.
     const others = svg.querySelectorAll(isQuery ? '[data-tv-k]' : '[data-tv-q]');
     others.forEach((other) => {
@@ -70,6 +82,8 @@ export function createTokenView(callbacks) {
   function clear() {
     if (!svg) return;
     svg.classList.remove('focused');
+    stage.classList.remove('focused');
+    svg.querySelector('.tv-lines').replaceChildren();
     for (const node of svg.querySelectorAll('.on, .strong')) node.classList.remove('on', 'strong');
     for (const label of svg.querySelectorAll('[data-tv-w]')) label.textContent = '';
     delete el.dataset.focus;
@@ -101,7 +115,9 @@ export function createTokenView(callbacks) {
     const notes = [];
     if (T > MAX_TOKENS || Tk > MAX_TOKENS) notes.push(h('p', { className: 'hv-cut', text: t('heads4.tokens.cut', { max: MAX_TOKENS, T, Tk }) }));
 
-    svg = drawLines({ tokens, keyTokens, weights, rows: rowsDrawn, cols: colsDrawn, color, t, cross: Boolean(result.source) });
+    geometry = layout(rowsDrawn, colsDrawn);
+    svg = drawLabels({ geometry, tokens, keyTokens, color, t, cross: Boolean(result.source) });
+    stage = h('div', { className: 'tv-stage' }, [drawLines({ geometry, weights, color }), svg]);
     // Keys masked for every query (padding) are greyed and struck through.
     for (const node of svg.querySelectorAll('[data-tv-k]')) {
       const j = Number(node.dataset.tvK);
@@ -114,7 +130,7 @@ export function createTokenView(callbacks) {
       h('p', { className: 'caption', text: t(result.source ? 'heads4.tokens.captionCross' : 'heads4.tokens.caption') }),
       h('div', { className: 'tv-heads', role: 'group', 'aria-label': t('heads4.tokens.heads') }, [h('span', { className: 'hs-label', text: t('heads4.tokens.heads') }), ...choices]),
       ...notes,
-      h('div', { className: 'tv-scroll' }, [svg]),
+      h('div', { className: 'tv-scroll' }, [stage]),
     );
     el.dataset.head = String(selected);
   }
@@ -122,31 +138,73 @@ export function createTokenView(callbacks) {
   return { el, update };
 }
 
-function drawLines({ tokens, keyTokens, weights, rows, cols, color, t, cross }) {
+// Where things go: rows and cols tokens a side, rows of rowH pixels, lines from leftX to rightX.
+function layout(rows, cols) {
   const n = Math.max(rows, cols);
   const rowH = n <= 24 ? 24 : n <= 40 ? 18 : 14;
-  const font = n <= 24 ? 14 : n <= 40 ? 12 : 10;
   const labelW = 150;
   const valueW = 44;
-  const span = 220;
   const leftX = labelW + valueW; // where the lines start
-  const rightX = leftX + span;
-  const width = rightX + valueW + labelW;
+  const rightX = leftX + 220;
   const top = 30;
-  const height = top + n * rowH + 8;
-  const y = (i, count) => top + (i + 0.5) * rowH + ((n - count) * rowH) / 2;
+  return {
+    rows,
+    cols,
+    font: n <= 24 ? 14 : n <= 40 ? 12 : 10,
+    valueW,
+    leftX,
+    rightX,
+    width: rightX + valueW + labelW,
+    height: top + n * rowH + 8,
+    // The middle of token i out of count (the shorter side is centred).
+    y: (i, count) => top + (i + 0.5) * rowH + ((n - count) * rowH) / 2,
+  };
+}
 
-  // The lines as one string: up to 64 × 64 of them.
-  let lines = '';
+// A line's width and opacity grow with its weight; weights below MIN_DRAWN draw nothing.
+const strokeOf = (w) => ({ width: 0.4 + 5.6 * w, opacity: 0.12 + 0.88 * w });
+
+// The SVG line of query i → key k (for the focused token's lines), '' when not drawn.
+function lineMarkup({ leftX, rightX, y, rows, cols }, i, k, w, className) {
+  if (!(w >= MIN_DRAWN)) return '';
+  const { width, opacity } = strokeOf(w);
+  return `<line class="${className}" x1="${leftX}" y1="${y(i, rows).toFixed(1)}" x2="${rightX}" y2="${y(k, cols).toFixed(1)}" stroke-width="${width.toFixed(2)}" stroke-opacity="${opacity.toFixed(3)}" data-q="${i}" data-k="${k}" data-w="${w.toFixed(4)}"></line>`;
+}
+
+// Every line, on a canvas the size of the svg (sharp on high-density screens).
+function drawLines({ geometry, weights, color }) {
+  const { width, height, leftX, rightX, y, rows, cols } = geometry;
+  const ratio = Math.min(2, globalThis.devicePixelRatio || 1);
+  const canvas = h('canvas', { className: 'tv-canvas', 'aria-hidden': 'true' });
+  canvas.width = Math.round(width * ratio);
+  canvas.height = Math.round(height * ratio);
+  canvas.style.width = `${width}px`;
+  canvas.style.height = `${height}px`;
+  const g = canvas.getContext('2d');
+  if (!g) return canvas;
+  g.scale(ratio, ratio);
+  g.strokeStyle = color;
+  g.lineCap = 'round';
   for (let i = 0; i < rows; i += 1) {
     for (let j = 0; j < cols; j += 1) {
       const w = weights.data[i * weights.cols + j];
       if (!(w >= MIN_DRAWN)) continue;
-      const width_ = (0.4 + 5.6 * w).toFixed(2);
-      const opacity = (0.12 + 0.88 * w).toFixed(3);
-      lines += `<line x1="${leftX}" y1="${y(i, rows).toFixed(1)}" x2="${rightX}" y2="${y(j, cols).toFixed(1)}" stroke-width="${width_}" stroke-opacity="${opacity}" data-q="${i}" data-k="${j}" data-w="${w.toFixed(4)}"></line>`;
+      const { width: lineWidth, opacity } = strokeOf(w);
+      g.lineWidth = lineWidth;
+      g.globalAlpha = opacity;
+      g.beginPath();
+      g.moveTo(leftX, y(i, rows));
+      g.lineTo(rightX, y(j, cols));
+      g.stroke();
     }
   }
+  return canvas;
+}
+
+// The tokens on both sides, the places for their weights, and an empty group for the lines of a
+// focused token.
+function drawLabels({ geometry, tokens, keyTokens, color, t, cross }) {
+  const { width, height, leftX, rightX, valueW, font, y, rows, cols } = geometry;
   const svg = document.createElementNS(SVG, 'svg');
   svg.setAttribute('class', 'tv-svg');
   svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
@@ -154,7 +212,7 @@ function drawLines({ tokens, keyTokens, weights, rows, cols, color, t, cross }) 
   svg.setAttribute('height', String(height));
   svg.setAttribute('role', 'img');
   svg.setAttribute('aria-label', t('heads4.tokens.aria'));
-  svg.innerHTML = `<g class="tv-lines" stroke="${color}" stroke-linecap="round">${lines}</g>`;
+  svg.innerHTML = `<g class="tv-lines" stroke="${color}" stroke-linecap="round"></g>`;
 
   const text = (attrs, content) => {
     const node = document.createElementNS(SVG, 'text');
