@@ -386,7 +386,7 @@ async function shoot(page, name) {
 // A matrix drawn on a canvas (T×T from T = 16): the point of entry (row, col) on screen, from the
 // canvas's box and its column width.
 async function entryPoint(page, name, head, row, col) {
-  const sel = `.cg-body[data-matrix="${name}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`}`;
+  const sel = `section.lesson-step:not(.parked) .cg-body[data-matrix="${name}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`}`;
   await page.locator(sel).scrollIntoViewIfNeeded();
   return page.$eval(sel, (grid, [r, c]) => {
     const box = grid.querySelector('canvas').getBoundingClientRect();
@@ -399,8 +399,9 @@ test('from T = 16 the T×T matrices are canvases that explain, highlight and tog
   const tokens = Array.from({ length: 20 }, (_, i) => `w${i + 1}`).join('+');
   const { page, errors, close } = await open(`#v=1&s=${tokens}&d=4&h=1&step=softmax`);
   try {
-    const grid = (name) => `.cg-body[data-matrix="${name}"]${name === 'mask' ? ':not([data-head])' : '[data-head="0"]'}`;
-    assert.equal(await page.locator('#results td[data-matrix]').count(), 0);
+    // Sections of other steps stay in the page, parked (hidden): look in the one shown.
+    const grid = (name) => `section.lesson-step:not(.parked) .cg-body[data-matrix="${name}"]${name === 'mask' ? ':not([data-head])' : '[data-head="0"]'}`;
+    assert.equal(await page.locator('#results section.lesson-step:not(.parked) td[data-matrix]').count(), 0);
     for (const name of ['masked', 'exps', 'weights']) assert.equal(await page.locator(`${grid(name)} canvas`).count(), 1, name);
     const labWeight = (key) => page.textContent(`#softmax-lab td[data-lab="weight"][data-key="${key}"] .num`);
 
@@ -411,7 +412,7 @@ test('from T = 16 the T×T matrices are canvases that explain, highlight and tog
     assert.equal(await page.textContent('#explain .explain-mode'), 'Under the pointer');
     assert.match(await explanation(page), /a₅₃ = /);
     assert.equal(await page.locator(`${grid('weights')} .cg-mark[data-hl="self"][data-row="4"][data-col="2"]`).count(), 1);
-    const deps = await page.$$eval('.cg-mark[data-hl="dep"]', (n) => n.map((m) => `${m.parentNode.parentNode.dataset.matrix}:${m.dataset.row},${m.dataset.col}`));
+    const deps = await page.$$eval('section.lesson-step:not(.parked) .cg-mark[data-hl="dep"]', (n) => n.map((m) => `${m.parentNode.parentNode.dataset.matrix}:${m.dataset.row},${m.dataset.col}`));
     assert.ok(deps.some((d) => /^(masked|exps):4,/.test(d)), deps.join(' '));
 
     // A click selects it: the softmax lab moves to row 5, and the explanation ends on its weight.
@@ -444,7 +445,7 @@ test('from T = 16 the T×T matrices are canvases that explain, highlight and tog
     await page.keyboard.press('ArrowLeft');
     assert.equal(await readM(), 'Row 3 (w3), column 5: −∞');
     await page.keyboard.press('Space');
-    await page.waitForFunction(() => /Row 3 \(w3\), column 5: 0/.test(document.querySelector('.cg-body[data-matrix="mask"] .cg-readout').textContent));
+    await page.waitForFunction((sel) => /Row 3 \(w3\), column 5: 0/.test(document.querySelector(`${sel} .cg-readout`).textContent), grid('mask'));
     // The recomputed scores agree: S + M at (3, 5) and (3, 6) are finite now, (3, 7) still −∞.
     for (const [c, finite] of [[4, true], [5, true], [6, false]]) {
       p = await entryPoint(page, 'masked', 0, 2, c);
@@ -453,6 +454,17 @@ test('from T = 16 the T×T matrices are canvases that explain, highlight and tog
       const line = await explanation(page);
       assert.equal(/= −∞$/m.test(line), !finite, line);
     }
+
+    // A step shown again (its section was kept, parked) is brought up to date: with a fill of 0
+    // nothing is masked, so a₁₆ (the future, hidden until now) is no longer 0.
+    await page.check('input[name="lesson-fill"][value="0"]');
+    await page.click('button[data-step="softmax"]');
+    assert.equal(await page.locator('#results section.lesson-step:not(.parked)').count(), 1);
+    p = await entryPoint(page, 'weights', 0, 0, 5);
+    await page.mouse.click(p.x, p.y); // the readout says what the canvas shows
+    const shown = await page.textContent(`${grid('weights')} .cg-readout`);
+    assert.match(shown, /^Row 1 \(w1\), column 6: 0\.\d{3}$/);
+    assert.ok(Number(shown.split(': ')[1]) > 0, shown);
     assert.deepEqual(errors, []);
   } finally {
     await close();

@@ -153,13 +153,14 @@ function dumpSpan(events, i) {
 // Small helpers the interactions use in the page: `cell(name, head, row, col)` is the element to
 // fire at and the point (clientX, clientY) of that entry, for a table cell or a canvas entry.
 const HELPERS = `
-  const $ = (s) => document.querySelector(s);
+  // Steps not shown may stay in the page, parked (hidden): look in the ones shown.
+  const $ = (s) => document.querySelector(s.replace(/^(td|\\.cg-body)/, '#results section.lesson-step:not(.parked) $1'));
   const fire = (node, type, init = {}) => node.dispatchEvent(new (type.startsWith('key') ? KeyboardEvent : type.startsWith('mouse') || type === 'click' ? MouseEvent : Event)(type, { bubbles: true, cancelable: true, ...init }));
   const cell = (name, head, row, col) => {
     const sel = '[data-matrix="' + name + '"]' + (head === null ? ':not([data-head])' : '[data-head="' + head + '"]');
-    const td = document.querySelector('td' + sel + '[data-row="' + row + '"][data-col="' + col + '"]');
+    const td = $('td' + sel + '[data-row="' + row + '"][data-col="' + col + '"]');
     if (td) { const b = td.getBoundingClientRect(); return { node: td, clientX: b.left + b.width / 2, clientY: b.top + b.height / 2 }; }
-    const grid = document.querySelector('.cg-body' + sel);
+    const grid = $('.cg-body' + sel);
     const b = grid.querySelector('canvas').getBoundingClientRect();
     const w = parseFloat(grid.parentNode.style.getPropertyValue('--cw'));
     return { node: grid, clientX: b.left + (col + 0.5) * w, clientY: b.top + (row + 0.5) * 20 };
@@ -205,7 +206,7 @@ for (const [title, hash, single] of pages) {
       const step = /lesson-tau|lesson-naive|weights/.test(act) ? 'softmax' : /mask|fill/.test(act) ? 'mask' : /wq/.test(act) ? 'qkv' : /"x"/.test(act) ? 'x' : 'softmax';
       await page.click(`button[data-step="${step}"]`);
     }
-    const [cells, canvases] = await page.$$eval('#results td[data-matrix], #results .cg-body', (n) => [n.filter((x) => x.tagName === 'TD').length, n.filter((x) => x.tagName !== 'TD').length]);
+    const [cells, canvases] = await page.$$eval('#results section.lesson-step:not(.parked) :is(td[data-matrix], .cg-body)', (n) => [n.filter((x) => x.tagName === 'TD').length, n.filter((x) => x.tagName !== 'TD').length]);
     await measure(page, cdp, `${label} [${cells} cells, ${canvases} canvases]`, HELPERS + act, HELPERS + prep);
   }
   await context.close();

@@ -22,13 +22,13 @@ const traced = new Promise((resolve) => cdp.once('Tracing.tracingComplete', reso
 await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
 if (!process.env.NOCPU) await cdp.send('Profiler.start');
 // The same helpers as measure-lesson.mjs: $, fire, cell(name, head, row, col), point(...).
-const HELPERS = `const $ = (s) => document.querySelector(s);
+const HELPERS = `const $ = (s) => document.querySelector(s.replace(/^(td|\\.cg-body)/, '#results section.lesson-step:not(.parked) $1'));
   const fire = (node, type, init = {}) => node.dispatchEvent(new (type.startsWith('key') ? KeyboardEvent : type.startsWith('mouse') || type === 'click' ? MouseEvent : Event)(type, { bubbles: true, cancelable: true, ...init }));
   const cell = (name, head, row, col) => {
     const sel = '[data-matrix="' + name + '"]' + (head === null ? ':not([data-head])' : '[data-head="' + head + '"]');
-    const td = document.querySelector('td' + sel + '[data-row="' + row + '"][data-col="' + col + '"]');
+    const td = $('td' + sel + '[data-row="' + row + '"][data-col="' + col + '"]');
     if (td) { const b = td.getBoundingClientRect(); return { node: td, clientX: b.left + b.width / 2, clientY: b.top + b.height / 2 }; }
-    const grid = document.querySelector('.cg-body' + sel);
+    const grid = $('.cg-body' + sel);
     const b = grid.querySelector('canvas').getBoundingClientRect();
     const w = parseFloat(grid.parentNode.style.getPropertyValue('--cw'));
     return { node: grid, clientX: b.left + (col + 0.5) * w, clientY: b.top + (row + 0.5) * 20 };

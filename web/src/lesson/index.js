@@ -104,7 +104,7 @@ export function createLesson(deps) {
         // The same figures: only the lab's row and the explanation can change.
         const start = performance.now();
         last = { ...last, state };
-        lab.update(context());
+        if (lab.el.isConnected) lab.update(context()); // else updated when its step is shown
         showExplanation();
         performance.clearMeasures('lesson:render');
         performance.measure('lesson:render', { start });

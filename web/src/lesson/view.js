@@ -22,6 +22,7 @@ const SPARE_VIEWS = 24;
 // A canvas this close to the viewport (px) is drawn in the frame that shows a change; farther ones
 // in idle time after it (farCanvases below).
 const NEAR_PX = 150;
+const MAX_PARKED = 4; // sections of other steps kept built (each holds up to 8 canvases)
 const IDLE_SLICE_MS = 8; // drawing a canvas of T = 32 takes a few ms
 
 // A result larger than the printed corner (T > 48, drawn on canvases too): its matrices are
@@ -29,6 +30,7 @@ const IDLE_SLICE_MS = 8; // drawing a canvas of T = 32 takes a few ms
 // no task blocks the page for 50 ms (issue 6) even when every view is new (a new T).
 const SLICE_MS = 20;
 let useCounter = 0;
+let serialCounter = 0;
 
 const WEIGHT_MATRICES = new Set(['weights', 'exps', 'cmp-weights']);
 // T×T matrices from this many tokens are drawn on canvases (canvas-matrix-view.js): as tables,
@@ -87,6 +89,7 @@ export function createStepsView(container, callbacks) {
   let tokensKey = '';
   let big = false;
   let huge = false; // matrices past the printed corner: fill views in slices (SLICE_MS)
+  let parking = false; // sections of other steps stay in the page, parked (showAmongParked)
   const queue = new Map(); // view → { matrix, options }: waiting for a slice
   let sliceTimer = null;
 
@@ -198,6 +201,7 @@ export function createStepsView(container, callbacks) {
     if (!view) {
       view = made.canvas ? createCanvasMatrixView(made.spec, canvasEvents) : createMatrixView(made.spec);
       view.isCanvas = made.canvas;
+      view.serial = ++serialCounter;
       view.fresh = true;
       view.el.lessonView = view;
       near.observe(view.el);
@@ -209,7 +213,7 @@ export function createStepsView(container, callbacks) {
 
   // far: the view is away from the screen; a canvas then waits (see render), as does a built
   // table of a big page.
-  function updateView(view, far = false) {
+  function optionsOf(view) {
     const { name } = view.spec;
     const { result, compare, state } = ctx;
     const options = {};
@@ -224,9 +228,15 @@ export function createStepsView(container, callbacks) {
         return head.rowSum[r] === 0 ? '0' : '1';
       });
     }
+    return options;
+  }
+
+  function updateView(view, far = false) {
+    const options = optionsOf(view);
     queue.delete(view); // whatever was queued for it is older
     if ((view.isCanvas && far) || (big && view.near === false && !view.fresh)) {
       view.pending = { matrix: view.matrix, options };
+      waiting.add(view);
       scheduleIdle();
       return;
     }
@@ -304,7 +314,7 @@ export function createStepsView(container, callbacks) {
     }));
     const panel = step.id === 'mask' ? callbacks.workbench() : step.id === 'softmax' ? callbacks.lab() : null;
     const sig = JSON.stringify([
-      groupViews.map((g) => [g.head, g.views.map((v) => v.spec.key)]),
+      groupViews.map((g) => [g.head, g.views.map((v) => v.serial)]), // a view made again is a new figure
       plan.tabs ? [result.heads, state.head, t('lab.head', { h: 1 })] : null,
       Boolean(panel),
     ]);
@@ -337,7 +347,7 @@ export function createStepsView(container, callbacks) {
       section.body.replaceChildren(...parts);
     }
     if (panel) panel.update(ctx);
-    return { el: section.el, views: groupViews.flatMap((g) => g.views) };
+    return { el: section.el, section, views: groupViews.flatMap((g) => g.views) };
   }
 
   function render(next) {
@@ -352,8 +362,14 @@ export function createStepsView(container, callbacks) {
     huge = ctx.result.T > MAX_SHOWN || (ctx.result.Tk ?? ctx.result.T) > MAX_SHOWN;
     for (const view of queue.keys()) if (!live.includes(view)) queue.delete(view);
     const els = built.map((b) => b.el);
-    const same = els.length === container.children.length && els.every((el, k) => container.children[k] === el);
-    if (!same) container.replaceChildren(...els);
+    parking = single && !huge && live.some((v) => v.isCanvas);
+    if (parking) {
+      showAmongParked(els);
+    } else {
+      for (const el of els) el.classList.remove('parked');
+      const same = els.length === container.children.length && els.every((el, k) => container.children[k] === el);
+      if (!same) container.replaceChildren(...els);
+    }
     container.classList.toggle('single', single);
     // Off-screen steps of a big page skip layout and paint until they scroll into view (not on
     // small pages, where it would only blank them out of full-page screenshots and print).
@@ -361,6 +377,7 @@ export function createStepsView(container, callbacks) {
     container.classList.toggle('many', shownCells > BIG_PAGE_CELLS);
     const far = farCanvases();
     for (const view of live) updateView(view, far.has(view));
+    if (parking) schedulePrefetch();
     // Keep the views of recently shown steps (going back a step then costs no rebuild); forget the
     // least recently shown past a limit.
     const keep = new Set(live);
@@ -372,6 +389,64 @@ export function createStepsView(container, callbacks) {
       near.unobserve(view.el);
       views.delete(key);
     });
+  }
+
+  // One step at a time, with canvases (T from CANVAS_FROM to MAX_SHOWN): the sections of other
+  // steps stay in the page, parked (no height, content skipped but its layout kept), so that showing one of
+  // them again — or the next or previous step, built ahead in idle time (prefetch below) — costs
+  // little style and layout: on a software-rendered page a step of T = 32 took 20-40 ms to lay
+  // out when its section was attached anew. At most MAX_PARKED are kept; each holds its own
+  // figures (no matrix is in two sections); while parked, their content is skipped
+  // (content-visibility: hidden: not painted, not focusable, not in the accessibility tree).
+  function showAmongParked(els) {
+    const order = (el) => stepIndex(el.dataset.step);
+    for (const el of els) {
+      if (el.parentNode === container) continue;
+      const after = [...container.children].find((child) => order(child) > order(el)) ?? null;
+      container.insertBefore(el, after);
+    }
+    for (const el of els) {
+      el.classList.remove('parked');
+      el.shownAt = ++useCounter;
+    }
+    const parked = [...container.children].filter((child) => !els.includes(child));
+    parked.sort((a, b) => (b.shownAt ?? 0) - (a.shownAt ?? 0));
+    parked.forEach((child, n) => {
+      if (n < MAX_PARKED) child.classList.add('parked');
+      else child.remove();
+    });
+  }
+
+  // In idle time: the next step, then the previous one, built and drawn, parked.
+  let prefetchHandle = null;
+  function schedulePrefetch() {
+    if (prefetchHandle !== null) cancelIdleCallback(prefetchHandle);
+    prefetchHandle = requestIdleCallback(prefetch, { timeout: 2000 });
+  }
+  function prefetch() {
+    prefetchHandle = null;
+    if (!parking || waiting.size) {
+      if (parking) schedulePrefetch(); // what is shown first
+      return;
+    }
+    const i = stepIndex(ctx.state.step);
+    // Not again for one parked already: a parked section is brought up to date when shown.
+    const step = [STEPS[i + 1], STEPS[i - 1]].find((s) => s && sections.get(s.id)?.el.parentNode !== container);
+    if (!step) return;
+    const built = sectionFor(step, true);
+    for (const view of built.views) {
+      view.used = ++useCounter;
+      view.pending = { matrix: view.matrix, options: optionsOf(view) }; // drawn by drainIdle
+      waiting.add(view);
+    }
+    scheduleIdle();
+    if (built.el.parentNode !== container) {
+      built.el.shownAt = 0; // the first to go if too many are parked
+      built.el.classList.add('parked');
+      const after = [...container.children].find((child) => stepIndex(child.dataset.step) > stepIndex(step.id)) ?? null;
+      container.insertBefore(built.el, after);
+    }
+    schedulePrefetch(); // the other neighbour
   }
 
   // Canvases away from the screen are drawn after the frame, in idle time (or when they come near,
@@ -398,10 +473,15 @@ export function createStepsView(container, callbacks) {
     if (idleHandle !== null) return;
     idleHandle = requestIdleCallback(drainIdle, { timeout: 1000 });
   }
+  // Views shown first, then those of parked sections (prefetch).
+  const waiting = new Set(); // views with something pending
   function drainIdle(deadline) {
     idleHandle = null;
     const start = performance.now();
-    for (const view of live.filter((v) => v.pending)) {
+    const order = [...waiting].sort((a, b) => Number(live.includes(b)) - Number(live.includes(a)));
+    for (const view of order) {
+      waiting.delete(view);
+      if (!view.pending) continue;
       const { matrix, options } = view.pending;
       view.pending = null;
       view.fresh = false;
@@ -411,7 +491,7 @@ export function createStepsView(container, callbacks) {
       // an input arriving meanwhile waits little.
       if (performance.now() - start > IDLE_SLICE_MS || deadline.timeRemaining() < IDLE_SLICE_MS) break;
     }
-    if (live.some((v) => v.pending)) scheduleIdle();
+    if (waiting.size) scheduleIdle();
   }
 
   // ---- highlights --------------------------------------------------------------------------------
