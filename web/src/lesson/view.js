@@ -33,9 +33,10 @@ let useCounter = 0;
 let serialCounter = 0;
 
 const WEIGHT_MATRICES = new Set(['weights', 'exps', 'cmp-weights']);
-// T×T matrices from this many tokens are drawn on canvases (canvas-matrix-view.js): as tables,
-// one step of T = 32 printed about 6 000 cells, too many for the browser to restyle, lay out and
-// paint within a frame. Smaller ones (the worked example has T = 6) stay tables.
+// Matrices with a row per token (T×T and T×d, except the editable X) are drawn on canvases from
+// this many tokens (canvas-matrix-view.js): as tables, one step of T = 32 printed about 6 000
+// cells, too many for the browser to restyle, lay out and paint within a frame. Smaller ones
+// (the worked example has T = 6) stay tables, as do X and the W matrices, which are edited in place.
 const CANVAS_FROM = 16;
 const SQUARE = new Set(['dots', 'scores', 'masked', 'exps', 'weights', 'mask', 'cmp-weights']);
 const W_SYMBOL = { wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O' };
@@ -191,7 +192,8 @@ export function createStepsView(container, callbacks) {
     };
     spec.key = [role, name, head, spec.rows, spec.cols, spec.symbol, spec.title, spec.tag, isW ? spec.rows : tokensKey,
       spec.colTokens ? 'sq' : '', editable, tools.map((x) => x.label).join(','), t('table.corner')].join('|');
-    return { spec, matrix, canvas: SQUARE.has(name) && Math.max(spec.rows, spec.cols) >= CANVAS_FROM };
+    // Every matrix with a row per token, except the editable X, is a canvas from CANVAS_FROM tokens.
+    return { spec, matrix, canvas: !EDITABLE.has(name) && !isW && spec.rows >= CANVAS_FROM };
   }
 
   function viewFor(name, head, role) {
