@@ -137,6 +137,7 @@ export function createStepsView(container, callbacks) {
         const view = entry.target.lessonView;
         if (!view) continue;
         view.near = entry.isIntersecting;
+        view.nearKnown = true;
         if (view.near && view.pending) {
           const { matrix, options } = view.pending;
           view.pending = null;
@@ -145,7 +146,7 @@ export function createStepsView(container, callbacks) {
         }
       }
     },
-    { rootMargin: '600px 0px' },
+    { rootMargin: `${NEAR_PX}px 0px` },
   );
 
   // What a canvas matrix reports: the same callbacks as the table cells' events below.
@@ -322,6 +323,7 @@ export function createStepsView(container, callbacks) {
     ]);
     if (sig !== section.sig) {
       section.sig = sig;
+      for (const g of groupViews) for (const view of g.views) view.nearKnown = false; // moved: measure
       const parts = [];
       if (panel) parts.push(panel.el);
       if (plan.tabs) {
@@ -365,6 +367,11 @@ export function createStepsView(container, callbacks) {
     for (const view of queue.keys()) if (!live.includes(view)) queue.delete(view);
     const els = built.map((b) => b.el);
     parking = single && !huge && live.some((v) => v.isCanvas);
+    // The views of a section just shown (attached, or no longer parked): where they are is not
+    // known until the observer reports again.
+    for (const b of built) {
+      if (b.el.parentNode !== container || b.el.classList.contains('parked')) for (const view of b.views) view.nearKnown = false;
+    }
     if (parking) {
       showAmongParked(els);
     } else {
@@ -463,6 +470,12 @@ export function createStepsView(container, callbacks) {
     const top = -NEAR_PX;
     const bottom = window.innerHeight + NEAR_PX;
     for (const view of canvases) {
+      // Where the observer said (it follows scrolling), unless the view was just put on the
+      // page: then measured, which costs a layout.
+      if (view.nearKnown) {
+        if (!view.near) far.add(view);
+        continue;
+      }
       const box = view.el.getBoundingClientRect();
       if (box.height === 0 || box.bottom < top || box.top > bottom) far.add(view);
     }
