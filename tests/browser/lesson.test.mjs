@@ -465,6 +465,20 @@ test('from T = 16 the T×T matrices are canvases that explain, highlight and tog
     const shown = await page.textContent(`${grid('weights')} .cg-readout`);
     assert.match(shown, /^Row 1 \(w1\), column 6: 0\.\d{3}$/);
     assert.ok(Number(shown.split(': ')[1]) > 0, shown);
+
+    // Screenshots of the canvases (look at them): pointing at an entry, in English and in Chinese.
+    const toHead = () => page.evaluate(() => window.scrollTo(0, document.querySelector('section.lesson-step:not(.parked) article.head').getBoundingClientRect().top + window.scrollY - 60));
+    await toHead();
+    p = await entryPoint(page, 'masked', 0, 2, 4);
+    await page.mouse.move(p.x, p.y);
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: path.join(screenshots, 'lesson-canvas-en.png') });
+    await page.click('[data-lang="zh-CN"]');
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    await toHead();
+    await page.mouse.move(p.x, p.y);
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: path.join(screenshots, 'lesson-canvas-zh.png') });
     assert.deepEqual(errors, []);
   } finally {
     await close();
