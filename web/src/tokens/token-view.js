@@ -11,6 +11,7 @@ import { headColor } from '../heads/head-colors.js';
 
 export const MAX_TOKENS = 64;
 const MIN_DRAWN = 0.005; // weights below this draw no line (they would be invisible anyway)
+const ROWS_PER_TASK = 16; // query rows whose lines are drawn in one task (up to 1 024 lines)
 const SVG = 'http://www.w3.org/2000/svg';
 const LABEL_CHARS = 16;
 
@@ -29,6 +30,7 @@ export function createTokenView(callbacks) {
   let mask = null;
   let rowsDrawn = 0;
   let colsDrawn = 0;
+  let generation = 0; // of the lines being painted
 
   el.addEventListener('click', (event) => {
     const button = event.target.closest('button[data-tv-head]');
@@ -117,7 +119,18 @@ export function createTokenView(callbacks) {
 
     geometry = layout(rowsDrawn, colsDrawn);
     svg = drawLabels({ geometry, tokens, keyTokens, color, t, cross: Boolean(result.source) });
-    stage = h('div', { className: 'tv-stage' }, [drawLines({ geometry, weights, color }), svg]);
+    const lines = linesCanvas(geometry, color);
+    stage = h('div', { className: 'tv-stage' }, [lines.canvas, svg]);
+    // The lines ROWS_PER_TASK query rows at a time, the first ones now and the others in tasks of
+    // their own (64 × 64 lines take 20 ms and more to draw), unless a newer update came.
+    const mine = ++generation;
+    const paint = (from) => {
+      if (mine !== generation) return;
+      const to = Math.min(rowsDrawn, from + ROWS_PER_TASK);
+      lines.draw(weights, from, to);
+      if (to < rowsDrawn) setTimeout(() => paint(to), 0);
+    };
+    paint(0);
     // Keys masked for every query (padding) are greyed and struck through.
     for (const node of svg.querySelectorAll('[data-tv-k]')) {
       const j = Number(node.dataset.tvK);
@@ -171,34 +184,45 @@ function lineMarkup({ leftX, rightX, y, rows, cols }, i, k, w, className) {
   return `<line class="${className}" x1="${leftX}" y1="${y(i, rows).toFixed(1)}" x2="${rightX}" y2="${y(k, cols).toFixed(1)}" stroke-width="${width.toFixed(2)}" stroke-opacity="${opacity.toFixed(3)}" data-q="${i}" data-k="${k}" data-w="${w.toFixed(4)}"></line>`;
 }
 
-// Every line, on a canvas the size of the svg (sharp on high-density screens).
-function drawLines({ geometry, weights, color }) {
-  const { width, height, leftX, rightX, y, rows, cols } = geometry;
+// A canvas for every line, over the strip between the two columns of tokens (a canvas's first
+// drawing allocates its pixels: 20 ms for the whole svg's area at 64 tokens, a third of that for
+// the strip); sharp on high-density screens. draw(weights, from, to) draws the lines of query
+// rows from…to−1.
+function linesCanvas(geometry, color) {
+  const { height, leftX, rightX, y, rows, cols } = geometry;
+  const pad = 4; // room for the widest line's round caps
+  const width = rightX - leftX + 2 * pad;
   const ratio = Math.min(2, globalThis.devicePixelRatio || 1);
   const canvas = h('canvas', { className: 'tv-canvas', 'aria-hidden': 'true' });
   canvas.width = Math.round(width * ratio);
   canvas.height = Math.round(height * ratio);
   canvas.style.width = `${width}px`;
   canvas.style.height = `${height}px`;
+  canvas.style.left = `${leftX - pad}px`;
   const g = canvas.getContext('2d');
-  if (!g) return canvas;
-  g.scale(ratio, ratio);
-  g.strokeStyle = color;
-  g.lineCap = 'round';
-  for (let i = 0; i < rows; i += 1) {
-    for (let j = 0; j < cols; j += 1) {
-      const w = weights.data[i * weights.cols + j];
-      if (!(w >= MIN_DRAWN)) continue;
-      const { width: lineWidth, opacity } = strokeOf(w);
-      g.lineWidth = lineWidth;
-      g.globalAlpha = opacity;
-      g.beginPath();
-      g.moveTo(leftX, y(i, rows));
-      g.lineTo(rightX, y(j, cols));
-      g.stroke();
-    }
+  if (g) {
+    g.scale(ratio, ratio);
+    g.translate(pad - leftX, 0);
+    g.strokeStyle = color;
+    g.lineCap = 'round';
   }
-  return canvas;
+  const draw = (weights, from, to) => {
+    if (!g) return;
+    for (let i = from; i < to; i += 1) {
+      for (let j = 0; j < cols; j += 1) {
+        const w = weights.data[i * weights.cols + j];
+        if (!(w >= MIN_DRAWN)) continue;
+        const { width: lineWidth, opacity } = strokeOf(w);
+        g.lineWidth = lineWidth;
+        g.globalAlpha = opacity;
+        g.beginPath();
+        g.moveTo(leftX, y(i, rows));
+        g.lineTo(rightX, y(j, cols));
+        g.stroke();
+      }
+    }
+  };
+  return { canvas, draw };
 }
 
 // The tokens on both sides, the places for their weights, and an empty group for the lines of a
