@@ -10,8 +10,11 @@
 // Every PerformanceObserver 'longtask' entry (main-thread task > 50 ms) from the input until the
 // page is quiet (no task for QUIET_MS after the result is on screen) is listed with its duration.
 // Headless Chromium without a GPU, on a shared machine: read the figures as upper bounds.
+// TRACE=1 also prints what each long task was made of (long-task-trace.mjs; the tracing itself
+// slows the page a little).
 import os from 'node:os';
 import { baseUrl, launchChromium, serveStatic, dist } from './harness.mjs';
+import { startTrace } from './long-task-trace.mjs';
 
 const SIZES = (process.env.T ?? '512,1024,2000').split(',').map(Number);
 const QUIET_MS = 1500;
@@ -71,6 +74,16 @@ async function settle(page, T) {
   return { shownAt, long };
 }
 
+// Runs one interaction (act) and reports it: settle() waits for `rows` rows (null: any).
+async function measure(page, label, rows, act) {
+  await page.evaluate(START);
+  const stop = process.env.TRACE ? await startTrace(page) : null;
+  await act();
+  const settled = await settle(page, rows);
+  await report(page, label, settled);
+  if (stop) console.log((await stop()).join('\n'));
+}
+
 async function report(page, label, { shownAt, long }) {
   const max = Math.max(0, ...long.map((l) => l.ms));
   const message = await page.evaluate(() => (document.querySelector('#message')?.hidden ? '' : document.querySelector('#message').textContent));
@@ -88,26 +101,21 @@ for (const T of SIZES) {
   const sentence = Array.from({ length: T }, (_, i) => `w${i + 1}`).join(' ');
   console.log(`\nT = ${T}`);
 
-  await page.evaluate(START);
-  await page.evaluate((text) => {
-    const box = document.querySelector('#sentence');
-    box.value = text;
-    box.dispatchEvent(new Event('input', { bubbles: true }));
-  }, sentence);
-  await report(page, 'paste the sentence', await settle(page, T));
+  await measure(page, 'paste the sentence', T, () =>
+    page.evaluate((text) => {
+      const box = document.querySelector('#sentence');
+      box.value = text;
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+    }, sentence),
+  );
 
   await page.focus('#sentence');
   await page.evaluate(() => {
     const box = document.querySelector('#sentence');
     box.setSelectionRange(box.value.length, box.value.length);
   });
-  await page.evaluate(START);
-  await page.keyboard.type(' x');
-  await report(page, 'type " x" at the end', await settle(page, T + 1));
-
-  await page.evaluate(START);
-  await page.evaluate(() => document.querySelector('#step-next')?.click());
-  await report(page, 'next step', await settle(page, null));
+  await measure(page, 'type " x" at the end', T + 1, () => page.keyboard.type(' x'));
+  await measure(page, 'next step', null, () => page.evaluate(() => document.querySelector('#step-next')?.click()));
   if (errors.length) console.log('page errors:', errors);
   await page.close();
 }
