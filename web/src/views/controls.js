@@ -56,8 +56,18 @@ export function markInvalid(form, field) {
   }
 }
 
+// What each container last showed: the page re-renders these on every update (every slider
+// step), and new elements each time cost style and layout for nothing.
+const shown = new WeakMap();
+function unchanged(container, key) {
+  if (shown.get(container) === key) return true;
+  shown.set(container, key);
+  return false;
+}
+
 // The tokens as chips under the sentence, so the split at spaces is visible.
 export function renderTokens(container, tokens) {
+  if (unchanged(container, tokens.join('\u0001'))) return;
   container.replaceChildren(...tokens.slice(0, 200).map((token) => h('span', { className: 'chip', text: token })));
 }
 
@@ -66,6 +76,7 @@ export function renderHeadChoices(container, dModelText, headsText) {
   const dModel = parseWholeNumber(dModelText);
   const heads = parseWholeNumber(headsText);
   const choices = dModel && dModel <= 4096 ? divisors(dModel) : [];
+  if (unchanged(container, `${choices.join(',')}|${heads}`)) return;
   container.replaceChildren(
     ...choices.map((d) =>
       h('button', {
@@ -81,5 +92,6 @@ export function renderHeadChoices(container, dModelText, headsText) {
 
 // The tokens beside the embeddings editor, one per line, so each row's token is visible.
 export function renderRowLabels(container, tokens) {
+  if (unchanged(container, tokens.join('\u0001'))) return;
   container.replaceChildren(...tokens.map((token) => h('div', { text: token, title: token })));
 }
