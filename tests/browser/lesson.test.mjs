@@ -124,6 +124,11 @@ test('explanations give the worked example’s numbers and highlight what they d
     const s = await explanation(page);
     assert.match(s, /s₂₁ = \(0\.55·0\.43 \+ 0\.87·0\.15 \+ 0\.66·0\.89\)\/√3 ≈ 0\.551/);
     assert.match(await page.innerText('#explain .explain-heading'), /Score of “journey” for “Your”/);
+    // An entry of S + M that is not masked has no notes: nothing may be printed for them.
+    await page.hover(cell('masked', 0, 0, 0));
+    await page.waitForFunction(() => document.querySelector('#explain').dataset.cell?.startsWith('masked'));
+    assert.doesNotMatch(await page.innerText('#explain'), /\bnull\b|\bundefined\b/);
+    await page.hover(cell('scores', 0, 1, 0));
     // Its factors: row 2 of Q⁽¹⁾ and row 1 of K⁽¹⁾ are highlighted, and the cell itself.
     const deps = await page.$$eval('[data-hl="dep"]', (n) => n.map((c) => `${c.dataset.matrix}${c.dataset.head}:${c.dataset.row},${c.dataset.col}`));
     for (const expected of ['q0:1,0', 'q0:1,1', 'q0:1,2', 'k0:0,0', 'k0:0,1', 'k0:0,2', 'dots0:1,0']) assert.ok(deps.includes(expected), expected);

@@ -22,9 +22,10 @@ export function renderExplanation(node, explained, mode, t) {
     h('p', { className: 'explain-heading' }, [h('strong', { className: 'explain-symbol', text: explained.symbol }), ' ', explained.heading]),
     typeset(explained.tex, { display: true, className: 'explain-tex' }),
     h('div', { className: 'explain-lines' }, explained.lines.map((line) => h('p', { className: 'explain-line', text: line }))),
-    explained.notes.length
-      ? h('ul', { className: 'explain-notes' }, explained.notes.filter(Boolean).map((note) => h('li', { text: note })))
-      : null,
   );
+  // (replaceChildren would print a null argument as the text "null": the notes are appended only
+  // when there are any.)
+  const notes = explained.notes.filter(Boolean);
+  if (notes.length) node.append(h('ul', { className: 'explain-notes' }, notes.map((note) => h('li', { text: note }))));
   node.dataset.cell = explained.ref ?? '';
 }
