@@ -10,6 +10,19 @@ const MAX_PIXELS = 384;  // the canvas is at most this wide and high (CSS pixels
 const MASKED_RGB = [200, 204, 212];
 const CHECK_RGB = [230, 232, 236];
 
+// [r, g, b] as the uint32 an RGBA pixel is in a little-endian Uint32Array over ImageData.
+const packPixel = ([r, g, b]) => ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
+
+// A palette's levels as packed pixels.
+const palettes = {};
+function palettePixels(kind) {
+  if (!palettes[kind]) {
+    const rgb = paletteBytes(kind);
+    palettes[kind] = Uint32Array.from({ length: rgb.length / 3 }, (_, k) => packPixel(rgb.subarray(3 * k, 3 * k + 3)));
+  }
+  return palettes[kind];
+}
+
 // spec: { matrix: {rows, cols, data}, kind: 'signed' | 'weights', rowLabels?, colLabels?,
 //         label: string (accessible name), describe(r, c, value) → string (the hover text) }
 export function renderHeatmapCanvas({ matrix, kind, label, describe }) {
@@ -31,32 +44,30 @@ export function renderHeatmapCanvas({ matrix, kind, label, describe }) {
   canvas.style.height = `${rows <= MAX_PIXELS ? rows * block : MAX_PIXELS}px`;
   canvas.style.imageRendering = 'pixelated';
   const context = canvas.getContext('2d');
-  // Bytes straight from the palette's levels: no colour strings per entry (262 144 at T = 512).
+  // Pixels straight from the palette's levels, one uint32 (RGBA, little-endian) per pixel: no
+  // colour strings per entry (262 144 at T = 512).
   const image = context.createImageData(width, height);
-  const pixels = image.data;
-  const rgb = paletteBytes(kind);
+  const pixels = new Uint32Array(image.data.buffer);
+  const palette = palettePixels(kind);
+  const masked = [packPixel(MASKED_RGB), packPixel(CHECK_RGB)];
+  // The entry under each pixel column (the same for every row).
+  const columnOf = Int32Array.from({ length: width }, (_, x) => (width === cols ? x : Math.floor((x * cols) / width)));
   // scale.levelOf inlined (a call per pixel doubles the time): the level of value v in [low, high].
   const [low, high] = scale.domain;
-  const top = rgb.length / 3 - 1;
+  const top = palette.length - 1;
   const perUnit = top / (high - low);
   for (let y = 0, p = 0; y < height; y += 1) {
     const r = height === rows ? y : Math.floor((y * rows) / height);
-    for (let x = 0; x < width; x += 1, p += 4) {
-      const c = width === cols ? x : Math.floor((x * cols) / width);
-      const value = data[r * cols + c];
+    const base = r * cols;
+    for (let x = 0; x < width; x += 1, p += 1) {
+      const c = columnOf[x];
+      const value = data[base + c];
       if (value === -Infinity || Number.isNaN(value)) {
-        const grey = (c + r) % 2 ? MASKED_RGB : CHECK_RGB;
-        pixels[p] = grey[0];
-        pixels[p + 1] = grey[1];
-        pixels[p + 2] = grey[2];
+        pixels[p] = masked[(c + r) % 2 ? 0 : 1];
       } else {
         const unit = (value - low) * perUnit;
-        const level = Math.round(unit < 0 ? 0 : unit > top ? top : unit) * 3;
-        pixels[p] = rgb[level];
-        pixels[p + 1] = rgb[level + 1];
-        pixels[p + 2] = rgb[level + 2];
+        pixels[p] = palette[Math.round(unit < 0 ? 0 : unit > top ? top : unit)];
       }
-      pixels[p + 3] = 255;
     }
   }
   context.putImageData(image, 0, 0);
