@@ -3,7 +3,7 @@
 // the controls that change them: temperature τ, √d_k scaling, naive softmax (e^z without
 // subtracting the max, in float32, next to the stable result) and scaling X by 10.
 // Every number is read from the engine's results (companions.js); none is computed here.
-import { h } from '../views/dom.js';
+import { h, setHidden, setText } from '../views/dom.js';
 import { parseDecimal } from '../state/parse.js';
 import { factor, fmt } from './numbers.js';
 
@@ -51,8 +51,8 @@ export function createSoftmaxLab(callbacks) {
 
   let ctx = null;
   const say = (key, params) => {
-    message.textContent = key ? t(key, params) : '';
-    message.hidden = !key;
+    setText(message, key ? t(key, params) : '');
+    setHidden(message, !key);
   };
 
   function setTau(value) {
@@ -91,7 +91,7 @@ export function createSoftmaxLab(callbacks) {
     ctx = next;
     const { result, state } = ctx;
     const tr = ctx.t;
-    for (const node of el.querySelectorAll('[data-i18n]')) node.textContent = tr(node.dataset.i18n);
+    for (const node of el.querySelectorAll('[data-i18n]')) setText(node, tr(node.dataset.i18n));
     const i = state.row - 1;
     const hd = state.head - 1;
 
@@ -121,38 +121,46 @@ export function createSoftmaxLab(callbacks) {
   let tableKey = '';
   let tableShape = '';
   let tableRows = [];
-  const setText = (node, text) => {
-    if (node.textContent !== text) node.textContent = text;
-  };
+  let tauHead = null;
 
-  // The table's header and empty rows: [{ tr, th, z, exp, bar, num, naiveExp?, naiveWeight? }].
-  function buildTable(keys, shown, naive, tau, tr) {
+  // A number's box in the table: fixed in size and contained (contain: strict in lesson.css), so
+  // a new number is laid out inside it alone, not the table around it (at T = 32, laying out
+  // the whole table again cost milliseconds on every change of τ, row or head).
+  const box = (text = '') => h('span', { className: 'v', text });
+
+  // The table's header and empty rows, the naive columns included (shown by the class
+  // with-naive): [{ tr, th, z, exp, bar, num, naiveExp, naiveWeight }].
+  function buildTable(keys, shown, tr) {
+    tauHead = h('th', { scope: 'col' });
     const headCells = [
       h('th', { scope: 'col', text: tr('lab.key') }),
-      h('th', { scope: 'col', text: `s + m${tau ? ` (z = (s + m)${tau})` : ''}` }),
+      tauHead,
       h('th', { scope: 'col', text: 'e^(z − max)' }),
       h('th', { scope: 'col', text: tr('lab.weight') }),
+      h('th', { scope: 'col', className: 'naive', text: tr('lab.naiveExp') }),
+      h('th', { scope: 'col', className: 'naive', text: tr('lab.naiveWeight') }),
     ];
-    if (naive) {
-      headCells.push(h('th', { scope: 'col', className: 'naive', text: tr('lab.naiveExp') }));
-      headCells.push(h('th', { scope: 'col', className: 'naive', text: tr('lab.naiveWeight') }));
-    }
     tableRows = [];
     for (let j = 0; j < shown; j += 1) {
       const row = {
         th: h('th', { scope: 'row', title: keys[j] }, [`${j + 1} `, h('span', { className: 'tok', text: keys[j] })]),
-        z: h('td', { dataset: { lab: 'z', key: String(j) } }),
-        exp: h('td', { dataset: { lab: 'exp', key: String(j) } }),
+        z: box(),
+        exp: box(),
         bar: h('span', { className: 'bar' }),
         num: h('span', { className: 'num' }),
+        naiveExp: box(),
+        naiveWeight: box(),
       };
-      const cells = [row.th, row.z, row.exp, h('td', { className: 'bar-cell', dataset: { lab: 'weight', key: String(j) } }, [row.bar, row.num])];
-      if (naive) {
-        row.naiveExp = h('td', { dataset: { lab: 'naive-exp', key: String(j) } });
-        row.naiveWeight = h('td', { dataset: { lab: 'naive-weight', key: String(j) } });
-        cells.push(row.naiveExp, row.naiveWeight);
-      }
-      row.tr = h('tr', {}, cells);
+      row.naiveExpCell = h('td', { className: 'naive', dataset: { lab: 'naive-exp', key: String(j) } }, [row.naiveExp]);
+      row.naiveWeightCell = h('td', { className: 'naive', dataset: { lab: 'naive-weight', key: String(j) } }, [row.naiveWeight]);
+      row.tr = h('tr', {}, [
+        row.th,
+        h('td', { dataset: { lab: 'z', key: String(j) } }, [row.z]),
+        h('td', { dataset: { lab: 'exp', key: String(j) } }, [row.exp]),
+        h('td', { className: 'bar-cell', dataset: { lab: 'weight', key: String(j) } }, [h('span', { className: 'v' }, [row.bar, row.num])]),
+        row.naiveExpCell,
+        row.naiveWeightCell,
+      ]);
       tableRows.push(row);
     }
     table.replaceChildren(h('thead', {}, [h('tr', {}, headCells)]), h('tbody', {}, tableRows.map((row) => row.tr)));
@@ -174,33 +182,40 @@ export function createSoftmaxLab(callbacks) {
       steady.rowSum[i], steady.entropy[i], naive?.rowSum[i]].join('|');
     if (key === tableKey) return;
     tableKey = key;
-    const tau = state.temperature === 1 ? '' : ` / τ`;
     const keys = (result.source ?? result).tokens; // the source's in cross-attention
     const shown = Math.min(result.Tk, 64);
     // The rows are built once per shape, tokens and language, then rewritten in place (a new
     // table per change cost a layout of the whole lab at T = 32).
-    const shape = [shown, Boolean(naive), keys.join('\u0001'), tau, tr('lab.key'), tr('lab.weight'), tr('lab.naiveExp')].join('|');
+    const shape = [shown, keys.join('\u0001'), tr('lab.key'), tr('lab.weight'), tr('lab.naiveExp'), tr('lab.naiveWeight')].join('|');
     if (shape !== tableShape) {
       tableShape = shape;
-      buildTable(keys, shown, naive, tau, tr);
+      buildTable(keys, shown, tr);
     }
+    setText(tauHead, `s + m${state.temperature === 1 ? '' : ' (z = (s + m) / τ)'}`);
+    if (table.classList.contains('with-naive') !== Boolean(naive)) table.classList.toggle('with-naive', Boolean(naive));
     for (let j = 0; j < shown; j += 1) {
       const row = tableRows[j];
       const z = at(steady.masked, i, j);
       const weight = at(steady.weights, i, j);
       const masked = result.mask.data[i * result.Tk + j] === 1;
-      row.tr.className = masked ? 'is-masked' : '';
-      row.th.className = masked ? 'is-masked' : '';
+      const rowClass = masked ? 'is-masked' : '';
+      if (row.tr.className !== rowClass) {
+        row.tr.className = rowClass;
+        row.th.className = rowClass;
+      }
       setText(row.z, fmt(z));
       setText(row.exp, fmt(at(steady.exps, i, j)));
       setText(row.num, fmt(weight));
       const width = `${Number.isFinite(weight) ? Math.max(0, Math.min(1, weight)) * 100 : 0}%`;
       if (row.bar.style.width !== width) row.bar.style.width = width;
+      // The naive columns are hidden without naive softmax: their numbers are left as they were.
       if (naive) {
         const e = at(naive.exps, i, j);
         const a = at(naive.weights, i, j);
-        row.naiveExp.className = `naive${Number.isFinite(e) ? '' : ' bad'}`;
-        row.naiveWeight.className = `naive${Number.isFinite(a) ? '' : ' bad'}`;
+        const expClass = `naive${Number.isFinite(e) ? '' : ' bad'}`;
+        const weightClass = `naive${Number.isFinite(a) ? '' : ' bad'}`;
+        if (row.naiveExpCell.className !== expClass) row.naiveExpCell.className = expClass;
+        if (row.naiveWeightCell.className !== weightClass) row.naiveWeightCell.className = weightClass;
         setText(row.naiveExp, fmt(e));
         setText(row.naiveWeight, fmt(a));
       }
@@ -208,13 +223,17 @@ export function createSoftmaxLab(callbacks) {
 
     const sumE = steady.rowSum[i];
     const parts = [
-      h('span', { dataset: { lab: 'max' }, text: `max z = ${fmt(steady.rowMax[i])}` }),
-      h('span', { dataset: { lab: 'sum' }, text: `Σ e^(z − max) = ${fmt(sumE)}` }),
-      h('span', { dataset: { lab: 'wsum' }, text: sumE === 0 ? `Σ a = 0` : `Σ a = ${fmt(sumE)} / ${fmt(sumE)} = 1` }),
-      h('span', { dataset: { lab: 'entropy' }, text: tr('lab.entropy', { value: fmt(steady.entropy[i]) }) }),
+      ['max', `max z = ${fmt(steady.rowMax[i])}`],
+      ['sum', `Σ e^(z − max) = ${fmt(sumE)}`],
+      ['wsum', sumE === 0 ? `Σ a = 0` : `Σ a = ${fmt(sumE)} / ${fmt(sumE)} = 1`],
+      ['entropy', tr('lab.entropy', { value: fmt(steady.entropy[i]) })],
     ];
-    if (naive) parts.push(h('span', { className: 'naive', dataset: { lab: 'naive-sum' }, text: `${tr('lab.naiveSum')} = ${fmt(naive.rowSum[i])}` }));
-    summary.replaceChildren(...parts);
+    if (naive) parts.push(['naive-sum', `${tr('lab.naiveSum')} = ${fmt(naive.rowSum[i])}`]);
+    // Rewritten only where a text changed (each new element would be laid out again).
+    if (summary.childElementCount !== parts.length) {
+      summary.replaceChildren(...parts.map(([lab]) => h('span', { className: lab === 'naive-sum' ? 'naive' : undefined, dataset: { lab } })));
+    }
+    parts.forEach(([, text], k) => setText(summary.children[k], text));
 
     const list = [tr('lab.note.row', { token: `“${result.tokens[i]}”`, i: i + 1 })];
     if (state.temperature !== 1) list.push(tr(state.temperature < 1 ? 'lab.note.cold' : 'lab.note.hot', { tau: factor(state.temperature) }));
@@ -225,7 +244,7 @@ export function createSoftmaxLab(callbacks) {
       const overflow = row.filter((e) => e === Infinity).length;
       list.push(tr(overflow ? 'lab.note.overflow' : 'lab.note.naiveOk', { n: overflow }));
     }
-    notes.replaceChildren(...list.map((text) => h('li', { text })));
+    if (list.join('\n') !== [...notes.children].map((li) => li.textContent).join('\n')) notes.replaceChildren(...list.map((text) => h('li', { text })));
   }
 
   return { el, update };
