@@ -7,7 +7,8 @@
 //             (web/src/lesson/index.js): its extra engine runs and redrawing the lesson, without
 //             validation, the main engine run and the other views of the page;
 //   handlers  performance.now() around dispatching the event: every handler of the page runs
-//             synchronously (validation, the engine, the DOM updates);
+//             synchronously (validation, the engine, the DOM updates), and the microtasks they
+//             queued;
 //   frame     wall clock until a task posted from the next requestAnimationFrame callback runs:
 //             the frame that shows the change has been rendered on the main thread (style,
 //             layout, paint, commit). It includes waiting for that frame's vsync (up to 16.7 ms)
@@ -49,7 +50,7 @@ async function measure(page, cdp, label, act, prep = '') {
   const onData = ({ value }) => events.push(...value);
   cdp.on('Tracing.dataCollected', onData);
   const traced = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing', transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', { categories: `devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing${process.env.DUMP ? ',disabled-by-default-devtools.timeline.stack' : ''}`, transferMode: 'ReportEvents' });
   const samples = await page.evaluate(
     async ({ source, prepSource, repeat }) => {
       const act = new Function('i', source); // the interaction, as the body of a function
@@ -71,6 +72,9 @@ async function measure(page, cdp, label, act, prep = '') {
         performance.mark(`m${i}:start`);
         const t0 = performance.now();
         act(i);
+        // The microtasks the handlers queued run now, as they would at the end of a real event's
+        // dispatch (dispatchEvent from a script runs them only once the script is done).
+        await null;
         const t1 = performance.now();
         void document.documentElement.getBoundingClientRect().height; // style + layout, as the frame would
         await frame();
@@ -145,7 +149,12 @@ function dumpSpan(events, i) {
   const end = mark(`m${i}:frame`);
   if (!start || !end) return;
   for (const e of events.filter((x) => x.tid === start.tid && x.ph === 'X' && x.ts + (x.dur ?? 0) >= start.ts && x.ts <= end.ts && (x.dur ?? 0) > 300)) {
-    console.log(`  ${((e.ts - start.ts) / 1000).toFixed(1).padStart(7)} ${((e.dur ?? 0) / 1000).toFixed(1).padStart(7)} ${e.name}`);
+    const d = e.args?.data ?? {};
+    const where = d.functionName !== undefined ? ` ${d.functionName || '(anon)'} ${String(d.url ?? '').split('/').pop()}:${d.lineNumber ?? ''}` : d.type ? ` ${d.type}` : '';
+    const stack = e.args?.beginData?.stackTrace?.[0];
+    const forced = (stack ? ` forced by ${stack.functionName} :${stack.lineNumber}` : '') +
+      (e.name === 'Layout' ? ` ${e.args?.beginData?.dirtyObjects}/${e.args?.beginData?.totalObjects} objects` : e.name === 'UpdateLayoutTree' ? ` ${e.args?.elementCount ?? ''} elements` : '');
+    console.log(`  ${((e.ts - start.ts) / 1000).toFixed(1).padStart(7)} ${((e.dur ?? 0) / 1000).toFixed(1).padStart(7)} ${e.name}${where}${forced}`);
   }
   console.log(`  ${((end.ts - start.ts) / 1000).toFixed(1).padStart(7)} end`);
 }

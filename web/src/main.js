@@ -18,6 +18,7 @@ import {
   writeDraft,
 } from './views/controls.js';
 import { applyTranslations } from './views/i18n-dom.js';
+import { setHidden, setText } from './views/dom.js';
 import { createLesson } from './lesson/index.js';
 import { computeCompanionsAsync } from './lesson/companions.js';
 import { createHeadViews } from './heads/index.js';
@@ -100,11 +101,12 @@ function renderMessages() {
 
 function renderDerived(draft) {
   const tokens = headViews.tokenize(draft.sentence);
-  $('#token-count').textContent = page.t(headViews.tokenCountKey(), { T: tokens.length });
+  setText($('#token-count'), page.t(headViews.tokenCountKey(), { T: tokens.length }));
   renderTokens($('#token-chips'), tokens);
   renderHeadChoices($('#head-choices'), draft.dModel, draft.heads);
   renderRowLabels($('#row-labels'), tokens);
-  textarea.rows = Math.min(Math.max(tokens.length, 3), 16);
+  const rows = Math.min(Math.max(tokens.length, 3), 16);
+  if (textarea.rows !== rows) textarea.rows = rows;
   syncEnabled(form);
 }
 
@@ -114,8 +116,8 @@ function renderPresetNote() {
   const pristine =
     Boolean(preset?.noteKey) && page.lastState && encodeHash({ presetId: page.presetId, state: page.lastState }) === `#preset=${page.presetId}`;
   const note = $('#preset-note');
-  note.hidden = !(preset?.noteKey && pristine);
-  note.textContent = preset?.noteKey ? page.t(preset.noteKey) : '';
+  setHidden(note, !(preset?.noteKey && pristine));
+  setText(note, preset?.noteKey ? page.t(preset.noteKey) : '');
 }
 
 function renderAll() {

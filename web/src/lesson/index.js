@@ -6,6 +6,7 @@ import 'katex/dist/katex.min.css';
 import './lesson.css';
 
 import { formatNumber } from '../state/parse.js';
+import { setHidden, setText } from '../views/dom.js';
 import { toEngineConfig } from '../state/validate.js';
 import { computeCompanions } from './companions.js';
 import { explainCell } from './explain.js';
@@ -40,7 +41,7 @@ export function createLesson(deps) {
   // No handler may throw past the lesson: an unexpected error is said on the page, which stays.
   const safe = (handler) => (...args) => {
     try {
-      if (nodes.message) nodes.message.hidden = true;
+      if (nodes.message) setHidden(nodes.message, true);
       return handler(...args);
     } catch (error) {
       console.warn(error);
@@ -270,8 +271,8 @@ export function createLesson(deps) {
     const text = t('mask.summary', { kind: t(`mask.kind.${state.mask}`) });
     const label = node.querySelector('.summary-text');
     const button = node.querySelector('button');
-    if (label) label.textContent = text;
-    if (button) button.textContent = t('mask.summary.open');
+    if (label) setText(label, text);
+    if (button) setText(button, t('mask.summary.open'));
   }
 
   return {

@@ -2,7 +2,7 @@
 // tokens on top of any kind, the fill value of M, and whether M is added before or after the
 // division by √d_k. The M matrix itself is drawn by the step view; its cells toggle the custom
 // mask. Every number quoted in the notes is read from the engine's result.
-import { h } from '../views/dom.js';
+import { h, setHidden, setText } from '../views/dom.js';
 import { parseWholeNumber } from '../state/parse.js';
 import { compareMaskOf } from './companions.js';
 import { FILL_VALUES, MASK_KINDS } from './lesson-fields.js';
@@ -65,8 +65,8 @@ export function createMaskWorkbench(callbacks) {
   let ctx = null;
 
   function say(key, params) {
-    message.textContent = key ? t(key, params) : '';
-    message.hidden = !key;
+    setText(message, key ? t(key, params) : '');
+    setHidden(message, !key);
   }
 
   function commitWidth(input, key, min) {
@@ -108,12 +108,12 @@ export function createMaskWorkbench(callbacks) {
     ctx = next;
     const { result, state } = ctx;
     const tr = ctx.t;
-    for (const node of el.querySelectorAll('[data-i18n]')) node.textContent = tr(node.dataset.i18n);
+    for (const node of el.querySelectorAll('[data-i18n]')) setText(node, tr(node.dataset.i18n));
     for (const input of el.querySelectorAll('input[name="lesson-mask"]')) input.checked = input.value === state.mask;
     for (const input of el.querySelectorAll('input[name="lesson-fill"]')) input.checked = input.value === state.maskFill;
     for (const input of el.querySelectorAll('input[name="lesson-order"]')) input.checked = (input.value === 'before') === state.maskBeforeScale;
-    windowField.hidden = state.mask !== 'window';
-    prefixField.hidden = state.mask !== 'prefix';
+    setHidden(windowField, state.mask !== 'window');
+    setHidden(prefixField, state.mask !== 'prefix');
     if (document.activeElement !== windowInput) windowInput.value = String(state.window);
     if (document.activeElement !== prefixInput) prefixInput.value = String(state.prefix);
     // In cross-attention the mask comes from the cross-attention controls (causal or not, padding
@@ -122,7 +122,7 @@ export function createMaskWorkbench(callbacks) {
     for (const fieldset of el.querySelectorAll('fieldset')) fieldset.disabled = cross;
     compareBox.disabled = cross;
     compareBox.checked = state.compare;
-    compareLabel.textContent = tr('mask.compare', { other: tr(`mask.kind.${compareMaskOf(state.mask)}`) });
+    setText(compareLabel, tr('mask.compare', { other: tr(`mask.kind.${compareMaskOf(state.mask)}`) }));
 
     const tokensKey = result.tokens.join('\u0001');
     if (tokensKey !== lastTokens) {

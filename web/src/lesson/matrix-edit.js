@@ -26,7 +26,7 @@ export function moveFrom(r, c, move, rows, cols) {
 /**
  * Opens an editor in `td` (a cell of `view`). initial: text to start with (a typed character)
  * or null for the current value. commit(value) applies a valid number; focusCell(r, c) focuses
- * a cell after the page re-rendered; message(text) shows or clears the inline message.
+ * a cell and returns it (or null); message(text) shows or clears the inline message.
  */
 export function startEdit({ td, view, initial, commit, focusCell, message, t }) {
   if (td.querySelector('input')) return;
@@ -64,9 +64,13 @@ export function startEdit({ td, view, initial, commit, focusCell, message, t }) 
     }
     message(null);
     close();
-    commit(value);
+    // The next cell is focused (and so selected) before the value is committed: focusing lays the
+    // page out, which costs little before the new numbers are in and a whole layout after them;
+    // the commit then draws the new numbers and the new selection once.
     const target = move === 'blur' ? null : moveFrom(r, c, move, view.rows, view.cols) ?? [r, c];
-    if (target) focusCell(target[0], target[1]);
+    const focused = target ? focusCell(target[0], target[1]) : null;
+    commit(value);
+    if (focused && !focused.isConnected) focusCell(target[0], target[1]); // its matrix was rebuilt
   }
 
   input.addEventListener('keydown', (event) => {

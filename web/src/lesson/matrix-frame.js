@@ -2,7 +2,7 @@
 // canvas (canvas-matrix-view.js): the caption (symbol, shape, name, "from step n", tools), the
 // colour legend, the inline error of an edit, and for a matrix past the printed corner a note and
 // an overview of every entry on a canvas.
-import { h } from '../views/dom.js';
+import { h, setHidden, setText } from '../views/dom.js';
 import { renderHeatmapCanvas } from '../views/heatmap-canvas.js';
 import { fmt } from './numbers.js';
 
@@ -75,7 +75,7 @@ export function createMatrixFrame(spec, rows, cols, cells) {
       }
     },
     setMaskedKey(on) {
-      maskedKey.hidden = !(on && (name === 'masked' || name === 'mask'));
+      setHidden(maskedKey, !(on && (name === 'masked' || name === 'mask')));
     },
     /** The overview of a matrix past the printed corner, in a task of its own (with the table,
      *  one matrix of T = 512 would take over 50 ms). */
@@ -93,8 +93,8 @@ export function createMatrixFrame(spec, rows, cols, cells) {
       }, 0);
     },
     setError(text) {
-      error.textContent = text ?? '';
-      error.hidden = !text;
+      setText(error, text ?? '');
+      setHidden(error, !text);
     },
   };
 }

@@ -2,7 +2,7 @@
 // the material's "The cat sat" example and its self-test question 2 print weights that are off.
 // The remark quotes the material and reads the engine's row from the result; it is shown while
 // the preset's sentence is on the page.
-import { h } from '../views/dom.js';
+import { h, setHidden } from '../views/dom.js';
 import { vector } from './numbers.js';
 
 // preset id → the query row the remark reads, and its text.
@@ -15,8 +15,8 @@ export function renderRemark(node, { result, presetId, t }) {
   if (!node) return;
   const remark = REMARKS[presetId];
   if (!remark || result.T <= remark.row) {
-    node.hidden = true;
-    node.replaceChildren();
+    setHidden(node, true);
+    if (node.firstChild) node.replaceChildren();
     return;
   }
   const row = result.perHead[0].weights.data.subarray(remark.row * result.Tk, (remark.row + 1) * result.Tk);

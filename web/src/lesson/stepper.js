@@ -1,6 +1,6 @@
 // The step-through controls: previous / play / next, "all steps", and one button per step.
 // Playing moves one step every PLAY_MS and stops at the last step; it is not page state.
-import { h } from '../views/dom.js';
+import { h, setAttr, setText } from '../views/dom.js';
 import { neighbourStep, STEPS, stepIndex } from './steps.js';
 
 export const PLAY_MS = 2500;
@@ -35,8 +35,8 @@ export function createStepper(callbacks) {
   }
 
   function renderPlay() {
-    play.textContent = t(timer === null ? 'stepper.play' : 'stepper.pause');
-    play.setAttribute('aria-pressed', timer === null ? 'false' : 'true');
+    setText(play, t(timer === null ? 'stepper.play' : 'stepper.pause'));
+    setAttr(play, 'aria-pressed', timer === null ? 'false' : 'true');
   }
 
   function go(id) {
@@ -82,14 +82,14 @@ export function createStepper(callbacks) {
   function update(step, translator) {
     current = step;
     t = translator;
-    for (const node of el.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
+    for (const node of el.querySelectorAll('[data-i18n]')) setText(node, t(node.dataset.i18n));
     renderPlay();
     const index = stepIndex(step);
-    prev.disabled = index === 0;
-    next.disabled = index === STEPS.length - 1;
-    all.setAttribute('aria-pressed', step === 'all' ? 'true' : 'false');
+    if (prev.disabled !== (index === 0)) prev.disabled = index === 0;
+    if (next.disabled !== (index === STEPS.length - 1)) next.disabled = index === STEPS.length - 1;
+    setAttr(all, 'aria-pressed', step === 'all' ? 'true' : 'false');
     for (const chip of el.querySelectorAll('button[data-step]')) {
-      if (chip.dataset.step === step) chip.setAttribute('aria-current', 'step');
+      if (chip.dataset.step === step) setAttr(chip, 'aria-current', 'step');
       else chip.removeAttribute('aria-current');
     }
   }

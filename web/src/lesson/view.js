@@ -3,7 +3,7 @@
 // step "softmax". Matrix views are cached by what they show and updated in place, so a new
 // result rewrites numbers, not the page. Pointing, focusing, editing and toggling cells are
 // handled here by delegation and reported through callbacks.
-import { h } from '../views/dom.js';
+import { h, setText } from '../views/dom.js';
 import { superscript, subscript } from '../i18n/index.js';
 import { compareMaskOf } from './companions.js';
 import { fillText } from './explain.js';
@@ -301,8 +301,8 @@ export function createStepsView(container, callbacks) {
       sections.set(step.id, section);
     }
     const n = stepIndex(step.id) + 1;
-    section.title.textContent = t('lesson.stepTitle', { n, title: t(`step.${step.id}.title`) });
-    section.caption.textContent = t(`step.${step.id}.caption`, { T: result.T, dModel: result.dModel, dK: result.dK, heads: result.heads });
+    setText(section.title, t('lesson.stepTitle', { n, title: t(`step.${step.id}.title`) }));
+    setText(section.caption, t(`step.${step.id}.caption`, { T: result.T, dModel: result.dModel, dK: result.dK, heads: result.heads }));
     const texts = stepFormulas(step.id, state, result, t);
     if (section.formulas.childElementCount !== texts.length) {
       section.formulas.replaceChildren(...texts.map((tex) => typeset(tex, { display: true, className: 'step-formula' })));
@@ -550,7 +550,14 @@ export function createStepsView(container, callbacks) {
   function focusCell(name, head, r, c) {
     const headSel = head === null ? ':not([data-head])' : `[data-head="${head}"]`;
     const td = container.querySelector(`td[data-matrix="${name}"]${headSel}[data-row="${r}"][data-col="${c}"]`);
-    td?.focus();
+    if (!td) return null;
+    // Focus without scrolling (scrolling there would lay the page out at once, before the new
+    // numbers are even styled), then bring the cell into view with the frame's own layout.
+    td.focus({ preventScroll: true });
+    requestAnimationFrame(() => {
+      if (document.activeElement === td) td.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    });
+    return td;
   }
 
   function edit(td, initial) {
@@ -580,7 +587,12 @@ export function createStepsView(container, callbacks) {
     const view = viewOfCell(td);
     if (view) for (const cell of view.cells) if (cell.tabIndex === 0 && cell !== td) cell.tabIndex = -1;
     td.tabIndex = 0;
-    callbacks.select(refOf(td));
+    // Selected once focus() has returned: focusing lays the page out (twice: before and after
+    // this event), and a new explanation drawn in between would be laid out there and again in
+    // the frame.
+    queueMicrotask(() => {
+      if (document.activeElement === td) callbacks.select(refOf(td));
+    });
   });
   container.addEventListener('click', (event) => {
     const tool = event.target.closest('button[data-tool]');

@@ -236,8 +236,9 @@ export function installSharing({ doc = document, win = window } = {}) {
   // ---- rendering what depends on the state or the language -----------------------------------------
   function renderNotice() {
     if (!current) return;
-    noticeList.replaceChildren(...notice.map((item) => h(doc, 'li', { text: current.t(item.key, item.params) })));
-    noticeBox.hidden = notice.length === 0;
+    // Unchanged (as on most updates: no notice), nothing is rewritten, so nothing is laid out again.
+    if (notice.length || noticeList.firstChild) noticeList.replaceChildren(...notice.map((item) => h(doc, 'li', { text: current.t(item.key, item.params) })));
+    if (noticeBox.hidden !== (notice.length === 0)) noticeBox.hidden = notice.length === 0;
   }
 
   function renderPanels() {

@@ -1,7 +1,7 @@
 // The control panel: reading the raw values (the draft), writing them back, and the small
 // derived displays next to the controls (token chips, head choices, row labels).
 import { divisors, parseWholeNumber } from '../state/parse.js';
-import { h } from './dom.js';
+import { h, setHidden } from './dom.js';
 
 const FIELD_CONTROLS = {
   sentence: 'sentence',
@@ -43,8 +43,9 @@ export function writeDraft(form, draft) {
 // Seed only with random weights; the number editor only in "edit" mode.
 export function syncEnabled(form) {
   const draft = readDraft(form);
-  form.querySelector('#seed').disabled = draft.weights !== 'random';
-  form.querySelector('#embeddings-editor').hidden = draft.embeddingsMode !== 'edit';
+  const seed = form.querySelector('#seed');
+  if (seed.disabled !== (draft.weights !== 'random')) seed.disabled = draft.weights !== 'random';
+  setHidden(form.querySelector('#embeddings-editor'), draft.embeddingsMode !== 'edit');
 }
 
 // aria-invalid on the control named by a validation error's `field` (or on none).

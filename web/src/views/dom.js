@@ -16,3 +16,19 @@ export function h(tag, props = {}, children = []) {
   }
   return node;
 }
+
+/** Sets a node's text only when it differs: rewriting the same text still replaces the text
+ *  node, and the browser then lays out its box (and its container) again. */
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+/** The same for an attribute. */
+export function setAttr(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
+/** The same for `hidden`. */
+export function setHidden(node, hidden) {
+  if (node.hidden !== hidden) node.hidden = hidden;
+}

@@ -1,5 +1,5 @@
 // The engine line (which build and SIMD path ran) and the message box for bad input.
-import { h } from './dom.js';
+import { h, setHidden } from './dom.js';
 
 // info: engine.info, or null while loading; failure: an Error if loading failed.
 export function renderEngineStatus(node, { info, failure }, t) {
@@ -12,6 +12,6 @@ export function renderEngineStatus(node, { info, failure }, t) {
 
 // lines: texts to show (empty hides the box).
 export function renderMessage(node, lines) {
-  node.replaceChildren(...lines.map((text) => h('p', { text })));
-  node.hidden = lines.length === 0;
+  if (lines.length || node.firstChild) node.replaceChildren(...lines.map((text) => h('p', { text })));
+  setHidden(node, lines.length === 0);
 }
