@@ -68,7 +68,8 @@ function explain(events, profile) {
     const depthOf = (e) => inside.filter((p) => p !== e && p.ts <= e.ts && p.ts + p.dur >= e.ts + e.dur && p.dur > e.dur).length;
     for (const e of inside) {
       const depth = depthOf(e);
-      if (depth <= 2) lines.push(`    ${'  '.repeat(depth)}${(e.dur / 1000).toFixed(1).padStart(6)} (${((e.tdur ?? 0) / 1000).toFixed(1).padStart(5)})  ${label(e)}`);
+      // GC phases: deeper (which phase of a collection took the time).
+      if (depth <= 2 || (process.env.TRACE_GC && e.name.startsWith('V8.GC') && depth <= 5)) lines.push(`    ${'  '.repeat(depth)}${(e.dur / 1000).toFixed(1).padStart(6)} (${((e.tdur ?? 0) / 1000).toFixed(1).padStart(5)})  ${label(e)}`);
     }
     const self = new Map();
     for (const s of samples) if (s.t >= task.ts && s.t <= end) self.set(s.key, (self.get(s.key) ?? 0) + 0.2);
