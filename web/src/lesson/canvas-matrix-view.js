@@ -362,7 +362,11 @@ export function createCanvasMatrixView(spec, events) {
   });
   body.addEventListener('focus', () => {
     say();
-    events.select(refAt(at.r, at.c));
+    // Selected once focus() has returned: focus() lays the page out again after this event, and
+    // what selecting changes (explanation, lab, outlines) would be laid out there and in the frame.
+    queueMicrotask(() => {
+      if (document.activeElement === body) events.select(refAt(at.r, at.c));
+    });
   });
   body.addEventListener('keydown', (event) => {
     const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1], Home: [0, -cols], End: [0, cols] };

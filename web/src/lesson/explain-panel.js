@@ -1,31 +1,80 @@
 // The explanation beside the matrices: the cell in words, the general formula (KaTeX), the same
 // formula with the real numbers, and notes. Text goes in through textContent only.
-import { h } from '../views/dom.js';
-import { typeset } from './typeset.js';
+//
+// The panel's parts are built once and rewritten in place, each only where it changed: the
+// general formula is the same for every cell of a matrix, and replacing its couple of hundred
+// KaTeX nodes on every pointer move or selection cost style and layout for nothing.
+import { h, setText } from '../views/dom.js';
+import { retypeset, typeset } from './typeset.js';
+
+const parts = new WeakMap(); // panel node → its parts
+
+function partsOf(node) {
+  let p = parts.get(node);
+  if (p && p.title.parentNode === node) return p;
+  const symbol = h('strong', { className: 'explain-symbol' });
+  const headingText = document.createTextNode('');
+  p = {
+    title: h('h2'),
+    empty: h('p', { className: 'explain-empty' }),
+    mode: h('p', { className: 'explain-mode' }),
+    heading: h('p', { className: 'explain-heading' }, [symbol, ' ', headingText]),
+    symbol,
+    headingText,
+    tex: null, // made with the first formula
+    lines: h('div', { className: 'explain-lines' }),
+    notes: h('ul', { className: 'explain-notes' }),
+  };
+  node.replaceChildren(p.title);
+  parts.set(node, p);
+  return p;
+}
+
+// The children of `list` as one element per text (tag), rewritten in place.
+function setList(list, texts, tag, className) {
+  while (list.childElementCount > texts.length) list.lastElementChild.remove();
+  texts.forEach((text, k) => {
+    const child = list.children[k] ?? list.appendChild(h(tag, { className }));
+    setText(child, text);
+  });
+}
+
+// node's children after its title, in order; only those not already there in place are moved.
+function showParts(node, wanted) {
+  let at = node.firstElementChild.nextElementSibling; // after the title
+  for (const part of wanted) {
+    if (at !== part) node.insertBefore(part, at);
+    at = part.nextElementSibling;
+  }
+  while (at) {
+    const next = at.nextElementSibling;
+    at.remove();
+    at = next;
+  }
+}
 
 /**
  * node: the panel element. explained: explainCell(...) output or null.
  * mode: 'selected' (a cell the reader picked) or 'preview' (under the pointer).
  */
 export function renderExplanation(node, explained, mode, t) {
+  const p = partsOf(node);
+  setText(p.title, t('explain.title'));
   if (!explained) {
-    node.replaceChildren(
-      h('h2', { text: t('explain.title') }),
-      h('p', { className: 'explain-empty', text: t('explain.empty') }),
-    );
+    setText(p.empty, t('explain.empty'));
+    showParts(node, [p.empty]);
     node.dataset.cell = '';
     return;
   }
-  node.replaceChildren(
-    h('h2', { text: t('explain.title') }),
-    h('p', { className: 'explain-mode', text: t(mode === 'preview' ? 'explain.preview' : 'explain.selected') }),
-    h('p', { className: 'explain-heading' }, [h('strong', { className: 'explain-symbol', text: explained.symbol }), ' ', explained.heading]),
-    typeset(explained.tex, { display: true, className: 'explain-tex' }),
-    h('div', { className: 'explain-lines' }, explained.lines.map((line) => h('p', { className: 'explain-line', text: line }))),
-  );
-  // (replaceChildren would print a null argument as the text "null": the notes are appended only
-  // when there are any.)
+  setText(p.mode, t(mode === 'preview' ? 'explain.preview' : 'explain.selected'));
+  setText(p.symbol, explained.symbol);
+  if (p.headingText.data !== explained.heading) p.headingText.data = explained.heading;
+  if (p.tex) retypeset(p.tex, explained.tex, true);
+  else p.tex = typeset(explained.tex, { display: true, className: 'explain-tex' });
+  setList(p.lines, explained.lines, 'p', 'explain-line');
+  // (The notes are shown only when there are any.)
   const notes = explained.notes.filter(Boolean);
-  if (notes.length) node.append(h('ul', { className: 'explain-notes' }, notes.map((note) => h('li', { text: note }))));
+  setList(p.notes, notes, 'li');
+  showParts(node, notes.length ? [p.mode, p.heading, p.tex, p.lines, p.notes] : [p.mode, p.heading, p.tex, p.lines]);
   node.dataset.cell = explained.ref ?? '';
 }

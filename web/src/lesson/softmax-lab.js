@@ -3,7 +3,7 @@
 // the controls that change them: temperature τ, √d_k scaling, naive softmax (e^z without
 // subtracting the max, in float32, next to the stable result) and scaling X by 10.
 // Every number is read from the engine's results (companions.js); none is computed here.
-import { h, setHidden, setText } from '../views/dom.js';
+import { h, setAttr, setHidden, setText } from '../views/dom.js';
 import { parseDecimal } from '../state/parse.js';
 import { factor, fmt } from './numbers.js';
 
@@ -107,8 +107,8 @@ export function createSoftmaxLab(callbacks) {
           : []),
       );
     }
-    rowPicker.querySelectorAll('button').forEach((b, r) => b.setAttribute('aria-pressed', r === i ? 'true' : 'false'));
-    headPicker.querySelectorAll('button').forEach((b, k) => b.setAttribute('aria-pressed', k === hd ? 'true' : 'false'));
+    rowPicker.querySelectorAll('button').forEach((b, r) => setAttr(b, 'aria-pressed', r === i ? 'true' : 'false'));
+    headPicker.querySelectorAll('button').forEach((b, k) => setAttr(b, 'aria-pressed', k === hd ? 'true' : 'false'));
 
     if (document.activeElement !== tauInput) tauInput.value = factor(state.temperature).replace('\u2212', '-');
     if (document.activeElement !== tauRange) tauRange.value = String(Math.log10(state.temperature));
