@@ -25,14 +25,34 @@ function tryCompute(engine, config) {
   }
 }
 
-/** { result, dots, stable, compare } for a result computed from `config` with `state`. */
-export function computeCompanions(engine, config, result, state) {
-  const dots = config.scale === false ? result : tryCompute(engine, { ...config, scale: false });
-  const stable = state.naive ? tryCompute(engine, { ...config, naiveSoftmax: false }) : null;
+// What acts after QKᵀ: the core computes each head's scores, QK_hᵀ times the scale, before the
+// mask, the temperature and the softmax (pass 3 of cpp/forward_reference.cpp and forward_simd.cpp),
+// so the unscaled run's scores do not depend on these fields.
+const AFTER_SCORES = ['mask', 'window', 'prefix', 'customMask', 'padding', 'maskFill', 'maskBeforeScale', 'temperature', 'naiveSoftmax', 'scale'];
+
+/** What the unscaled scores (`dots`) of a config depend on, as a string to compare. */
+export const dotsKey = (config) => JSON.stringify(without(config, AFTER_SCORES));
+// The same for the stable run (the config with naive softmax off).
+const stableKey = (config) => JSON.stringify(without(config, ['naiveSoftmax']));
+
+/**
+ * { result, dots, stable, compare } for a result computed from `config` with `state`.
+ * previous: { key, dots, plain } of an earlier call (its dotsKey, dots and plain): its unscaled
+ * run is taken again when only fields after the scores changed (τ, naive softmax, the mask), and
+ * its run without naive softmax serves as the stable run of the same config with naive softmax
+ * on. Either is what the engine computed for the same inputs: the same numbers, one run less.
+ */
+export function computeCompanions(engine, config, result, state, previous = null) {
+  const key = config.scale === false ? null : dotsKey(config);
+  const dots = config.scale === false ? result : previous?.dots && previous.key === key ? previous.dots : tryCompute(engine, { ...config, scale: false });
+  const plainKey = stableKey(config);
+  const stable = !state.naive ? null : previous?.plain?.key === plainKey ? previous.plain.result : tryCompute(engine, { ...config, naiveSoftmax: false });
+  // The run without naive softmax of this config, for the next call.
+  const plain = config.naiveSoftmax ? (stable ? { key: plainKey, result: stable } : null) : { key: plainKey, result };
   const compare = state.compare && !result.source
     ? tryCompute(engine, { ...without(config, ['window', 'prefix', 'customMask']), mask: compareMaskOf(state.mask) })
     : null;
-  return { result, dots, stable, compare };
+  return { result, dots, stable, compare, dotsKey: key, plain };
 }
 
 /**

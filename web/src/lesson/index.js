@@ -251,7 +251,8 @@ export function createLesson(deps) {
   function render(result, state, companions = null) {
     const start = performance.now();
     if (!companions) {
-      companions = computeCompanions(deps.getEngine(), toEngineConfig(state), result, state);
+      const previous = last?.companions ? { key: last.companions.dotsKey, dots: last.companions.dots, plain: last.companions.plain } : null;
+      companions = computeCompanions(deps.getEngine(), toEngineConfig(state), result, state, previous);
       performance.clearMeasures('lesson:companions'); // keep only the latest: no growing buffer
       performance.measure('lesson:companions', { start });
     }
