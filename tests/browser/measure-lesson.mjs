@@ -18,7 +18,8 @@
 //             (handlers, timers the page queued, the frame's rAF callbacks, style, layout,
 //             paint, commit; garbage collection on the main thread included). Split into
 //             script (everything that is not one of the others), style (UpdateLayoutTree),
-//             layout (Layout) and paint (PrePaint, Paint, Layerize, Commit, ...).
+//             layout (Layout) and paint (PrePaint, Paint, Layerize, Commit, ...); "idle" is
+//             the part of script spent in idle callbacks that ran before the frame.
 // "Within one frame" here: busy ≤ 16.7 ms (the median, and the 90th percentile reported beside
 // it), i.e. an input that arrives at the start of a frame interval is on screen at the next vsync.
 // Work a page defers to idle callbacks after that frame (views off screen) is not in it — it is
@@ -40,6 +41,7 @@ const browser = await launchChromium();
 // Trace events that are rendering work; the rest of a task's time counts as script.
 const STYLE = new Set(['UpdateLayoutTree', 'RecalculateStyles']);
 const LAYOUT = new Set(['Layout']);
+const IDLE = new Set(['FireIdleCallback']);
 const PAINT = new Set(['PrePaint', 'Paint', 'Layerize', 'Commit', 'UpdateLayer', 'CompositeLayers', 'PaintImage', 'Decode Image']);
 
 // In the page: run `act(i)` REPEAT times, each after the previous frame is out; `prep(i)` runs
@@ -102,7 +104,7 @@ async function measure(page, cdp, label, act, prep = '') {
     const values = samples.map((s) => s[key]).sort((a, b) => a - b);
     return `${values[Math.floor(values.length / 2)].toFixed(1)} / ${values[Math.floor(values.length * 0.9)].toFixed(1)}`;
   };
-  const cols = ['lesson', 'handlers', 'frame', 'busy', 'script', 'style', 'layout', 'paint', 'after'];
+  const cols = ['lesson', 'handlers', 'frame', 'busy', 'script', 'idle', 'style', 'layout', 'paint', 'after'];
   console.log(`${label.padEnd(54)} ${cols.map((k) => stat(k).padStart(k === 'frame' || k === 'busy' || k === 'after' || k === 'handlers' ? 14 : 12)).join('')}`);
 }
 
@@ -132,12 +134,15 @@ function addBusy(samples, events) {
     const start = marks.get(`m${i}:start`)?.ts;
     const end = marks.get(`m${i}:frame`)?.ts;
     const idle = marks.get(`m${i}:idle`)?.ts;
-    if (start === undefined || end === undefined) return Object.assign(sample, { busy: NaN, script: NaN, style: NaN, layout: NaN, paint: NaN, after: NaN });
+    if (start === undefined || end === undefined) return Object.assign(sample, { busy: NaN, script: NaN, idle: NaN, style: NaN, layout: NaN, paint: NaN, after: NaN });
     sample.busy = busy(start, end);
     sample.style = inside(start, end, STYLE);
     sample.layout = inside(start, end, LAYOUT);
     sample.paint = inside(start, end, PAINT);
     sample.script = sample.busy - sample.style - sample.layout - sample.paint;
+    // Of the script: idle callbacks that ran before the frame (views drawing in idle time that
+    // started a job the input then had to wait for).
+    sample.idle = inside(start, end, IDLE);
     sample.after = idle === undefined ? NaN : busy(end, idle);
   });
 }
@@ -206,7 +211,7 @@ for (const [title, hash, single] of pages) {
   await page.goto(`${base}${hash}`);
   await page.waitForSelector('#results [data-matrix]');
   console.log(`\n${title}`);
-  const heads = ['lesson', 'handlers', 'frame', 'busy', 'script', 'style', 'layout', 'paint', 'after'];
+  const heads = ['lesson', 'handlers', 'frame', 'busy', 'script', 'idle', 'style', 'layout', 'paint', 'after'];
   console.log(`${'interaction (ms: median / 90th percentile)'.padEnd(54)} ${heads.map((k) => k.padStart(k === 'frame' || k === 'busy' || k === 'after' || k === 'handlers' ? 14 : 12)).join('')}`);
   for (const [label, act, prep = ''] of single ? [STEPPER, ...INTERACTIONS] : INTERACTIONS) {
     if (process.env.ONLY && !label.includes(process.env.ONLY)) continue;
