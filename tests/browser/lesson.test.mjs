@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { launchChromium, serveStatic } from './harness.mjs';
 
 import { parseCell } from '../../web/src/views/format.js';
+import { createAttention } from '../../web/src/engine/attention.js';
+import { computeCompanions } from '../../web/src/lesson/companions.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(process.env.PLAYGROUND_DIST ?? path.resolve(here, '../../dist'));
@@ -538,4 +540,38 @@ test('reader text stays text; a narrow screen keeps the explanation at hand', as
   } finally {
     await close();
   }
+});
+
+// The lesson reuses engine runs between changes (companions.js): the unscaled run when only τ,
+// naive softmax or the mask changed, and the previous run without naive softmax as the stable run.
+// What it reuses must be what a fresh run computes, bit for bit.
+test('reused companion runs hold the numbers a fresh run computes', async () => {
+  const engine = await createAttention();
+  const tokens = Array.from({ length: 20 }, (_, i) => `t${i + 1}`);
+  const base = { tokens, dModel: 8, heads: 2, mask: 'causal', scale: true, weights: 'random', seed: 7 };
+  const same = (a, b) => assert.deepEqual(new Uint32Array(a.buffer, a.byteOffset, a.length), new Uint32Array(b.buffer, b.byteOffset, b.length));
+  const off = engine.compute(base);
+  let previous = computeCompanions(engine, base, off, { naive: false, compare: false });
+  const changes = [
+    { naiveSoftmax: true }, { temperature: 0.25 }, { mask: 'window', window: 3 }, { maskFill: -1e9, maskBeforeScale: true },
+    { padding: tokens.map((_, j) => j > 16) }, { mask: 'custom', customMask: tokens.map((_, i) => tokens.map((_, j) => (i + 2 * j) % 5 === 0)) },
+  ];
+  for (const change of changes) {
+    const config = { ...base, ...change };
+    const state = { naive: Boolean(config.naiveSoftmax), compare: false };
+    const next = computeCompanions(engine, config, engine.compute(config), state, { key: previous.dotsKey, dots: previous.dots, plain: previous.plain });
+    assert.equal(next.dots, previous.dots, `the unscaled run is reused after ${JSON.stringify(change).slice(0, 40)}`);
+    const fresh = engine.compute({ ...config, scale: false });
+    for (let h = 0; h < 2; h += 1) same(next.dots.perHead[h].scores.data, fresh.perHead[h].scores.data);
+    if (state.naive) {
+      assert.equal(next.stable, off, 'the run before naive softmax was switched on is its stable run');
+      const stable = engine.compute(base);
+      for (let h = 0; h < 2; h += 1) same(next.stable.perHead[h].weights.data, stable.perHead[h].weights.data);
+    }
+    previous = next;
+  }
+  // A change before the scores (the weights' seed) runs the engine again.
+  const seeded = { ...base, seed: 8 };
+  const next = computeCompanions(engine, seeded, engine.compute(seeded), { naive: false, compare: false }, { key: previous.dotsKey, dots: previous.dots, plain: previous.plain });
+  assert.notEqual(next.dots, previous.dots);
 });

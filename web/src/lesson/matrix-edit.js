@@ -63,12 +63,14 @@ export function startEdit({ td, view, initial, commit, focusCell, message, t }) 
       return;
     }
     message(null);
-    close();
-    // The next cell is focused (and so selected) before the value is committed: focusing lays the
-    // page out, which costs little before the new numbers are in and a whole layout after them;
-    // the commit then draws the new numbers and the new selection once.
+    // The next cell is focused (and so selected) first, while the page is as it was laid out:
+    // focusing lays the page out, which then costs nothing (after the edited cell is closed it
+    // costs a layout of its table, after the commit a layout of the page). The commit then draws
+    // the new numbers and the new selection in one frame.
+    done = true; // the input's blur, when the next cell takes the focus, is not another finish
     const target = move === 'blur' ? null : moveFrom(r, c, move, view.rows, view.cols) ?? [r, c];
     const focused = target ? focusCell(target[0], target[1]) : null;
+    close();
     commit(value);
     if (focused && !focused.isConnected) focusCell(target[0], target[1]); // its matrix was rebuilt
   }
