@@ -101,8 +101,8 @@ export function createLesson(deps) {
     if (last && Object.keys(partial).every((key) => VIEW_FIELDS.includes(key))) {
       const fields = pick(draft, VIEW_FIELDS);
       const state = { ...last.state, ...fields };
-      if (state.step === last.state.step && state.head === last.state.head) {
-        // The same figures: only the lab's row and the explanation can change.
+      if (state.step === last.state.step && (state.head === last.state.head || view.allHeadsShown())) {
+        // The same figures: only the lab's row and head and the explanation can change.
         const start = performance.now();
         last = { ...last, state };
         if (lab.el.isConnected) lab.update(context()); // else updated when its step is shown

@@ -127,6 +127,13 @@ export function createSoftmaxLab(callbacks) {
   // a new number is laid out inside it alone, not the table around it (at T = 32, laying out
   // the whole table again cost milliseconds on every change of τ, row or head).
   const box = (text = '') => h('span', { className: 'v', text });
+  // A box's text, written only when it changes (compared with what was written: reading
+  // textContent back for ~200 boxes per change cost more than the compare).
+  const put = (node, text) => {
+    if (node.shownText === text) return;
+    node.shownText = text;
+    node.textContent = text;
+  };
 
   // The table's header and empty rows, the naive columns included (shown by the class
   // with-naive): [{ tr, th, z, exp, bar, num, naiveExp, naiveWeight }].
@@ -203,9 +210,9 @@ export function createSoftmaxLab(callbacks) {
         row.tr.className = rowClass;
         row.th.className = rowClass;
       }
-      setText(row.z, fmt(z));
-      setText(row.exp, fmt(at(steady.exps, i, j)));
-      setText(row.num, fmt(weight));
+      put(row.z, fmt(z));
+      put(row.exp, fmt(at(steady.exps, i, j)));
+      put(row.num, fmt(weight));
       const width = `${Number.isFinite(weight) ? Math.max(0, Math.min(1, weight)) * 100 : 0}%`;
       if (row.bar.style.width !== width) row.bar.style.width = width;
       // The naive columns are hidden without naive softmax: their numbers are left as they were.
@@ -216,8 +223,8 @@ export function createSoftmaxLab(callbacks) {
         const weightClass = `naive${Number.isFinite(a) ? '' : ' bad'}`;
         if (row.naiveExpCell.className !== expClass) row.naiveExpCell.className = expClass;
         if (row.naiveWeightCell.className !== weightClass) row.naiveWeightCell.className = weightClass;
-        setText(row.naiveExp, fmt(e));
-        setText(row.naiveWeight, fmt(a));
+        put(row.naiveExp, fmt(e));
+        put(row.naiveWeight, fmt(a));
       }
     }
 

@@ -647,6 +647,9 @@ export function createStepsView(container, callbacks) {
     render,
     highlight,
     focusCell,
+    /** True when the steps show every head side by side (no head tabs): the chosen head then
+     *  changes only the softmax lab, not the figures. */
+    allHeadsShown: () => Boolean(ctx) && shownHeads().all,
     liveViews: () => live,
   };
 }
