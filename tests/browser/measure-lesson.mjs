@@ -158,7 +158,8 @@ function dumpSpan(events, i) {
     const where = d.functionName !== undefined ? ` ${d.functionName || '(anon)'} ${String(d.url ?? '').split('/').pop()}:${d.lineNumber ?? ''}` : d.type ? ` ${d.type}` : '';
     const stack = e.args?.beginData?.stackTrace?.[0];
     const forced = (stack ? ` forced by ${stack.functionName} :${stack.lineNumber}` : '') +
-      (e.name === 'Layout' ? ` ${e.args?.beginData?.dirtyObjects}/${e.args?.beginData?.totalObjects} objects` : e.name === 'UpdateLayoutTree' ? ` ${e.args?.elementCount ?? ''} elements` : '');
+      (e.name === 'Layout' ? ` ${e.args?.beginData?.dirtyObjects}/${e.args?.beginData?.totalObjects} objects` : e.name === 'UpdateLayoutTree' ? ` ${e.args?.elementCount ?? ''} elements` : '') +
+      (e.name === 'Paint' && e.args?.data?.clip ? ` layer ${e.args.data.layerId ?? ''} clip ${e.args.data.clip.join(',')}` : '');
     console.log(`  ${((e.ts - start.ts) / 1000).toFixed(1).padStart(7)} ${((e.dur ?? 0) / 1000).toFixed(1).padStart(7)} ${e.name}${where}${forced}`);
   }
   console.log(`  ${((end.ts - start.ts) / 1000).toFixed(1).padStart(7)} end`);
