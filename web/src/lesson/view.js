@@ -25,7 +25,7 @@ const NEAR_PX = 150;
 const MAX_PARKED = 4; // sections of other steps kept built (each holds up to 8 canvases)
 const IDLE_SLICE_MS = 8; // drawing a canvas of T = 32 takes a few ms
 
-// A result larger than the printed corner (T > 48, drawn on canvases too): its matrices are
+// A result larger than the printed corner (T > 48, drawn as tables): its matrices are
 // filled a few per task, those near the screen first, each task at most about SLICE_MS, so that
 // no task blocks the page for 50 ms (issue 6) even when every view is new (a new T).
 const SLICE_MS = 20;
@@ -193,8 +193,12 @@ export function createStepsView(container, callbacks) {
     };
     spec.key = [role, name, head, spec.rows, spec.cols, spec.symbol, spec.title, spec.tag, isW ? spec.rows : tokensKey,
       spec.colTokens ? 'sq' : '', editable, tools.map((x) => x.label).join(','), t('table.corner')].join('|');
-    // Every matrix with a row per token, except the editable X, is a canvas from CANVAS_FROM tokens.
-    return { spec, matrix, canvas: !EDITABLE.has(name) && !isW && spec.rows >= CANVAS_FROM };
+    // Every matrix with a row per token, except the editable X, is a canvas from CANVAS_FROM tokens
+    // up to the printed corner. Past it (T > MAX_SHOWN) the corner stays a table filled in slices:
+    // a step's fresh canvases, each allocated and drawn whole, made one task of 330–480 ms at
+    // T = 512, where the sliced tables stay under 50 ms (issue 6).
+    const corner = result.T > MAX_SHOWN || (result.Tk ?? result.T) > MAX_SHOWN;
+    return { spec, matrix, canvas: !EDITABLE.has(name) && !isW && spec.rows >= CANVAS_FROM && !corner };
   }
 
   function viewFor(name, head, role) {
