@@ -32,6 +32,7 @@
 // it. Headless Chromium without a GPU paints in software: real browsers paint faster.
 import os from 'node:os';
 import { baseUrl, dist, launchChromium, serveStatic } from './harness.mjs';
+import { LESSON_PAGE_HELPERS } from './lesson-page-helpers.mjs';
 
 const REPEAT = Number(process.env.REPEAT ?? 21);
 const server = await serveStatic(dist);
@@ -167,21 +168,7 @@ function dumpSpan(events, i) {
 
 // Small helpers the interactions use in the page: `cell(name, head, row, col)` is the element to
 // fire at and the point (clientX, clientY) of that entry, for a table cell or a canvas entry.
-const HELPERS = `
-  // Steps not shown may stay in the page, parked (hidden): look in the ones shown.
-  const $ = (s) => document.querySelector(s.replace(/^(td|\\.cg-body)/, '#results section.lesson-step:not(.parked) $1'));
-  const fire = (node, type, init = {}) => node.dispatchEvent(new (type.startsWith('key') ? KeyboardEvent : type.startsWith('mouse') || type === 'click' ? MouseEvent : Event)(type, { bubbles: true, cancelable: true, ...init }));
-  const cell = (name, head, row, col) => {
-    const sel = '[data-matrix="' + name + '"]' + (head === null ? ':not([data-head])' : '[data-head="' + head + '"]');
-    const td = $('td' + sel + '[data-row="' + row + '"][data-col="' + col + '"]');
-    if (td) { const b = td.getBoundingClientRect(); return { node: td, clientX: b.left + b.width / 2, clientY: b.top + b.height / 2 }; }
-    const grid = $('.cg-body' + sel);
-    const b = grid.querySelector('canvas').getBoundingClientRect();
-    const w = parseFloat(grid.parentNode.style.getPropertyValue('--cw'));
-    return { node: grid, clientX: b.left + (col + 0.5) * w, clientY: b.top + (row + 0.5) * 20 };
-  };
-  const point = (name, head, row, col, type) => { const p = cell(name, head, row, col); fire(p.node, type, { clientX: p.clientX, clientY: p.clientY }); };
-`;
+const HELPERS = LESSON_PAGE_HELPERS;
 
 const tokens = Array.from({ length: 32 }, (_, i) => `t${i + 1}`).join('+');
 const INTERACTIONS = [

@@ -5,6 +5,7 @@
 //   npx vite build --minify false --outDir /tmp/dist-prof --emptyOutDir
 //   DIST=/tmp/dist-prof node tests/browser/profile-interaction.mjs '#v=1&s=a+b' 'JS body'
 import { baseUrl, dist as defaultDist, launchChromium, serveStatic } from './harness.mjs';
+import { LESSON_PAGE_HELPERS } from './lesson-page-helpers.mjs';
 
 const [hash = '', body = '', repeatArg = '10'] = process.argv.slice(2);
 const server = await serveStatic(process.env.DIST ?? defaultDist);
@@ -21,19 +22,7 @@ cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
 const traced = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
 await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
 if (!process.env.NOCPU) await cdp.send('Profiler.start');
-// The same helpers as measure-lesson.mjs: $, fire, cell(name, head, row, col), point(...).
-const HELPERS = `const $ = (s) => document.querySelector(s.replace(/^(td|\\.cg-body)/, '#results section.lesson-step:not(.parked) $1'));
-  const fire = (node, type, init = {}) => node.dispatchEvent(new (type.startsWith('key') ? KeyboardEvent : type.startsWith('mouse') || type === 'click' ? MouseEvent : Event)(type, { bubbles: true, cancelable: true, ...init }));
-  const cell = (name, head, row, col) => {
-    const sel = '[data-matrix="' + name + '"]' + (head === null ? ':not([data-head])' : '[data-head="' + head + '"]');
-    const td = $('td' + sel + '[data-row="' + row + '"][data-col="' + col + '"]');
-    if (td) { const b = td.getBoundingClientRect(); return { node: td, clientX: b.left + b.width / 2, clientY: b.top + b.height / 2 }; }
-    const grid = $('.cg-body' + sel);
-    const b = grid.querySelector('canvas').getBoundingClientRect();
-    const w = parseFloat(grid.parentNode.style.getPropertyValue('--cw'));
-    return { node: grid, clientX: b.left + (col + 0.5) * w, clientY: b.top + (row + 0.5) * 20 };
-  };
-  const point = (name, head, row, col, type) => { const p = cell(name, head, row, col); fire(p.node, type, { clientX: p.clientX, clientY: p.clientY }); };`;
+const HELPERS = LESSON_PAGE_HELPERS; // $, fire, cell(name, head, row, col), point(...)
 const frames = await page.evaluate(async ({ source, repeat, wait }) => {
   const act = new Function('i', source);
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
