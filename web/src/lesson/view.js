@@ -38,6 +38,8 @@ const WEIGHT_MATRICES = new Set(['weights', 'exps', 'cmp-weights']);
 // cells, too many for the browser to restyle, lay out and paint within a frame. Smaller ones
 // (the worked example has T = 6) stay tables, as do X and the W matrices, which are edited in place.
 const CANVAS_FROM = 16;
+// A result with more queries or keys than the printed corner shows (MAX_SHOWN).
+const pastCorner = (result) => result.T > MAX_SHOWN || (result.Tk ?? result.T) > MAX_SHOWN;
 const SQUARE = new Set(['dots', 'scores', 'masked', 'exps', 'weights', 'mask', 'cmp-weights']);
 const W_SYMBOL = { wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O' };
 
@@ -197,8 +199,7 @@ export function createStepsView(container, callbacks) {
     // up to the printed corner. Past it (T > MAX_SHOWN) the corner stays a table filled in slices:
     // a step's fresh canvases, each allocated and drawn whole, made one task of 330–480 ms at
     // T = 512, where the sliced tables stay under 50 ms (issue 6).
-    const corner = result.T > MAX_SHOWN || (result.Tk ?? result.T) > MAX_SHOWN;
-    return { spec, matrix, canvas: !EDITABLE.has(name) && !isW && spec.rows >= CANVAS_FROM && !corner };
+    return { spec, matrix, canvas: !EDITABLE.has(name) && !isW && spec.rows >= CANVAS_FROM && !pastCorner(result) };
   }
 
   function viewFor(name, head, role) {
@@ -367,7 +368,7 @@ export function createStepsView(container, callbacks) {
     live = built.flatMap((b) => b.views);
     const shownCells = live.reduce((n, v) => n + v.rows * v.cols, 0);
     big = !single && shownCells > BIG_PAGE_CELLS;
-    huge = ctx.result.T > MAX_SHOWN || (ctx.result.Tk ?? ctx.result.T) > MAX_SHOWN;
+    huge = pastCorner(ctx.result);
     for (const view of queue.keys()) if (!live.includes(view)) queue.delete(view);
     const els = built.map((b) => b.el);
     parking = single && !huge && live.some((v) => v.isCanvas);
