@@ -5,15 +5,25 @@
 // after the next frame, one view per task (input and the next frames go first). Every view is drawn in the end,
 // on screen or not: tests, screenshots and a reader who scrolls find it current.
 //
-// createViewScheduler() → { track(el), draw(name, el, run, now), pending(), cancel() }
+// A job starts only when the idle period has room for it: its view's last measured cost (or
+// FIRST_GUESS_MS before it was ever drawn; at most LONGEST_FIT_MS, as idle periods last 50 ms at
+// most) fits in deadline.timeRemaining(), or it has waited IDLE_TIMEOUT_MS. Otherwise it waits for
+// the next idle period. Without that check a 12–14 ms job could start in the few milliseconds left
+// between an input's handler and the frame that shows it, and push that frame past 16 ms.
+//
+// createViewScheduler() → { track(el), draw(name, el, run, now), forget(name), pending() }
 //   draw(name, el, run, now): run() draws view `name` (whose element is `el`); `now` forces it.
 //   A later draw of the same name replaces a pending one (only the newest result is drawn).
 const IDLE_TIMEOUT_MS = 250;
+const FIRST_GUESS_MS = 8;
+const LONGEST_FIT_MS = 40;
 
 export function createViewScheduler({ rootMargin = '100px 0px' } = {}) {
   const onScreen = new Set();
   const queue = new Map(); // name → { el, run }
+  const cost = new Map(); // name → ms its last draw took
   let scheduled = false;
+  let waitingSince = null; // when the first job was put off for want of idle time
 
   const observer =
     typeof IntersectionObserver === 'function'
@@ -40,6 +50,7 @@ export function createViewScheduler({ rootMargin = '100px 0px' } = {}) {
       // One broken panel must not take the page down; the others still draw.
       console.warn(`head view "${name}" failed`, error);
     }
+    cost.set(name, performance.now() - start);
     // A User Timing measure per drawn view ('heads:split'…), for profiles; only the latest kept.
     performance.clearMeasures(`heads:${name}`);
     performance.measure(`heads:${name}`, { start });
@@ -55,11 +66,24 @@ export function createViewScheduler({ rootMargin = '100px 0px' } = {}) {
     requestAnimationFrame(() => later(step));
   }
 
-  function step() {
+  // deadline: the idle callback's (none with the setTimeout fallback: run).
+  function step(deadline) {
     scheduled = false;
     if (!queue.size) return;
     const names = [...queue.keys()];
-    runOne(names.find((name) => onScreen.has(queue.get(name).el)) ?? names[0]);
+    const name = names.find((n) => onScreen.has(queue.get(n).el)) ?? names[0];
+    const now = performance.now();
+    const fits =
+      !deadline?.timeRemaining ||
+      deadline.didTimeout ||
+      deadline.timeRemaining() >= Math.min(cost.get(name) ?? FIRST_GUESS_MS, LONGEST_FIT_MS) ||
+      (waitingSince !== null && now - waitingSince >= IDLE_TIMEOUT_MS);
+    if (fits) {
+      waitingSince = null;
+      runOne(name);
+    } else {
+      waitingSince ??= now;
+    }
     if (queue.size) {
       scheduled = true;
       later(step);

@@ -24,6 +24,7 @@ const SPARE_VIEWS = 24;
 const NEAR_PX = 150;
 const MAX_PARKED = 4; // sections of other steps kept built (each holds up to 8 canvases)
 const IDLE_SLICE_MS = 8; // drawing a canvas of T = 32 takes a few ms
+const IDLE_WAIT_MS = 1000; // drawn at the latest this long after they were first put off
 
 // A result larger than the printed corner (T > 48, drawn as tables): its matrices are
 // filled a few per task, those near the screen first, each task at most about SLICE_MS, so that
@@ -437,12 +438,15 @@ export function createStepsView(container, callbacks) {
     if (prefetchHandle !== null) cancelIdleCallback(prefetchHandle);
     prefetchHandle = requestIdleCallback(prefetch, { timeout: 2000 });
   }
-  function prefetch() {
+  let prefetchCost = IDLE_SLICE_MS; // what building a section took last time
+  function prefetch(deadline) {
     prefetchHandle = null;
-    if (!parking || waiting.size) {
-      if (parking) schedulePrefetch(); // what is shown first
+    // What is shown first; and not in an idle period too short for it (see drainIdle).
+    if (!parking || waiting.size || (!deadline.didTimeout && deadline.timeRemaining() < Math.min(prefetchCost, IDLE_SLICE_MS))) {
+      if (parking) schedulePrefetch();
       return;
     }
+    const start = performance.now();
     const i = stepIndex(ctx.state.step);
     // Not again for one parked already: a parked section is brought up to date when shown.
     const step = [STEPS[i + 1], STEPS[i - 1]].find((s) => s && sections.get(s.id)?.el.parentNode !== container);
@@ -460,6 +464,7 @@ export function createStepsView(container, callbacks) {
       const after = [...container.children].find((child) => stepIndex(child.dataset.step) > stepIndex(step.id)) ?? null;
       container.insertBefore(built.el, after);
     }
+    prefetchCost = performance.now() - start;
     schedulePrefetch(); // the other neighbour
   }
 
@@ -495,21 +500,36 @@ export function createStepsView(container, callbacks) {
   }
   // Views shown first, then those of parked sections (prefetch).
   const waiting = new Set(); // views with something pending
+  // A view is drawn only when what it took last time fits in the idle period left (an idle period
+  // can be the few milliseconds between an input's handler and the frame that shows it), or once
+  // the views have waited IDLE_WAIT_MS.
+  let waitingSince = null;
   function drainIdle(deadline) {
     idleHandle = null;
     const start = performance.now();
     const order = [...waiting].sort((a, b) => Number(live.includes(b)) - Number(live.includes(a)));
     for (const view of order) {
+      if (!view.pending) {
+        waiting.delete(view);
+        continue;
+      }
+      const overdue = deadline.didTimeout || (waitingSince !== null && performance.now() - waitingSince > IDLE_WAIT_MS);
+      if (!overdue && deadline.timeRemaining() < Math.min(view.cost ?? IDLE_SLICE_MS, IDLE_SLICE_MS)) {
+        waitingSince ??= start;
+        break;
+      }
+      waitingSince = null;
       waiting.delete(view);
-      if (!view.pending) continue;
       const { matrix, options } = view.pending;
       view.pending = null;
       view.fresh = false;
+      const before = performance.now();
       if (huge) enqueue(view, matrix, options);
       else runUpdate(view, matrix, options);
-      // At least one per callback; more while the idle period lasts, up to IDLE_SLICE_MS, so that
-      // an input arriving meanwhile waits little.
-      if (performance.now() - start > IDLE_SLICE_MS || deadline.timeRemaining() < IDLE_SLICE_MS) break;
+      if (!huge) view.cost = performance.now() - before;
+      // More while the idle period lasts, up to IDLE_SLICE_MS, so that an input arriving meanwhile
+      // waits little.
+      if (performance.now() - start > IDLE_SLICE_MS) break;
     }
     if (waiting.size) scheduleIdle();
   }
