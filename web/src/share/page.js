@@ -14,6 +14,7 @@ import './share.css';
 
 // How long the address waits for the reader to stop typing before it is rewritten.
 export const WRITE_DELAY_MS = 250;
+const WRITE_IDLE_TIMEOUT_MS = 1000;
 
 const h = (doc, tag, props = {}, children = []) => {
   const node = doc.createElement(tag);
@@ -46,6 +47,7 @@ export function installSharing({ doc = document, win = window } = {}) {
   let pending = false; // an address to write
   let exporterStale = false; // the export panel shows an older state (updated when opened)
   let timer = null;
+  let idle = null; // the idle callback that writes the address
   let embed = null;
 
   // ---- the address, rewritten as the reader works ------------------------------------------------
@@ -57,19 +59,33 @@ export function installSharing({ doc = document, win = window } = {}) {
   };
   const write = () => {
     timer = null;
+    idle = null;
     if (!pending) return;
     pending = false;
     const hash = hashNow();
     if (hash === (win.location.hash === '#' ? '' : win.location.hash)) return;
     win.history.replaceState(win.history.state, '', hash || `${win.location.pathname}${win.location.search}`);
   };
+  // Once the reader paused, in idle time: encoding an edited state takes milliseconds, and a timer
+  // firing between an input's handler and its frame delayed that frame by as much.
+  const writeWhenIdle = () => {
+    timer = null;
+    if (typeof win.requestIdleCallback !== 'function') return write();
+    idle = win.requestIdleCallback(write, { timeout: WRITE_IDLE_TIMEOUT_MS });
+  };
+  const cancelWrite = () => {
+    if (timer !== null) win.clearTimeout(timer);
+    if (idle !== null) win.cancelIdleCallback(idle);
+    timer = null;
+    idle = null;
+  };
   const schedule = () => {
     pending = true;
-    if (timer !== null) win.clearTimeout(timer);
-    timer = win.setTimeout(write, WRITE_DELAY_MS);
+    cancelWrite();
+    timer = win.setTimeout(writeWhenIdle, WRITE_DELAY_MS);
   };
   const flush = () => {
-    if (timer !== null) win.clearTimeout(timer);
+    cancelWrite();
     write();
   };
   win.addEventListener('pagehide', flush);
@@ -279,8 +295,7 @@ export function installSharing({ doc = document, win = window } = {}) {
   return {
     linkOpened({ ignored = [], view: opened = { embed: false, hidden: [] } } = {}) {
       // A new link replaces whatever the old one was about to write.
-      if (timer !== null) win.clearTimeout(timer);
-      timer = null;
+      cancelWrite();
       pending = false;
       notice = ignored;
       view = { embed: Boolean(opened.embed), hidden: [...(opened.hidden ?? [])] };
