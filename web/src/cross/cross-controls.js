@@ -2,7 +2,7 @@
 // from the target, its tokens as chips that mark padding when clicked, and causal within the
 // target (off unless asked). They sit in the page's form: typing recomputes through the form's
 // input event; chip clicks go through `change`.
-import { h } from '../views/dom.js';
+import { h, setAttr, setHidden, setText, unchanged } from '../views/dom.js';
 
 /** callbacks: { change(partial) } */
 export function createCrossControls(callbacks) {
@@ -48,15 +48,19 @@ export function createCrossControls(callbacks) {
     /** The source's tokens as chips, padding pressed; `invalid` marks the source input. */
     renderTokens(tokens, flags, t, invalid) {
       padding = flags;
-      details.hidden = !toggle.checked;
-      count.textContent = t('heads4.cross.count', { S: tokens.length });
-      chips.replaceChildren(
-        ...tokens.slice(0, 200).map((token, i) =>
-          h('button', { type: 'button', className: 'chip', dataset: { pad: String(i) }, 'aria-pressed': flags?.[i] ? 'true' : 'false', title: t('heads4.cross.padTitle'), text: token }),
-        ),
-      );
-      if (invalid) source.setAttribute('aria-invalid', 'true');
-      else source.removeAttribute('aria-invalid');
+      setHidden(details, !toggle.checked);
+      setText(count, t('heads4.cross.count', { S: tokens.length }));
+      const title = t('heads4.cross.padTitle');
+      const shown = tokens.slice(0, 200);
+      if (!unchanged(chips, [title, shown.map((token, i) => `${flags?.[i] ? 1 : 0}${token}`)].join('\u0001'))) {
+        chips.replaceChildren(
+          ...shown.map((token, i) =>
+            h('button', { type: 'button', className: 'chip', dataset: { pad: String(i) }, 'aria-pressed': flags?.[i] ? 'true' : 'false', title, text: token }),
+          ),
+        );
+      }
+      if (invalid) setAttr(source, 'aria-invalid', 'true');
+      else if (source.hasAttribute('aria-invalid')) source.removeAttribute('aria-invalid');
     },
   };
 }

@@ -1,7 +1,7 @@
 // The key/value head count next to the heads control: one button per divisor of the query heads
 // (1 = multi-query, fewer than h = grouped-query, h = ordinary multi-head), and its name.
 import { divisors } from '../state/parse.js';
-import { h } from '../views/dom.js';
+import { h, setText, unchanged } from '../views/dom.js';
 import { kvKindText } from './split-view.js';
 
 /** callbacks: { change(partial) } */
@@ -27,12 +27,14 @@ export function createKvControl(callbacks) {
       const valid = Number.isInteger(headsValue) && headsValue >= 1 && headsValue <= 1024;
       heads = valid ? headsValue : 1;
       const kv = kvHeads > 0 && heads % kvHeads === 0 ? kvHeads : heads;
-      choices.replaceChildren(
-        ...(valid ? divisors(heads).slice(0, 40) : []).map((d) =>
-          h('button', { type: 'button', className: 'choice', dataset: { kv: String(d) }, 'aria-pressed': d === kv ? 'true' : 'false', text: String(d) }),
-        ),
-      );
-      kind.textContent = valid ? kvKindText({ heads, kvHeads: kv }, t) : '';
+      if (!unchanged(choices, `${valid}|${heads}|${kv}`)) {
+        choices.replaceChildren(
+          ...(valid ? divisors(heads).slice(0, 40) : []).map((d) =>
+            h('button', { type: 'button', className: 'choice', dataset: { kv: String(d) }, 'aria-pressed': d === kv ? 'true' : 'false', text: String(d) }),
+          ),
+        );
+      }
+      setText(kind, valid ? kvKindText({ heads, kvHeads: kv }, t) : '');
     },
   };
 }

@@ -1,7 +1,7 @@
 // The performance panel: which SIMD path ran, the last computation's time, FLOPs and memory, and
 // a T-versus-time plot measured on demand in the worker (forward-only path, the current d_model
 // and heads), which makes the quadratic cost of attention visible.
-import { h } from '../views/dom.js';
+import { h, setText, unchanged } from '../views/dom.js';
 import { forwardFlops } from './work-estimate.js';
 import { renderTimePlot } from './time-plot.js';
 
@@ -40,10 +40,16 @@ export function createPerfPanel(node, { t, getWorker, getShape }) {
       rows.push([tr('perf.flops'), tr('perf.flopsValue', { flops: formatFlops(last.flops), gflops: gflops.toFixed(gflops < 1 ? 3 : 1) })]);
       rows.push([tr('perf.memory'), tr('perf.memoryValue', { mb: (last.memoryBytes / 2 ** 20).toFixed(0) })]);
     }
-    facts.replaceChildren(...rows.flatMap(([term, value]) => [h('dt', { text: term }), h('dd', { text: value })]));
-    button.textContent = running ? tr('perf.measuring') : tr('perf.measure');
-    button.disabled = running;
-    plot.replaceChildren(renderTimePlot(points, { x: tr('perf.axisT'), y: tr('perf.axisMs') }));
+    // Rewritten in place, the plot only when it changed: the panel follows every computation
+    // (every slider step), and new elements cost style and layout each time.
+    if (facts.childElementCount !== rows.length * 2) {
+      facts.replaceChildren(...rows.flatMap(() => [h('dt'), h('dd')]));
+    }
+    rows.flat().forEach((text, k) => setText(facts.children[k], text));
+    setText(button, running ? tr('perf.measuring') : tr('perf.measure'));
+    if (button.disabled !== running) button.disabled = running;
+    const axes = { x: tr('perf.axisT'), y: tr('perf.axisMs') };
+    if (!unchanged(plot, JSON.stringify([points, axes]))) plot.replaceChildren(renderTimePlot(points, axes));
   }
 
   async function measure() {

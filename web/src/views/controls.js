@@ -1,7 +1,7 @@
 // The control panel: reading the raw values (the draft), writing them back, and the small
 // derived displays next to the controls (token chips, head choices, row labels).
 import { divisors, parseWholeNumber } from '../state/parse.js';
-import { h, setHidden } from './dom.js';
+import { h, setHidden, unchanged } from './dom.js';
 
 const FIELD_CONTROLS = {
   sentence: 'sentence',
@@ -57,14 +57,8 @@ export function markInvalid(form, field) {
   }
 }
 
-// What each container last showed: the page re-renders these on every update (every slider
-// step), and new elements each time cost style and layout for nothing.
-const shown = new WeakMap();
-function unchanged(container, key) {
-  if (shown.get(container) === key) return true;
-  shown.set(container, key);
-  return false;
-}
+// The page re-renders these on every update (every slider step): unchanged() (dom.js) skips
+// building the same elements again, which cost style and layout for nothing.
 
 // The tokens as chips under the sentence, so the split at spaces is visible.
 export function renderTokens(container, tokens) {

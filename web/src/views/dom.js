@@ -32,3 +32,15 @@ export function setAttr(node, name, value) {
 export function setHidden(node, hidden) {
   if (node.hidden !== hidden) node.hidden = hidden;
 }
+
+// What each container was last built from (a key), for unchanged().
+const builtFrom = new WeakMap();
+
+/** True when `container` was last built from the same `key` (its elements can stay); else
+ *  remembers `key` and returns false. Views re-rendered on every update use it to skip building
+ *  the same elements again: new elements cost style and layout even when they look the same. */
+export function unchanged(container, key) {
+  if (builtFrom.get(container) === key) return true;
+  builtFrom.set(container, key);
+  return false;
+}
