@@ -5,18 +5,18 @@
 // after the next frame, one view per task (input and the next frames go first). Every view is drawn in the end,
 // on screen or not: tests, screenshots and a reader who scrolls find it current.
 //
-// A job starts only when the idle period has room for it: its view's last measured cost (or
-// FIRST_GUESS_MS before it was ever drawn; at most LONGEST_FIT_MS, as idle periods last 50 ms at
-// most) fits in deadline.timeRemaining(), or it has waited IDLE_TIMEOUT_MS. Otherwise it waits for
-// the next idle period. Without that check a 12–14 ms job could start in the few milliseconds left
-// between an input's handler and the frame that shows it, and push that frame past 16 ms.
+// A job starts only when the idle period has room for its view's last measured cost (or
+// FIRST_GUESS_MS before it was ever drawn), or it has waited IDLE_TIMEOUT_MS (idleHasRoom,
+// views/idle.js): a 12–14 ms job started between an input's handler and its frame pushed that
+// frame past 16 ms.
 //
 // createViewScheduler() → { track(el), draw(name, el, run, now), forget(name), pending() }
 //   draw(name, el, run, now): run() draws view `name` (whose element is `el`); `now` forces it.
 //   A later draw of the same name replaces a pending one (only the newest result is drawn).
+import { idleHasRoom } from '../views/idle.js';
+
 const IDLE_TIMEOUT_MS = 250;
 const FIRST_GUESS_MS = 8;
-const LONGEST_FIT_MS = 40;
 
 export function createViewScheduler({ rootMargin = '100px 0px' } = {}) {
   const onScreen = new Set();
@@ -73,12 +73,7 @@ export function createViewScheduler({ rootMargin = '100px 0px' } = {}) {
     const names = [...queue.keys()];
     const name = names.find((n) => onScreen.has(queue.get(n).el)) ?? names[0];
     const now = performance.now();
-    const fits =
-      !deadline?.timeRemaining ||
-      deadline.didTimeout ||
-      deadline.timeRemaining() >= Math.min(cost.get(name) ?? FIRST_GUESS_MS, LONGEST_FIT_MS) ||
-      (waitingSince !== null && now - waitingSince >= IDLE_TIMEOUT_MS);
-    if (fits) {
+    if (idleHasRoom(deadline, cost.get(name) ?? FIRST_GUESS_MS, now - (waitingSince ?? now), IDLE_TIMEOUT_MS)) {
       waitingSince = null;
       runOne(name);
     } else {

@@ -4,6 +4,7 @@
 // result rewrites numbers, not the page. Pointing, focusing, editing and toggling cells are
 // handled here by delegation and reported through callbacks.
 import { h, setText } from '../views/dom.js';
+import { idleHasRoom } from '../views/idle.js';
 import { superscript, subscript } from '../i18n/index.js';
 import { compareMaskOf } from './companions.js';
 import { fillText } from './explain.js';
@@ -442,7 +443,7 @@ export function createStepsView(container, callbacks) {
   function prefetch(deadline) {
     prefetchHandle = null;
     // What is shown first; and not in an idle period too short for it (see drainIdle).
-    if (!parking || waiting.size || (!deadline.didTimeout && deadline.timeRemaining() < Math.min(prefetchCost, IDLE_SLICE_MS))) {
+    if (!parking || waiting.size || !idleHasRoom(deadline, Math.min(prefetchCost, IDLE_SLICE_MS), 0, Infinity)) {
       if (parking) schedulePrefetch();
       return;
     }
@@ -500,9 +501,8 @@ export function createStepsView(container, callbacks) {
   }
   // Views shown first, then those of parked sections (prefetch).
   const waiting = new Set(); // views with something pending
-  // A view is drawn only when what it took last time fits in the idle period left (an idle period
-  // can be the few milliseconds between an input's handler and the frame that shows it), or once
-  // the views have waited IDLE_WAIT_MS.
+  // A view is drawn only when what it took last time fits in the idle period left, or once the
+  // views have waited IDLE_WAIT_MS (idleHasRoom, views/idle.js).
   let waitingSince = null;
   function drainIdle(deadline) {
     idleHandle = null;
@@ -513,8 +513,7 @@ export function createStepsView(container, callbacks) {
         waiting.delete(view);
         continue;
       }
-      const overdue = deadline.didTimeout || (waitingSince !== null && performance.now() - waitingSince > IDLE_WAIT_MS);
-      if (!overdue && deadline.timeRemaining() < Math.min(view.cost ?? IDLE_SLICE_MS, IDLE_SLICE_MS)) {
+      if (!idleHasRoom(deadline, Math.min(view.cost ?? IDLE_SLICE_MS, IDLE_SLICE_MS), performance.now() - (waitingSince ?? start), IDLE_WAIT_MS)) {
         waitingSince ??= start;
         break;
       }

@@ -10,6 +10,7 @@ import { parseCellRef } from '../lesson/lesson-state.js';
 import { ALL_FIELDS, encodeHash, PAGE_PARTS } from '../state/url.js';
 import { galleryItems } from './gallery.js';
 import { applyHidden, controlsOnPage } from './hide.js';
+import { idleHasRoom } from '../views/idle.js';
 import './share.css';
 
 // How long the address waits for the reader to stop typing before it is rewritten.
@@ -57,12 +58,23 @@ export function installSharing({ doc = document, win = window } = {}) {
     if (current && current.hash === null) current.hash = encodeHash({ presetId: current.presetId, state: current.state, lang: current.lang, view });
     return current?.hash ?? null;
   };
-  const write = () => {
+  let writeCost = 0; // ms the last write took (encoding an edited state: several)
+  let writeSince = null;
+  const write = (deadline) => {
     timer = null;
     idle = null;
     if (!pending) return;
+    // In an idle period with room for it (views/idle.js), not just before a frame.
+    writeSince ??= performance.now();
+    if (!idleHasRoom(deadline, writeCost, performance.now() - writeSince, WRITE_IDLE_TIMEOUT_MS)) {
+      idle = win.requestIdleCallback(write, { timeout: WRITE_IDLE_TIMEOUT_MS });
+      return;
+    }
+    writeSince = null;
+    const start = performance.now();
     pending = false;
     const hash = hashNow();
+    writeCost = performance.now() - start;
     if (hash === (win.location.hash === '#' ? '' : win.location.hash)) return;
     win.history.replaceState(win.history.state, '', hash || `${win.location.pathname}${win.location.search}`);
   };
@@ -78,6 +90,7 @@ export function installSharing({ doc = document, win = window } = {}) {
     if (idle !== null) win.cancelIdleCallback(idle);
     timer = null;
     idle = null;
+    writeSince = null;
   };
   const schedule = () => {
     pending = true;
