@@ -13,7 +13,7 @@
 // createViewScheduler() → { track(el), draw(name, el, run, now), forget(name), pending() }
 //   draw(name, el, run, now): run() draws view `name` (whose element is `el`); `now` forces it.
 //   A later draw of the same name replaces a pending one (only the newest result is drawn).
-import { idleHasRoom } from '../views/idle.js';
+import { frameComing, idleHasRoom, whenFrameIsOut } from '../views/idle.js';
 
 const IDLE_TIMEOUT_MS = 250;
 const FIRST_GUESS_MS = 8;
@@ -79,10 +79,9 @@ export function createViewScheduler({ rootMargin = '100px 0px' } = {}) {
     } else {
       waitingSince ??= now;
     }
-    if (queue.size) {
-      scheduled = true;
-      later(step);
-    }
+    if (!queue.size) return;
+    scheduled = true;
+    whenFrameIsOut(() => later(step)); // a change came meanwhile: after its frame
   }
 
   return {
@@ -92,7 +91,10 @@ export function createViewScheduler({ rootMargin = '100px 0px' } = {}) {
     draw(name, el, run, now = false) {
       queue.set(name, { el, run });
       if (now || !observer || onScreen.has(el)) runOne(name);
-      else schedule();
+      else {
+        frameComing();
+        schedule();
+      }
     },
     /** Forget a pending draw (its view is up to date after all). */
     forget(name) {

@@ -4,7 +4,7 @@
 // result rewrites numbers, not the page. Pointing, focusing, editing and toggling cells are
 // handled here by delegation and reported through callbacks.
 import { h, setText } from '../views/dom.js';
-import { idleHasRoom } from '../views/idle.js';
+import { frameComing, idleHasRoom, whenFrameIsOut } from '../views/idle.js';
 import { superscript, subscript } from '../i18n/index.js';
 import { compareMaskOf } from './companions.js';
 import { fillText } from './explain.js';
@@ -362,6 +362,7 @@ export function createStepsView(container, callbacks) {
   }
 
   function render(next) {
+    frameComing(); // idle work waits for the frame that shows this
     ctx = next;
     tokensKey = `${ctx.result.tokens.join('\u0001')}\u0002${ctx.result.source?.tokens.join('\u0001') ?? ''}`;
     const single = ctx.state.step !== 'all';
@@ -434,14 +435,17 @@ export function createStepsView(container, callbacks) {
   }
 
   // In idle time: the next step, then the previous one, built and drawn, parked.
-  let prefetchHandle = null;
+  // The latest request wins (an older one, asked for or pending, does nothing); asked after the
+  // frame that shows the latest change (views/idle.js).
+  let prefetchRequest = 0;
   function schedulePrefetch() {
-    if (prefetchHandle !== null) cancelIdleCallback(prefetchHandle);
-    prefetchHandle = requestIdleCallback(prefetch, { timeout: 2000 });
+    const request = ++prefetchRequest;
+    whenFrameIsOut(() => {
+      if (request === prefetchRequest) requestIdleCallback((deadline) => request === prefetchRequest && prefetch(deadline), { timeout: 2000 });
+    });
   }
   let prefetchCost = IDLE_SLICE_MS; // what building a section took last time
   function prefetch(deadline) {
-    prefetchHandle = null;
     // What is shown first; and not in an idle period too short for it (see drainIdle).
     if (!parking || waiting.size || !idleHasRoom(deadline, Math.min(prefetchCost, IDLE_SLICE_MS), 0, Infinity)) {
       if (parking) schedulePrefetch();
@@ -497,7 +501,10 @@ export function createStepsView(container, callbacks) {
   let idleHandle = null;
   function scheduleIdle() {
     if (idleHandle !== null) return;
-    idleHandle = requestIdleCallback(drainIdle, { timeout: 1000 });
+    idleHandle = 'asked';
+    whenFrameIsOut(() => {
+      idleHandle = requestIdleCallback(drainIdle, { timeout: 1000 });
+    });
   }
   // Views shown first, then those of parked sections (prefetch).
   const waiting = new Set(); // views with something pending

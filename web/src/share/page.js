@@ -10,7 +10,7 @@ import { parseCellRef } from '../lesson/lesson-state.js';
 import { ALL_FIELDS, encodeHash, PAGE_PARTS } from '../state/url.js';
 import { galleryItems } from './gallery.js';
 import { applyHidden, controlsOnPage } from './hide.js';
-import { idleHasRoom } from '../views/idle.js';
+import { idleHasRoom, whenFrameIsOut } from '../views/idle.js';
 import './share.css';
 
 // How long the address waits for the reader to stop typing before it is rewritten.
@@ -67,7 +67,9 @@ export function installSharing({ doc = document, win = window } = {}) {
     // In an idle period with room for it (views/idle.js), not just before a frame.
     writeSince ??= performance.now();
     if (!idleHasRoom(deadline, writeCost, performance.now() - writeSince, WRITE_IDLE_TIMEOUT_MS)) {
-      idle = win.requestIdleCallback(write, { timeout: WRITE_IDLE_TIMEOUT_MS });
+      whenFrameIsOut(() => {
+        if (pending && timer === null && idle === null) idle = win.requestIdleCallback(write, { timeout: WRITE_IDLE_TIMEOUT_MS });
+      });
       return;
     }
     writeSince = null;

@@ -1,13 +1,34 @@
-// Idle work that must not delay a frame. Chromium also grants idle periods in the few
-// milliseconds between an input's handler and the frame that shows it: a job started there, however
-// short its deadline, runs to its end and pushes that frame back. So a job starts only when the
-// idle period left covers what it took last time (capped: idle periods last 50 ms at most), or
-// when it has waited long enough (or its callback timed out): every job runs in the end.
+// Idle work that must not delay a frame. Chromium also grants idle periods between an input's
+// handler and the frame that shows it (traces showed 2 to 50 ms allotted there): a job started in
+// one runs to its end and pushes that frame back. So a job starts only
+//   - once the frame that shows the latest change is out (frameComing() marks a change), and
+//   - when the idle period left covers what the job took last time (capped: idle periods last
+//     50 ms at most),
+// or when it has waited long enough (or its callback timed out): every job runs in the end.
 const LONGEST_FIT_MS = 40;
+let framePending = false;
 
-/** True when an idle callback's `deadline` has room for a job that took `costMs` last time, or
- *  the job has waited `waitedMs` ≥ `maxWaitMs`. No deadline (a setTimeout fallback): true. */
+/** A change waits for the next frame: idle jobs hold back until that frame has been rendered. */
+export function frameComing() {
+  if (framePending || typeof requestAnimationFrame !== 'function') return;
+  framePending = true;
+  requestAnimationFrame(() => {
+    framePending = false; // runs as that frame starts; idle callbacks come after it is rendered
+  });
+}
+
+/** Runs fn now when no change is waiting for its frame, else as that frame starts (so that an idle
+ *  callback fn requests comes after it is rendered). */
+export function whenFrameIsOut(fn) {
+  if (framePending) requestAnimationFrame(() => fn());
+  else fn();
+}
+
+/** True when the latest change's frame is out and an idle callback's `deadline` has room for a job
+ *  that took `costMs` last time, or the job has waited `waitedMs` ≥ `maxWaitMs`. No deadline (a
+ *  setTimeout fallback): true. A job refused while a frame is coming should ask again after it
+ *  (requestAnimationFrame, then requestIdleCallback), not spin in idle callbacks until then. */
 export function idleHasRoom(deadline, costMs, waitedMs, maxWaitMs) {
   if (!deadline?.timeRemaining || deadline.didTimeout || waitedMs >= maxWaitMs) return true;
-  return deadline.timeRemaining() >= Math.min(costMs, LONGEST_FIT_MS);
+  return !framePending && deadline.timeRemaining() >= Math.min(costMs, LONGEST_FIT_MS);
 }
