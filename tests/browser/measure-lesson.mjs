@@ -24,7 +24,10 @@
 // it), i.e. an input that arrives at the start of a frame interval is on screen at the next vsync.
 // Work a page defers to idle callbacks after that frame (views off screen) is not in it — it is
 // listed separately as "after": the main thread's busy time from the end of the frame until the
-// page is idle again (up to 300 ms), so that nothing the interaction caused is hidden.
+// page is idle again, at least AFTER_MS later (idle jobs that wait for an idle period long enough
+// for them ran past a shorter window, into the next sample's preparation), so that nothing the
+// interaction caused is hidden. The next sample starts only then, so no leftover work of one
+// sample lands in the next one's frame.
 //
 // The events are the ones a reader's input fires (click, input, change, keydown, mouseover /
 // mousemove), dispatched by script so that Playwright's own work is not counted; a cell is
@@ -35,6 +38,7 @@ import { baseUrl, dist, launchChromium, serveStatic } from './harness.mjs';
 import { LESSON_PAGE_HELPERS } from './lesson-page-helpers.mjs';
 
 const REPEAT = Number(process.env.REPEAT ?? 21);
+const AFTER_MS = 400; // the shortest "after" window
 const server = await serveStatic(dist);
 const base = `${baseUrl(server)}index.html`;
 const browser = await launchChromium();
@@ -55,7 +59,7 @@ async function measure(page, cdp, label, act, prep = '') {
   const traced = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
   await cdp.send('Tracing.start', { categories: `devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing${process.env.DUMP ? ',disabled-by-default-devtools.timeline.stack' : ''}`, transferMode: 'ReportEvents' });
   const samples = await page.evaluate(
-    async ({ source, prepSource, repeat }) => {
+    async ({ source, prepSource, repeat, AFTER_MS }) => {
       const act = new Function('i', source); // the interaction, as the body of a function
       const prepare = new Function('i', prepSource);
       const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
@@ -83,7 +87,11 @@ async function measure(page, cdp, label, act, prep = '') {
         await frame();
         const t3 = performance.now();
         performance.mark(`m${i}:frame`);
-        // Until the page has nothing left to do: idle callbacks until one finds time to spare.
+        // Until the page has nothing left to do: AFTER_MS at least (its idle jobs may wait for
+        // an idle period long enough for them, which comes only once the page is quiet, and the
+        // address is written 250 ms after a change), then idle callbacks until one finds time to
+        // spare.
+        await new Promise((resolve) => setTimeout(resolve, AFTER_MS));
         for (let k = 0; k < 20; k += 1) {
           const deadline = await idle();
           if (deadline.timeRemaining() > 10) break;
@@ -94,7 +102,7 @@ async function measure(page, cdp, label, act, prep = '') {
       }
       return out;
     },
-    { source: act, prepSource: prep, repeat: REPEAT },
+    { source: act, prepSource: prep, repeat: REPEAT, AFTER_MS },
   );
   await cdp.send('Tracing.end');
   await traced;
