@@ -54,6 +54,32 @@ std::pair<int, int> key_range(const MaskRule& rule, bool infinite_fill, int i0, 
     return {lo, std::max(lo, hi)};
 }
 
+// The stable softmax's update of one row of a tile when the mask is a band with a −∞ fill (causal,
+// window, prefix, none) and Q was scaled beforehand, so that z already holds the logits: only keys
+// [lo, hi) are visible, and the others get weight 0 without being looked at. Returns the new
+// running max (−∞ while nothing is visible) and adds this tile's Σ e^(z − max) to `sum`, after
+// scaling it (and `out`, the row's weighted sum so far) by e^(old max − new max).
+float band_row_update(float* z, int keys, int lo, int hi, float max, float& sum, float* out, int out_n) {
+    if (hi <= lo) {
+        std::fill(z, z + keys, 0.0f);
+        return max;
+    }
+    const float m_new = std::max(max, kernels::row_max(z + lo, hi - lo));
+    // e^(−∞) = 0 on the first visible tile; no exp at all while the max stays
+    const float alpha = m_new == max ? 1.0f : std::exp(max - m_new);
+    // The exps run over whole strips (e^−∞ = 0 for the masked keys added at the end), so that
+    // the diagonal's ragged rows take no scalar tail of std::exp calls.
+    constexpr int S = kernels::kStrip;
+    const int hi_batches = std::min(keys, lo + (hi - lo + S - 1) / S * S);
+    std::fill(z + hi, z + hi_batches, kMinusInfinity);
+    const float tile_sum = kernels::exp_shifted<true>(z + lo, m_new, z + lo, hi_batches - lo);
+    std::fill(z, z + lo, 0.0f);
+    std::fill(z + hi_batches, z + keys, 0.0f);
+    sum = alpha * sum + tile_sum;
+    if (alpha != 1.0f) kernels::scale_row(out, out_n, alpha);
+    return m_new;
+}
+
 // Pass 3 for one row of a tile: z ← logits from raw dot products z of query i with keys
 // [j0, j0 + keys). With a band mask (no padding, not custom) the visible keys are one range,
 // scaled with SIMD; only the keys outside it are looked at one by one.
@@ -93,6 +119,12 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
     const Logit logit{p.scale ? 1.0f / std::sqrt(static_cast<float>(HS)) : 1.0f,
                       1.0f / p.temperature, p.mask_fill, p.mask_before_scale};
     const float visible_scale = logit.score_scale * logit.inverse_temperature;
+    // The common case — a band mask filled with −∞, stable softmax — takes a shorter road: Q is
+    // scaled once (so that Q_h·K_hᵀ are the logits), and each row of a tile is one max and one
+    // exp over its visible keys. (Scaling Q rounds once per entry of Q instead of once per
+    // logit: a different rounding, well within float32's error of the products themselves.)
+    const bool band_path = rule.is_band() && infinite_fill && !p.naive_softmax;
+    const float dot_scale = band_path ? 1.0f : visible_scale;  // logit = dot · this, where visible
 
     r.T = T; r.Tk = Tk; r.C = C; r.NH = p.NH; r.KVH = p.KVH; r.HS = HS;
     r.q.resize(T, C);
@@ -109,6 +141,7 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
 
     // pass 1: projections Q = X·W_Q, K = X_s·W_K, V = X_s·W_V — O(T·C) memory
     kernels::gemm_auto(p.x.data.data(), C, p.wq.data.data(), C, r.q.data.data(), C, T, C, C);
+    if (band_path && visible_scale != 1.0f) kernels::scale_row(r.q.data.data(), T * C, visible_scale);
     kernels::gemm_auto(xs.data.data(), C, p.wk.data.data(), r.k.cols, r.k.data.data(), r.k.cols, Tk, C, r.k.cols);
     kernels::gemm_auto(xs.data.data(), C, p.wv.data.data(), r.v.cols, r.v.data.data(), r.v.cols, Tk, C, r.v.cols);
 
@@ -146,6 +179,13 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
                                      k_strip_stride, r.tile.data.data(), kTileKeys, rows, HS, keys);
                 for (int a = 0; a < rows; ++a) {
                     float* z = r.tile.row(a);
+                    if (band_path) {
+                        const int i = i0 + a;
+                        m[a] = band_row_update(z, keys, std::clamp(rule.first_visible(i) - j0, 0, keys),
+                                               std::clamp(rule.last_visible(i) + 1 - j0, 0, keys), m[a], l[a],
+                                               r.block_out.row(a), HS);
+                        continue;
+                    }
                     // pass 3: logits z = (scaled score + M)/τ, −∞ where masked with −∞
                     logits_of_row(rule, logit, visible_scale, i0 + a, j0, z, keys);
                     // pass 4: online softmax update of row i (the naive form keeps m = 0)
@@ -190,7 +230,7 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
             float* a = weights.row(n);
             kernels::gemm_packed(q_h + std::size_t(i) * C, C, r.k_packed.data(), k_strip_stride, a, Tk, 1, HS, Tk);
             for (int j = 0; j < Tk; ++j) {
-                const float z = rule.masked(i, j) ? logit.masked(a[j]) : a[j] * visible_scale;
+                const float z = rule.masked(i, j) ? logit.masked(a[j]) : a[j] * dot_scale;
                 a[j] = r.running_sum[i] > 0.0f ? std::exp(z - r.running_max[i]) / r.running_sum[i] : 0.0f;
             }
         }

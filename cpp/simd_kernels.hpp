@@ -153,8 +153,15 @@ inline float row_max(const float* row, int n) {
     float best = -std::numeric_limits<float>::infinity();
     int j = 0;
     if (n >= W) {
-        batch m = batch::load_unaligned(row);
-        for (j = W; j + W <= n; j += W) m = xsimd::max(m, batch::load_unaligned(row + j));
+        // Two running maxima: one would make every step wait for the previous max (a dependency
+        // chain as long as the row), two halve it.
+        batch m = batch::load_unaligned(row), m2 = m;
+        for (j = W; j + 2 * W <= n; j += 2 * W) {
+            m = xsimd::max(m, batch::load_unaligned(row + j));
+            m2 = xsimd::max(m2, batch::load_unaligned(row + j + W));
+        }
+        for (; j + W <= n; j += W) m = xsimd::max(m, batch::load_unaligned(row + j));
+        m = xsimd::max(m, m2);
         alignas(64) float lanes[W];
         m.store_aligned(lanes);
         for (float lane : lanes) best = std::max(best, lane);

@@ -67,7 +67,7 @@ TEST_CASE("forward-only equals the full pass for shapes across tile edges", "[ou
 }
 
 TEST_CASE("forward-only equals the full pass for every mask and softmax option", "[output-only][mask]") {
-    struct Case { const char* name; attn::MaskKind mask; float fill; bool before; float tau; int KVH; bool cross; bool pad; };
+    struct Case { const char* name; attn::MaskKind mask; float fill; bool before; float tau; int KVH; bool cross; bool pad; bool scale = true; bool naive = false; };
     const float inf = std::numeric_limits<float>::infinity();
     const Case k = GENERATE_COPY(values<Case>({
         {"window 40", attn::MaskKind::Window, -inf, false, 1.0f, 0, false, false},
@@ -79,6 +79,10 @@ TEST_CASE("forward-only equals the full pass for every mask and softmax option",
         {"causal, tau 7, GQA", attn::MaskKind::Causal, -inf, false, 7.0f, 2, false, false},
         {"cross + padding, MQA", attn::MaskKind::None, -inf, false, 1.0f, 1, true, true},
         {"cross causal", attn::MaskKind::Causal, -inf, false, 2.0f, 0, true, false},
+        // (the band masks with −∞ scale Q instead of the logits: with and without √d_k)
+        {"window 40, unscaled, tau 0.5", attn::MaskKind::Window, -inf, false, 0.5f, 0, false, false, false},
+        {"causal, unscaled", attn::MaskKind::Causal, -inf, true, 1.0f, 0, false, false, false},
+        {"causal, naive softmax", attn::MaskKind::Causal, -inf, false, 1.0f, 0, false, false, true, true},
     }));
     CAPTURE(k.name);
     attn::Config c = sized(200, 24, 4);
@@ -89,6 +93,8 @@ TEST_CASE("forward-only equals the full pass for every mask and softmax option",
     c.mask_fill = k.fill;
     c.mask_before_scale = k.before;
     c.temperature = k.tau;
+    c.scale = k.scale;
+    c.naive_softmax = k.naive;
     c.cross = k.cross;
     if (k.cross) for (int t = 0; t < 170; ++t) c.source_tokens.push_back("s" + std::to_string(t));
     const int Tk = k.cross ? 170 : 200;
