@@ -144,7 +144,8 @@ struct OutputOnlyResult {
     Matrix q, k, v, concat;           // scratch: projections and the concatenated heads
     std::vector<float> k_packed;      // scratch: K_gᵀ (HS, Tk) of one key/value head, packed
     std::vector<float> v_packed;      // scratch: V_g (Tk, HS) of one key/value head, packed
-    Matrix tile, block_out;           // scratch: a tile of logits, a block of context rows
+    Matrix tile;                      // scratch: a tile of logits
+    Matrix head_out;                  // scratch: (T, HS) head h's weighted sums so far
     std::vector<float> running_max, running_sum;  // scratch: (T) per head
 };
 

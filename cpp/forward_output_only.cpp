@@ -1,7 +1,7 @@
 // The forward-only path for large inputs: the output of multi-head attention without keeping any
-// T×Tk matrix. Queries are taken in blocks of kBlockRows, keys in tiles of kTileKeys; for each
-// query row a running max m and running sum l of the softmax are updated tile by tile (the
-// "online softmax" of FlashAttention):
+// T×Tk matrix. Queries are taken in blocks of kBlockRows, keys in tiles of kTileKeys (in chunks
+// of keys small enough for L2); for each query row a running max m and running sum l of the
+// softmax are updated tile by tile (the "online softmax" of FlashAttention):
 //
 //   m' = max(m, max_j z_j)          α = e^(m − m')
 //   l' = α·l + Σ_j e^(z_j − m')     o' = α·o + Σ_j e^(z_j − m')·v_j
@@ -30,6 +30,7 @@ namespace {
 
 constexpr int kBlockRows = 16;   // queries per block: each K tile load is reused 16 times
 constexpr int kTileKeys = 128;   // keys per tile: a tile of logits is 16×128 floats = 8 KiB
+constexpr std::size_t kChunkBytes = 256 * 1024;  // K and V of a chunk of keys: half of a 512 KiB L2
 constexpr float kMinusInfinity = -std::numeric_limits<float>::infinity();
 
 // The logit of query i for key j, from the raw dot product: (dot·s + M)/τ or (dot + M)·s/τ.
@@ -133,7 +134,7 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
     r.concat.resize(T, C);
     r.output.resize(T, C);
     r.tile.resize(kBlockRows, kTileKeys);
-    r.block_out.resize(kBlockRows, HS);
+    r.head_out.resize(T, HS);
     r.running_max.resize(T);
     r.running_sum.resize(T);
     r.weight_rows = weight_rows;
@@ -150,6 +151,8 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
     constexpr int S = kernels::kStrip;
     const std::size_t k_strip_stride = std::size_t(HS) * S;   // a strip of Kᵀ: HS rows × S keys
     const std::size_t v_strip_stride = std::size_t(Tk) * S;   // a strip of V: Tk rows × S columns
+    // Keys per chunk: the chunk's K and V together take about kChunkBytes (a whole number of tiles).
+    const int chunk_keys = std::max(kTileKeys, int(kChunkBytes / (2 * sizeof(float) * HS)) / kTileKeys * kTileKeys);
     r.k_packed.resize(packed_size<S>(HS, Tk));
     r.v_packed.resize(packed_size<S>(Tk, HS));
 
@@ -160,66 +163,75 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
             pack_strips<S>(r.v.data.data() + g * HS, r.v.cols, Tk, HS, r.v_packed.data(), v_strip_stride);
         }
         const float* q_h = r.q.data.data() + h * HS;  // Q_h, row stride C
+        float* const m = r.running_max.data();
+        float* const l = r.running_sum.data();
+        std::fill(m, m + T, p.naive_softmax ? 0.0f : kMinusInfinity);
+        std::fill(l, l + T, 0.0f);
+        std::fill(r.head_out.data.begin(), r.head_out.data.end(), 0.0f);
 
-        for (int i0 = 0; i0 < T; i0 += kBlockRows) {
-            const int i1 = std::min(T, i0 + kBlockRows), rows = i1 - i0;
-            float* m = r.running_max.data() + i0;
-            float* l = r.running_sum.data() + i0;
-            std::fill(m, m + rows, p.naive_softmax ? 0.0f : kMinusInfinity);
-            std::fill(l, l + rows, 0.0f);
-            std::fill(r.block_out.data.begin(), r.block_out.data.end(), 0.0f);
-
-            // Tiles start on a strip boundary; keys before `lo` that this adds are masked anyway.
-            auto [lo, hi] = key_range(rule, infinite_fill, i0, i1);
-            lo -= lo % S;
-            for (int j0 = lo; j0 < hi; j0 += kTileKeys) {
-                const int j1 = std::min(hi, j0 + kTileKeys), keys = j1 - j0;
-                // pass 2: raw dot products of the block's queries with the tile's keys
-                kernels::gemm_packed(q_h + std::size_t(i0) * C, C, r.k_packed.data() + (j0 / S) * k_strip_stride,
-                                     k_strip_stride, r.tile.data.data(), kTileKeys, rows, HS, keys);
-                for (int a = 0; a < rows; ++a) {
-                    float* z = r.tile.row(a);
-                    if (band_path) {
+        // Keys chunk by chunk, and within a chunk every block of queries that sees any of its
+        // keys: a chunk's part of K and V stays in L2 while the blocks pass over it. (Block by
+        // block instead, each block would read all of K and V it sees: at T = 1024 and d_k = 64
+        // that is 512 KiB, L2's size, so every tile came from L3.) The online softmax does not
+        // mind the order in which a row meets its keys.
+        for (int c0 = 0; c0 < Tk; c0 += chunk_keys) {
+            const int c1 = std::min(Tk, c0 + chunk_keys);
+            for (int i0 = 0; i0 < T; i0 += kBlockRows) {
+                const int i1 = std::min(T, i0 + kBlockRows), rows = i1 - i0;
+                // Tiles start on a strip boundary; keys before `lo` that this adds are masked anyway.
+                auto [lo, hi] = key_range(rule, infinite_fill, i0, i1);
+                lo = std::max(lo - lo % S, c0);
+                hi = std::min(hi, c1);
+                float* const out = r.head_out.row(i0);
+                for (int j0 = lo; j0 < hi; j0 += kTileKeys) {
+                    const int j1 = std::min(hi, j0 + kTileKeys), keys = j1 - j0;
+                    // pass 2: raw dot products of the block's queries with the tile's keys
+                    kernels::gemm_packed(q_h + std::size_t(i0) * C, C, r.k_packed.data() + (j0 / S) * k_strip_stride,
+                                         k_strip_stride, r.tile.data.data(), kTileKeys, rows, HS, keys);
+                    for (int a = 0; a < rows; ++a) {
                         const int i = i0 + a;
-                        m[a] = band_row_update(z, keys, std::clamp(rule.first_visible(i) - j0, 0, keys),
-                                               std::clamp(rule.last_visible(i) + 1 - j0, 0, keys), m[a], l[a],
-                                               r.block_out.row(a), HS);
-                        continue;
+                        float* z = r.tile.row(a);
+                        if (band_path) {
+                            m[i] = band_row_update(z, keys, std::clamp(rule.first_visible(i) - j0, 0, keys),
+                                                   std::clamp(rule.last_visible(i) + 1 - j0, 0, keys), m[i], l[i],
+                                                   out + std::size_t(a) * HS, HS);
+                            continue;
+                        }
+                        // pass 3: logits z = (scaled score + M)/τ, −∞ where masked with −∞
+                        logits_of_row(rule, logit, visible_scale, i, j0, z, keys);
+                        // pass 4: online softmax update of row i (the naive form keeps m = 0)
+                        const float m_new = p.naive_softmax ? 0.0f : std::max(m[i], kernels::row_max(z, keys));
+                        if (m_new == kMinusInfinity) {  // nothing visible yet: this tile adds nothing
+                            std::fill(z, z + keys, 0.0f);
+                            continue;
+                        }
+                        const float alpha = std::exp(m[i] - m_new);  // e^(−∞) = 0 on the first tile
+                        // (m_new is the row's max so far unless the softmax is naive)
+                        const float tile_sum = p.naive_softmax ? kernels::exp_shifted(z, m_new, z, keys)
+                                                               : kernels::exp_shifted<true>(z, m_new, z, keys);
+                        l[i] = alpha * l[i] + tile_sum;
+                        m[i] = m_new;
+                        if (alpha != 1.0f) kernels::scale_row(out + std::size_t(a) * HS, HS, alpha);
                     }
-                    // pass 3: logits z = (scaled score + M)/τ, −∞ where masked with −∞
-                    logits_of_row(rule, logit, visible_scale, i0 + a, j0, z, keys);
-                    // pass 4: online softmax update of row i (the naive form keeps m = 0)
-                    const float m_new = p.naive_softmax ? 0.0f : std::max(m[a], kernels::row_max(z, keys));
-                    if (m_new == kMinusInfinity) {  // nothing visible yet: this tile adds nothing
-                        std::fill(z, z + keys, 0.0f);
-                        continue;
-                    }
-                    const float alpha = std::exp(m[a] - m_new);  // e^(−∞) = 0 on the first tile
-                    // (m_new is the row's max so far unless the softmax is naive)
-                    const float tile_sum = p.naive_softmax ? kernels::exp_shifted(z, m_new, z, keys)
-                                                           : kernels::exp_shifted<true>(z, m_new, z, keys);
-                    l[a] = alpha * l[a] + tile_sum;
-                    m[a] = m_new;
-                    if (alpha != 1.0f) kernels::scale_row(r.block_out.row(a), HS, alpha);
+                    // pass 5: o += e^(z − m)·V over the tile
+                    kernels::gemm_packed<true>(r.tile.data.data(), kTileKeys, r.v_packed.data() + std::size_t(j0) * S,
+                                               v_strip_stride, out, HS, rows, keys, HS);
                 }
-                // pass 5: o += e^(z − m)·V over the tile
-                kernels::gemm_packed<true>(r.tile.data.data(), kTileKeys, r.v_packed.data() + std::size_t(j0) * S,
-                                           v_strip_stride, r.block_out.data.data(), HS, rows, keys, HS);
             }
-            // pass 6: o / l, into head h's columns of the concatenation; a row that saw no key
-            // at all (l = 0) is defined as zeros, as in the full pass.
-            for (int a = 0; a < rows; ++a) {
-                float* o = r.block_out.row(a);
-                if (l[a] > 0.0f || std::isnan(l[a]) || std::isinf(l[a])) {
-                    kernels::scale_row(o, HS, 1.0f / l[a]);
-                } else {
-                    std::fill(o, o + HS, 0.0f);
-                }
-                std::copy(o, o + HS, r.concat.row(i0 + a) + h * HS);
+            // Progress by keys done; with a causal mask later chunks cost less, which a progress
+            // bar may show as a slight speed-up.
+            if (progress) progress((h + double(c1) / Tk) / (p.NH + 1));
+        }
+        // pass 6: o / l, into head h's columns of the concatenation; a row that saw no key at
+        // all (l = 0) is defined as zeros, as in the full pass.
+        for (int i = 0; i < T; ++i) {
+            float* o = r.head_out.row(i);
+            if (l[i] > 0.0f || std::isnan(l[i]) || std::isinf(l[i])) {
+                kernels::scale_row(o, HS, 1.0f / l[i]);
+            } else {
+                std::fill(o, o + HS, 0.0f);
             }
-            // Progress by query rows done; with a causal mask later blocks cost more, which a
-            // progress bar may show as a slight slow-down.
-            if (progress) progress((h + double(i1) / T) / (p.NH + 1));
+            std::copy(o, o + HS, r.concat.row(i) + h * HS);
         }
 
         // The weights of the rows asked for: e^(z − m)/l with the row's final m and l.
