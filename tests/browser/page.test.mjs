@@ -198,6 +198,62 @@ test('bad input shows a message and keeps the last result', async () => {
   }
 });
 
+// A sentence put into the box at once (one input event, as a paste does).
+const paste = (page, text) =>
+  page.evaluate((value) => {
+    const box = document.querySelector('#sentence');
+    box.value = value;
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+  }, text);
+const chipTexts = (page) => page.$$eval('#token-chips .chip', (chips) => chips.map((chip) => chip.textContent));
+const words = (n) => Array.from({ length: n }, (_, i) => `w${i + 1}`);
+
+test('a very long sentence shows its first 32 tokens as chips and how many are left', async () => {
+  const { page, errors, close } = await open('#preset=journey');
+  try {
+    // 2,000 tokens: refused by the engine, and 32 chips and one "… +1968 more" (it was 200 chips).
+    await paste(page, words(2000).join(' '));
+    await page.waitForSelector('#message:not([hidden])');
+    assert.match(await page.textContent('#message'), /Too many tokens: 2000\./);
+    const chips = await chipTexts(page);
+    assert.equal(chips.length, 33);
+    assert.deepEqual(chips.slice(0, 32), words(32));
+    assert.equal(chips[32], '… +1968 more');
+    assert.equal(await count(page, '#token-chips .chip.more'), 1);
+    assert.match(await page.textContent('#token-count'), /T = 2000/);
+    // The last chip shows inside the chips' box (two lines high) without scrolling it.
+    const [box, last] = await page.$$eval('.tokens, #token-chips .chip.more', (nodes) => nodes.map((n) => n.getBoundingClientRect().bottom));
+    assert.ok(last <= box, `the "more" chip ends at ${last}, below the box (${box})`);
+    await page.screenshot({ path: path.join(screenshots, 'long-sentence-en.png') });
+    await page.click('button[data-lang="zh-CN"]');
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    assert.equal((await chipTexts(page))[32], '… 另有 1968 个');
+    await page.screenshot({ path: path.join(screenshots, 'long-sentence-zh-CN.png') });
+    await page.click('button[data-lang="en"]');
+
+    // One past the cap and at it. The chips follow the sentence before it is validated, so these
+    // are checked while 2 heads (of d_model = 3) keep the lesson from computing: each sentence is
+    // then only chips, not a new result drawn in slices (lesson/view.js).
+    await page.fill('#heads', '2');
+    await page.waitForSelector('#message:not([hidden])');
+    await paste(page, words(33).join(' '));
+    assert.deepEqual(await chipTexts(page), [...words(32), '… +1 more']);
+    await paste(page, words(32).join(' '));
+    assert.deepEqual(await chipTexts(page), words(32));
+    assert.match(await page.textContent('#message'), /2 heads do not divide d_model = 3/);
+
+    // A short sentence shows every token, and no "more" chip.
+    await paste(page, 'The cat sat');
+    await page.fill('#heads', '1');
+    await page.waitForFunction(() => document.querySelectorAll('td[data-matrix="weights"][data-head="0"]').length === 9);
+    assert.deepEqual(await chipTexts(page), ['The', 'cat', 'sat']);
+    assert.equal(await count(page, '#token-chips .chip.more'), 0);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('hand-edited embeddings start from the per-token vectors and follow the sentence', async () => {
   const { page, errors, close } = await open();
   try {

@@ -102,7 +102,7 @@ function renderMessages() {
 function renderDerived(draft) {
   const tokens = headViews.tokenize(draft.sentence);
   setText($('#token-count'), page.t(headViews.tokenCountKey(), { T: tokens.length }));
-  renderTokens($('#token-chips'), tokens);
+  renderTokens($('#token-chips'), tokens, page.t);
   renderHeadChoices($('#head-choices'), draft.dModel, draft.heads);
   renderRowLabels($('#row-labels'), tokens);
   const rows = Math.min(Math.max(tokens.length, 3), 16);

@@ -26,6 +26,7 @@ export default {
   'controls.title': 'Input',
   'controls.sentence': 'Sentence',
   'controls.tokens': 'Tokens (split at spaces): T = {T}',
+  'controls.moreTokens': '… +{n} more',
   'controls.dModel': 'd_model (numbers per token)',
   'controls.heads': 'Heads h',
   'controls.headsHint': 'Divisors of d_model:',

@@ -25,6 +25,7 @@ export default {
   'controls.title': '输入',
   'controls.sentence': '句子',
   'controls.tokens': 'token（按空格切分）：T = {T}',
+  'controls.moreTokens': '… 另有 {n} 个',
   'controls.dModel': 'd_model（每个 token 的表示维度）',
   'controls.heads': '头数 h',
   'controls.headsHint': 'd_model 的约数：',

@@ -60,10 +60,21 @@ export function markInvalid(form, field) {
 // The page re-renders these on every update (every slider step): unchanged() (dom.js) skips
 // building the same elements again, which cost style and layout for nothing.
 
-// The tokens as chips under the sentence, so the split at spaces is visible.
-export function renderTokens(container, tokens) {
-  if (unchanged(container, tokens.join('\u0001'))) return;
-  container.replaceChildren(...tokens.slice(0, 200).map((token) => h('span', { className: 'chip', text: token })));
+// At most this many token chips; a longer sentence ends in one chip saying how many are left.
+// The chips sit in a box two lines high (.tokens): at 1280 px 32 chips of short words fit in it,
+// so the last chip is seen without scrolling the box; the split shows in the first few anyway.
+// (A pasted sentence of 2,000 tokens made 200 chips, the first 50 or so visible.)
+export const MAX_CHIPS = 32;
+
+// The tokens as chips under the sentence, so the split at spaces is visible. t: the translator
+// (the "… +N more" chip).
+export function renderTokens(container, tokens, t) {
+  const rest = tokens.length > MAX_CHIPS ? tokens.length - MAX_CHIPS : 0;
+  const more = rest ? t('controls.moreTokens', { n: rest }) : '';
+  if (unchanged(container, `${tokens.join('\u0001')}\u0002${more}`)) return;
+  const chips = tokens.slice(0, MAX_CHIPS).map((token) => h('span', { className: 'chip', text: token }));
+  if (rest) chips.push(h('span', { className: 'chip more', text: more }));
+  container.replaceChildren(...chips);
 }
 
 // Buttons for the divisors of d_model; the current head count is pressed.
