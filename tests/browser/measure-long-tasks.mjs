@@ -6,7 +6,12 @@
 //   paste     the sentence of T tokens is put into the sentence box at once (one input event,
 //             like a paste), until the result is drawn and every deferred view has drawn;
 //   type      then one more character is typed at the end (tokenize, validate, compute again);
-//   step      the lesson's "next step" button is clicked (a large result redrawn).
+//   step      the lesson's "next step" button is clicked (a large result redrawn). From the
+//             first step ("all") the page gets shorter and the head views under the lesson come
+//             on screen: the first time, the head-split panel (.hv-panel, content-visibility:
+//             auto, heads.css) gets its first style and layout in the frame after the click's,
+//             about 800 elements: a task near 50 ms at any T, the 6-token default included (a
+//             trace with TRACE=1 TRACE_MS=20 shows it as UpdateLifecycle with no script).
 // Every PerformanceObserver 'longtask' entry (main-thread task > 50 ms) from the input until the
 // page is quiet (no task for QUIET_MS after the result is on screen) is listed with its duration.
 // Headless Chromium without a GPU, on a shared machine: read the figures as upper bounds.
