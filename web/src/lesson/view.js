@@ -112,6 +112,8 @@ export function createStepsView(container, callbacks) {
   let slowest = 0;
   function slice() {
     sliceTimer = null;
+    // A render that came after the timer was set may have taken every queued view back.
+    if (!queue.size) return;
     const start = performance.now();
     do {
       const view = [...queue.keys()].find((v) => v.near) ?? queue.keys().next().value;
