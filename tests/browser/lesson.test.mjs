@@ -585,4 +585,15 @@ test('reused companion runs hold the numbers a fresh run computes', async () => 
   const seeded = { ...base, seed: 8 };
   const next = computeCompanions(engine, seeded, engine.compute(seeded), { naive: false, compare: false }, { key: previous.dotsKey, dots: previous.dots, plain: previous.plain });
   assert.notEqual(next.dots, previous.dots);
+
+  // The unscaled run is made when first read, once; a later call hands on a run not yet made.
+  let runs = 0;
+  const counting = { compute: (config) => (runs += 1, engine.compute(config)) };
+  const lazy = computeCompanions(counting, seeded, engine.compute(seeded), { naive: false, compare: false });
+  const later = computeCompanions(counting, { ...seeded, temperature: 2 }, engine.compute({ ...seeded, temperature: 2 }), { naive: false, compare: false },
+    { key: lazy.dotsKey, dotsRun: lazy.dotsRun, plain: lazy.plain });
+  assert.equal(runs, 0);
+  same(later.dots.perHead[1].scores.data, next.dots.perHead[1].scores.data);
+  assert.equal(lazy.dots, later.dots);
+  assert.equal(runs, 1);
 });

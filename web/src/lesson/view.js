@@ -46,14 +46,15 @@ const SQUARE = new Set(['dots', 'scores', 'masked', 'exps', 'weights', 'mask', '
 const W_SYMBOL = { wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O' };
 
 /** The matrix called `name` (of head `head`, or a model matrix for null) in the results, or null. */
-export function matrixOf(name, head, { result, dots, compare }) {
+export function matrixOf(name, head, ctx) {
+  const { result, compare } = ctx; // ctx.dots is read only for QKᵀ: it may be a run not made yet
   if (head === null) {
     if (name in W_SYMBOL) return result.weights[name];
     return result[name] ?? null;
   }
   const perHead = result.perHead[head];
   if (!perHead) return null;
-  if (name === 'dots') return dots?.perHead[head]?.scores ?? null;
+  if (name === 'dots') return ctx.dots?.perHead[head]?.scores ?? null;
   if (name === 'cmp-weights') return compare?.perHead[head]?.weights ?? null;
   if (name === 'cmp-context') return compare?.perHead[head]?.context ?? null;
   return perHead[name] ?? null;
