@@ -350,6 +350,13 @@ test('the softmax lab: temperature, √d_k, naive softmax overflowing next to th
     const formulas = await page.$$eval('section[data-step="softmax"] .step-formula', (n) => n.map((f) => f.dataset.tex));
     assert.match(formulas[0], /\\frac\{S \+ M\}\{\\tau\}/);
     assert.ok(formulas.includes('\\tau = 0.5'), formulas.join(' | '));
+    // Moving τ again rewrites its number in place (typeset.js): the new formula is what is shown.
+    await page.fill('#lesson-tau', '0.25');
+    const tau = await page.$$eval('section[data-step="softmax"] .step-formula', (nodes) => nodes
+      .filter((n) => n.dataset.tex === '\\tau = 0.25')
+      .map((n) => [n.querySelector('.katex-html').textContent, n.querySelector('mn').textContent, n.querySelector('annotation').textContent]));
+    assert.deepEqual(tau, [['τ=0.25', '0.25', '\\tau = 0.25']]);
+    await page.fill('#lesson-tau', '0.5');
     // Bad temperatures are refused where they are typed.
     await page.fill('#lesson-tau', '0');
     assert.match(await page.textContent('#softmax-lab .lesson-error'), /between|from 0\.01 to 100/);
@@ -357,8 +364,12 @@ test('the softmax lab: temperature, √d_k, naive softmax overflowing next to th
     await page.fill('#lesson-tau', '1');
     assert.equal(await page.isHidden('#softmax-lab .lesson-error'), true);
 
-    // Naive softmax: same numbers while e^z fits in float32 …
+    // Naive softmax: same numbers while e^z fits in float32 … Switching it on moves nothing below
+    // the lab: its columns, sum and note keep their place while it is off.
+    const labBottom = () => page.$eval('#softmax-lab', (n) => n.getBoundingClientRect().bottom + scrollY);
+    const bottomBefore = await labBottom();
     await page.check('#lesson-naive');
+    assert.equal(await labBottom(), bottomBefore);
     assert.deepEqual(await lab('naive-weight'), ['0.423', '0.577', '0.000', '0.000', '0.000', '0.000']);
     assert.deepEqual(await lab('naive-exp'), ['1.735', '2.371', '0.000', '0.000', '0.000', '0.000']);
     // … X × 10: scores ≈ 100×; with √3 the largest is 86.3 < 88.72, e^86.3 ≈ 3.06e37 still fits.
@@ -574,4 +585,15 @@ test('reused companion runs hold the numbers a fresh run computes', async () => 
   const seeded = { ...base, seed: 8 };
   const next = computeCompanions(engine, seeded, engine.compute(seeded), { naive: false, compare: false }, { key: previous.dotsKey, dots: previous.dots, plain: previous.plain });
   assert.notEqual(next.dots, previous.dots);
+
+  // The unscaled run is made when first read, once; a later call hands on a run not yet made.
+  let runs = 0;
+  const counting = { compute: (config) => (runs += 1, engine.compute(config)) };
+  const lazy = computeCompanions(counting, seeded, engine.compute(seeded), { naive: false, compare: false });
+  const later = computeCompanions(counting, { ...seeded, temperature: 2 }, engine.compute({ ...seeded, temperature: 2 }), { naive: false, compare: false },
+    { key: lazy.dotsKey, dotsRun: lazy.dotsRun, plain: lazy.plain });
+  assert.equal(runs, 0);
+  same(later.dots.perHead[1].scores.data, next.dots.perHead[1].scores.data);
+  assert.equal(lazy.dots, later.dots);
+  assert.equal(runs, 1);
 });

@@ -14,7 +14,7 @@
 // }
 // ref: { name, head (null for model matrices), row, col } (0-based)
 // ctx: { result, dots, stable, compare, state, t } (companions.js), t the translator.
-import { compareMaskOf } from './companions.js';
+import { compareMaskOf, withFields } from './companions.js';
 import { factor, fmt, indices, operand, shortened, sub, sum, sup, vector } from './numbers.js';
 
 const at = (m, r, c) => m.data[r * m.cols + c];
@@ -434,7 +434,7 @@ export function explainCell(ref, ctx) {
   if (ref.name === 'cmp-weights' || ref.name === 'cmp-context') {
     if (!ctx.compare) return null;
     const mask = compareMaskOf(ctx.state.mask);
-    const other = { ...ctx, result: ctx.compare, state: { ...ctx.state, mask } };
+    const other = withFields(ctx, { result: ctx.compare, state: { ...ctx.state, mask } });
     const explained = explainCell({ ...ref, name: ref.name.slice(4) }, other);
     if (!explained) return null;
     explained.heading = `${explained.heading} · ${ctx.t(`mask.kind.${mask}`)}`;

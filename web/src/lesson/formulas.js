@@ -8,6 +8,19 @@ const heads = (h) => (h === 1 ? String.raw`\text{head}_1` : String.raw`\text{hea
 
 const tauText = (tau) => factor(tau).replace('\u2212', '-');
 
+// a_ij, stable (the row's max subtracted) or naive.
+const softmaxRule = (naive) =>
+  naive
+    ? String.raw`a_{ij} = \frac{e^{z_{ij}}}{\sum_k e^{z_{ik}}}`
+    : String.raw`a_{ij} = \frac{e^{\,z_{ij} - \max_k z_{ik}}}{\sum_k e^{\,z_{ik} - \max_k z_{ik}}}`;
+
+/** The sources a formula line `tex` of step `id` switches among with a checkbox (naive softmax),
+ *  `tex` included; [tex] for a line that has no such alternatives. */
+export function formulaVariants(id, tex) {
+  const rules = [softmaxRule(false), softmaxRule(true)];
+  return id === 'softmax' && rules.includes(tex) ? rules : [tex];
+}
+
 /** TeX lines for step `id`. state: the page state; result: the engine's result; t: translator. */
 export function stepFormulas(id, state, result, t) {
   const dK = result.dK;
@@ -36,11 +49,7 @@ export function stepFormulas(id, state, result, t) {
       // in a fraction of the time the whole line takes.
       const lines = [String.raw`A = \operatorname{softmax}\!\left(${arg}\right)`];
       if (tau !== 1) lines.push(String.raw`\tau = ${tauText(tau)}`);
-      lines.push(
-        state.naive
-          ? String.raw`a_{ij} = \frac{e^{z_{ij}}}{\sum_k e^{z_{ik}}}`
-          : String.raw`a_{ij} = \frac{e^{\,z_{ij} - \max_k z_{ik}}}{\sum_k e^{\,z_{ik} - \max_k z_{ik}}}`,
-      );
+      lines.push(softmaxRule(state.naive));
       return lines;
     }
     case 'context':

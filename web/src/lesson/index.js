@@ -8,7 +8,7 @@ import './lesson.css';
 import { formatNumber } from '../state/parse.js';
 import { setHidden, setText } from '../views/dom.js';
 import { toEngineConfig } from '../state/validate.js';
-import { computeCompanions } from './companions.js';
+import { computeCompanions, withFields } from './companions.js';
 import { explainCell } from './explain.js';
 import { renderExplanation } from './explain-panel.js';
 import { setEmbeddingsInForm, setScaleInForm } from './form-bridge.js';
@@ -223,7 +223,7 @@ export function createLesson(deps) {
   // ---- rendering -----------------------------------------------------------------------------------
 
   function context() {
-    return { ...last.companions, state: last.state, t: deps.t() };
+    return withFields(last.companions, { state: last.state, t: deps.t() }); // dots unread (companions.js)
   }
 
   function showExplanation() {
@@ -251,8 +251,12 @@ export function createLesson(deps) {
   function render(result, state, companions = null) {
     const start = performance.now();
     if (!companions) {
-      const previous = last?.companions ? { key: last.companions.dotsKey, dots: last.companions.dots, plain: last.companions.plain } : null;
-      companions = computeCompanions(deps.getEngine(), toEngineConfig(state), result, state, previous);
+      const before = last?.companions;
+      // (The worker's companions have their dots computed, without a dotsRun.)
+      const previous = before ? { key: before.dotsKey, dotsRun: before.dotsRun, dots: before.dotsRun ? null : before.dots, plain: before.plain } : null;
+      // The engine of the moment: the unscaled run may be made later, when first read.
+      const engine = { compute: (config) => deps.getEngine().compute(config) };
+      companions = computeCompanions(engine, toEngineConfig(state), result, state, previous);
       performance.clearMeasures('lesson:companions'); // keep only the latest: no growing buffer
       performance.measure('lesson:companions', { start });
     }
@@ -262,7 +266,7 @@ export function createLesson(deps) {
     stepper.update(state.step, ctx.t);
     view.render(ctx);
     showExplanation();
-    renderRemark(nodes.remark, { ...ctx, presetId: deps.presetId() });
+    renderRemark(nodes.remark, withFields(ctx, { presetId: deps.presetId() }));
     if (nodes.maskSummary) renderMaskSummary(nodes.maskSummary, ctx);
     performance.clearMeasures('lesson:render');
     performance.measure('lesson:render', { start });

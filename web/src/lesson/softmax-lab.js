@@ -234,24 +234,66 @@ export function createSoftmaxLab(callbacks) {
       ['sum', `Σ e^(z − max) = ${fmt(sumE)}`],
       ['wsum', sumE === 0 ? `Σ a = 0` : `Σ a = ${fmt(sumE)} / ${fmt(sumE)} = 1`],
       ['entropy', tr('lab.entropy', { value: fmt(steady.entropy[i]) })],
+      // Always in the summary, unseen without naive softmax (as its columns): switching it on or
+      // off then moves nothing. Unseen, it keeps its last sum (or a dash before the first run).
+      ['naive-sum', `${tr('lab.naiveSum')} = ${naive ? fmt(naive.rowSum[i]) : (summaryNaive ?? '—')}`],
     ];
-    if (naive) parts.push(['naive-sum', `${tr('lab.naiveSum')} = ${fmt(naive.rowSum[i])}`]);
-    // Rewritten only where a text changed (each new element would be laid out again).
+    if (naive) summaryNaive = fmt(naive.rowSum[i]);
     if (summary.childElementCount !== parts.length) {
       summary.replaceChildren(...parts.map(([lab]) => h('span', { className: lab === 'naive-sum' ? 'naive' : undefined, dataset: { lab } })));
     }
+    // Rewritten only where a text changed (each new element would be laid out again).
     parts.forEach(([, text], k) => setText(summary.children[k], text));
+    summary.classList.toggle('with-naive', Boolean(naive));
 
-    const list = [tr('lab.note.row', { token: `“${result.tokens[i]}”`, i: i + 1 })];
-    if (state.temperature !== 1) list.push(tr(state.temperature < 1 ? 'lab.note.cold' : 'lab.note.hot', { tau: factor(state.temperature) }));
-    if (!state.scale) list.push(tr('lab.note.unscaled'));
-    if (sumE === 0) list.push(tr('explain.row.allMasked'));
+    renderNotes(result, state, i, sumE, naive, tr);
+  }
+
+  // The notes under the table, one <li> per kind, kept and rewritten in place (replacing them all
+  // laid out the list again on every change of τ). The naive-softmax note keeps its place when
+  // naive softmax is off, unseen, and holds both of its texts on top of each other, showing one:
+  // its height is the taller one's, so switching naive softmax on or off, or an overflow
+  // appearing, does not move the page below (it moved by the note's 2-3 lines, and laying out
+  // and repainting all that took about as long as a frame).
+  const noteItems = new Map(); // kind → <li>
+  let summaryNaive = null;
+  const naiveOk = h('span');
+  const naiveOverflow = h('span');
+  const naiveNote = h('li', { className: 'lab-naive-note' }, [h('span', { className: 'lab-alt' }, [naiveOk, naiveOverflow])]);
+  let lastOverflow = 0;
+
+  function renderNotes(result, state, i, sumE, naive, tr) {
+    const list = [['row', tr('lab.note.row', { token: `“${result.tokens[i]}”`, i: i + 1 })]];
+    if (state.temperature !== 1) list.push(['tau', tr(state.temperature < 1 ? 'lab.note.cold' : 'lab.note.hot', { tau: factor(state.temperature) })]);
+    if (!state.scale) list.push(['unscaled', tr('lab.note.unscaled')]);
+    if (sumE === 0) list.push(['allMasked', tr('explain.row.allMasked')]);
+    const wanted = list.map(([kind]) => kind);
+    for (const [kind, li] of noteItems) {
+      if (!wanted.includes(kind)) {
+        li.remove();
+        noteItems.delete(kind);
+      }
+    }
+    let before = notes.firstChild;
+    for (const [kind, text] of list) {
+      let li = noteItems.get(kind);
+      if (!li) {
+        li = h('li');
+        noteItems.set(kind, li);
+      }
+      if (li !== before) notes.insertBefore(li, before);
+      else before = before.nextSibling;
+      setText(li, text);
+    }
     if (naive) {
       const row = Array.from({ length: result.Tk }, (_, j) => at(naive.exps, i, j));
-      const overflow = row.filter((e) => e === Infinity).length;
-      list.push(tr(overflow ? 'lab.note.overflow' : 'lab.note.naiveOk', { n: overflow }));
+      lastOverflow = row.filter((e) => e === Infinity).length;
     }
-    if (list.join('\n') !== [...notes.children].map((li) => li.textContent).join('\n')) notes.replaceChildren(...list.map((text) => h('li', { text })));
+    if (naiveNote.parentNode !== notes || naiveNote.nextSibling) notes.append(naiveNote);
+    setText(naiveOk, tr('lab.note.naiveOk'));
+    setText(naiveOverflow, tr('lab.note.overflow', { n: lastOverflow }));
+    const shown = !naive ? 'none' : lastOverflow ? 'overflow' : 'ok';
+    if (naiveNote.dataset.shown !== shown) naiveNote.dataset.shown = shown;
   }
 
   return { el, update };

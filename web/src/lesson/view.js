@@ -8,12 +8,12 @@ import { frameComing, idleHasRoom, whenFrameIsOut } from '../views/idle.js';
 import { superscript, subscript } from '../i18n/index.js';
 import { compareMaskOf } from './companions.js';
 import { fillText } from './explain.js';
-import { stepFormulas } from './formulas.js';
+import { formulaVariants, stepFormulas } from './formulas.js';
 import { startEdit } from './matrix-edit.js';
 import { createCanvasMatrixView } from './canvas-matrix-view.js';
 import { createMatrixView, MAX_SHOWN } from './matrix-view.js';
 import { EDITABLE, STEPS, stepIndex } from './steps.js';
-import { retypeset, typeset } from './typeset.js';
+import { retypeset, showInStack, typeset, typesetStack } from './typeset.js';
 
 // Per-head steps show every head up to this many T×T cells per figure row, else the selected
 // head only, with a tab per head (a page of 8 heads × 5 steps would not re-render in a frame).
@@ -46,14 +46,15 @@ const SQUARE = new Set(['dots', 'scores', 'masked', 'exps', 'weights', 'mask', '
 const W_SYMBOL = { wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O' };
 
 /** The matrix called `name` (of head `head`, or a model matrix for null) in the results, or null. */
-export function matrixOf(name, head, { result, dots, compare }) {
+export function matrixOf(name, head, ctx) {
+  const { result, compare } = ctx; // ctx.dots is read only for QKᵀ: it may be a run not made yet
   if (head === null) {
     if (name in W_SYMBOL) return result.weights[name];
     return result[name] ?? null;
   }
   const perHead = result.perHead[head];
   if (!perHead) return null;
-  if (name === 'dots') return dots?.perHead[head]?.scores ?? null;
+  if (name === 'dots') return ctx.dots?.perHead[head]?.scores ?? null;
   if (name === 'cmp-weights') return compare?.perHead[head]?.weights ?? null;
   if (name === 'cmp-context') return compare?.perHead[head]?.context ?? null;
   return perHead[name] ?? null;
@@ -313,10 +314,19 @@ export function createStepsView(container, callbacks) {
     setText(section.title, t('lesson.stepTitle', { n, title: t(`step.${step.id}.title`) }));
     setText(section.caption, t(`step.${step.id}.caption`, { T: result.T, dModel: result.dModel, dK: result.dK, heads: result.heads }));
     const texts = stepFormulas(step.id, state, result, t);
-    if (section.formulas.childElementCount !== texts.length) {
-      section.formulas.replaceChildren(...texts.map((tex) => typeset(tex, { display: true, className: 'step-formula' })));
+    const variants = texts.map((tex) => formulaVariants(step.id, tex));
+    const lines = section.formulas.children;
+    // A line with variants (naive / stable softmax) is a stack of them, built once (typeset.js).
+    const same = lines.length === texts.length && variants.every((v, k) => (v.length > 1) === lines[k].classList.contains('formula-stack'));
+    if (!same) {
+      section.formulas.replaceChildren(...texts.map((tex, k) => (variants[k].length > 1
+        ? typesetStack(variants[k], tex, { display: true, className: 'step-formula' })
+        : typeset(tex, { display: true, className: 'step-formula' }))));
     } else {
-      texts.forEach((tex, k) => retypeset(section.formulas.children[k], tex, true));
+      texts.forEach((tex, k) => {
+        if (variants[k].length === 1) retypeset(lines[k], tex, true);
+        else if (!showInStack(lines[k], tex)) lines[k].replaceWith(typesetStack(variants[k], tex, { display: true, className: 'step-formula' }));
+      });
     }
 
     const plan = planOf(step, single);
