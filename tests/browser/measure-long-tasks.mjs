@@ -8,10 +8,10 @@
 //   type      then one more character is typed at the end (tokenize, validate, compute again);
 //   step      the lesson's "next step" button is clicked (a large result redrawn). From the
 //             first step ("all") the page gets shorter and the head views under the lesson come
-//             on screen: the first time, the head-split panel (.hv-panel, content-visibility:
-//             auto, heads.css) gets its first style and layout in the frame after the click's,
-//             about 800 elements: a task near 50 ms at any T, the 6-token default included (a
-//             trace with TRACE=1 TRACE_MS=20 shows it as UpdateLifecycle with no script).
+//             on screen: the first time, what is in view of them gets its first style and layout
+//             in the frame after the click's. (Before each part of the head split was skipped
+//             on its own, heads.css, that was the whole panel, about 800 elements: a task near
+//             50 ms at any T. TRACE=1 TRACE_MS=20 shows such a task as UpdateLifecycle.)
 // Every PerformanceObserver 'longtask' entry (main-thread task > 50 ms) from the input until the
 // page is quiet (no task for QUIET_MS after the result is on screen) is listed with its duration.
 // Headless Chromium without a GPU, on a shared machine: read the figures as upper bounds.
