@@ -68,3 +68,22 @@ export async function retype(page, selector, text) {
   if (text === '') await page.keyboard.press('Backspace');
   else await page.keyboard.insertText(text);
 }
+
+/** Clicks the link to a panel in the row of links above the lesson (as a reader reaches the
+ *  panels under the long lesson) and waits until the panel has stopped moving; returns its top
+ *  and the window's height and how far it can still scroll down. */
+export async function jumpTo(page, id) {
+  await page.click(`a[data-jump="${id}"]`);
+  let last = null;
+  for (let still = 0; still < 5; ) {
+    await page.waitForTimeout(100);
+    const now = await page.$eval(`#${id}`, (el) => ({
+      top: Math.round(el.getBoundingClientRect().top),
+      view: innerHeight,
+      below: Math.round(document.documentElement.scrollHeight - scrollY - innerHeight),
+    }));
+    still = last && now.top === last.top ? still + 1 : 0;
+    last = now;
+  }
+  return last;
+}

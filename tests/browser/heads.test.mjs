@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 
 import { parseCell } from '../../web/src/views/format.js';
-import { count, hvRow, lessonRow, retype, screenshots, startBrowser } from './heads-harness.mjs';
+import { count, hvRow, jumpTo, lessonRow, retype, screenshots, startBrowser } from './heads-harness.mjs';
 
 let harness;
 before(async () => {
@@ -144,6 +144,24 @@ test('grouped- and multi-query attention: fewer key/value heads, shared, and dra
   }
 });
 
+test('the links above the lesson land on their panels, though the panels were off screen and not laid out', async () => {
+  const { page, errors, close } = await harness.open();
+  try {
+    await retype(page, '#sentence', 'The animal did not cross the street because it was too tired');
+    await page.waitForFunction(() => document.querySelectorAll('#token-view text[data-tv-q]').length === 12);
+    // Each panel ends at the top of the window (under the page's sticky bar), or, when the page
+    // cannot scroll that far, scrolled to the end with the panel's top in the upper part of the window.
+    for (const id of ['token-view', 'positions-view', 'head-split', 'token-view']) {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const { top, view, below } = await jumpTo(page, id);
+      assert.ok(top >= 0 && (top <= 60 || (below <= 1 && top < view / 2)), `#${id} after its link: top ${top} px, ${below} px left below`);
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('the token view draws a line per weight, highlights on hover and works for 64 tokens', async () => {
   const { page, errors, close } = await harness.open();
   try {
@@ -156,6 +174,9 @@ test('the token view draws a line per weight, highlights on hover and works for 
 
     // Hover a query token: only its lines stay (drawn over the dimmed canvas), and its weights
     // are printed; they sum to 1. Causal: query 8 has lines to keys 0…8 only, thicker for larger weights.
+    // Reached as a reader does, by its link: scrolled to by Playwright instead, the panel moved
+    // away from under the pointer as the head split above it took its real size.
+    await jumpTo(page, 'token-view');
     await page.hover('#token-view text[data-tv-q="8"]');
     await page.waitForSelector('#token-view[data-focus="q8"]');
     const lines = await page.$$eval('#token-view line.on', (ls) => ls.map((l) => ({ q: +l.dataset.q, k: +l.dataset.k, w: +l.dataset.w, width: +l.getAttribute('stroke-width') })));

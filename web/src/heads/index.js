@@ -15,6 +15,7 @@ import { createPositionsPanel } from '../positions/positions-panel.js';
 import { parseWholeNumber, tokenize } from '../state/parse.js';
 import { toEngineConfig } from '../state/validate.js';
 import { h } from '../views/dom.js';
+import { scrollToPanel } from '../views/scroll-to-panel.js';
 import { createTokenizeControl, tokenCountKey } from '../tokens/tokenize-control.js';
 import { createTokenView } from '../tokens/token-view.js';
 import { ISSUE4_DEFAULTS, ISSUE4_FIELDS, structureDraftOf } from './issue4-fields.js';
@@ -55,12 +56,14 @@ export function createHeadViews(deps) {
       ([id, key]) => h('a', { href: `#${id}`, dataset: { i18n: key, jump: id } }),
     ),
   ]);
-  // In-page links must not replace the address (it holds the state): scroll instead.
+  // In-page links must not replace the address (it holds the state): scroll instead, and hold
+  // the panel in place while the panels around it take their real sizes (scroll-to-panel.js).
   jump.addEventListener('click', (event) => {
     const link = event.target.closest('a[data-jump]');
     if (!link) return;
     event.preventDefault();
-    document.getElementById(link.dataset.jump)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    const panel = document.getElementById(link.dataset.jump);
+    if (panel) scrollToPanel(panel);
   });
   nodes.structure.replaceChildren(kvControl.el, positional.el, cross.el, jump);
 

@@ -1,0 +1,43 @@
+// Scrolls a panel to the top of the window and keeps it there while the page settles.
+//
+// Why not one scrollIntoView: the panels under the lesson are skipped while off screen
+// (content-visibility: auto) and hold the size they had when last drawn on screen — 34 px for a
+// panel that was empty at load but is 2,400 px tall now. Reaching a panel brings it and its
+// neighbours on screen for the first time; they take their real sizes in the next frames, so a
+// smooth scroll aimed at the old position ended 2,000 px above the panel (showing the head split
+// instead of the token view), and the last panel, reached at the page's old end, was pushed down
+// out of sight. So: jump at once, then for a few frames put the panel back at the top whenever it
+// has moved, until it stays put or the reader scrolls on their own.
+const SETTLED_FRAMES = 4; // frames without a move before letting go
+const MAX_FRAMES = 90; // about 1.5 s: never hold the page longer than that
+const READER_SCROLLS = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
+
+/** Scrolls `panel` to the top (as scrollIntoView({ block: 'start' })) and holds it there while
+ *  what lies around it is laid out; a reader's own scrolling lets go at once. */
+export function scrollToPanel(panel) {
+  panel.scrollIntoView({ block: 'start' });
+  let last = panel.getBoundingClientRect().top;
+  let still = 0;
+  let frames = 0;
+  let done = false;
+  const letGo = () => {
+    done = true;
+    for (const type of READER_SCROLLS) window.removeEventListener(type, letGo, true);
+  };
+  for (const type of READER_SCROLLS) window.addEventListener(type, letGo, { capture: true, passive: true });
+  const check = () => {
+    if (done) return;
+    const top = panel.getBoundingClientRect().top;
+    if (Math.abs(top - last) > 1) {
+      panel.scrollIntoView({ block: 'start' });
+      still = 0;
+    } else {
+      still += 1;
+    }
+    last = panel.getBoundingClientRect().top;
+    frames += 1;
+    if (still >= SETTLED_FRAMES || frames >= MAX_FRAMES) letGo();
+    else requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
+}
