@@ -179,19 +179,25 @@ function dumpSpan(events, i) {
 const HELPERS = LESSON_PAGE_HELPERS;
 
 const tokens = Array.from({ length: 32 }, (_, i) => `t${i + 1}`).join('+');
+// [label, act, prep, where]: `where` is the element the reader acts on; it is scrolled into the
+// middle of the window before each sample (in the preparation), as a reader sees what they
+// click. VIEW=top leaves the page scrolled to the top instead (the figures before 2026-11-30).
 const INTERACTIONS = [
-  ['hover a weight: explanation + highlights', `const p = cell('weights', 0, 4 + i % 20, 2); fire(p.node, 'mouseover', p); fire(p.node, 'mousemove', p);`],
-  ['select a weight (click): state, URL, lab row', `point('weights', i % 2, 3 + i % 25, 1, 'click');`],
-  ['temperature slider: recompute', `const r = $('#lesson-tau-range'); r.value = String(-0.6 + 0.05 * i); fire(r, 'input');`],
-  ['naive softmax on/off: recompute + stable run', `const b = $('#lesson-naive'); b.checked = !b.checked; fire(b, 'change');`],
-  ['toggle a cell of M (click): recompute', `point('mask', null, 2 + i % 28, 3 + i % 28, 'click');`],
-  ['fill −∞ / −1e9 / 0: recompute', `const f = $('input[name="lesson-fill"][value="' + ['-1e9', '0', '-inf'][i % 3] + '"]'); f.checked = true; fire(f, 'change');`],
+  ['hover a weight: explanation + highlights', `const p = cell('weights', 0, 4 + i % 20, 2); fire(p.node, 'mouseover', p); fire(p.node, 'mousemove', p);`, '', `cell('weights', 0, 4 + i % 20, 2).node`],
+  ['select a weight (click): state, URL, lab row', `point('weights', i % 2, 3 + i % 25, 1, 'click');`, '', `cell('weights', i % 2, 3 + i % 25, 1).node`],
+  ['temperature slider: recompute', `const r = $('#lesson-tau-range'); r.value = String(-0.6 + 0.05 * i); fire(r, 'input');`, '', `$('#lesson-tau-range')`],
+  ['naive softmax on/off: recompute + stable run', `const b = $('#lesson-naive'); b.checked = !b.checked; fire(b, 'change');`, '', `$('#lesson-naive')`],
+  ['toggle a cell of M (click): recompute', `point('mask', null, 2 + i % 28, 3 + i % 28, 'click');`, '', `cell('mask', null, 2 + i % 28, 3 + i % 28).node`],
+  ['fill −∞ / −1e9 / 0: recompute', `const f = $('input[name="lesson-fill"][value="' + ['-1e9', '0', '-inf'][i % 3] + '"]'); f.checked = true; fire(f, 'change');`, '', `$('input[name="lesson-fill"]')`],
   ['edit a cell of W_Q, Enter: recompute', `fire($('td[data-matrix="wq"][data-row="' + (i % 8) + '"][data-col="0"] input'), 'keydown', { key: 'Enter' });`,
-    `const td = $('td[data-matrix="wq"][data-row="' + (i % 8) + '"][data-col="0"]'); td.focus(); fire(td, 'keydown', { key: 'Enter' }); td.querySelector('input').value = String((i % 9) / 10);`],
+    `const td = $('td[data-matrix="wq"][data-row="' + (i % 8) + '"][data-col="0"]'); td.focus(); fire(td, 'keydown', { key: 'Enter' }); td.querySelector('input').value = String((i % 9) / 10);`,
+    `$('td[data-matrix="wq"][data-row="' + (i % 8) + '"][data-col="0"]')`],
   ['edit a cell of X, Enter: recompute (via the form)', `fire($('td[data-matrix="x"][data-row="' + (i % 30) + '"][data-col="1"] input'), 'keydown', { key: 'Enter' });`,
-    `const td = $('td[data-matrix="x"][data-row="' + (i % 30) + '"][data-col="1"]'); td.focus(); fire(td, 'keydown', { key: 'Enter' }); td.querySelector('input').value = String((i % 9) / 10);`],
+    `const td = $('td[data-matrix="x"][data-row="' + (i % 30) + '"][data-col="1"]'); td.focus(); fire(td, 'keydown', { key: 'Enter' }); td.querySelector('input').value = String((i % 9) / 10);`,
+    `$('td[data-matrix="x"][data-row="' + (i % 30) + '"][data-col="1"]')`],
 ];
-const STEPPER = ['stepper: next / previous', `fire($(i % 2 ? '#step-prev' : '#step-next'), 'click');`];
+const STEPPER = ['stepper: next / previous', `fire($(i % 2 ? '#step-prev' : '#step-next'), 'click');`, '', `$('#stepper')`];
+const SHOW = process.env.VIEW !== 'top';
 
 const pages = [
   ['T = 32, d_model = 8, 2 heads, one step at a time', `#v=1&s=${tokens}&d=8&h=2&step=softmax`, true],
@@ -199,17 +205,18 @@ const pages = [
   ['T = 32, d_model = 16, 4 heads, all steps', `#v=1&s=${tokens}&d=16&h=4`, false],
 ].filter(([title]) => !process.env.PAGES || process.env.PAGES.split(',').some((p) => title.includes(p)));
 
-console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs; ${REPEAT} runs each; ${dist}`);
+console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs; ${REPEAT} runs each; ${dist}; ${SHOW ? 'each target scrolled into view' : 'page at the top (VIEW=top)'}`);
 for (const [title, hash, single] of pages) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await page.goto(`${base}${hash}`);
   await page.waitForSelector('#results [data-matrix]');
+  if (process.env.EXTRA_CSS) await page.addStyleTag({ content: process.env.EXTRA_CSS }); // for experiments
   console.log(`\n${title}`);
   const heads = ['lesson', 'handlers', 'frame', 'busy', 'script', 'idle', 'style', 'layout', 'paint', 'after'];
   console.log(`${'interaction (ms: median / 90th percentile)'.padEnd(54)} ${heads.map((k) => k.padStart(k === 'frame' || k === 'busy' || k === 'after' || k === 'handlers' ? 14 : 12)).join('')}`);
-  for (const [label, act, prep = ''] of single ? [STEPPER, ...INTERACTIONS] : INTERACTIONS) {
+  for (const [label, act, prep, where] of single ? [STEPPER, ...INTERACTIONS] : INTERACTIONS) {
     if (process.env.ONLY && !label.includes(process.env.ONLY)) continue;
     // One step at a time: show the step the interaction works on.
     if (single) {
@@ -217,7 +224,8 @@ for (const [title, hash, single] of pages) {
       await page.click(`button[data-step="${step}"]`);
     }
     const [cells, canvases] = await page.$$eval('#results section.lesson-step:not(.parked) :is(td[data-matrix], .cg-body)', (n) => [n.filter((x) => x.tagName === 'TD').length, n.filter((x) => x.tagName !== 'TD').length]);
-    await measure(page, cdp, `${label} [${cells} cells, ${canvases} canvases]`, HELPERS + act, HELPERS + prep);
+    const show = SHOW ? `${where}.scrollIntoView({ block: 'center', inline: 'nearest' });` : '';
+    await measure(page, cdp, `${label} [${cells} cells, ${canvases} canvases]`, HELPERS + act, HELPERS + show + prep);
   }
   await context.close();
 }
