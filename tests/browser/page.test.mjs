@@ -146,6 +146,18 @@ test('typing a new sentence recomputes with the new number of tokens', async () 
   }
 });
 
+// What the message box follows: the part of the form with the sentence, the row of a control,
+// the embeddings, or the form.
+const messageFollows = (page) =>
+  page.$eval('#message', (m) => {
+    const before = m.previousElementSibling;
+    if (before?.id === 'controls') return 'the form';
+    if (before?.querySelector('#sentence')) return 'the sentence';
+    if (before?.querySelector('#embeddings-text')) return 'the embeddings';
+    if (before?.querySelector('#heads')) return 'the row of heads';
+    return `${before?.tagName}.${before?.className}`;
+  });
+
 test('bad input shows a message and keeps the last result', async () => {
   const { page, errors, close } = await open('#preset=journey');
   try {
@@ -156,6 +168,9 @@ test('bad input shows a message and keeps the last result', async () => {
     await page.waitForSelector('#message:not([hidden])');
     assert.match(await page.textContent('#message'), /2 heads do not divide d_model = 3/);
     assert.equal(await page.getAttribute('#heads', 'aria-invalid'), 'true');
+    assert.equal(await page.getAttribute('#heads', 'aria-describedby'), 'message');
+    // The message stands right under the row of the invalid control, in sight.
+    assert.equal(await messageFollows(page), 'the row of heads');
     assert.deepEqual(await rowTexts(page, 'weights', 0, 5), before);
     await page.fill('#heads', '1');
     await page.waitForSelector('#message', { state: 'hidden' });
@@ -169,6 +184,10 @@ test('bad input shows a message and keeps the last result', async () => {
     await page.fill('#sentence', 'a '.repeat(1025));
     await page.waitForSelector('#message:not([hidden])');
     assert.match(await page.textContent('#message'), /Too many tokens: 1025\. The engine takes at most 1024\./);
+    // Under the sentence and within the window (below the form it was at 985 px of 900).
+    assert.equal(await messageFollows(page), 'the sentence');
+    assert.ok((await page.$eval('#message', (m) => m.getBoundingClientRect().bottom)) < 900);
+    assert.equal(await page.getAttribute('#heads', 'aria-describedby'), null);
     assert.deepEqual(await rowTexts(page, 'weights', 0, 5), before);
 
     await page.fill('#sentence', 'Your journey starts with one step');
@@ -179,6 +198,7 @@ test('bad input shows a message and keeps the last result', async () => {
     await page.fill('#embeddings-text', text.replace('0.87', 'abc'));
     await page.waitForSelector('#message:not([hidden])');
     assert.match(await page.textContent('#message'), /row 2, entry 2: “abc” is not a finite number/);
+    assert.equal(await messageFollows(page), 'the embeddings');
     await page.fill('#embeddings-text', text.replace('0.87', 'NaN'));
     assert.match(await page.textContent('#message'), /“NaN” is not a finite number/);
     assert.deepEqual(await rowTexts(page, 'weights', 0, 5), before);

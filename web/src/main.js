@@ -23,7 +23,7 @@ import { createLesson } from './lesson/index.js';
 import { computeCompanionsAsync } from './lesson/companions.js';
 import { createHeadViews } from './heads/index.js';
 import { installSharing } from './share/page.js';
-import { renderEngineStatus, renderMessage } from './views/status.js';
+import { placeMessage, renderEngineStatus, renderMessage } from './views/status.js';
 import { installPerformance } from './perf/install.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -96,7 +96,7 @@ function renderMessages() {
   }
   if (page.notice) lines.push(t(page.notice.key, page.notice.params));
   renderMessage($('#message'), lines);
-  markInvalid(form, page.error?.field ?? null);
+  placeMessage($('#message'), form, markInvalid(form, page.error?.field ?? null, 'message'));
 }
 
 function renderDerived(draft) {

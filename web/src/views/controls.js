@@ -48,13 +48,22 @@ export function syncEnabled(form) {
   setHidden(form.querySelector('#embeddings-editor'), draft.embeddingsMode !== 'edit');
 }
 
-// aria-invalid on the control named by a validation error's `field` (or on none).
-export function markInvalid(form, field) {
+// aria-invalid on the control named by a validation error's `field` (or on none), described by
+// the message box (`messageId`). Returns that control, or null.
+export function markInvalid(form, field, messageId) {
+  let invalid = null;
   for (const [name, id] of Object.entries(FIELD_CONTROLS)) {
     const control = form.querySelector(`#${id}`);
-    if (name === field) control.setAttribute('aria-invalid', 'true');
-    else control.removeAttribute('aria-invalid');
+    if (name === field) {
+      control.setAttribute('aria-invalid', 'true');
+      control.setAttribute('aria-describedby', messageId);
+      invalid = control;
+    } else {
+      control.removeAttribute('aria-invalid');
+      if (control.getAttribute('aria-describedby') === messageId) control.removeAttribute('aria-describedby');
+    }
   }
+  return invalid;
 }
 
 // The page re-renders these on every update (every slider step): unchanged() (dom.js) skips

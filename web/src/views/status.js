@@ -15,3 +15,13 @@ export function renderMessage(node, lines) {
   if (lines.length || node.firstChild) node.replaceChildren(...lines.map((text) => h('p', { text })));
   setHidden(node, lines.length === 0);
 }
+
+// The message box stands under the part of the form that holds the invalid control (the sentence,
+// the row of d_model / heads / seed, the embeddings), so that it is seen where the reader is
+// typing: below the form it was 600 px under the sentence, out of sight on a laptop's screen.
+// An error of no control (or of one outside the form) goes back under the form.
+export function placeMessage(node, form, control) {
+  let anchor = form;
+  for (let n = control; n && n !== form; n = n.parentElement) if (n.parentElement === form) anchor = n;
+  if (anchor.nextElementSibling !== node) anchor.after(node);
+}
