@@ -1,7 +1,10 @@
 // The engine in a Web Worker, for computations large enough to block the page. Messages:
 //   in:  { id, config, options }                    options as for engine.compute (no callbacks)
 //   out: { id, progress }                           now and then, the fraction done (0…1)
-//        { id, result, memoryBytes } | { id, error } at the end; result buffers are transferred
+//        { id, result, memoryBytes, ms } | { id, error } at the end; result buffers are transferred;
+//                                                   ms: the engine's time, measured here (the
+//                                                   page's clock would add the wait for its own
+//                                                   busy main thread to read the message)
 //        { info }                                   once, when the engine is ready
 import { createAttention } from './attention.js';
 
@@ -26,8 +29,10 @@ self.onmessage = async ({ data: { id, config, options = {} } }) => {
     }
   };
   try {
+    const start = performance.now();
     const result = engine.compute(config, { ...options, onProgress });
-    self.postMessage({ id, result, memoryBytes: engine.memoryBytes() }, buffersOf(result));
+    const ms = performance.now() - start;
+    self.postMessage({ id, result, memoryBytes: engine.memoryBytes(), ms }, buffersOf(result));
   } catch (error) {
     self.postMessage({ id, error: error.message });
   }

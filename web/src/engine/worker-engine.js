@@ -64,7 +64,10 @@ export class WorkerEngine {
   /** Bytes of WebAssembly memory the worker's engine held after its last computation. */
   memoryBytes = 0;
 
-  #receive({ id, progress, result, error, memoryBytes }) {
+  /** Milliseconds the last computation took in the worker's engine (without the messages). */
+  lastMs = 0;
+
+  #receive({ id, progress, result, error, memoryBytes, ms }) {
     if (!this.#pending || id !== this.#pending.id) return;  // a cancelled computation's news
     if (progress !== undefined) {
       this.#pending.onProgress(progress);
@@ -76,6 +79,7 @@ export class WorkerEngine {
       reject(new Error(error));
     } else {
       this.memoryBytes = memoryBytes;
+      this.lastMs = ms;
       resolve(result);
     }
   }

@@ -4,6 +4,7 @@ export default {
   'perf.simd': 'SIMD path',
   'perf.time': 'Last computation',
   'perf.timeValue': '{ms} ms ({where})',
+  'perf.timeValueFirst': '{ms} ms ({where}; the first computation, which includes warming up the engine)',
   'perf.where.main': 'on the page',
   'perf.where.worker': 'in a background worker',
   'perf.flops': 'Arithmetic',

@@ -4,6 +4,7 @@ export default {
   'perf.simd': 'SIMD 路径',
   'perf.time': '上次计算',
   'perf.timeValue': '{ms} 毫秒（{where}）',
+  'perf.timeValueFirst': '{ms} 毫秒（{where}；首次计算，包含引擎的预热时间）',
   'perf.where.main': '在页面中',
   'perf.where.worker': '在后台 worker 中',
   'perf.flops': '运算量',

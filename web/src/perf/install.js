@@ -18,16 +18,16 @@ export function installPerformance({ panelNode, progressNode, t, getShape, simdP
     plan: (T, Tk, dModel, heads = 1) => (worthAWorker(T, Tk, dModel, heads) ? 'worker' : 'main'),
 
     /**
-     * Computes `config` in the worker with a progress bar. Resolves to { result, ms, memoryBytes };
+     * Computes `config` in the worker with a progress bar. Resolves to { result, ms, memoryBytes }
+     * (ms: the engine's time in the worker, as `record` shows for computations on the page);
      * rejects with the engine's Error, or with an Error whose `cancelled` is true.
      */
     async computeInWorker(config, T) {
       const w = getWorker();
       progress.show(t()('progress.computing', { T }), t()('progress.cancel'));
-      const start = performance.now();
       try {
         const result = await w.compute(config, {}, { onProgress: (f) => progress.progress(f) });
-        return { result, ms: performance.now() - start, memoryBytes: w.memoryBytes };
+        return { result, ms: w.lastMs, memoryBytes: w.memoryBytes };
       } finally {
         // A newer computation may have replaced this one; it shows its own bar.
         if (!w.busy) progress.hide();

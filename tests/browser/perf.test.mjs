@@ -1,0 +1,104 @@
+// The performance side of the page in a real browser: the performance panel (SIMD path, the last
+// computation's time and where it ran, FLOPs, memory, the T-versus-time plot measured in the
+// worker), and a large input computed in the Web Worker with its progress bar and Cancel button
+// while the previous result stays on screen. Screenshot: tests/browser/screenshots/perf-*.png.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+
+import { forwardFlops } from '../../web/src/perf/work-estimate.js';
+import { SWEEP_TOKENS, formatFlops } from '../../web/src/perf/perf-panel.js';
+import { count, lessonRow, retype, screenshots, startBrowser } from './heads-harness.mjs';
+
+let harness;
+before(async () => {
+  harness = await startBrowser();
+});
+after(async () => {
+  await harness?.close();
+});
+
+// The panel's facts as { term: value }.
+const facts = (page) =>
+  page.$$eval('#perf-panel .perf-facts dt', (dts) => Object.fromEntries(dts.map((dt) => [dt.textContent, dt.nextElementSibling.textContent])));
+
+// Until the page has an idle period of 10 ms or more to spare (its deferred drawing is done).
+const idle = (page) =>
+  page.evaluate(async () => {
+    for (let k = 0; k < 50; k += 1) {
+      const deadline = await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 500 }));
+      if (deadline.timeRemaining() > 10) return;
+    }
+  });
+
+const words = (n) => Array.from({ length: n }, (_, i) => `w${i + 1}`).join(' ');
+
+test('the performance panel shows the path, the last computation, its FLOPs and memory, and plots time against T', async () => {
+  const { page, errors, close } = await harness.open();
+  try {
+    let shown = await facts(page);
+    assert.match(shown['SIMD path'], /wasm simd128/);
+    // The page's first computation is said to include warming the engine up.
+    assert.match(shown['Last computation'], /^\d+\.\d\d ms \(on the page; the first computation, which includes warming up the engine\)$/);
+    // Default page: T = 6, d_model = 6.
+    assert.match(shown.Arithmetic, new RegExp(`^${formatFlops(forwardFlops(6, 6, 6)).replace('.', '\\.')}, \\d+\\.\\d+ GFLOP/s$`));
+    assert.match(shown['Engine memory'], /^\d+ MiB of WebAssembly memory$/);
+
+    await retype(page, '#sentence', 'Your journey starts with one small step');
+    await page.waitForFunction(() => document.querySelectorAll('td[data-matrix="output"]').length === 7 * 6);
+    shown = await facts(page);
+    assert.match(shown['Last computation'], /^\d+\.\d\d ms \(on the page\)$/);
+    assert.match(shown.Arithmetic, new RegExp(`^${formatFlops(forwardFlops(7, 7, 6)).replace('.', '\\.')},`));
+
+    // The sweep runs in the worker, one point per size, and says what it measured.
+    await page.click('#perf-panel button.perf-measure');
+    await page.waitForFunction(() => /time grows like T²/.test(document.querySelector('#perf-panel .perf-status')?.textContent ?? ''), null, { timeout: 60000 });
+    assert.equal(await count(page, '#perf-panel svg.time-plot circle.dot'), SWEEP_TOKENS.length);
+    // The points go left to right in the order of the sizes (no timing is asserted: figures only).
+    const xs = await page.$$eval('#perf-panel svg.time-plot circle.dot', (dots) => dots.map((d) => Number(d.getAttribute('cx'))));
+    assert.ok(xs.every((x, i) => i === 0 || x > xs[i - 1]));
+    assert.equal(await page.textContent('#perf-panel button.perf-measure'), 'Measure time against T');
+    await page.locator('section.perf').screenshot({ path: path.join(screenshots, 'perf-panel-en.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('a large input is computed in the worker with a progress bar; Cancel keeps the previous result', async () => {
+  const { page, errors, close } = await harness.open();
+  try {
+    const before = await lessonRow(page, 'weights', 0, 5);
+    // 1,000 tokens, d_model 64, 8 heads: far above the worker's threshold, and long enough to
+    // catch the bar (several T × T matrices per head are computed and copied).
+    await page.fill('#d-model', '64');
+    await page.fill('#heads', '8');
+    const arithmetic = formatFlops(forwardFlops(6, 6, 64));
+    await page.waitForSelector('button[data-head-tab="7"]', { state: 'attached' }); // 8 heads computed
+    await idle(page); // the lesson redraws in slices: all of them
+    const small = await lessonRow(page, 'weights', 0, 5);
+    await retype(page, '#sentence', words(1000));
+    const progress = page.locator('#compute-progress');
+    await progress.waitFor({ state: 'visible' });
+    assert.match(await progress.locator('.progress-label').textContent(), /Computing 1000 tokens in the background/);
+    await page.locator('#compute-progress').screenshot({ path: path.join(screenshots, 'perf-progress-en.png') });
+    await progress.locator('button.progress-cancel').click();
+    await progress.waitFor({ state: 'hidden' });
+    assert.match(await page.textContent('#message'), /Computation cancelled: the previous result stays on screen\./);
+    // The lesson still shows the 6 tokens of before, with their numbers.
+    assert.deepEqual(await lessonRow(page, 'weights', 0, 5), small);
+    assert.match((await facts(page)).Arithmetic, new RegExp(`^${arithmetic.replace('.', '\\.')},`));
+
+    // A smaller one over the threshold finishes in the worker and is said to have run there.
+    await page.fill('#d-model', '6');
+    await page.fill('#heads', '2');
+    await retype(page, '#sentence', words(300));
+    await page.waitForFunction(() => /in a background worker/.test(document.querySelector('#perf-panel .perf-facts')?.textContent ?? ''), null, { timeout: 60000 });
+    await page.waitForSelector('#compute-progress', { state: 'hidden' });
+    assert.equal(await page.isHidden('#message'), true);
+    assert.notDeepEqual(await lessonRow(page, 'weights', 0, 5), before);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
