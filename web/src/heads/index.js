@@ -87,6 +87,10 @@ export function createHeadViews(deps) {
   const crossPanel = createCrossPanel();
   const positions = createPositionsPanel({ shuffle: (seed) => change({ shuffle: seed }) });
   nodes.views.replaceChildren(split.el, tokenView.el, crossPanel.el, positions.el);
+  // Not displayed until first drawn (heads.css, .hv-undrawn): shown empty at load, when the page
+  // is short and they are on screen, they kept that size (34 px) as their placeholder while off
+  // screen, whatever they held later.
+  for (const view of [split, tokenView, crossPanel, positions]) view.el.classList.add('hv-undrawn');
   for (const view of [split, tokenView, crossPanel, positions]) scheduler.track(view.el);
 
   // ---- changes -------------------------------------------------------------------------------------
@@ -181,6 +185,7 @@ export function createHeadViews(deps) {
       }
       scheduler.draw(name, view.el, () => {
         drawn.set(name, keys[name]);
+        view.el.classList.remove('hv-undrawn'); // (shown even if drawing fails)
         view.update(ctx);
       }, now);
     }
