@@ -359,3 +359,33 @@ test('the page switches to Chinese', async () => {
     await close();
   }
 });
+
+test('on a phone and in a narrow frame the page does not scroll sideways', async () => {
+  const { page, errors, close } = await open('#preset=journey');
+  try {
+    // Every part drawn as if on screen (the panels under the lesson are skipped while off
+    // screen, and a skipped part cannot stick out): then nothing may be wider than the window;
+    // wide tables and formulas scroll inside their own boxes.
+    await page.addStyleTag({ content: '* { content-visibility: visible !important; }' });
+    for (const [width, height] of [[390, 844], [768, 1024]]) {
+      await page.setViewportSize({ width, height });
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      const wide = await page.evaluate(() => {
+        const out = [];
+        for (const el of document.querySelectorAll('main *')) {
+          const r = el.getBoundingClientRect();
+          const parent = el.parentElement.getBoundingClientRect();
+          if (r.width > 0 && r.right > innerWidth + 1 && parent.right <= innerWidth + 1 && !el.closest('.katex-mathml')) {
+            out.push(`${el.tagName.toLowerCase()}.${String(el.className.baseVal ?? el.className).split(' ')[0]}`);
+          }
+        }
+        return { scrollWidth: document.documentElement.scrollWidth, sticking: out };
+      });
+      assert.ok(wide.scrollWidth <= width, `${width} px: the page is ${wide.scrollWidth} px wide; sticking out of their boxes: ${wide.sticking.join(', ')}`);
+      if (width === 390) await page.screenshot({ path: path.join(screenshots, 'phone-390-en.png') });
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
