@@ -149,7 +149,7 @@ test('the links above the lesson land on their panels, though the panels were of
   try {
     await retype(page, '#sentence', 'The animal did not cross the street because it was too tired');
     await page.waitForFunction(() => document.querySelectorAll('#token-view text[data-tv-q]').length === 12);
-    // Each panel ends at the top of the window (under the page's sticky bar), or, when the page
+    // Each panel ends at the top of the window, or, when the page
     // cannot scroll that far, scrolled to the end with the panel's top in the upper part of the window.
     for (const id of ['token-view', 'positions-view', 'head-split', 'token-view']) {
       await page.evaluate(() => window.scrollTo(0, 0));

@@ -1,13 +1,14 @@
 // Scrolls a panel to the top of the window and keeps it there while the page settles.
 //
 // Why not one scrollIntoView: the panels under the lesson are skipped while off screen
-// (content-visibility: auto) and hold the size they had when last drawn on screen — 34 px for a
-// panel that was empty at load but is 2,400 px tall now. Reaching a panel brings it and its
-// neighbours on screen for the first time; they take their real sizes in the next frames, so a
-// smooth scroll aimed at the old position ended 2,000 px above the panel (showing the head split
-// instead of the token view), and the last panel, reached at the page's old end, was pushed down
-// out of sight. So: jump at once, then for a few frames put the panel back at the top whenever it
-// has moved, until it stays put or the reader scrolls on their own.
+// (content-visibility: auto) and hold a placeholder size meanwhile: the size they had when last
+// on screen, or the default page's (heads.css) — 1,750 px for a head split that is 2,400 px at
+// 12 tokens (it was 34 px before placeholders were set). Reaching a panel brings it and its
+// neighbours on screen; they take their real sizes in the next frames, so a smooth scroll aimed at
+// the old position ended above the panel (2,363 px above the token view, showing the head split),
+// and the last panel, reached at the page's old end, was pushed down out of sight. So: jump at
+// once, then for a few frames put the panel back at the top whenever it has moved, until it stays
+// put or the reader scrolls on their own.
 const SETTLED_FRAMES = 4; // frames without a move before letting go
 const MAX_FRAMES = 90; // about 1.5 s: never hold the page longer than that
 const READER_SCROLLS = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
