@@ -6,7 +6,12 @@ import { forwardFlops } from './work-estimate.js';
 import { renderTimePlot } from './time-plot.js';
 
 export const SWEEP_TOKENS = Object.freeze([64, 128, 256, 512, 1024, 2048]);
-const RUNS = 3; // timed runs per size; the plot shows their median
+// Timed runs per size, the plot showing their median: at least MIN_RUNS, more while they add up to
+// less than RUN_BUDGET_MS (up to MAX_RUNS), so that the small sizes, whose single runs are at the
+// mercy of the scheduler on a busy machine, get many.
+const MIN_RUNS = 3;
+const MAX_RUNS = 15;
+const RUN_BUDGET_MS = 100;
 
 // 2592 → "2.6 kFLOP", 3.1e6 → "3.1 MFLOP", 4.3e9 → "4.3 GFLOP".
 export function formatFlops(flops) {
@@ -64,19 +69,21 @@ export function createPerfPanel(node, { t, getWorker, getShape }) {
     try {
       // The browser compiles the engine's code further while it runs: the first calls ran 10 ×
       // slower and made the smallest sizes look the dearest. So a few calls of a middle size
-      // first, then per size a warm-up and the median of RUNS, timed in the worker (the page's
-      // clock also counted waiting for this busy page to read the worker's answer).
+      // first, then per size a warm-up and the median of several runs, timed in the worker (the
+      // page's clock also counted waiting for this busy page to read the worker's answer).
       for (let k = 0; k < 3; k += 1) await worker.compute(configOf(256), { outputOnly: true });
       for (const T of SWEEP_TOKENS) {
         status.textContent = t()('perf.sweepStep', { T, dModel, heads });
         const config = configOf(T);
         await worker.compute(config, { outputOnly: true });
         const times = [];
-        for (let k = 0; k < RUNS; k += 1) {
+        let total = 0;
+        while (times.length < MIN_RUNS || (total < RUN_BUDGET_MS && times.length < MAX_RUNS)) {
           await worker.compute(config, { outputOnly: true });
           times.push(worker.lastMs);
+          total += worker.lastMs;
         }
-        points.push({ T, ms: times.sort((a, b) => a - b)[RUNS >> 1] });
+        points.push({ T, ms: times.sort((a, b) => a - b)[times.length >> 1] });
         renderFacts();
       }
       status.textContent = t()('perf.sweepDone', { dModel, heads });
