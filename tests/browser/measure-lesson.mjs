@@ -184,10 +184,12 @@ const tokens = Array.from({ length: 32 }, (_, i) => `t${i + 1}`).join('+');
 // click. VIEW=top leaves the page scrolled to the top instead (the figures before 2026-11-30).
 const INTERACTIONS = [
   ['hover a weight: explanation + highlights', `const p = cell('weights', 0, 4 + i % 20, 2); fire(p.node, 'mouseover', p); fire(p.node, 'mousemove', p);`, '', `cell('weights', 0, 4 + i % 20, 2).node`],
-  ['select a weight (click): state, URL, lab row', `point('weights', i % 2, 3 + i % 25, 1, 'click');`, '', `cell('weights', i % 2, 3 + i % 25, 1).node`],
+  // A pointer is over an entry before it clicks it (a touch fires mouseover and mousemove before
+  // its click too): the preparation points at it, so the click's figure holds what the click adds.
+  ['select a weight (click): state, URL, lab row', `point('weights', i % 2, 3 + i % 25, 1, 'click');`, `point('weights', i % 2, 3 + i % 25, 1, 'mouseover'); point('weights', i % 2, 3 + i % 25, 1, 'mousemove');`, `cell('weights', i % 2, 3 + i % 25, 1).node`],
   ['temperature slider: recompute', `const r = $('#lesson-tau-range'); r.value = String(-0.6 + 0.05 * i); fire(r, 'input');`, '', `$('#lesson-tau-range')`],
   ['naive softmax on/off: recompute + stable run', `const b = $('#lesson-naive'); b.checked = !b.checked; fire(b, 'change');`, '', `$('#lesson-naive')`],
-  ['toggle a cell of M (click): recompute', `point('mask', null, 2 + i % 28, 3 + i % 28, 'click');`, '', `cell('mask', null, 2 + i % 28, 3 + i % 28).node`],
+  ['toggle a cell of M (click): recompute', `point('mask', null, 2 + i % 28, 3 + i % 28, 'click');`, `point('mask', null, 2 + i % 28, 3 + i % 28, 'mouseover'); point('mask', null, 2 + i % 28, 3 + i % 28, 'mousemove');`, `cell('mask', null, 2 + i % 28, 3 + i % 28).node`],
   ['fill −∞ / −1e9 / 0: recompute', `const f = $('input[name="lesson-fill"][value="' + ['-1e9', '0', '-inf'][i % 3] + '"]'); f.checked = true; fire(f, 'change');`, '', `$('input[name="lesson-fill"]')`],
   ['edit a cell of W_Q, Enter: recompute', `fire($('td[data-matrix="wq"][data-row="' + (i % 8) + '"][data-col="0"] input'), 'keydown', { key: 'Enter' });`,
     `const td = $('td[data-matrix="wq"][data-row="' + (i % 8) + '"][data-col="0"]'); td.focus(); fire(td, 'keydown', { key: 'Enter' }); td.querySelector('input').value = String((i % 9) / 10);`,
