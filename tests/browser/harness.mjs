@@ -60,3 +60,27 @@ export const baseUrl = (server) => `http://127.0.0.1:${server.address().port}/`;
 
 export const launchChromium = () =>
   chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS] });
+
+/**
+ * A screenshot with every part drawn, once the page is idle: parts of it are skipped while off screen
+ * (content-visibility: auto, the lesson's big steps and the panels under it), and a full-page or
+ * element screenshot does not bring them on screen, so they came out blank. For the screenshot
+ * they are made visible, as a reader scrolling through sees them. `selector`: one element (else
+ * the full page).
+ */
+export async function screenshotDrawn(page, file, selector = null) {
+  // First what the page draws in idle time (the panels off screen, after a change): until an
+  // idle period has 10 ms or more to spare.
+  await page.evaluate(async () => {
+    for (let k = 0; k < 50; k += 1) {
+      const deadline = await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 500 }));
+      if (deadline.timeRemaining() > 10) return;
+    }
+  });
+  const scope = selector ?? 'html';
+  const style = await page.addStyleTag({ content: `${scope}, ${scope} * { content-visibility: visible !important; }` });
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  if (selector) await page.locator(selector).screenshot({ path: file });
+  else await page.screenshot({ path: file, fullPage: true });
+  await style.evaluate((node) => node.remove());
+}

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, serveStatic } from './harness.mjs';
+import { launchChromium, screenshotDrawn, serveStatic } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const dist = path.resolve(process.env.PLAYGROUND_DIST ?? path.join(here, '../../dist'));
@@ -86,4 +86,11 @@ export async function jumpTo(page, id) {
     last = now;
   }
   return last;
+}
+
+/** A screenshot of a whole panel, every part drawn (screenshotDrawn, harness.mjs), once scrolled
+ *  to as a reader would. */
+export async function panelShot(page, selector, file) {
+  await page.locator(selector).scrollIntoViewIfNeeded();
+  await screenshotDrawn(page, file, selector);
 }

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 
 import { parseCell } from '../../web/src/views/format.js';
-import { count, hvRow, jumpTo, lessonRow, retype, screenshots, startBrowser } from './heads-harness.mjs';
+import { count, hvRow, jumpTo, lessonRow, panelShot, retype, screenshots, startBrowser } from './heads-harness.mjs';
 
 let harness;
 before(async () => {
@@ -53,7 +53,7 @@ test('the head split colours Q by head, slices it, and the slices, maps and conc
     assert.equal(await page.getAttribute('#token-view', 'data-head'), '1');
     assert.deepEqual(await hvRow(page, 'detail-weights', 1, 4), await lessonRow(page, 'weights', 1, 4));
 
-    await page.locator('#head-split').screenshot({ path: shot('heads-split-en.png') });
+    await panelShot(page, '#head-split', shot('heads-split-en.png'));
 
     // Any divisor of d_model, 1 and d_model included, updates the split in place.
     for (const [heads, dK] of [[3, 2], [1, 6], [6, 1]]) {
@@ -79,7 +79,7 @@ test('the stages step from joined columns to slices, maps, concatenation and W_O
     // The blocks touch: no gap between head 1's last column and head 2's first.
     const gapJoined = await page.$eval('#head-split [data-hs-matrix="q"] .hs-blocks', (el) => getComputedStyle(el).columnGap);
     assert.equal(gapJoined, '0px');
-    await page.locator('#head-split').screenshot({ path: shot('heads-stage-columns-en.png') });
+    await panelShot(page, '#head-split', shot('heads-stage-columns-en.png'));
 
     // "Slice" animates the blocks apart.
     await page.click('#head-split button[data-hs-stage="slice"]');
@@ -126,7 +126,7 @@ test('grouped- and multi-query attention: fewer key/value heads, shared, and dra
     assert.deepEqual(await lessonRow(page, 'k', 0, 3), await lessonRow(page, 'k', 1, 3));
     assert.notDeepEqual(await lessonRow(page, 'k', 1, 3), await lessonRow(page, 'k', 2, 3));
     assert.deepEqual(await lessonRow(page, 'k', 2, 3), await hvRow(page, 'split-k', 1, 3));
-    await page.locator('#head-split').screenshot({ path: shot('heads-gqa-en.png') });
+    await panelShot(page, '#head-split', shot('heads-gqa-en.png'));
 
     // Multi-query: one key/value head for all.
     await page.click('#head-split button[data-hs-kv="1"]');
@@ -187,7 +187,7 @@ test('the token view draws a line per weight, highlights on hover and works for 
     const sum = printed.reduce((s, text) => s + parseCell(text), 0);
     assert.ok(Math.abs(sum - 1) < 0.01, `weights of row 9 sum to ${sum}`);
     assert.deepEqual(printed.map((text) => parseCell(text).toFixed(3)), (await lessonRow(page, 'weights', 0, 8)).map((text) => parseCell(text).toFixed(3)));
-    await page.locator('#token-view').screenshot({ path: shot('tokens-hover-en.png') });
+    await panelShot(page, '#token-view', shot('tokens-hover-en.png'));
 
     // 64 tokens: every token drawn, no cut note; 65: a note, 64 drawn.
     const words = (n) => Array.from({ length: n }, (_, i) => `w${i + 1}`).join(' ');
@@ -200,7 +200,7 @@ test('the token view draws a line per weight, highlights on hover and works for 
     await page.waitForSelector('#token-view[data-focus="k10"]');
     const into = await page.$$eval('#token-view line.on', (ls) => ls.map((l) => +l.dataset.k));
     assert.ok(into.length > 0 && into.every((k) => k === 10));
-    await page.locator('#token-view').screenshot({ path: shot('tokens-64-en.png') });
+    await panelShot(page, '#token-view', shot('tokens-64-en.png'));
     // Past 12 keys the split's detail map is painted; pointing at a cell prints its tokens and
     // weight (causal: the first query puts all its weight on the first key, none on the next).
     const detail = page.locator('#head-split [data-hv-figure="detail-weights"] canvas');
@@ -259,8 +259,8 @@ test('cross-attention: target × source maps, padding on the source, causal only
     // The token view draws target → source.
     assert.equal(await count(page, '#token-view text[data-tv-k]'), 4);
     assert.equal(await page.$eval('#token-view text[data-tv-k="1"]', (t) => t.firstChild.textContent), 'chat');
-    await page.locator('#cross-view').screenshot({ path: shot('cross-en.png') });
-    await page.locator('#token-view').screenshot({ path: shot('cross-tokens-en.png') });
+    await panelShot(page, '#cross-view', shot('cross-en.png'));
+    await panelShot(page, '#token-view', shot('cross-tokens-en.png'));
 
     // An empty source: a message, the last result stays.
     const before = await hvRow(page, 'cross-weights', 0, 5);
@@ -315,9 +315,9 @@ test('Chinese is tokenized into words or characters, and past the limit nothing 
     await page.waitForFunction(() => /多头注意力/.test(document.querySelector('#head-split h2')?.textContent ?? ''));
     assert.match(await page.textContent('#token-count'), /按词切分/);
     assert.ok(await page.evaluate(() => document.fonts.check('16px "Noto Sans CJK SC"', '注意力')), 'no CJK font: install fonts-noto-cjk');
-    await page.locator('#controls').screenshot({ path: shot('tokenize-zh-CN.png') });
-    await page.locator('#token-view').screenshot({ path: shot('tokens-zh-CN.png') });
-    await page.locator('#head-split').screenshot({ path: shot('heads-split-zh-CN.png') });
+    await panelShot(page, '#controls', shot('tokenize-zh-CN.png'));
+    await panelShot(page, '#token-view', shot('tokens-zh-CN.png'));
+    await panelShot(page, '#head-split', shot('heads-split-zh-CN.png'));
     await page.click('button[data-lang="en"]');
 
     // Past the engine's limit: a clear message, the last result and the typed text stay.
@@ -367,7 +367,7 @@ test('sinusoidal positions are a matrix of their own, and shuffling shows what t
     assert.notDeepEqual(shuffledTokens, typedTokens);
     const p0 = shuffledTokens.indexOf(typedTokens[0]);
     assert.deepEqual(await hvRow(page, 'shuffle-none-shuffled', null, p0), await hvRow(page, 'shuffle-none-typed', null, 0));
-    await page.locator('#positions-view').screenshot({ path: shot('positions-en.png') });
+    await panelShot(page, '#positions-view', shot('positions-en.png'));
 
     await page.click('#positions-view button[data-pe="typed"]');
     await page.waitForFunction(() => !document.querySelector('#positions-view [data-pe-summary]'));

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, serveStatic } from './harness.mjs';
+import { launchChromium, screenshotDrawn, serveStatic } from './harness.mjs';
 
 import { parseCell } from '../../web/src/views/format.js';
 import { createAttention } from '../../web/src/engine/attention.js';
@@ -398,7 +398,7 @@ test('the softmax lab: temperature, √d_k, naive softmax overflowing next to th
 async function shoot(page, name) {
   await page.mouse.move(1, 1);
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: path.join(screenshots, name), fullPage: true });
+  await screenshotDrawn(page, path.join(screenshots, name));
 }
 
 // A matrix drawn on a canvas (T×T from T = 16): the point of entry (row, col) on screen, from the

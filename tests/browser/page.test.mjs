@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, serveStatic } from './harness.mjs';
+import { launchChromium, screenshotDrawn, serveStatic } from './harness.mjs';
 
 import { parseCell } from '../../web/src/views/format.js';
 
@@ -115,7 +115,7 @@ test('#preset=journey reproduces the worked example of the course', async () => 
     assert.match(engine, /WebAssembly/);
     assert.match(engine, /simd128|scalar/);
 
-    await page.screenshot({ path: path.join(screenshots, 'journey-en.png'), fullPage: true });
+    await screenshotDrawn(page, path.join(screenshots, 'journey-en.png'));
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -312,7 +312,7 @@ test('the default page shows multi-head attention with random weights', async ()
     assert.equal(await count(page, 'section[data-step="softmax"] article.head'), 2);
     assert.equal(await count(page, 'td[data-matrix="x"]'), 36); // 6 tokens × d_model 6
     assert.equal(await count(page, 'td[data-matrix="scores"][data-head="1"]'), 36);
-    await page.screenshot({ path: path.join(screenshots, 'default-en.png'), fullPage: true });
+    await screenshotDrawn(page, path.join(screenshots, 'default-en.png'));
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -353,7 +353,7 @@ test('the page switches to Chinese', async () => {
       await page.evaluate(() => document.fonts.check('16px "Noto Sans CJK SC"', '注意力')),
       'no CJK font: install fonts-noto-cjk',
     );
-    await page.screenshot({ path: path.join(screenshots, 'journey-zh-CN.png'), fullPage: true });
+    await screenshotDrawn(page, path.join(screenshots, 'journey-zh-CN.png'));
     assert.deepEqual(errors, []);
   } finally {
     await close();
