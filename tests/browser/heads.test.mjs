@@ -47,7 +47,10 @@ test('the head split colours Q by head, slices it, and the slices, maps and conc
     assert.deepEqual([...(await hvRow(page, 'split-context', 0, 5)), ...(await hvRow(page, 'split-context', 1, 5))], concat);
     assert.deepEqual(await hvRow(page, 'mix-output', null, 5), await lessonRow(page, 'output', null, 5));
 
-    // Pick head 2 in the maps: the detail, the token view and the lesson follow.
+    // Pick head 2 in the maps: the detail, the token view and the lesson follow. (The panels are
+    // reached by their links, as a reader does: a button scrolled to by Playwright could move as
+    // the parts around it, skipped off screen, took their real sizes.)
+    await jumpTo(page, 'head-split');
     await page.click('#head-split .hs-map[data-head="1"]');
     await page.waitForSelector('#head-split .hs-detail[data-head="1"]');
     assert.equal(await page.getAttribute('#token-view', 'data-head'), '1');
@@ -73,6 +76,7 @@ test('the head split colours Q by head, slices it, and the slices, maps and conc
 test('the stages step from joined columns to slices, maps, concatenation and W_O', async () => {
   const { page, errors, close } = await harness.open();
   try {
+    await jumpTo(page, 'head-split');
     await page.click('#head-split button[data-hs-stage="columns"]');
     await page.waitForSelector('#head-split[data-stage="columns"] .hs-qkv.joined');
     assert.equal(await count(page, '#head-split .hs-maps'), 0);
@@ -353,6 +357,7 @@ test('sinusoidal positions are a matrix of their own, and shuffling shows what t
     x.forEach((text, c) => assert.ok(Math.abs(parseCell(text) - parseCell(e[c]) - parseCell(p[c])) <= 0.0015, `X[3][${c}]`));
     assert.deepEqual(x, await lessonRow(page, 'x', null, 3));
 
+    await jumpTo(page, 'positions-view');
     await page.click('#positions-view button[data-pe="shuffle"]');
     await page.waitForSelector('#positions-view [data-pe-summary]');
     assert.equal(await page.getAttribute('#positions-view [data-pe-summary="none"]', 'class'), 'same');
