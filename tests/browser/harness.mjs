@@ -61,6 +61,15 @@ export const baseUrl = (server) => `http://127.0.0.1:${server.address().port}/`;
 export const launchChromium = () =>
   chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS] });
 
+/** Until the page has an idle period of 10 ms or more to spare: its deferred drawing is done. */
+export const whenIdle = (page) =>
+  page.evaluate(async () => {
+    for (let k = 0; k < 50; k += 1) {
+      const deadline = await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 500 }));
+      if (deadline.timeRemaining() > 10) return;
+    }
+  });
+
 /**
  * A screenshot with every part drawn, once the page is idle: parts of it are skipped while off screen
  * (content-visibility: auto, the lesson's big steps and the panels under it), and a full-page or
@@ -69,14 +78,7 @@ export const launchChromium = () =>
  * the full page).
  */
 export async function screenshotDrawn(page, file, selector = null) {
-  // First what the page draws in idle time (the panels off screen, after a change): until an
-  // idle period has 10 ms or more to spare.
-  await page.evaluate(async () => {
-    for (let k = 0; k < 50; k += 1) {
-      const deadline = await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 500 }));
-      if (deadline.timeRemaining() > 10) return;
-    }
-  });
+  await whenIdle(page); // first what the page draws in idle time (the panels off screen)
   const scope = selector ?? 'html';
   const style = await page.addStyleTag({ content: `${scope}, ${scope} * { content-visibility: visible !important; }` });
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));

@@ -8,6 +8,7 @@ import path from 'node:path';
 
 import { forwardFlops } from '../../web/src/perf/work-estimate.js';
 import { SWEEP_TOKENS, formatFlops } from '../../web/src/perf/perf-panel.js';
+import { whenIdle } from './harness.mjs';
 import { count, lessonRow, retype, screenshots, startBrowser } from './heads-harness.mjs';
 
 let harness;
@@ -21,15 +22,6 @@ after(async () => {
 // The panel's facts as { term: value }.
 const facts = (page) =>
   page.$$eval('#perf-panel .perf-facts dt', (dts) => Object.fromEntries(dts.map((dt) => [dt.textContent, dt.nextElementSibling.textContent])));
-
-// Until the page has an idle period of 10 ms or more to spare (its deferred drawing is done).
-const idle = (page) =>
-  page.evaluate(async () => {
-    for (let k = 0; k < 50; k += 1) {
-      const deadline = await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 500 }));
-      if (deadline.timeRemaining() > 10) return;
-    }
-  });
 
 const words = (n) => Array.from({ length: n }, (_, i) => `w${i + 1}`).join(' ');
 
@@ -75,7 +67,7 @@ test('a large input is computed in the worker with a progress bar; Cancel keeps 
     await page.fill('#heads', '8');
     const arithmetic = formatFlops(forwardFlops(6, 6, 64));
     await page.waitForSelector('button[data-head-tab="7"]', { state: 'attached' }); // 8 heads computed
-    await idle(page); // the lesson redraws in slices: all of them
+    await whenIdle(page); // the lesson redraws in slices: all of them
     const small = await lessonRow(page, 'weights', 0, 5);
     await retype(page, '#sentence', words(1000));
     const progress = page.locator('#compute-progress');
