@@ -90,8 +90,10 @@ export function createHeadViews(deps) {
   // Not displayed until first drawn (heads.css, .hv-undrawn): shown empty at load, when the page
   // is short and they are on screen, they kept that size (34 px) as their placeholder while off
   // screen, whatever they held later.
-  for (const view of [split, tokenView, crossPanel, positions]) view.el.classList.add('hv-undrawn');
-  for (const view of [split, tokenView, crossPanel, positions]) scheduler.track(view.el);
+  for (const view of [split, tokenView, crossPanel, positions]) {
+    view.el.classList.add('hv-undrawn');
+    scheduler.track(view.el);
+  }
 
   // ---- changes -------------------------------------------------------------------------------------
 

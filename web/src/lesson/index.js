@@ -252,8 +252,7 @@ export function createLesson(deps) {
     const start = performance.now();
     if (!companions) {
       const before = last?.companions;
-      // (The worker's companions have their dots computed, without a dotsRun.)
-      const previous = before ? { key: before.dotsKey, dotsRun: before.dotsRun, dots: before.dotsRun ? null : before.dots, plain: before.plain } : null;
+      const previous = before ? { key: before.dotsKey, dotsRun: before.dotsRun, plain: before.plain } : null;
       // The engine of the moment: the unscaled run may be made later, when first read.
       const engine = { compute: (config) => deps.getEngine().compute(config) };
       companions = computeCompanions(engine, toEngineConfig(state), result, state, previous);
