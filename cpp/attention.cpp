@@ -28,6 +28,18 @@ void add_in_place(Matrix& m, const Matrix& addend) {
     for (std::size_t n = 0; n < m.data.size(); ++n) m.data[n] += addend.data[n];
 }
 
+// A sequence's input as attention sees it: the given embeddings (borrowed as they are) or the
+// tokens' own, with the positions added (a matrix of its own, kept in `made`).
+const Matrix* sequence_input(const Config& config, bool has_embeddings, const Matrix& embeddings,
+                             const std::vector<std::string>& tokens, std::list<Matrix>& made) {
+    const bool positions = config.positional == Positional::Sinusoidal;
+    if (has_embeddings && !positions) return &embeddings;
+    Matrix& x = made.emplace_back(has_embeddings ? embeddings : token_embeddings(tokens, config.C));
+    // Each sequence counts its positions from 0.
+    if (positions) add_in_place(x, sinusoidal_positions(x.rows, x.cols));
+    return &x;
+}
+
 }  // namespace
 
 Problem resolve(const Config& config, bool materialize_mask) {
@@ -43,34 +55,31 @@ Problem resolve(const Config& config, bool materialize_mask) {
     p.temperature = config.temperature;
     p.naive_softmax = config.naive_softmax;
 
-    p.x = config.has_embeddings ? config.embeddings : token_embeddings(config.tokens, config.C);
-    if (config.positional == Positional::Sinusoidal) add_in_place(p.x, sinusoidal_positions(p.T, p.C));
-    if (config.cross) {
-        p.xs = config.has_source_embeddings ? config.source_embeddings
-                                            : token_embeddings(config.source_tokens, config.C);
-        // Each sequence counts its positions from 0.
-        if (config.positional == Positional::Sinusoidal) add_in_place(p.xs, sinusoidal_positions(p.Tk, p.C));
-    }
+    p.x = sequence_input(config, config.has_embeddings, config.embeddings, config.tokens, p.made);
+    p.cross = config.cross;
+    p.xs = config.cross ? sequence_input(config, config.has_source_embeddings,
+                                         config.source_embeddings, config.source_tokens, p.made)
+                        : p.x;
 
     const int kv_width = p.KVH * p.HS();
+    const auto make = [&p](Matrix m) { return &p.made.emplace_back(std::move(m)); };
     switch (config.weights) {
         case WeightsKind::Identity:
             // A C×(KVH·HS) "identity" keeps the first KVH·HS columns: with KVH = NH it is I_C.
-            p.wq = p.wo = identity(config.C);
-            p.wk = identity_columns(config.C, kv_width);
-            p.wv = p.wk;
+            p.wq = p.wo = make(identity(config.C));
+            p.wk = p.wv = make(identity_columns(config.C, kv_width));
             break;
         case WeightsKind::Random:
-            p.wq = random_weights(config.C, config.C, config.seed, WeightRole::Query);
-            p.wk = random_weights(config.C, kv_width, config.seed, WeightRole::Key);
-            p.wv = random_weights(config.C, kv_width, config.seed, WeightRole::Value);
-            p.wo = random_weights(config.C, config.C, config.seed, WeightRole::Output);
+            p.wq = make(random_weights(config.C, config.C, config.seed, WeightRole::Query));
+            p.wk = make(random_weights(config.C, kv_width, config.seed, WeightRole::Key));
+            p.wv = make(random_weights(config.C, kv_width, config.seed, WeightRole::Value));
+            p.wo = make(random_weights(config.C, config.C, config.seed, WeightRole::Output));
             break;
         case WeightsKind::Explicit:
-            p.wq = config.wq;
-            p.wk = config.wk;
-            p.wv = config.wv;
-            p.wo = config.wo;
+            p.wq = &config.wq;
+            p.wk = &config.wk;
+            p.wv = &config.wv;
+            p.wo = &config.wo;
             break;
     }
     if (materialize_mask) p.mask = build_mask(config, p.T, p.Tk);
@@ -81,7 +90,7 @@ std::string compute(const Config& config, Result& result, Implementation impleme
                     const Progress& progress) {
     std::string problem = validate(config);
     if (!problem.empty()) return problem;
-    const Problem resolved = resolve(config);
+    const Problem resolved = resolve(config);  // borrows from config, which outlives it
     if (implementation == Implementation::Reference) {
         forward_reference(resolved, result);
     } else {

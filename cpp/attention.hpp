@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <list>
 #include <string>
 #include <vector>
 
@@ -88,11 +89,17 @@ struct Config {
 };
 
 // Everything the forward pass needs, with X, the source and the weights made concrete.
+// The inputs are borrowed: where the config gives a matrix as is, the Problem points at the
+// config's own (a large input is not copied again on every call), so a Problem must not outlive
+// the Config it was resolved from. What resolve makes (embeddings from tokens, positions added,
+// generated weights) lives in `made`, whose elements keep their addresses when the Problem moves.
 struct Problem {
     int T = 0, Tk = 0, C = 0, NH = 1, KVH = 1;
-    Matrix x;                         // (T, C)  queries' input, positions included
-    Matrix xs;                        // (Tk, C) keys' and values' input (= x in self-attention)
-    Matrix wq, wk, wv, wo;
+    const Matrix* x = nullptr;        // (T, C)  queries' input, positions included
+    const Matrix* xs = nullptr;       // (Tk, C) keys' and values' input (= x in self-attention)
+    bool cross = false;               // xs is a source of its own
+    const Matrix *wq = nullptr, *wk = nullptr, *wv = nullptr, *wo = nullptr;
+    std::list<Matrix> made;
     std::vector<std::uint8_t> mask;   // (T, Tk) 1 = masked
     float mask_fill = -std::numeric_limits<float>::infinity();
     bool mask_before_scale = false;
@@ -102,6 +109,12 @@ struct Problem {
     int HS() const { return C / NH; }
     // The key/value head that query head h reads: heads are grouped NH/KVH to a key/value head.
     int kv_head_of(int h) const { return h / (NH / KVH); }
+
+    Problem() = default;
+    Problem(Problem&&) = default;
+    Problem& operator=(Problem&&) = default;
+    Problem(const Problem&) = delete;  // a copy would point into the original's `made`
+    Problem& operator=(const Problem&) = delete;
 };
 
 struct HeadResult {
@@ -157,7 +170,8 @@ using Progress = std::function<void(double fraction)>;
 // it is shown on the page and thrown as a JavaScript Error).
 std::string validate(const Config& config, int max_tokens = kMaxTokens);
 
-// Makes X and the weights concrete. `config` must have passed `validate`. The T×Tk mask matrix
+// Makes X and the weights concrete, borrowing the config's matrices (see Problem). `config` must
+// have passed `validate`. The T×Tk mask matrix
 // is built unless `materialize_mask` is false (the forward-only path evaluates the rule instead).
 Problem resolve(const Config& config, bool materialize_mask = true);
 

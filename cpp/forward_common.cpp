@@ -13,16 +13,16 @@ void shape_result(const Problem& p, Result& r) {
     r.NH = p.NH;
     r.KVH = p.KVH;
     r.HS = HS;
-    r.x = p.x;
-    if (p.xs.rows > 0) {
-        r.xs = p.xs;
+    r.x = *p.x;
+    if (p.cross) {
+        r.xs = *p.xs;
     } else {
         r.xs.resize(0, 0);
     }
-    r.wq = p.wq;
-    r.wk = p.wk;
-    r.wv = p.wv;
-    r.wo = p.wo;
+    r.wq = *p.wq;
+    r.wk = *p.wk;
+    r.wv = *p.wv;
+    r.wo = *p.wo;
     r.mask.resize(p.T, p.Tk);
     std::transform(p.mask.begin(), p.mask.end(), r.mask.data.begin(),
                    [](std::uint8_t m) { return m ? 1.0f : 0.0f; });

@@ -115,7 +115,6 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
     const Problem p = resolve(config, /*materialize_mask=*/false);
     const MaskRule rule = MaskRule::from(config, p.Tk);
     const int Tk = p.Tk, C = p.C, HS = p.HS();
-    const Matrix& xs = p.xs.rows > 0 ? p.xs : p.x;
     const bool infinite_fill = std::isinf(p.mask_fill);
     const Logit logit{p.scale ? 1.0f / std::sqrt(static_cast<float>(HS)) : 1.0f,
                       1.0f / p.temperature, p.mask_fill, p.mask_before_scale};
@@ -141,10 +140,10 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
     r.row_weights.resize(p.NH);
 
     // pass 1: projections Q = X·W_Q, K = X_s·W_K, V = X_s·W_V — O(T·C) memory
-    kernels::gemm_auto(p.x.data.data(), C, p.wq.data.data(), C, r.q.data.data(), C, T, C, C);
+    kernels::gemm_auto(p.x->data.data(), C, p.wq->data.data(), C, r.q.data.data(), C, T, C, C);
     if (band_path && visible_scale != 1.0f) kernels::scale_row(r.q.data.data(), T * C, visible_scale);
-    kernels::gemm_auto(xs.data.data(), C, p.wk.data.data(), r.k.cols, r.k.data.data(), r.k.cols, Tk, C, r.k.cols);
-    kernels::gemm_auto(xs.data.data(), C, p.wv.data.data(), r.v.cols, r.v.data.data(), r.v.cols, Tk, C, r.v.cols);
+    kernels::gemm_auto(p.xs->data.data(), C, p.wk->data.data(), r.k.cols, r.k.data.data(), r.k.cols, Tk, C, r.k.cols);
+    kernels::gemm_auto(p.xs->data.data(), C, p.wv->data.data(), r.v.cols, r.v.data.data(), r.v.cols, Tk, C, r.v.cols);
 
     // K_gᵀ and V_g are packed in strips of kStrip keys / head columns (packing.hpp): a tile's
     // products then read contiguous memory instead of rows Tk floats apart.
@@ -248,7 +247,7 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
         }
     }
     // pass 7: output = concat · W_O
-    kernels::gemm_auto(r.concat.data.data(), C, p.wo.data.data(), C, r.output.data.data(), C, T, C, C);
+    kernels::gemm_auto(r.concat.data.data(), C, p.wo->data.data(), C, r.output.data.data(), C, T, C, C);
     return {};
 }
 

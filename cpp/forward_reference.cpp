@@ -28,12 +28,12 @@ void forward_reference(const Problem& p, Result& r) {
     const int T = p.T, Tk = p.Tk, HS = p.HS();
     const float minus_infinity = -std::numeric_limits<float>::infinity();
     const float score_scale = p.scale ? 1.0f / std::sqrt(static_cast<float>(HS)) : 1.0f;
-    const Matrix& xs = p.xs.rows > 0 ? p.xs : p.x;  // keys and values come from the source
 
     // pass 1: the projections Q = X·W_Q (T, C); K = X_s·W_K, V = X_s·W_V (Tk, KVH·HS)
-    matmul(p.x, p.wq, r.q);
-    matmul(xs, p.wk, r.k);
-    matmul(xs, p.wv, r.v);
+    // (keys and values come from the source, which is X itself in self-attention)
+    matmul(*p.x, *p.wq, r.q);
+    matmul(*p.xs, *p.wk, r.k);
+    matmul(*p.xs, *p.wv, r.v);
 
     for (int h = 0; h < p.NH; ++h) {
         HeadResult& head = r.heads[h];
@@ -92,7 +92,7 @@ void forward_reference(const Problem& p, Result& r) {
         detail::paste_head_columns(head.context, h, r.concat);
     }
     // pass 8: the output projection mixes the heads: output = concat · W_O            (T, C)
-    matmul(r.concat, p.wo, r.output);
+    matmul(r.concat, *p.wo, r.output);
 }
 
 }  // namespace attn

@@ -26,12 +26,11 @@ void forward_simd(const Problem& p, Result& r, const Progress& progress) {
     const float minus_infinity = -std::numeric_limits<float>::infinity();
     const float score_scale = p.scale ? 1.0f / std::sqrt(static_cast<float>(HS)) : 1.0f;
     const float inverse_temperature = 1.0f / p.temperature;
-    const Matrix& xs = p.xs.rows > 0 ? p.xs : p.x;
 
     // pass 1: projections                                          (T, C), (Tk, KVH·HS) ×2
-    matmul_auto(p.x, p.wq, r.q);
-    matmul_auto(xs, p.wk, r.k);
-    matmul_auto(xs, p.wv, r.v);
+    matmul_auto(*p.x, *p.wq, r.q);
+    matmul_auto(*p.xs, *p.wk, r.k);
+    matmul_auto(*p.xs, *p.wv, r.v);
 
     Matrix k_transposed;             // (HS, Tk): K_hᵀ, so that scores are one row-major product
     std::vector<int> row_k_end(T);   // per query row: one past its last non-zero weight
@@ -91,7 +90,7 @@ void forward_simd(const Problem& p, Result& r, const Progress& progress) {
         if (progress) progress(double(h + 1) / (p.NH + 1));
     }
     // pass 8: output projection                                                  (T, C)
-    matmul_auto(r.concat, p.wo, r.output);
+    matmul_auto(r.concat, *p.wo, r.output);
 }
 
 std::string simd_arch_name() { return xsimd::default_arch::name(); }

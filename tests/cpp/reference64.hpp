@@ -61,11 +61,11 @@ inline Forward forward(const attn::Config& c, const attn::Problem& p) {
     const double inf = std::numeric_limits<double>::infinity();
     const int T = p.T, Tk = p.Tk, HS = p.C / p.NH, group = p.NH / p.KVH;
     Forward f;
-    const Mat x = from(p.x);
-    const Mat xs = c.cross ? from(p.xs) : x;
-    f.q = mul(x, from(p.wq));
-    f.k = mul(xs, from(p.wk));
-    f.v = mul(xs, from(p.wv));
+    const Mat x = from(*p.x);
+    const Mat xs = c.cross ? from(*p.xs) : x;
+    f.q = mul(x, from(*p.wq));
+    f.k = mul(xs, from(*p.wk));
+    f.v = mul(xs, from(*p.wv));
     f.mask.assign(T, std::vector<bool>(Tk));
     for (int i = 0; i < T; ++i)
         for (int j = 0; j < Tk; ++j) f.mask[i][j] = masked(c, i, j);
@@ -112,7 +112,7 @@ inline Forward forward(const attn::Config& c, const attn::Problem& p) {
         }
         f.heads.push_back(head);
     }
-    f.output = mul(f.concat, from(p.wo));
+    f.output = mul(f.concat, from(*p.wo));
     return f;
 }
 

@@ -58,3 +58,36 @@ TEST_CASE("pinned bits of seed 0 weights and of the embedding of attention", "[w
     CHECK(bits(wo(3, 3)) == 0xBDBE6810u);  // -0.092971921
     CHECK(bits(x(0, 2)) == 0x3ECF4748u);    // 0.404840708
 }
+
+TEST_CASE("resolve borrows the inputs it is given and makes the others", "[weights]") {
+    // Borrowing is what lets a large input cross into the core with one copy: the forward pass
+    // reads the config's own matrices.
+    attn::Config c;
+    c.tokens = {"a", "b", "c"};
+    c.C = 4;
+    c.NH = 2;
+    c.has_embeddings = true;
+    c.embeddings = attn::token_embeddings(c.tokens, c.C);
+    c.weights = attn::WeightsKind::Explicit;
+    c.wq = c.wk = c.wv = c.wo = attn::random_weights(4, 4, 1, attn::WeightRole::Query);
+    REQUIRE(attn::validate(c).empty());
+    {
+        const attn::Problem p = attn::resolve(c);
+        CHECK(p.x == &c.embeddings);
+        CHECK(p.xs == p.x);
+        CHECK((p.wq == &c.wq && p.wk == &c.wk && p.wv == &c.wv && p.wo == &c.wo));
+        CHECK(p.made.empty());
+    }
+    // With positions, X is a matrix of its own (the config's embeddings stay as they were), and so
+    // are generated weights; their addresses survive moving the Problem.
+    c.positional = attn::Positional::Sinusoidal;
+    c.weights = attn::WeightsKind::Identity;
+    attn::Problem moved = attn::resolve(c);
+    const attn::Problem p = std::move(moved);
+    CHECK(p.x != &c.embeddings);
+    CHECK((*p.x)(1, 0) == c.embeddings(1, 0) + attn::sinusoidal_positions(3, 4)(1, 0));
+    CHECK(p.made.size() == 3);  // X, I_C for W_Q and W_O, the identity columns for W_K and W_V
+    CHECK(p.wq == p.wo);
+    CHECK(&p.made.front() == p.x);
+    CHECK((*p.wq)(2, 2) == 1.0f);
+}
