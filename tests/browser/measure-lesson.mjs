@@ -13,10 +13,12 @@
 //             the frame that shows the change has been rendered on the main thread (style,
 //             layout, paint, commit). It includes waiting for that frame's vsync (up to 16.7 ms)
 //             and any task the page queued before it;
-//   busy      from a Chrome trace (CDP): the main thread's working time within that same span,
-//             i.e. the "frame" figure without the idle wait for vsync: every task that ran
-//             (handlers, timers the page queued, the frame's rAF callbacks, style, layout,
-//             paint, commit; garbage collection on the main thread included). Split into
+//   busy      from a Chrome trace (CDP): the main thread's working time from the event to the
+//             end of that frame's Commit (where the main thread hands the frame on), i.e. the
+//             "frame" figure without the idle wait for vsync: every task that ran (handlers,
+//             timers the page queued, the frame's rAF callbacks, style, layout, paint, commit;
+//             garbage collection on the main thread included). Tasks that run after the Commit
+//             (work the page put off until the frame was out) count in "after". Split into
 //             script (everything that is not one of the others), style (UpdateLayoutTree),
 //             layout (Layout) and paint (PrePaint, Paint, Layerize, Commit, ...); "idle" is
 //             the part of script spent in idle callbacks that ran before the frame.
@@ -139,9 +141,14 @@ function addBusy(samples, events) {
     return sum / 1000;
   };
   const busy = (from, to) => tasks.reduce((sum, e) => sum + Math.max(0, Math.min(e.ts + e.dur, to) - Math.max(e.ts, from)), 0) / 1000;
+  // The frame's rendering ends with its Commit (the main thread hands the frame to the
+  // compositor): tasks that run after it, before the marker task, are not part of that frame.
+  const commits = main.filter((e) => e.name === 'Commit');
   samples.forEach((sample, i) => {
     const start = marks.get(`m${i}:start`)?.ts;
-    const end = marks.get(`m${i}:frame`)?.ts;
+    const marker = marks.get(`m${i}:frame`)?.ts;
+    const commit = commits.find((e) => e.ts > start && e.ts < marker);
+    const end = commit ? Math.min(marker, commit.ts + commit.dur) : marker;
     const idle = marks.get(`m${i}:idle`)?.ts;
     if (start === undefined || end === undefined) return Object.assign(sample, { busy: NaN, script: NaN, idle: NaN, style: NaN, layout: NaN, paint: NaN, after: NaN });
     sample.busy = busy(start, end);

@@ -41,7 +41,7 @@ export function createHeadViews(deps) {
   let last = null; // { result, state }
   let deferred = null;
   const drawn = new Map(); // view name → what it last drew (skip the same again)
-  const scheduler = createViewScheduler(); // on screen: at once; else after the frame, one per task
+  const scheduler = createViewScheduler(); // on screen: just after the frame; else in idle time, one per task
 
   // ---- controls in the form ----------------------------------------------------------------------
   const tokenizeControl = createTokenizeControl();
