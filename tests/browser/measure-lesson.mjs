@@ -163,13 +163,14 @@ function addBusy(samples, events) {
   });
 }
 
-// Debugging the busy figure: the main thread's events of sample i.
+// Debugging the busy figure: the main thread's events of sample i (DUMP=i) that last longer than
+// DUMP_MIN µs (300).
 function dumpSpan(events, i) {
   const mark = (n) => events.find((e) => e.name === n);
   const start = mark(`m${i}:start`);
   const end = mark(`m${i}:frame`);
   if (!start || !end) return;
-  for (const e of events.filter((x) => x.tid === start.tid && x.ph === 'X' && x.ts + (x.dur ?? 0) >= start.ts && x.ts <= end.ts && (x.dur ?? 0) > 300)) {
+  for (const e of events.filter((x) => x.tid === start.tid && x.ph === 'X' && x.ts + (x.dur ?? 0) >= start.ts && x.ts <= end.ts && (x.dur ?? 0) > Number(process.env.DUMP_MIN ?? 300))) {
     const d = e.args?.data ?? {};
     const where = d.functionName !== undefined ? ` ${d.functionName || '(anon)'} ${String(d.url ?? '').split('/').pop()}:${d.lineNumber ?? ''}` : d.type ? ` ${d.type}` : '';
     const stack = e.args?.beginData?.stackTrace?.[0];

@@ -121,11 +121,11 @@ class AttentionEngine {
     const kvHeads = c.options.kvHeads || heads;
     const rowWeights = [];
     for (let h = 0; h < heads; ++h) {
-      rowWeights.push({ rows: weightRows.length, cols: Tk, data: new Float32Array(this.#core.outputOnly(-1, h)) });
+      rowWeights.push({ rows: weightRows.length, cols: Tk, data: this.#core.outputOnly(-1, h).slice() });
     }
     return {
       T, Tk, dModel, heads, kvHeads, dK: dModel / heads,
-      output: { rows: T, cols: dModel, data: new Float32Array(this.#core.outputOnly(MODEL_OUTPUT.output, 0)) },
+      output: { rows: T, cols: dModel, data: this.#core.outputOnly(MODEL_OUTPUT.output, 0).slice() },
       weightRows: [...weightRows],
       rowWeights,
     };
