@@ -74,8 +74,9 @@ float band_row_update(float* z, int keys, int lo, int hi, float max, float& sum,
     const int hi_batches = std::min(keys, lo + (hi - lo + S - 1) / S * S);
     std::fill(z + hi, z + hi_batches, kMinusInfinity);
     const float tile_sum = kernels::exp_shifted<true>(z + lo, m_new, z + lo, hi_batches - lo);
-    std::fill(z, z + lo, 0.0f);
-    std::fill(z + hi_batches, z + keys, 0.0f);
+    // (Most rows of a tile see all of it: no call to memset for nothing.)
+    if (lo > 0) std::fill(z, z + lo, 0.0f);
+    if (hi_batches < keys) std::fill(z + hi_batches, z + keys, 0.0f);
     sum = alpha * sum + tile_sum;
     if (alpha != 1.0f) kernels::scale_row(out, out_n, alpha);
     return m_new;
