@@ -67,6 +67,17 @@ test('the head split colours Q by head, slices it, and the slices, maps and conc
       assert.equal(await count(page, '#head-split .hs-map'), heads);
       assert.deepEqual((await hvRow(page, 'split-q', heads - 1, 2)).join(), (await lessonRow(page, 'q', null, 2)).slice(6 - dK).join());
     }
+
+    // New numbers in the same layout (another seed): the split's tables are refilled in place
+    // (grid.js keeps them) and still agree with the lesson, digit for digit.
+    const table = await page.$('#head-split td[data-hv="mix-output"][data-row="2"][data-col="0"]');
+    const oldOutput = (await hvRow(page, 'mix-output', null, 2)).join();
+    await retype(page, '#seed', '7');
+    await page.waitForFunction((old) => [...document.querySelectorAll('#head-split td[data-hv="mix-output"][data-row="2"]')].map((td) => td.textContent).join() !== old, oldOutput);
+    assert.deepEqual(await hvRow(page, 'mix-output', null, 2), await lessonRow(page, 'output', null, 2));
+    assert.deepEqual((await hvRow(page, 'split-q', 5, 3)).join(), (await lessonRow(page, 'q', null, 3)).slice(5).join());
+    assert.deepEqual(await hvRow(page, 'split-context', 4, 1), (await lessonRow(page, 'concat', null, 1)).slice(4, 5));
+    assert.ok(await table.evaluate((td) => td.isConnected), 'the output table was rebuilt, not refilled');
     assert.deepEqual(errors, []);
   } finally {
     await close();

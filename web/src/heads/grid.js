@@ -14,14 +14,31 @@ export const NUMBERS_UP_TO = 16; // columns; wider matrices draw compact cells
  *         bandColor?: (c) → css, fill(r, c, value) → { background, color? } | null,
  *         text?(r, c, value) → string | undefined (instead of the printed number),
  *         maxRows?, maxCols?, numbers?: boolean, caption?: string, t }
+ * cache: a Map the caller keeps between its redraws, or null. The figure last built for the same
+ *   name and head is then given new numbers in place when nothing else about it changed (size,
+ *   labels, bands, caption, language): a view that redraws on every change (the head split, about
+ *   600 cells at T = 32) spent most of its time building and parsing the same tables again.
  * → <figure class="hv-grid">
  */
-export function renderGrid(spec) {
+export function renderGrid(spec, cache = null) {
   const { matrix, name, head, rowLabels, colLabels, bandColor, fill, caption, t } = spec;
   const rows = Math.min(matrix.rows, spec.maxRows ?? ROWS_SHOWN);
   const cols = Math.min(matrix.cols, spec.maxCols ?? COLS_SHOWN);
   const numbers = spec.numbers ?? cols <= NUMBERS_UP_TO;
   const headAttr = head === undefined || head === null ? '' : ` data-head="${Number(head)}"`;
+  const cut = rows < matrix.rows || cols < matrix.cols ? t('heads4.cut', { rows, totalRows: matrix.rows, cols, totalCols: matrix.cols }) : '';
+  const layout = cache && JSON.stringify([
+    matrix.rows, matrix.cols, rows, cols, numbers, caption ?? '', cut,
+    Array.from({ length: rows }, (_, r) => rowLabels[r] ?? null),
+    colLabels === null ? null : Array.from({ length: cols }, (_, c) => colLabels?.[c] ?? null),
+    bandColor ? Array.from({ length: cols }, (_, c) => bandColor(c)) : null,
+  ]);
+  const key = `${name}|${head ?? ''}`;
+  const kept = cache?.get(key);
+  if (kept && kept.layout === layout) {
+    refill(kept, spec, rows, cols, numbers);
+    return kept.figure;
+  }
 
   // Header: an optional colour band per column (the head it belongs to), then the labels.
   let html = '<thead>';
@@ -36,11 +53,13 @@ export function renderGrid(spec) {
     html += '</tr>';
   }
   html += '</thead><tbody>';
+  const fills = []; // per cell: the background and colour written, for refill
   for (let r = 0; r < rows; r += 1) {
     html += '<tr><th scope="row"></th>';
     for (let c = 0; c < cols; c += 1) {
       const value = matrix.data[r * matrix.cols + c];
       const style = fill?.(r, c, value);
+      fills.push(style ? `${style.background}|${style.color ?? ''}` : '|');
       const css = style ? ` style="background:${style.background};${style.color ? `color:${style.color}` : ''}"` : '';
       const text = numbers ? (spec.text?.(r, c, value) ?? formatCell(value)) : '';
       html += `<td data-hv="${name}"${headAttr} data-row="${r}" data-col="${c}"${css} title="${formatCell(value)}">${text}</td>`;
@@ -62,15 +81,36 @@ export function renderGrid(spec) {
     th.title = th.textContent;
   });
 
-  const notes = [];
-  if (rows < matrix.rows || cols < matrix.cols) {
-    notes.push(h('p', { className: 'hv-cut', text: t('heads4.cut', { rows, totalRows: matrix.rows, cols, totalCols: matrix.cols }) }));
-  }
-  return h('figure', { className: 'hv-grid', dataset: { hvFigure: name, ...(head === undefined || head === null ? {} : { head: String(head) }) } }, [
+  const figure = h('figure', { className: 'hv-grid', dataset: { hvFigure: name, ...(head === undefined || head === null ? {} : { head: String(head) }) } }, [
     caption ? h('figcaption', {}, [h('span', { className: 'sym', text: caption }), h('span', { className: 'shape', text: `${matrix.rows} × ${matrix.cols}` })]) : null,
     h('div', { className: 'hv-scroll' }, [table]),
-    ...notes,
+    cut ? h('p', { className: 'hv-cut', text: cut }) : null,
   ]);
+  cache?.set(key, { layout, figure, cells: [...table.querySelectorAll('tbody td')], fills });
+  return figure;
+}
+
+// The cells of a kept table (row-major) get the numbers, tooltips and fills of `spec.matrix`, as
+// renderGrid builds them; what is already there is not written again.
+function refill({ cells, fills }, { matrix, fill, text }, rows, cols, numbers) {
+  for (let r = 0; r < rows; r += 1) {
+    for (let c = 0; c < cols; c += 1) {
+      const k = r * cols + c;
+      const td = cells[k];
+      const value = matrix.data[r * matrix.cols + c];
+      const style = fill?.(r, c, value);
+      const written = style ? `${style.background}|${style.color ?? ''}` : '|';
+      if (fills[k] !== written) {
+        td.style.background = style?.background ?? '';
+        td.style.color = style?.color ?? '';
+        fills[k] = written;
+      }
+      const title = formatCell(value);
+      if (td.title !== title) td.title = title;
+      const shown = numbers ? (text?.(r, c, value) ?? title) : '';
+      if (td.textContent !== shown) td.textContent = shown;
+    }
+  }
 }
 
 /** The columns c0…c1−1 of a matrix, as a new matrix (a view for drawing one head's block). */

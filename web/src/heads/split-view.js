@@ -32,6 +32,7 @@ export function createSplitView(callbacks) {
   let shownStage = null; // the stage on screen, to animate from
   let timer = null;
   let ctx = null;
+  const grids = new Map(); // renderGrid's tables, refilled in place while their layout stays
 
   el.addEventListener('click', (event) => {
     const button = event.target.closest('button, [data-hs-select]');
@@ -142,7 +143,7 @@ export function createSplitView(callbacks) {
               numbers,
               maxCols: COLS_DRAWN,
               t,
-            }),
+            }, grids),
           ]),
         );
         drawn += dK;
@@ -293,7 +294,7 @@ export function createSplitView(callbacks) {
         maxRows: DETAIL_DRAWN,
         maxCols: DETAIL_DRAWN,
         t,
-      })
+      }, grids)
       : renderWeightCells({
         weights,
         mask: masked,
@@ -349,7 +350,7 @@ export function createSplitView(callbacks) {
             fill: () => ({ background: tint(color, 0.22) }),
             numbers,
             t,
-          }),
+          }, grids),
         ]),
       );
       drawn += dK;
@@ -383,7 +384,7 @@ export function createSplitView(callbacks) {
       maxCols: COLS_DRAWN,
       caption: 'Concat',
       t,
-    });
+    }, grids);
     const wo = result.weights.wo;
     const woGrid = renderGrid({
       matrix: wo,
@@ -395,12 +396,12 @@ export function createSplitView(callbacks) {
       maxCols: COLS_DRAWN,
       caption: 'W_O',
       t,
-    });
+    }, grids);
     // Row labels of W_O carry the head colour as a left border.
     woGrid.querySelectorAll('tbody th').forEach((th, r) => {
       th.style.borderLeft = `4px solid ${headColor(colHead(r), heads)}`;
     });
-    const output = renderGrid({ matrix: result.output, name: 'mix-output', rowLabels: tokens, numbers, maxCols: COLS_DRAWN, caption: t('heads4.mix.output'), t });
+    const output = renderGrid({ matrix: result.output, name: 'mix-output', rowLabels: tokens, numbers, maxCols: COLS_DRAWN, caption: t('heads4.mix.output'), t }, grids);
     return h('div', { className: 'hs-mix', dataset: { hsPart: 'mix' } }, [
       h('h3', { text: t('heads4.mix.title') }),
       h('p', { className: 'caption', text: t('heads4.mix.caption', { dK }) }),
