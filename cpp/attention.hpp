@@ -171,8 +171,8 @@ using Progress = std::function<void(double fraction)>;
 std::string validate(const Config& config, int max_tokens = kMaxTokens);
 
 // Makes X and the weights concrete, borrowing the config's matrices (see Problem). `config` must
-// have passed `validate`. The T×Tk mask matrix
-// is built unless `materialize_mask` is false (the forward-only path evaluates the rule instead).
+// have passed `validate`. The T×Tk mask matrix is built unless `materialize_mask` is false (the
+// forward-only path evaluates the rule instead).
 Problem resolve(const Config& config, bool materialize_mask = true);
 
 // The two implementations of the same forward pass. `result` is resized as needed and reuses its
