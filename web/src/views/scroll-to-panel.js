@@ -2,7 +2,7 @@
 //
 // Why not one scrollIntoView: the panels under the lesson are skipped while off screen
 // (content-visibility: auto) and hold a placeholder size meanwhile: the size they had when last
-// on screen, or the default page's (heads.css) — 1,750 px for a head split that is 2,400 px at
+// on screen, or the default page's (heads.css) — 1,720 px for a head split that is 2,400 px at
 // 12 tokens (it was 34 px before placeholders were set). Reaching a panel brings it and its
 // neighbours on screen; they take their real sizes in the next frames, so a smooth scroll aimed at
 // the old position ended above the panel (2,363 px above the token view, showing the head split),
