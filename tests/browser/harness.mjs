@@ -80,7 +80,8 @@ export const whenIdle = (page) =>
 export async function screenshotDrawn(page, file, selector = null) {
   await whenIdle(page); // first what the page draws in idle time (the panels off screen)
   const scope = selector ?? 'html';
-  const style = await page.addStyleTag({ content: `${scope}, ${scope} * { content-visibility: visible !important; }` });
+  // (and the canvases of lesson figures far from the window, unseen while they are: lesson.css)
+  const style = await page.addStyleTag({ content: `${scope}, ${scope} * { content-visibility: visible !important; } figure.matrix.far .cgrid canvas { visibility: visible !important; }` });
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   if (selector) await page.locator(selector).screenshot({ path: file });
   else await page.screenshot({ path: file, fullPage: true });

@@ -51,7 +51,9 @@ async function open(hash = '', { width = 1280, height = 900 } = {}) {
     if (!request.url().startsWith(base) && !request.url().startsWith('data:')) foreignRequests.push(request.url());
   });
   await page.goto(`${base}index.html${hash}`);
-  await page.waitForSelector('#results [data-matrix]'); // a table cell, or a matrix drawn on a canvas
+  // A table cell, or a matrix drawn on a canvas, of a step on screen: the steps built ahead (one
+  // step at a time) are parked unseen, and one of them may come first in the page.
+  await page.waitForSelector('#results section:not(.parked) [data-matrix]');
   return { page, errors, close: () => context.close() };
 }
 
@@ -193,6 +195,15 @@ test('the mask workbench: kinds, custom cells, fill 0, order, padding, a fully m
     await page.check('input[name="lesson-fill"][value="0"]');
     assert.deepEqual(await maskRow(0), ['0', '0', '0', '0', '0', '0']);
     assert.match(await page.innerText('#mask-workbench .wb-notes'), /A fill of 0 masks nothing/);
+    // M's rule says the fill chosen: its three forms are typeset once and one is shown at a time.
+    const rule = () => page.$eval('section[data-step="mask"] .formula-stack', (stack) => ({
+      tex: stack.dataset.tex,
+      forms: stack.children.length,
+      shown: [...stack.children].filter((alt) => getComputedStyle(alt).visibility === 'visible').map((alt) => alt.dataset.tex),
+    }));
+    const zero = await rule();
+    assert.match(zero.tex, /\\\\ 0 & /);
+    assert.deepEqual([zero.forms, zero.shown], [3, [zero.tex]]);
     await page.click('button[data-step="softmax"]');
     const future = await rowValues(page, 'weights', 0, 0);
     assert.ok(future.slice(1).every((w) => w > 0.1), future.join(' '));
@@ -201,6 +212,9 @@ test('the mask workbench: kinds, custom cells, fill 0, order, padding, a fully m
     await page.click('button[data-step="mask"]');
     await page.check('input[name="lesson-fill"][value="-1e9"]');
     assert.equal(await page.textContent(cell('masked', 0, 0, 1)), '−1.00e9');
+    const big = await rule();
+    assert.match(big.tex, /-10\^\{9\}/);
+    assert.deepEqual([big.forms, big.shown], [3, [big.tex]]);
     await page.check('input[name="lesson-order"][value="before"]');
     assert.equal(await page.textContent(cell('masked', 0, 0, 1)), '−5.77e8');
     assert.equal(await page.getAttribute('section[data-step="mask"] .step-formula', 'data-tex'), '\\frac{QK^T + M}{\\sqrt{d_k}}');
@@ -497,6 +511,63 @@ test('from T = 16 the T×T matrices are canvases that explain, highlight and tog
     await page.mouse.move(p.x, p.y);
     await page.waitForTimeout(200);
     await page.screenshot({ path: path.join(screenshots, 'lesson-canvas-zh.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('canvases far from the window are not painted, and are drawn up to date when they come near', async () => {
+  const tokens = Array.from({ length: 32 }, (_, i) => `t${i + 1}`).join('+');
+  const { page, errors, close } = await open(`#v=1&s=${tokens}&d=8&h=2&step=softmax`);
+  try {
+    const frames = () => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 50)))));
+    // Each canvas figure of the step: far (its canvases unseen) or not, and where it is.
+    const figures = () => page.$$eval('section.lesson-step:not(.parked) figure.matrix', (all) => all
+      .filter((figure) => figure.querySelector('.cg-body'))
+      .map((figure) => {
+        const box = figure.getBoundingClientRect();
+        const seen = [...figure.querySelectorAll('canvas')].map((canvas) => getComputedStyle(canvas).visibility === 'visible');
+        return { name: `${figure.dataset.matrixFigure} ${figure.dataset.head}`, far: figure.classList.contains('far'), seen, top: box.top, bottom: box.bottom, height: innerHeight, scrollY };
+      }));
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await frames();
+    let all = await figures();
+    assert.ok(all.length >= 4, JSON.stringify(all));
+    for (const f of all) {
+      const onScreen = f.bottom > 0 && f.top < f.height;
+      const away = f.top > f.height + 150 || f.bottom < -150; // NEAR_PX (view.js)
+      if (onScreen) assert.deepEqual([f.far, f.seen.every(Boolean)], [false, true], f.name);
+      if (away) assert.deepEqual([f.far, f.seen.some(Boolean)], [true, false], f.name);
+    }
+    const last = all[all.length - 1];
+    assert.equal(last.far, true, 'the last figure starts far from the window');
+
+    // A new temperature while it is far; brought near, it shows the new numbers (its readout says
+    // what its canvas holds, the explanation what the engine computed).
+    await page.evaluate(() => {
+      const range = document.querySelector('#lesson-tau-range');
+      range.value = '-0.5';
+      range.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await frames();
+    // Figures not drawn yet (skipped off screen) take their own size: coming near moves nothing.
+    const tops = (figs) => figs.map((f) => Math.round(f.top + f.scrollY));
+    const atTop = tops(await figures());
+    const [name, head] = last.name.split(' ');
+    const p = await entryPoint(page, name, Number(head), 5, 2);
+    await frames();
+    all = await figures();
+    const moved = tops(all).map((top, k) => top - atTop[k]);
+    assert.ok(moved.every((d) => Math.abs(d) <= 3), `figures moved by ${moved.join(', ')} px`);
+    const near = all.find((f) => f.name === last.name);
+    assert.deepEqual([near.far, near.seen.every(Boolean)], [false, true], JSON.stringify(near));
+    assert.ok(near.bottom > 0 && near.top < near.height, `scrolled to, it is on screen: ${JSON.stringify(near)}`);
+    await page.mouse.click(p.x, p.y);
+    await page.waitForFunction(() => document.querySelector('#explain .explain-mode')?.textContent === 'Selected cell');
+    const readout = await page.textContent(`section.lesson-step:not(.parked) .cg-body[data-matrix="${name}"][data-head="${head}"] .cg-readout`);
+    const computed = (await explanation(page)).trim().split(/\s/).pop();
+    assert.equal(readout.split(': ').pop(), computed, `${readout} | ${await explanation(page)}`);
     assert.deepEqual(errors, []);
   } finally {
     await close();

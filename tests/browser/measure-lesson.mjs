@@ -1,6 +1,7 @@
 // How long the lesson's interactions take to reach the screen for T = 32: a measurement that
 // prints figures, not a test. Run it on a quiet machine, after `npx vite build`:
 //   node tests/browser/measure-lesson.mjs          (PLAYGROUND_DIST=/tmp/x for another build)
+//   COMPARE=/tmp/y node tests/browser/measure-lesson.mjs    (two builds side by side: below)
 //
 // Each interaction is done REPEAT times inside the page, each once the previous frame is out:
 //   lesson    the lesson's own share of the handlers: its User Timing measure 'lesson:render'
@@ -21,7 +22,12 @@
 //             (work the page put off until the frame was out) count in "after". Split into
 //             script (everything that is not one of the others), style (UpdateLayoutTree),
 //             layout (Layout) and paint (PrePaint, Paint, Layerize, Commit, ...); "idle" is
-//             the part of script spent in idle callbacks that ran before the frame.
+//             the part of script spent in idle callbacks that ran before the frame;
+//   speed     a fixed piece of arithmetic (2 million square roots) timed in the page before each
+//             sample: this machine is shared and its speed changes by half from one minute to
+//             the next, so figures from two runs compare only at the same speed.
+// The trace costs something itself: with it on, the handlers took about 8 % longer and the
+// frame came about 1 ms later (temperature, 15 samples, twice each way, 2026-11-30).
 // "Within one frame" here: busy ≤ 16.7 ms (the median, and the 90th percentile reported beside
 // it), i.e. an input that arrives at the start of a frame interval is on screen at the next vsync.
 // Work a page defers to idle callbacks after that frame (views off screen) is not in it — it is
@@ -36,6 +42,7 @@
 // addressed as a table cell (td[data-matrix]) or, for a matrix drawn on a canvas, as a point on
 // it. Headless Chromium without a GPU paints in software: real browsers paint faster.
 import os from 'node:os';
+import path from 'node:path';
 import { baseUrl, dist, launchChromium, serveStatic } from './harness.mjs';
 import { LESSON_PAGE_HELPERS } from './lesson-page-helpers.mjs';
 
@@ -54,7 +61,7 @@ const PAINT = new Set(['PrePaint', 'Paint', 'Layerize', 'Commit', 'UpdateLayer',
 // In the page: run `act(i)` REPEAT times, each after the previous frame is out; `prep(i)` runs
 // before each and is not measured. Marks m<i>:start, m<i>:frame and m<i>:idle bound each sample
 // for the trace.
-async function measure(page, cdp, label, act, prep = '') {
+async function measure(page, cdp, label, act, prep = '', print = true) {
   const events = [];
   const onData = ({ value }) => events.push(...value);
   cdp.on('Tracing.dataCollected', onData);
@@ -72,8 +79,14 @@ async function measure(page, cdp, label, act, prep = '') {
         for (const entry of list.getEntriesByName('lesson:render')) lesson += entry.duration;
       }).observe({ type: 'measure' });
       await frame();
+      let sink = 0;
       for (let i = 0; i < repeat; i += 1) {
         prepare(i);
+        // How fast the machine is just now (it is shared, and its speed changes by half from one
+        // minute to the next): a fixed piece of arithmetic, timed.
+        const c0 = performance.now();
+        for (let k = 1; k < 2e6; k += 1) sink += Math.sqrt(k);
+        const speed = performance.now() - c0;
         await frame();
         await idle(); // whatever the preparation left for later is done
         await frame();
@@ -100,8 +113,9 @@ async function measure(page, cdp, label, act, prep = '') {
         }
         performance.mark(`m${i}:idle`);
         await new Promise((resolve) => setTimeout(resolve, 0)); // let the observer report
-        out.push({ handlers: t1 - t0, frame: t3 - t0, lesson });
+        out.push({ handlers: t1 - t0, frame: t3 - t0, lesson, speed });
       }
+      if (sink === 0) out.length = 0; // (never: keeps the loop from being optimised away)
       return out;
     },
     { source: act, prepSource: prep, repeat: REPEAT, AFTER_MS },
@@ -116,7 +130,8 @@ async function measure(page, cdp, label, act, prep = '') {
     return `${values[Math.floor(values.length / 2)].toFixed(1)} / ${values[Math.floor(values.length * 0.9)].toFixed(1)}`;
   };
   const cols = ['lesson', 'handlers', 'frame', 'busy', 'script', 'idle', 'style', 'layout', 'paint', 'after'];
-  console.log(`${label.padEnd(54)} ${cols.map((k) => stat(k).padStart(k === 'frame' || k === 'busy' || k === 'after' || k === 'handlers' ? 14 : 12)).join('')}`);
+  if (print) console.log(`${label.padEnd(54)} ${cols.map((k) => stat(k).padStart(k === 'frame' || k === 'busy' || k === 'after' || k === 'handlers' ? 14 : 12)).join('')}${stat('speed').padStart(14)}`);
+  return samples;
 }
 
 // busy / script / style / layout / paint per sample from the trace: the main thread's top-level
@@ -215,29 +230,62 @@ const pages = [
   ['T = 32, d_model = 16, 4 heads, all steps', `#v=1&s=${tokens}&d=16&h=4`, false],
 ].filter(([title]) => !process.env.PAGES || process.env.PAGES.split(',').some((p) => title.includes(p)));
 
-console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs; ${REPEAT} runs each; ${dist}; ${SHOW ? 'each target scrolled into view' : 'page at the top (VIEW=top)'}`);
+// COMPARE=<another build>: side by side in one browser, interaction by interaction, the two builds
+// take turns (ROUNDS times each, REPEAT samples a turn), so that the machine's slow and fast phases
+// fall on both alike; printed: each build's medians over its samples and the ratio of the busy
+// medians (this build ÷ the other).
+const other = process.env.COMPARE ? path.resolve(process.env.COMPARE) : null;
+const otherServer = other ? await serveStatic(other) : null;
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const builds = [{ dir: dist, base }, ...(other ? [{ dir: other, base: `${baseUrl(otherServer)}index.html` }] : [])];
+console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs; ${REPEAT} runs each${other ? ` × ${ROUNDS} turns` : ''}; ${builds.map((b) => b.dir).join(' against ')}; ${SHOW ? 'each target scrolled into view' : 'page at the top (VIEW=top)'}`);
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const percentile90 = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.9)];
 for (const [title, hash, single] of pages) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await page.goto(`${base}${hash}`);
-  await page.waitForSelector('#results [data-matrix]');
-  if (process.env.EXTRA_CSS) await page.addStyleTag({ content: process.env.EXTRA_CSS }); // for experiments
+  for (const build of builds) {
+    build.context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    build.page = await build.context.newPage();
+    build.cdp = await build.context.newCDPSession(build.page);
+    await build.page.goto(`${build.base}${hash}`);
+    await build.page.waitForSelector('#results section:not(.parked) [data-matrix]'); // (a parked step's are unseen)
+    if (process.env.EXTRA_CSS) await build.page.addStyleTag({ content: process.env.EXTRA_CSS }); // for experiments
+  }
   console.log(`\n${title}`);
   const heads = ['lesson', 'handlers', 'frame', 'busy', 'script', 'idle', 'style', 'layout', 'paint', 'after'];
-  console.log(`${'interaction (ms: median / 90th percentile)'.padEnd(54)} ${heads.map((k) => k.padStart(k === 'frame' || k === 'busy' || k === 'after' || k === 'handlers' ? 14 : 12)).join('')}`);
+  if (!other) console.log(`${'interaction (ms: median / 90th percentile)'.padEnd(54)} ${heads.map((k) => k.padStart(k === 'frame' || k === 'busy' || k === 'after' || k === 'handlers' ? 14 : 12)).join('')}${'speed'.padStart(14)}`);
+  else console.log(`${'interaction (busy ms: median / 90th percentile)'.padEnd(54)} ${'this'.padStart(14)} ${'other'.padStart(14)} ${'this ÷ other'.padStart(14)} ${'speed'.padStart(14)}`);
   for (const [label, act, prep, where] of single ? [STEPPER, ...INTERACTIONS] : INTERACTIONS) {
     if (process.env.ONLY && !label.includes(process.env.ONLY)) continue;
-    // One step at a time: show the step the interaction works on.
-    if (single) {
-      const step = /lesson-tau|lesson-naive|weights/.test(act) ? 'softmax' : /mask|fill/.test(act) ? 'mask' : /wq/.test(act) ? 'qkv' : /"x"/.test(act) ? 'x' : 'softmax';
-      await page.click(`button[data-step="${step}"]`);
+    let counted = '';
+    for (const build of builds) build.samples = [];
+    for (let round = 0; round < (other ? ROUNDS : 1); round += 1) {
+      for (const build of builds) {
+        const { page, cdp } = build;
+        // One step at a time: show the step the interaction works on.
+        if (single) {
+          const step = /lesson-tau|lesson-naive|weights/.test(act) ? 'softmax' : /mask|fill/.test(act) ? 'mask' : /wq/.test(act) ? 'qkv' : /"x"/.test(act) ? 'x' : 'softmax';
+          await page.click(`button[data-step="${step}"]`);
+          // The pointer rests where no figure comes under it when the page scrolls (the window's
+          // top left corner): left on the step's button it could land on a matrix once the target
+          // is scrolled into view, and Chromium then fires mouseover there after a layout, a hover
+          // the measured interaction did not ask for ("hover" is measured on its own).
+          await page.mouse.move(0, 0);
+        }
+        const [cells, canvases] = await page.$$eval('#results section.lesson-step:not(.parked) :is(td[data-matrix], .cg-body)', (n) => [n.filter((x) => x.tagName === 'TD').length, n.filter((x) => x.tagName !== 'TD').length]);
+        counted = `[${cells} cells, ${canvases} canvases]`;
+        const show = SHOW ? `${where}.scrollIntoView({ block: 'center', inline: 'nearest' });` : '';
+        build.samples.push(...await measure(page, cdp, `${label} ${counted}`, HELPERS + act, HELPERS + show + prep, !other));
+      }
     }
-    const [cells, canvases] = await page.$$eval('#results section.lesson-step:not(.parked) :is(td[data-matrix], .cg-body)', (n) => [n.filter((x) => x.tagName === 'TD').length, n.filter((x) => x.tagName !== 'TD').length]);
-    const show = SHOW ? `${where}.scrollIntoView({ block: 'center', inline: 'nearest' });` : '';
-    await measure(page, cdp, `${label} [${cells} cells, ${canvases} canvases]`, HELPERS + act, HELPERS + show + prep);
+    if (other) {
+      const [a, b] = builds.map((build) => build.samples.map((sample) => sample.busy));
+      const cell = (values) => `${median(values).toFixed(1)} / ${percentile90(values).toFixed(1)}`.padStart(14);
+      const speeds = builds.flatMap((build) => build.samples.map((sample) => sample.speed));
+      console.log(`${`${label} ${counted}`.padEnd(54)} ${cell(a)} ${cell(b)} ${(median(a) / median(b)).toFixed(3).padStart(14)} ${cell(speeds)}`);
+    }
   }
-  await context.close();
+  for (const build of builds) await build.context.close();
 }
 await browser.close();
 server.close();
+otherServer?.close();

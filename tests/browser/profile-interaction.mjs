@@ -12,7 +12,7 @@ const server = await serveStatic(process.env.DIST ?? defaultDist);
 const browser = await launchChromium();
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 await page.goto(`${baseUrl(server)}index.html${hash}`);
-await page.waitForSelector('#results [data-matrix]', { timeout: 60000 });
+await page.waitForSelector('#results section:not(.parked) [data-matrix]', { timeout: 60000 });
 await page.waitForTimeout(500);
 const cdp = await page.context().newCDPSession(page);
 await cdp.send('Profiler.enable');

@@ -29,6 +29,7 @@ const TOKEN_FONT = '11px system-ui, "DejaVu Sans", "Noto Sans", "Noto Sans CJK S
 const COL_HEAD = 18; // px: the column numbers
 const COL_HEAD_TOK = 32; // px: numbers and key tokens
 const ROW_LABEL_MAX = 108; // px (9em): longer tokens end in "…"
+const FIGURE_CHROME = 51; // px: the caption and the legend around the grid (measured, 2026-11-30)
 const INK = '#1d2330';
 const MUTED = '#5b6475';
 const ITALIC = `italic ${FONT}`;
@@ -135,7 +136,13 @@ export function createCanvasMatrixView(spec, events) {
     shownText.fill(null);
     shownClass.fill(null);
     shownSums = [];
-    drawLabels(dpr);
+    const { sideW, headH } = drawLabels(dpr);
+    // Off screen on a big page the figure is skipped (content-visibility: auto, lesson.css) and
+    // takes this size until it has been drawn once: its own (the .scroll box has a 1 px border
+    // and is at most 75vh high), not the tables' guess, which put two or three side by side
+    // where one fits, and moved the page as they came near.
+    const boxH = Math.min(headH + 1 + cssH + 2, 0.75 * window.innerHeight);
+    frame.el.style.containIntrinsicSize = `auto ${Math.ceil(sideW + 1 + cssW + 2)}px auto ${Math.ceil(boxH + FIGURE_CHROME)}px`;
     placeMarks();
   }
 
@@ -184,6 +191,7 @@ export function createCanvasMatrixView(spec, events) {
     side.textAlign = 'right';
     side.textBaseline = 'middle';
     for (let r = 0; r < rows; r += 1) side.fillText(fit(side, rowLabels[r] ?? '', ROW_LABEL_MAX), sideW - 6, r * CELL_H + (CELL_H - 1) / 2);
+    return { sideW, headH };
   }
 
   function textWidth(text) {

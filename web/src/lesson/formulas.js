@@ -14,18 +14,29 @@ const softmaxRule = (naive) =>
     ? String.raw`a_{ij} = \frac{e^{z_{ij}}}{\sum_k e^{z_{ik}}}`
     : String.raw`a_{ij} = \frac{e^{\,z_{ij} - \max_k z_{ik}}}{\sum_k e^{\,z_{ik} - \max_k z_{ik}}}`;
 
-/** The sources a formula line `tex` of step `id` switches among with a checkbox (naive softmax),
- *  `tex` included; [tex] for a line that has no such alternatives. */
-export function formulaVariants(id, tex) {
-  const rules = [softmaxRule(false), softmaxRule(true)];
-  return id === 'softmax' && rules.includes(tex) ? rules : [tex];
+// M's rule with its fill value (−∞, −10⁹ or 0) for the masked entries.
+const FILLS = { '-inf': String.raw`-\infty`, '-1e9': String.raw`-10^{9}`, 0: '0' };
+const maskRule = (fill, t) =>
+  String.raw`M_{ij} = \begin{cases} 0 & \text{${t('formula.visible')}} \\ ${FILLS[fill]} & \text{${t('formula.masked')}} \end{cases}`;
+
+/** The sources a formula line `tex` of step `id` switches among with a control (naive softmax,
+ *  the mask's fill value), `tex` included; [tex] for a line that has no such alternatives. */
+export function formulaVariants(id, tex, t) {
+  if (id === 'softmax') {
+    const rules = [softmaxRule(false), softmaxRule(true)];
+    if (rules.includes(tex)) return rules;
+  }
+  if (id === 'mask') {
+    const rules = Object.keys(FILLS).map((fill) => maskRule(fill, t));
+    if (rules.includes(tex)) return rules;
+  }
+  return [tex];
 }
 
 /** TeX lines for step `id`. state: the page state; result: the engine's result; t: translator. */
 export function stepFormulas(id, state, result, t) {
   const dK = result.dK;
   const tau = state.temperature ?? 1;
-  const fill = { '-inf': String.raw`-\infty`, '-1e9': String.raw`-10^{9}`, 0: '0' }[state.maskFill ?? '-inf'];
   switch (id) {
     case 'x':
       return [String.raw`X \in \mathbb{R}^{T \times d_{model}},\quad T = ${result.T},\ d_{model} = ${result.dModel}`];
@@ -41,7 +52,7 @@ export function stepFormulas(id, state, result, t) {
       const masked = state.maskBeforeScale && state.scale
         ? String.raw`\frac{QK^T + M}{\sqrt{d_k}}`
         : String.raw`S + M`;
-      return [masked, String.raw`M_{ij} = \begin{cases} 0 & \text{${t('formula.visible')}} \\ ${fill} & \text{${t('formula.masked')}} \end{cases}`];
+      return [masked, maskRule(state.maskFill ?? '-inf', t)];
     }
     case 'softmax': {
       const arg = tau === 1 ? 'S + M' : String.raw`\frac{S + M}{\tau}`;

@@ -84,9 +84,10 @@ function renumber(node, before, after) {
 }
 
 /** A span holding the formulas `texs` typeset on top of each other, `tex` (one of them) shown and
- *  the others unseen (visibility): a line that a checkbox switches between two forms (naive or
- *  stable softmax) is then as large as the larger, and switching lays nothing out again (a new
- *  formula's elements took milliseconds to style and lay out, and moved the page below). */
+ *  the others unseen (visibility): a line that a control switches among a few forms (naive or
+ *  stable softmax, M's fill −∞ / −10⁹ / 0) is then as large as the largest, and switching lays
+ *  nothing out again (a new formula's elements took milliseconds to style and lay out, and moved
+ *  the page below). */
 export function typesetStack(texs, tex, { display = false, className = 'formula' } = {}) {
   const span = document.createElement('span');
   span.className = `${className} formula-stack`;

@@ -145,6 +145,7 @@ export function createStepsView(container, callbacks) {
         if (!view) continue;
         view.near = entry.isIntersecting;
         view.nearKnown = true;
+        showCanvases(view, view.near);
         if (view.near && view.pending) {
           const { matrix, options } = view.pending;
           view.pending = null;
@@ -244,6 +245,14 @@ export function createStepsView(container, callbacks) {
     return options;
   }
 
+  // A canvas far from the screen is not painted either (lesson.css, figure.far): with software
+  // compositing each frame's commit costs about 0.4 ms per million pixels of painted canvas,
+  // changed or not (six T = 32 matrices, 1.15 million each: 2.3 ms against 0.5 ms without them,
+  // in a page of canvases alone), and a far canvas may still hold its old numbers.
+  function showCanvases(view, shown) {
+    if (view.isCanvas && view.el.classList.contains('far') === shown) view.el.classList.toggle('far', !shown);
+  }
+
   function updateView(view, far = false) {
     const options = optionsOf(view);
     queue.delete(view); // whatever was queued for it is older
@@ -314,9 +323,10 @@ export function createStepsView(container, callbacks) {
     setText(section.title, t('lesson.stepTitle', { n, title: t(`step.${step.id}.title`) }));
     setText(section.caption, t(`step.${step.id}.caption`, { T: result.T, dModel: result.dModel, dK: result.dK, heads: result.heads }));
     const texts = stepFormulas(step.id, state, result, t);
-    const variants = texts.map((tex) => formulaVariants(step.id, tex));
+    const variants = texts.map((tex) => formulaVariants(step.id, tex, t));
     const lines = section.formulas.children;
-    // A line with variants (naive / stable softmax) is a stack of them, built once (typeset.js).
+    // A line with variants (naive / stable softmax, M's fill) is a stack of them, built once
+    // (typeset.js).
     const same = lines.length === texts.length && variants.every((v, k) => (v.length > 1) === lines[k].classList.contains('formula-stack'));
     if (!same) {
       section.formulas.replaceChildren(...texts.map((tex, k) => (variants[k].length > 1
@@ -504,7 +514,9 @@ export function createStepsView(container, callbacks) {
         continue;
       }
       const box = view.el.getBoundingClientRect();
-      if (box.height === 0 || box.bottom < top || box.top > bottom) far.add(view);
+      const away = box.height === 0 || box.bottom < top || box.top > bottom;
+      if (away) far.add(view);
+      showCanvases(view, !away); // now, not a frame later when the observer says so
     }
     return far;
   }
