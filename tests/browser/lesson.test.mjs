@@ -543,6 +543,15 @@ test('canvases far from the window are not painted, and are drawn up to date whe
     const last = all[all.length - 1];
     assert.equal(last.far, true, 'the last figure starts far from the window');
 
+    // The pixels of the last entry (row 32, column 32), to tell whether it is redrawn.
+    const [lastName, lastHead] = last.name.split(' ');
+    const lastSel = `section.lesson-step:not(.parked) figure.matrix[data-matrix-figure="${lastName}"][data-head="${lastHead}"]`;
+    const lastEntryPixels = () => page.$eval(`${lastSel} .cg-body`, (grid) => {
+      const w = parseFloat(grid.parentNode.style.getPropertyValue('--cw'));
+      const pixels = grid.querySelector('canvas').getContext('2d').getImageData(31 * w, 31 * 20, w - 1, 19).data;
+      return Array.from(pixels).join(',');
+    });
+    const pixelsBefore = await lastEntryPixels();
     // A new temperature while it is far; brought near, it shows the new numbers (its readout says
     // what its canvas holds, the explanation what the engine computed).
     await page.evaluate(() => {
@@ -568,6 +577,40 @@ test('canvases far from the window are not painted, and are drawn up to date whe
     const readout = await page.textContent(`section.lesson-step:not(.parked) .cg-body[data-matrix="${name}"][data-head="${head}"] .cg-readout`);
     const computed = (await explanation(page)).trim().split(/\s/).pop();
     assert.equal(readout.split(': ').pop(), computed, `${readout} | ${await explanation(page)}`);
+
+    // Another temperature while it is on screen: 32 columns do not fit in the box at 1 280 px, and
+    // the entries out of its view are drawn after the frame (in idle time, or when scrolled to).
+    // Scrolled sideways with the wheel to its last columns, the last row's entry there (causal:
+    // the only one not masked) is redrawn and holds the engine's number.
+    const pixelsNear = await lastEntryPixels();
+    await page.evaluate(() => {
+      const range = document.querySelector('#lesson-tau-range');
+      range.value = '-0.3';
+      range.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await frames();
+    const scrollBox = await page.locator(`${lastSel} .scroll`).boundingBox();
+    await page.mouse.move(scrollBox.x + scrollBox.width / 2, scrollBox.y + scrollBox.height / 2);
+    await page.mouse.wheel(4000, 0);
+    await page.waitForFunction((sel) => {
+      const box = document.querySelector(`${sel} .scroll`);
+      return box.scrollLeft + box.clientWidth >= box.scrollWidth - 1;
+    }, lastSel);
+    await frames();
+    const scrolled = (await figures()).find((f) => f.name === last.name);
+    assert.ok(scrolled.seen.every(Boolean), `after scrolling sideways: ${JSON.stringify(scrolled)}`);
+    assert.notEqual(pixelsNear, pixelsBefore, 'the last entry was redrawn with τ = 10^−0.5');
+    assert.notEqual(await lastEntryPixels(), pixelsNear, 'the last entry is redrawn with τ = 10^−0.3');
+    const end = await page.$eval(`${lastSel} .cg-body`, (grid) => {
+      const b = grid.querySelector('canvas').getBoundingClientRect();
+      const w = parseFloat(grid.parentNode.style.getPropertyValue('--cw'));
+      return { x: b.left + 31.5 * w, y: b.top + 31.5 * 20 };
+    });
+    await page.mouse.click(end.x, end.y);
+    await page.waitForFunction(() => /\.32\.32$/.test(document.querySelector('#explain').dataset.cell ?? ''));
+    const endReadout = await page.textContent(`${lastSel} .cg-readout`);
+    const endComputed = (await explanation(page)).trim().split(/\s/).pop();
+    assert.equal(endReadout.split(': ').pop(), endComputed, `${endReadout} | ${await explanation(page)}`);
     assert.deepEqual(errors, []);
   } finally {
     await close();

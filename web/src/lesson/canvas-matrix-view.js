@@ -8,12 +8,13 @@
 //     Space toggles an entry of M, and a live readout says the entry in words.
 // Highlights (the explained entry and what it depends on) and the active entry are outlines laid
 // over the canvas, so pointing around never redraws it. A new result redraws only the entries
-// whose text or colour changed.
+// whose text or colour changed, those in the view of the figure's scroll box first.
 //
 // The grid element carries data-matrix (and data-head), like a table's cells, for the page's
 // export ("click a caption") and for tests; each outline carries data-hl, data-row and data-col.
 import { colorScale } from '../views/colors.js';
 import { h } from '../views/dom.js';
+import { idleHasRoom, whenFrameIsOut } from '../views/idle.js';
 import { cellLook, looksMasked } from './cell-look.js';
 import { createMatrixFrame } from './matrix-frame.js';
 import { MAX_SHOWN } from './matrix-view.js';
@@ -108,6 +109,16 @@ export function createCanvasMatrixView(spec, events) {
   // ---- drawing -----------------------------------------------------------------------------------
 
   const context = canvas.getContext('2d', { alpha: false });
+  // Setting a canvas's font brings the page's style up to date first, even when the font is the
+  // same (Chromium): with the legends and notes changed between the matrices' updates, that was a
+  // style recalculation per matrix, 1.5 ms of a fill change at T = 32. The context keeps its font
+  // until the canvas is resized, so it is set only when it changes.
+  let contextFont = null;
+  const useFont = (font) => {
+    if (contextFont === font) return;
+    context.font = font;
+    contextFont = font;
+  };
   const patterns = {};
   const pattern = (which) => (patterns[which] ??= context.createPattern(hatchTile(which), 'repeat'));
   // The column width is set once, at the first update, to fit "−0.000": resizing a canvas
@@ -118,6 +129,8 @@ export function createCanvasMatrixView(spec, events) {
   let shownSums = [];
   let drawn = null; // { data, mask, extra }: skip a matrix whose numbers did not change
   let values = null; // the drawn matrix, for the readout
+  let latest = null; // { looks, data, dataCols, scale }: what each entry should show
+  let labelBox = { sideW: 0, headH: 0 }; // px: the row labels' width, the column labels' height
 
   function resize(width) {
     cellW = width;
@@ -130,6 +143,7 @@ export function createCanvasMatrixView(spec, events) {
     canvas.style.height = `${cssH}px`;
     grid.style.setProperty('--cw', `${cellW}px`);
     context.setTransform(dpr, 0, 0, dpr, 0, 0);
+    contextFont = null; // (resizing a canvas resets its state)
     context.fillStyle = '#fff'; // the 1 px gaps between entries (the table's white borders)
     context.fillRect(0, 0, cssW, cssH);
     context.textBaseline = 'middle';
@@ -137,6 +151,7 @@ export function createCanvasMatrixView(spec, events) {
     shownClass.fill(null);
     shownSums = [];
     const { sideW, headH } = drawLabels(dpr);
+    labelBox = { sideW, headH };
     // Off screen on a big page the figure is skipped (content-visibility: auto, lesson.css) and
     // takes this size until it has been drawn once: its own (the .scroll box has a 1 px border
     // and is at most 75vh high), not the tables' guess, which put two or three side by side
@@ -195,12 +210,13 @@ export function createCanvasMatrixView(spec, events) {
   }
 
   function textWidth(text) {
-    context.font = FONT;
+    useFont(FONT);
     return Math.ceil(context.measureText(text).width);
   }
 
-  // In the font the caller set: FONT, or BOLD for the ∞ and NaN entries (update's pass 2).
-  function drawCell(r, c, look, colors) {
+  // In `font`: FONT, or BOLD for the ∞ and NaN entries (drawPending).
+  function drawCell(r, c, look, colors, font) {
+    useFont(font);
     const x = c * cellW;
     const y = r * CELL_H;
     const w = cellW - 1;
@@ -229,16 +245,16 @@ export function createCanvasMatrixView(spec, events) {
   }
 
   // Entry k (row-major over the drawn rows × cols) with its look, noted as shown.
-  function drawCellAt(k, look, data, dataCols, scale) {
+  function drawCellAt(k, look, data, dataCols, scale, font) {
     const r = Math.floor(k / cols);
     const c = k - r * cols;
-    drawCell(r, c, look, look.level >= 0 ? scale.cell(data[r * dataCols + c]) : null);
+    drawCell(r, c, look, look.level >= 0 ? scale.cell(data[r * dataCols + c]) : null, font);
     shownText[k] = look.text;
     shownClass[k] = look.cls;
   }
 
-  // (In the font the caller set: ITALIC.)
   function drawSum(r, text) {
+    useFont(ITALIC);
     const x = cols * cellW;
     const y = r * CELL_H;
     context.fillStyle = '#f7f8fb';
@@ -270,34 +286,125 @@ export function createCanvasMatrixView(spec, events) {
         if (looksMasked(look)) anyMasked = true;
       }
     }
-    // pass 2: redraw the entries whose text or look changed, those in bold (∞, NaN) after the
-    // others: setting a canvas's font parses it, and switching per entry and back (and per row
-    // sum) cost about 2 ms per update of a T = 32 matrix.
-    context.font = FONT;
-    const bold = [];
+    // pass 2: redraw the entries whose text or look changed, those in view now (the others in
+    // idle time, or when the box is scrolled to them: see drawPending)
+    latest = { looks, data, dataCols: matrix.cols, scale };
+    const [c0, c1, r0, r1] = inView();
     for (let k = 0; k < looks.length; k += 1) {
       const look = looks[k];
-      if (shownText[k] === look.text && shownClass[k] === look.cls) continue;
-      if (look.level < 0 && PLAIN[look.cls].bold) bold.push(k);
-      else drawCellAt(k, look, data, matrix.cols, scale);
+      const r = Math.floor(k / cols);
+      const c = k - r * cols;
+      pending[k] = shownText[k] === look.text && shownClass[k] === look.cls ? 0 : c < c0 || c >= c1 || r < r0 || r >= r1 ? 1 : 2;
     }
-    if (bold.length) {
-      context.font = BOLD;
-      for (const k of bold) drawCellAt(k, looks[k], data, matrix.cols, scale);
-      context.font = FONT;
-    }
+    drawPending(2);
+    pendingCount = 0;
+    for (let k = 0; k < pending.length; k += 1) pendingCount += pending[k];
+    if (pendingCount) scheduleRest();
     if (rowSums && rowSums.some((text, r) => shownSums[r] !== text)) {
-      context.font = ITALIC;
       for (let r = 0; r < rows; r += 1) {
         if (shownSums[r] === rowSums[r]) continue;
         drawSum(r, rowSums[r]);
         shownSums[r] = rowSums[r];
       }
-      context.font = FONT;
     }
     frame.setLegend(scale);
     frame.setMaskedKey(anyMasked);
     if (document.activeElement === body) say();
+  }
+
+  // ---- the entries in view first --------------------------------------------------------------------
+
+  // A T = 32 matrix is about 1 800 px wide in a box that shows less than half of it at 1 280 px:
+  // a new result draws the entries in the box's view (and COL_MARGIN columns either side) in the
+  // frame that shows the change, the others in idle time after it, or as the box is scrolled to
+  // them (its scroll events come before the frame that shows the scroll). Drawing text on a
+  // canvas is most of a T = 32 update (fillText, about 2 µs an entry in software).
+  const COL_MARGIN = 2;
+  const ROW_MARGIN = 2;
+  // pending[k]: 0 = entry k shows its latest look; 1 = it does not yet; 2 = it is being drawn now
+  const pending = new Uint8Array(rows * cols);
+  let pendingCount = 0;
+  let box = null; // { left, top, width, height } of the .scroll box's view, px; null: not known yet
+  const scroller = grid.parentElement;
+  const readScroll = () => {
+    if (box) Object.assign(box, { left: scroller.scrollLeft, top: scroller.scrollTop });
+  };
+  // The box's size, as it is laid out: read when it changes (no layout forced by an update).
+  new ResizeObserver(() => {
+    box = { left: scroller.scrollLeft, top: scroller.scrollTop, width: scroller.clientWidth, height: scroller.clientHeight };
+    drawInView();
+  }).observe(scroller);
+  scroller.addEventListener('scroll', () => {
+    readScroll();
+    drawInView();
+  }, { passive: true });
+
+  // The entries left for later that have come into the box's view.
+  function drawInView() {
+    if (!pendingCount) return;
+    const [c0, c1, r0, r1] = inView();
+    let marked = 0;
+    for (let r = r0; r < r1; r += 1) {
+      for (let c = c0; c < c1; c += 1) {
+        if (pending[r * cols + c] === 1) {
+          pending[r * cols + c] = 2;
+          marked += 1;
+        }
+      }
+    }
+    if (marked) pendingCount -= drawPending(2);
+  }
+
+  // [c0, c1, r0, r1): the columns and rows of entries in the box's view, with margins; all of
+  // them while the box has not been laid out.
+  function inView() {
+    if (!box || !cellW) return [0, cols, 0, rows];
+    const x = box.left - labelBox.sideW - 1; // canvas px at the box's left edge
+    const y = box.top - labelBox.headH - 1;
+    return [
+      Math.max(0, Math.floor(x / cellW) - COL_MARGIN),
+      Math.min(cols, Math.ceil((x + box.width) / cellW) + COL_MARGIN),
+      Math.max(0, Math.floor(y / CELL_H) - ROW_MARGIN),
+      Math.min(rows, Math.ceil((y + box.height) / CELL_H) + ROW_MARGIN),
+    ];
+  }
+
+  // Draws the entries marked `which` in pending (from latest), at most `limit`; returns how many.
+  // Those in bold (∞, NaN) after the others: setting a canvas's font parses it, and switching per
+  // entry and back cost about 2 ms per update of a T = 32 matrix.
+  function drawPending(which, limit = Infinity) {
+    const { looks, data, dataCols, scale } = latest;
+    let count = 0;
+    const bold = [];
+    for (let k = 0; k < looks.length && count < limit; k += 1) {
+      if (pending[k] !== which) continue;
+      pending[k] = 0;
+      count += 1;
+      if (looks[k].level < 0 && PLAIN[looks[k].cls].bold) bold.push(k);
+      else drawCellAt(k, looks[k], data, dataCols, scale, FONT);
+    }
+    for (const k of bold) drawCellAt(k, looks[k], data, dataCols, scale, BOLD);
+    return count;
+  }
+
+  // The rest, in idle time once the frame that shows the change is out, a few hundred entries
+  // (about a millisecond) at a time.
+  let restAsked = false;
+  let restSince = null; // when the oldest entry left for later was left
+  function scheduleRest() {
+    restSince ??= performance.now();
+    if (restAsked) return;
+    restAsked = true;
+    whenFrameIsOut(() => requestIdleCallback(drawRest, { timeout: 500 }));
+  }
+  function drawRest(deadline) {
+    restAsked = false;
+    while (pendingCount > 0 && idleHasRoom(deadline, 2, performance.now() - restSince, 500)) {
+      pendingCount -= drawPending(1, 400);
+      if (!deadline.didTimeout && deadline.timeRemaining() < 2) break;
+    }
+    if (pendingCount > 0) scheduleRest();
+    else restSince = null;
   }
 
   // ---- outlines: highlights and the active entry ----------------------------------------------------
@@ -342,7 +449,7 @@ export function createCanvasMatrixView(spec, events) {
 
   function say() {
     if (!values) return;
-    const value = shownText[at.r * cols + at.c] ?? '';
+    const value = latest?.looks[at.r * cols + at.c].text ?? '';
     readout.textContent = t('legend.canvasCell', { row: at.r + 1, col: at.c + 1, token: rowLabels[at.r] ?? '', value });
   }
 
