@@ -552,14 +552,18 @@ test('canvases far from the window are not painted, and are drawn up to date whe
       return Array.from(pixels).join(',');
     });
     const pixelsBefore = await lastEntryPixels();
+    // The temperature slider (log₁₀ τ) moved to `value`, wherever it is on the page.
+    const setLogTau = async (value) => {
+      await page.evaluate((v) => {
+        const range = document.querySelector('#lesson-tau-range');
+        range.value = v;
+        range.dispatchEvent(new Event('input', { bubbles: true }));
+      }, value);
+      await frames();
+    };
     // A new temperature while it is far; brought near, it shows the new numbers (its readout says
     // what its canvas holds, the explanation what the engine computed).
-    await page.evaluate(() => {
-      const range = document.querySelector('#lesson-tau-range');
-      range.value = '-0.5';
-      range.dispatchEvent(new Event('input', { bubbles: true }));
-    });
-    await frames();
+    await setLogTau('-0.5');
     // Figures not drawn yet (skipped off screen) take their own size: coming near moves nothing.
     const tops = (figs) => figs.map((f) => Math.round(f.top + f.scrollY));
     const atTop = tops(await figures());
@@ -583,12 +587,7 @@ test('canvases far from the window are not painted, and are drawn up to date whe
     // Scrolled sideways with the wheel to its last columns, the last row's entry there (causal:
     // the only one not masked) is redrawn and holds the engine's number.
     const pixelsNear = await lastEntryPixels();
-    await page.evaluate(() => {
-      const range = document.querySelector('#lesson-tau-range');
-      range.value = '-0.3';
-      range.dispatchEvent(new Event('input', { bubbles: true }));
-    });
-    await frames();
+    await setLogTau('-0.3');
     const scrollBox = await page.locator(`${lastSel} .scroll`).boundingBox();
     await page.mouse.move(scrollBox.x + scrollBox.width / 2, scrollBox.y + scrollBox.height / 2);
     await page.mouse.wheel(4000, 0);
