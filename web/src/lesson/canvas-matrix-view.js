@@ -128,8 +128,7 @@ export function createCanvasMatrixView(spec, events) {
   const shownClass = new Array(rows * cols).fill(null);
   let shownSums = [];
   let drawn = null; // { data, mask, extra }: skip a matrix whose numbers did not change
-  let values = null; // the drawn matrix, for the readout
-  let latest = null; // { looks, data, dataCols, scale }: what each entry should show
+  let latest = null; // { looks, data, dataCols, scale }: what each entry should show (and the readout says)
   let labelBox = { sideW: 0, headH: 0 }; // px: the row labels' width, the column labels' height
 
   function resize(width) {
@@ -271,7 +270,6 @@ export function createCanvasMatrixView(spec, events) {
     const extra = `${fillText}|${rowSums ? rowSums.join(',') : ''}`;
     if (drawn && drawn.extra === extra && sameNumbers(drawn.data, data) && sameNumbers(drawn.mask, mask?.data ?? null)) return;
     drawn = { data, mask: mask?.data ?? null, extra };
-    values = matrix;
     frame.drawOverview(matrix);
     // The colour scale ignores masked entries, so a finite fill (−1e9) does not wash out the rest.
     const scale = spec.kind === 'mask' ? null : colorScale(spec.kind, data, mask && spec.kind === 'signed' ? mask.data : null);
@@ -448,8 +446,8 @@ export function createCanvasMatrixView(spec, events) {
   }
 
   function say() {
-    if (!values) return;
-    const value = latest?.looks[at.r * cols + at.c].text ?? '';
+    if (!latest) return;
+    const value = latest.looks[at.r * cols + at.c].text;
     readout.textContent = t('legend.canvasCell', { row: at.r + 1, col: at.c + 1, token: rowLabels[at.r] ?? '', value });
   }
 
