@@ -324,16 +324,13 @@ export function createCanvasMatrixView(spec, events) {
   let pendingCount = 0;
   let box = null; // { left, top, width, height } of the .scroll box's view, px; null: not known yet
   const scroller = grid.parentElement;
-  const readScroll = () => {
-    if (box) Object.assign(box, { left: scroller.scrollLeft, top: scroller.scrollTop });
-  };
   // The box's size, as it is laid out: read when it changes (no layout forced by an update).
   new ResizeObserver(() => {
     box = { left: scroller.scrollLeft, top: scroller.scrollTop, width: scroller.clientWidth, height: scroller.clientHeight };
     drawInView();
   }).observe(scroller);
   scroller.addEventListener('scroll', () => {
-    readScroll();
+    if (box) Object.assign(box, { left: scroller.scrollLeft, top: scroller.scrollTop });
     drawInView();
   }, { passive: true });
 
