@@ -31,12 +31,23 @@
 //             its requestAnimationFrame callbacks (one asked for before the event, so it runs
 //             first) to a task posted from there (it runs once style, layout, paint and commit
 //             are done). No vsync wait; tasks that run between the handlers and the frame are not
-//             in it (the trace's "busy" has them).
+//             in it (the trace's "busy" has them), nor what the frame does before its animation
+//             frame callbacks: after a layout, Chromium first brings the page to PrePaint and
+//             hit-tests the pointer for hover (1.5–3.5 ms in the lesson's softmax step). So
+//             "work" reads 2–4 ms under the light trace's "busy" (below; 21 samples each,
+//             2026-11-30): a lower bound.
 // The trace costs something itself: with it on, the handlers took about 8 % longer and the
 // frame came about 1 ms later (temperature, 15 samples, twice each way, 2026-11-30); with the
 // stack traces of DUMP also on, the style and layout after an edit of X took 6.2 ms, against
 // 2 ms timed in the page without a trace. UNTRACED=1 runs without it: only "lesson",
-// "handlers", "frame" and "work" are measured, and COMPARE compares "work".
+// "handlers", "frame" and "work" are measured, and COMPARE compares "work". TRACE=light keeps a
+// trace of the main thread's top-level tasks and the marks only (categories toplevel and
+// blink.user_timing: no event inside a task is recorded; the handler medians were within the
+// noise of an untraced run's, 2026-11-30):
+// "busy" is then every task from the event to the marker task posted from the frame's
+// requestAnimationFrame (that frame's rendering task included, so it ends after the Commit,
+// not at it), and there is no split into script, style, layout and paint. Unlike "work", it
+// counts the tasks that run between the handlers and the frame.
 // "Within one frame" here: busy ≤ 16.7 ms (the median, and the 90th percentile reported beside
 // it), i.e. an input that arrives at the start of a frame interval is on screen at the next vsync.
 // Work a page defers to idle callbacks after that frame (views off screen) is not in it — it is
@@ -57,6 +68,9 @@ import { LESSON_PAGE_HELPERS } from './lesson-page-helpers.mjs';
 
 const REPEAT = Number(process.env.REPEAT ?? 21);
 const UNTRACED = process.env.UNTRACED === '1';
+const LIGHT = process.env.TRACE === 'light';
+const CATEGORIES = LIGHT ? 'toplevel,blink.user_timing'
+  : `devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing${process.env.DUMP ? ',disabled-by-default-devtools.timeline.stack' : ''}`;
 const AFTER_MS = 400; // the shortest "after" window
 const server = await serveStatic(dist);
 const base = `${baseUrl(server)}index.html`;
@@ -76,7 +90,7 @@ async function measure(page, cdp, label, act, prep = '', print = true) {
   const onData = ({ value }) => events.push(...value);
   cdp.on('Tracing.dataCollected', onData);
   const traced = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-  if (!UNTRACED) await cdp.send('Tracing.start', { categories: `devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing${process.env.DUMP ? ',disabled-by-default-devtools.timeline.stack' : ''}`, transferMode: 'ReportEvents' });
+  if (!UNTRACED) await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
   const samples = await page.evaluate(
     async ({ source, prepSource, repeat, AFTER_MS }) => {
       const act = new Function('i', source); // the interaction, as the body of a function
@@ -161,7 +175,8 @@ function addBusy(samples, events) {
   const marks = new Map(events.filter((e) => e.cat.includes('blink.user_timing') && /^m\d+:/.test(e.name)).map((e) => [e.name, e]));
   const tid = marks.get('m0:start')?.tid;
   const main = events.filter((e) => e.ph === 'X' && e.tid === tid && e.dur !== undefined).sort((a, b) => a.ts - b.ts);
-  const tasks = main.filter((e) => e.name === 'RunTask');
+  // (the task event is RunTask in devtools.timeline, ThreadControllerImpl::RunTask in toplevel)
+  const tasks = main.filter((e) => e.name === (LIGHT ? 'ThreadControllerImpl::RunTask' : 'RunTask'));
   // Time covered by events of `names` within [from, to]; nested ones (Paint in Paint, UpdateLayer
   // in Commit) count once.
   const inside = (from, to, names) => {
@@ -188,6 +203,8 @@ function addBusy(samples, events) {
     const idle = marks.get(`m${i}:idle`)?.ts;
     if (start === undefined || end === undefined) return Object.assign(sample, { busy: NaN, script: NaN, idle: NaN, style: NaN, layout: NaN, paint: NaN, after: NaN });
     sample.busy = busy(start, end);
+    sample.after = idle === undefined ? NaN : busy(end, idle);
+    if (LIGHT) return Object.assign(sample, { script: NaN, idle: NaN, style: NaN, layout: NaN, paint: NaN });
     sample.style = inside(start, end, STYLE);
     sample.layout = inside(start, end, LAYOUT);
     sample.paint = inside(start, end, PAINT);
@@ -195,7 +212,6 @@ function addBusy(samples, events) {
     // Of the script: idle callbacks that ran before the frame (views drawing in idle time that
     // started a job the input then had to wait for).
     sample.idle = inside(start, end, IDLE);
-    sample.after = idle === undefined ? NaN : busy(end, idle);
   });
 }
 
