@@ -33,8 +33,8 @@
 //             are done). No vsync wait; tasks that run between the handlers and the frame are not
 //             in it (the trace's "busy" has them), nor what the frame does before its animation
 //             frame callbacks: after a layout, Chromium first brings the page to PrePaint and
-//             hit-tests the pointer for hover (1.5–3.5 ms in the lesson's softmax step). So
-//             "work" reads 2–4 ms under the light trace's "busy" (below; 21 samples each,
+//             hit-tests the pointer for hover (1–3.5 ms in the lesson's steps at T = 32). So
+//             "work" reads 1.4–4.2 ms under the light trace's "busy" (below; medians of 21 samples,
 //             2026-11-30): a lower bound.
 // The trace costs something itself: with it on, the handlers took about 8 % longer and the
 // frame came about 1 ms later (temperature, 15 samples, twice each way, 2026-11-30); with the
