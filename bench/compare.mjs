@@ -3,7 +3,8 @@
 //   node bench/compare.mjs [--samples N] [--sizes small|all|"T,C,NH ..."] [--native PATH] [--kernels PATH]
 //
 // In one Node process, on one thread, every contender gets the same inputs (bench/inputs.mjs):
-// our wasm SIMD and scalar builds (forward-only and full-intermediates paths), onnxruntime-web
+// our wasm SIMD and scalar builds (forward-only and full-intermediates paths; the SIMD forward-only
+// path also with its output written into one reused array), onnxruntime-web
 // (a graph of standard ops, and its fused com.microsoft.Attention), tfjs-backend-wasm and plain
 // JavaScript loops. After a warm-up, samples are taken round-robin (one sample of each contender,
 // then the next round) so that machine noise hits all alike; each prints the median. Our native
@@ -79,6 +80,10 @@ if (!peers.tfjs.loadError) tfjsSimd = (await peers.tfjs.backendInfo()).simd ? 'S
 const fwdNote = forwardOnly ? '' : ' [outputOnly missing: full path]';
 const CONTENDERS = [
   { id: 'simdFwd', label: `ours wasm SIMD, forward-only${fwdNote}`, make: (i) => ours.create(i, { build: 'simd', outputOnly: forwardOnly }) },
+  {
+    id: 'simdFwdInto', label: 'ours wasm SIMD, forward-only into a reused array', make: (i) => ours.create(i, { build: 'simd', outputOnly: true, reuseOutput: true }),
+    skip: () => (forwardOnly ? null : 'this facade has no forward-only path'),
+  },
   {
     id: 'simdFull', label: 'ours wasm SIMD, full intermediates', make: (i) => ours.create(i, { build: 'simd', outputOnly: false }),
     skip: ({ T }) => (T > maxTokens ? `T = ${T} is over the full path's limit of ${maxTokens} tokens (it keeps NH·T² floats per intermediate)` : null),
@@ -233,7 +238,7 @@ function printTargets(results) {
       const ms = r.byId[id]?.ms;
       return ms === undefined || !peer ? 'not measured' : `${(ms / peer.ms).toFixed(3)} × (${fmtMs(ms)} vs ${fmtMs(peer.ms)})`;
     };
-    console.log(`  our full forward ≤ 0.5 × fastest peer (${peer?.spec.label ?? 'none'}) at (${T}, ${C}, ${NH}) | full intermediates: ${ratio('simdFull')}; forward-only: ${ratio('simdFwd')}`);
+    console.log(`  our full forward ≤ 0.5 × fastest peer (${peer?.spec.label ?? 'none'}) at (${T}, ${C}, ${NH}) | full intermediates: ${ratio('simdFull')}; forward-only: ${ratio('simdFwd')}; into a reused array: ${ratio('simdFwdInto')}`);
   }
   const mid = at(1024, 512, 8);
   console.log(`  ≥ 30 GFLOP/s in wasm at (1024, 512, 8) | ${mid ? `forward-only ${fmtRate(mid.byId.simdFwd?.gflops)}, full intermediates ${fmtRate(mid.byId.simdFull?.gflops)} GFLOP/s` : 'not run (--sizes small)'}`);

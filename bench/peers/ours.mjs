@@ -32,13 +32,14 @@ export async function hasOutputOnly() {
 /**
  * A contender running engine `build` on `inputs`. `outputOnly`: take the forward-only path
  * (tokens left out, T from the embeddings); otherwise the full path (tokens given, as it needs).
+ * `reuseOutput` (forward-only): every call writes the output into the same array (outputInto).
  */
-export async function create(inputs, { build, outputOnly }) {
+export async function create(inputs, { build, outputOnly, reuseOutput = false }) {
   const engine = await engineFor(build);
   const { T, C, NH, x, wq, wk, wv, wo } = inputs;
   const config = { dModel: C, heads: NH, embeddings: x, weights: { wq, wk, wv, wo }, mask: 'causal', scale: true };
   if (!outputOnly) config.tokens = Array.from({ length: T }, (_, t) => `t${t}`);
-  const options = outputOnly ? { outputOnly: true } : undefined;
+  const options = outputOnly ? { outputOnly: true, ...(reuseOutput ? { outputInto: new Float32Array(T * C) } : {}) } : undefined;
   const runSync = () => engine.compute(config, options).output.data;
   return { runSync, run: async () => runSync(), dispose() {} };
 }

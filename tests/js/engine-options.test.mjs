@@ -104,6 +104,25 @@ test('the forward-only path matches the full path and keeps the rows asked for',
   assert.throws(() => engine.compute({ dModel: 4 }, { outputOnly: true }), /tokens may only be left out when embeddings are given/);
 });
 
+test('outputInto receives the forward-only output; a wrong one is refused before anything runs', () => {
+  const config = { tokens: ['a', 'b', 'c', 'd', 'e'], dModel: 6, heads: 3, seed: 4 };
+  const fresh = engine.compute(config, { outputOnly: true });
+  const into = new Float32Array(5 * 6).fill(Number.NaN);
+  const reused = engine.compute(config, { outputOnly: true, outputInto: into });
+  assert.equal(reused.output.data, into);
+  assert.deepEqual(Array.from(into), Array.from(fresh.output.data));
+  // Writing into it again leaves the earlier result (a copy) as it was.
+  const other = engine.compute({ ...config, seed: 5 }, { outputOnly: true, outputInto: into });
+  assert.equal(other.output.data, into);
+  assert.notDeepEqual(Array.from(into), Array.from(fresh.output.data));
+  const before = Array.from(into);
+  assert.throws(() => engine.compute(config, { outputOnly: true, outputInto: new Float32Array(29) }), /outputInto must be a Float32Array of T·dModel = 30 floats/);
+  assert.throws(() => engine.compute(config, { outputOnly: true, outputInto: new Array(30).fill(0) }), /outputInto must be a Float32Array/);
+  assert.throws(() => engine.compute(config, { outputInto: into }), /outputInto works with outputOnly: true only/);
+  assert.deepEqual(Array.from(into), before);
+  assert.deepEqual(Array.from(engine.compute(config, { outputOnly: true }).output.data), Array.from(fresh.output.data));
+});
+
 test('onProgress reports increasing fractions', () => {
   const seen = [];
   engine.compute({ tokens: Array.from({ length: 40 }, (_, t) => `t${t}`), dModel: 8, heads: 2 }, { outputOnly: true, onProgress: (f) => seen.push(f) });

@@ -118,6 +118,8 @@ export interface AttentionEngine {
   compute(config: Omit<AttentionConfig, 'tokens'> & { tokens?: string[] }, options: {
     outputOnly: true;
     weightRows?: number[];
+    /** T·dModel floats that receive the output (returned as output.data) instead of a new array. */
+    outputInto?: Float32Array;
     onProgress?: (fraction: number) => void;
   }): OutputOnlyResult;
 }
