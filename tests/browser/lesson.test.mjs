@@ -355,9 +355,15 @@ test('the softmax lab: temperature, √d_k, naive softmax overflowing next to th
     assert.equal((await lab('sum'))[0], 'Σ e^(z − max) = 1.732');
     assert.match((await lab('wsum'))[0], /= 1$/);
     const entropy = (await lab('entropy'))[0];
+    assert.match(await page.innerText('#softmax-lab .lab-notes'), /τ = 1: the plain softmax/);
+    const labHeight = () => page.$eval('#softmax-lab', (n) => n.getBoundingClientRect().height);
+    const atOne = await labHeight();
 
-    // τ = 0.5 sharpens: the larger weight grows, the entropy falls.
+    // τ = 0.5 sharpens: the larger weight grows, the entropy falls. Its note takes the place of
+    // the τ = 1 note: the lab keeps its height, so the page below does not move.
     await page.fill('#lesson-tau', '0.5');
+    assert.match(await page.innerText('#softmax-lab .lab-notes'), /τ = 0\.5 < 1 sharpens/);
+    assert.equal(await labHeight(), atOne);
     const sharp = (await lab('weight')).map(Number);
     assert.ok(sharp[1] > 0.577 && sharp[1] < 1, sharp.join(' '));
     assert.ok(parseFloat((await lab('entropy'))[0].match(/[\d.]+/)[0]) < parseFloat(entropy.match(/[\d.]+/)[0]));

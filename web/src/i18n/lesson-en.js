@@ -139,6 +139,7 @@ export default {
   'lab.entropy': 'entropy H = {value} nats',
   'lab.note.row':
     'Row {i}: how much {token} reads from each key. z = (s + m)/τ; the row’s largest z is subtracted before exponentiating, so every exponent is ≤ 0 and nothing overflows.',
+  'lab.note.plain': 'τ = 1: the plain softmax. Below 1 the distribution sharpens, above 1 it flattens.',
   'lab.note.cold': 'τ = {tau} < 1 sharpens the distribution: the largest score takes more of the weight and the entropy falls.',
   'lab.note.hot': 'τ = {tau} > 1 flattens the distribution toward uniform: the entropy rises.',
   'lab.note.unscaled': 'Scaling is off: the scores are the raw dot products, which grow with d_k, and softmax gets sharper.',

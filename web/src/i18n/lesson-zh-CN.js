@@ -133,6 +133,7 @@ export default {
   'lab.entropy': '熵 H = {value} nats',
   'lab.note.row':
     '第 {i} 行：{token} 从每个键读取多少信息。z = (s + m)/τ；先减去这一行最大的 z 再取指数，所以每个指数都 ≤ 0，不会溢出。',
+  'lab.note.plain': 'τ = 1：普通的 softmax。τ 小于 1 分布变尖锐，大于 1 变平坦。',
   'lab.note.cold': 'τ = {tau} < 1 让分布更尖锐：最大的分数拿走更多权重，熵减小。',
   'lab.note.hot': 'τ = {tau} > 1 让分布更平坦、趋于均匀：熵增大。',
   'lab.note.unscaled': '未缩放：分数就是原始点积，会随 d_k 增大，softmax 更尖锐。',

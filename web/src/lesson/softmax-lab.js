@@ -264,7 +264,10 @@ export function createSoftmaxLab(callbacks) {
 
   function renderNotes(result, state, i, sumE, naive, tr) {
     const list = [['row', tr('lab.note.row', { token: `“${result.tokens[i]}”`, i: i + 1 })]];
-    if (state.temperature !== 1) list.push(['tau', tr(state.temperature < 1 ? 'lab.note.cold' : 'lab.note.hot', { tau: factor(state.temperature) })]);
+    // The τ note is there at τ = 1 too, so that moving the slider off 1 does not push the page
+    // below down by a line.
+    const tauNote = state.temperature === 1 ? 'lab.note.plain' : state.temperature < 1 ? 'lab.note.cold' : 'lab.note.hot';
+    list.push(['tau', tr(tauNote, { tau: factor(state.temperature) })]);
     if (!state.scale) list.push(['unscaled', tr('lab.note.unscaled')]);
     if (sumE === 0) list.push(['allMasked', tr('explain.row.allMasked')]);
     const wanted = list.map(([kind]) => kind);
