@@ -192,9 +192,15 @@ test('the mask workbench: kinds, custom cells, fill 0, order, padding, a fully m
     // Back to causal; a fill of 0 masks nothing: the future gets weight.
     await page.click('button[data-step="mask"]');
     await page.check('input[name="lesson-mask"][value="causal"]');
+    const workbenchHeight = () => page.$eval('#mask-workbench', (n) => n.getBoundingClientRect().height);
+    const withInfinity = await workbenchHeight();
     await page.check('input[name="lesson-fill"][value="0"]');
     assert.deepEqual(await maskRow(0), ['0', '0', '0', '0', '0', '0']);
-    assert.match(await page.innerText('#mask-workbench .wb-notes'), /A fill of 0 masks nothing/);
+    const notes = await page.innerText('#mask-workbench .wb-notes');
+    assert.match(notes, /A fill of 0 masks nothing/);
+    assert.doesNotMatch(notes, /e\^\(−∞\) = 0, so they get exactly 0 weight/); // the −∞ text only keeps the note's size
+    // The fill's note keeps its size whichever text it shows: the page below does not move.
+    assert.equal(await workbenchHeight(), withInfinity);
     // M's rule says the fill chosen: its three forms are typeset once and one is shown at a time.
     const rule = () => page.$eval('section[data-step="mask"] .formula-stack', (stack) => ({
       tex: stack.dataset.tex,

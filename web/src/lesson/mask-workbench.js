@@ -134,7 +134,42 @@ export function createMaskWorkbench(callbacks) {
     padChips.querySelectorAll('button[data-pad]').forEach((chip, j) => {
       chip.setAttribute('aria-pressed', state.padding?.[j] ? 'true' : 'false');
     });
-    notes.replaceChildren(...maskNotes(ctx).map((text) => h('li', { text })));
+    renderNotes(maskNotes(ctx));
+  }
+
+  // The notes, one <li> per kind, kept and rewritten in place. A note with several texts (the
+  // fill's, the fully masked rows') holds them all on top of each other and shows one: its height
+  // is the tallest one's, so changing the fill or the order of mask and scaling does not move the
+  // page below (it moved by a line or two each time, and all of it was laid out and painted again).
+  const noteItems = new Map(); // kind → { li, alts: <span>[] }
+  function renderNotes(list) {
+    const wanted = new Set(list.map((note) => note.kind));
+    for (const [kind, item] of noteItems) {
+      if (!wanted.has(kind)) {
+        item.li.remove();
+        noteItems.delete(kind);
+      }
+    }
+    let before = notes.firstChild;
+    for (const { kind, texts, shown = 0 } of list) {
+      let item = noteItems.get(kind);
+      if (!item) {
+        // (a kind always has the same number of texts)
+        const alts = texts.length > 1 ? texts.map(() => h('span')) : [];
+        item = { li: h('li', {}, alts.length ? [h('span', { className: 'wb-alt' }, alts)] : []), alts };
+        noteItems.set(kind, item);
+      }
+      if (item.li !== before) notes.insertBefore(item.li, before);
+      else before = before.nextSibling;
+      if (!item.alts.length) {
+        setText(item.li, texts[0]);
+        continue;
+      }
+      item.alts.forEach((alt, k) => {
+        setText(alt, texts[k]);
+        alt.classList.toggle('off', k !== shown);
+      });
+    }
   }
 
   return { el, update };
@@ -145,13 +180,15 @@ export function currentMaskGrid(result) {
   return Array.from({ length: result.T }, (_, i) => Array.from({ length: result.Tk }, (_, j) => result.mask.data[i * result.Tk + j] === 1));
 }
 
-// The workbench's remarks about the current mask, with numbers from the result.
+// The workbench's remarks about the current mask, with numbers from the result: [{ kind, texts,
+// shown }], `texts[shown]` being the one to read (the others only keep the note's size).
 function maskNotes({ result, state, t }) {
-  if (result.source) return [t('mask.note.cross')];
-  const notes = [t(`mask.desc.${state.mask}`, { w: state.window, p: state.prefix })];
+  const note = (kind, text) => ({ kind, texts: [text] });
+  if (result.source) return [note('cross', t('mask.note.cross'))];
+  const notes = [note('kind', t(`mask.desc.${state.mask}`, { w: state.window, p: state.prefix }))];
   const anyMasked = result.mask.data.some((m) => m === 1);
-  if (state.padding?.some(Boolean)) notes.push(t('mask.note.padding'));
-  if (state.mask === 'custom') notes.push(t('mask.note.custom'));
+  if (state.padding?.some(Boolean)) notes.push(note('padding', t('mask.note.padding')));
+  if (state.mask === 'custom') notes.push(note('custom', t('mask.note.custom')));
   if (!anyMasked) return notes;
 
   // The first masked entry of the first head, to quote S + M there.
@@ -160,9 +197,13 @@ function maskNotes({ result, state, t }) {
   const j = n % result.Tk;
   const head = result.perHead[0];
   const cell = `(S + M)${indices(i, j)} = ${fmt(head.masked.data[n])}, a${indices(i, j)} = ${fmt(head.weights.data[n])}`;
-  if (state.maskFill === '0') notes.push(t('mask.note.fillZero', { cell }));
-  else if (state.maskFill === '-1e9') notes.push(t(state.maskBeforeScale ? 'mask.note.orderBefore' : 'mask.note.orderAfter', { cell }));
-  else notes.push(t('mask.note.inf', { cell, fill: fillText(state.maskFill) }));
+  const fillShown = state.maskFill === '0' ? 1 : state.maskFill === '-1e9' ? (state.maskBeforeScale ? 3 : 2) : 0;
+  notes.push({
+    kind: 'fill',
+    texts: [t('mask.note.inf', { cell, fill: fillText(state.maskFill) }), t('mask.note.fillZero', { cell }),
+      t('mask.note.orderAfter', { cell }), t('mask.note.orderBefore', { cell })],
+    shown: fillShown,
+  });
 
   // Rows with no visible key.
   const full = [];
@@ -171,6 +212,9 @@ function maskNotes({ result, state, t }) {
     for (let c = 0; c < result.Tk && all; c += 1) all = result.mask.data[r * result.Tk + c] === 1;
     if (all) full.push(`“${result.tokens[r]}”`);
   }
-  if (full.length) notes.push(t(state.maskFill === '-inf' ? 'mask.note.allMasked' : 'mask.note.allMaskedFinite', { tokens: full.join(', ') }));
+  if (full.length) {
+    const tokens = full.join(', ');
+    notes.push({ kind: 'allMasked', texts: [t('mask.note.allMasked', { tokens }), t('mask.note.allMaskedFinite', { tokens })], shown: state.maskFill === '-inf' ? 0 : 1 });
+  }
   return notes;
 }
