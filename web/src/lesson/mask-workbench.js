@@ -2,7 +2,7 @@
 // tokens on top of any kind, the fill value of M, and whether M is added before or after the
 // division by √d_k. The M matrix itself is drawn by the step view; its cells toggle the custom
 // mask. Every number quoted in the notes is read from the engine's result.
-import { h, setHidden, setText } from '../views/dom.js';
+import { h, keyedChildren, setHidden, setText } from '../views/dom.js';
 import { parseWholeNumber } from '../state/parse.js';
 import { compareMaskOf } from './companions.js';
 import { FILL_VALUES, MASK_KINDS } from './lesson-fields.js';
@@ -141,35 +141,19 @@ export function createMaskWorkbench(callbacks) {
   // fill's, the fully masked rows') holds them all on top of each other and shows one: its height
   // is the tallest one's, so changing the fill or the order of mask and scaling does not move the
   // page below (it moved by a line or two each time, and all of it was laid out and painted again).
-  const noteItems = new Map(); // kind → { li, alts: <span>[] }
+  const noteItems = new Map(); // kind → <li>
   function renderNotes(list) {
-    const wanted = new Set(list.map((note) => note.kind));
-    for (const [kind, item] of noteItems) {
-      if (!wanted.has(kind)) {
-        item.li.remove();
-        noteItems.delete(kind);
-      }
-    }
-    let before = notes.firstChild;
-    for (const { kind, texts, shown = 0 } of list) {
-      let item = noteItems.get(kind);
-      if (!item) {
-        // (a kind always has the same number of texts)
-        const alts = texts.length > 1 ? texts.map(() => h('span')) : [];
-        item = { li: h('li', {}, alts.length ? [h('span', { className: 'wb-alt' }, alts)] : []), alts };
-        noteItems.set(kind, item);
-      }
-      if (item.li !== before) notes.insertBefore(item.li, before);
-      else before = before.nextSibling;
-      if (!item.alts.length) {
-        setText(item.li, texts[0]);
-        continue;
-      }
-      item.alts.forEach((alt, k) => {
-        setText(alt, texts[k]);
-        alt.classList.toggle('off', k !== shown);
+    const items = keyedChildren(notes, noteItems, list.map((note) => note.kind), () => h('li'));
+    list.forEach(({ texts, shown = 0 }, k) => {
+      const li = items[k];
+      if (texts.length === 1) return setText(li, texts[0]);
+      // (a kind always has the same number of texts)
+      if (!li.firstChild) li.append(h('span', { className: 'wb-alt' }, texts.map(() => h('span'))));
+      [...li.firstChild.children].forEach((alt, n) => {
+        setText(alt, texts[n]);
+        alt.classList.toggle('off', n !== shown);
       });
-    }
+    });
   }
 
   return { el, update };

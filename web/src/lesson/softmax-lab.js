@@ -3,7 +3,7 @@
 // the controls that change them: temperature τ, √d_k scaling, naive softmax (e^z without
 // subtracting the max, in float32, next to the stable result) and scaling X by 10.
 // Every number is read from the engine's results (companions.js); none is computed here.
-import { h, setAttr, setHidden, setText } from '../views/dom.js';
+import { h, keyedChildren, setAttr, setHidden, setText } from '../views/dom.js';
 import { parseDecimal } from '../state/parse.js';
 import { factor, fmt } from './numbers.js';
 
@@ -270,24 +270,8 @@ export function createSoftmaxLab(callbacks) {
     list.push(['tau', tr(tauNote, { tau: factor(state.temperature) })]);
     if (!state.scale) list.push(['unscaled', tr('lab.note.unscaled')]);
     if (sumE === 0) list.push(['allMasked', tr('explain.row.allMasked')]);
-    const wanted = list.map(([kind]) => kind);
-    for (const [kind, li] of noteItems) {
-      if (!wanted.includes(kind)) {
-        li.remove();
-        noteItems.delete(kind);
-      }
-    }
-    let before = notes.firstChild;
-    for (const [kind, text] of list) {
-      let li = noteItems.get(kind);
-      if (!li) {
-        li = h('li');
-        noteItems.set(kind, li);
-      }
-      if (li !== before) notes.insertBefore(li, before);
-      else before = before.nextSibling;
-      setText(li, text);
-    }
+    const items = keyedChildren(notes, noteItems, list.map(([kind]) => kind), () => h('li'));
+    list.forEach(([, text], k) => setText(items[k], text));
     if (naive) {
       const row = Array.from({ length: result.Tk }, (_, j) => at(naive.exps, i, j));
       lastOverflow = row.filter((e) => e === Infinity).length;

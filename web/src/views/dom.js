@@ -33,6 +33,33 @@ export function setHidden(node, hidden) {
   if (node.hidden !== hidden) node.hidden = hidden;
 }
 
+/**
+ * Keeps one child of `parent` per key of `keys`, in that order, before any other child: made by
+ * `make(key)` the first time and kept in `items` (a Map, key → element) after; the elements of
+ * keys no longer listed are removed. Returns them in the order of `keys`. Lists rewritten in
+ * place this way are not laid out again as a whole on every change, as replaced ones were.
+ */
+export function keyedChildren(parent, items, keys, make) {
+  const wanted = new Set(keys);
+  for (const [key, node] of items) {
+    if (!wanted.has(key)) {
+      node.remove();
+      items.delete(key);
+    }
+  }
+  let before = parent.firstChild;
+  return keys.map((key) => {
+    let node = items.get(key);
+    if (!node) {
+      node = make(key);
+      items.set(key, node);
+    }
+    if (node !== before) parent.insertBefore(node, before);
+    else before = before.nextSibling;
+    return node;
+  });
+}
+
 // What each container was last built from (a key), for unchanged().
 const builtFrom = new WeakMap();
 
