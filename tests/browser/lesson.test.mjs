@@ -276,9 +276,13 @@ test('editing cells in place: valid numbers recompute, bad ones are refused with
     assert.equal(await page.textContent(x), '0.550');
     assert.match(await page.textContent('figure[data-matrix-figure="x"] .cell-error'), /“1e999” is not a finite number/);
 
-    // A valid number: X, the editor and the scores change; Enter moves down.
+    // A valid number: X, the editor and the scores change; Enter moves down. The editor lies over
+    // its cell: the figure keeps its size while it is open.
+    const figureBox = () => page.$eval('figure[data-matrix-figure="x"]', (n) => [n.offsetWidth, n.offsetHeight]);
+    const closedBox = await figureBox();
     await page.click(x);
     await page.keyboard.type('1.5');
+    assert.deepEqual(await figureBox(), closedBox);
     await page.keyboard.press('Enter');
     assert.equal(await page.textContent(x), '1.500');
     assert.equal(await page.isHidden('figure[data-matrix-figure="x"] .cell-error'), true);

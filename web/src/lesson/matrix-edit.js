@@ -40,7 +40,9 @@ export function startEdit({ td, view, initial, commit, focusCell, message, t }) 
   input.spellcheck = false;
   input.setAttribute('aria-label', t('edit.aria', { row: r + 1, col: c + 1 }));
   input.value = initial ?? before.replace(/\u2212/g, '-');
-  td.textContent = '';
+  // The editor lies over the cell, which keeps its text and so its size (lesson.css): opening
+  // and closing it moves nothing on the page.
+  td.classList.add('editing');
   td.append(input);
   input.focus();
   if (initial === null) input.select();
@@ -48,8 +50,8 @@ export function startEdit({ td, view, initial, commit, focusCell, message, t }) 
   let done = false;
   function close() {
     done = true;
-    input.remove();
-    td.textContent = before;
+    td.classList.remove('editing');
+    td.textContent = before; // (the input goes with the old children)
   }
 
   function finish(move) {
