@@ -43,7 +43,7 @@ export function createCrossControls(callbacks) {
       toggle.checked = Boolean(fields.cross);
       if (source.value !== fields.source) source.value = fields.source ?? '';
       causal.checked = Boolean(fields.crossCausal);
-      details.hidden = !fields.cross;
+      setHidden(details, !fields.cross);
     },
     /** The source's tokens as chips, padding pressed; `invalid` marks the source input. */
     renderTokens(tokens, flags, t, invalid) {

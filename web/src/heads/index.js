@@ -14,7 +14,7 @@ import { createPositionalControl } from '../positions/positional-control.js';
 import { createPositionsPanel } from '../positions/positions-panel.js';
 import { parseWholeNumber, tokenize } from '../state/parse.js';
 import { toEngineConfig } from '../state/validate.js';
-import { h } from '../views/dom.js';
+import { h, setHidden } from '../views/dom.js';
 import { scrollToPanel } from '../views/scroll-to-panel.js';
 import { createTokenizeControl, tokenCountKey } from '../tokens/tokenize-control.js';
 import { createTokenView } from '../tokens/token-view.js';
@@ -169,7 +169,7 @@ export function createHeadViews(deps) {
       console.warn('no engine config for the head views', error);
     }
     const ctx = { result, state, t: deps.t(), engine, config };
-    jump.querySelector('[data-jump="cross-view"]').hidden = !result.source;
+    setHidden(jump.querySelector('[data-jump="cross-view"]'), !result.source);
     // What each view depends on besides the engine config: the same again is not redrawn (the
     // result of the same config has the same numbers), so an animation started by a stage
     // change survives the page's update that follows it.
