@@ -451,7 +451,17 @@ test('from T = 16 the T×T matrices are canvases that explain, highlight and tog
     const grid = (name) => `section.lesson-step:not(.parked) .cg-body[data-matrix="${name}"]${name === 'mask' ? ':not([data-head])' : '[data-head="0"]'}`;
     assert.equal(await page.locator('#results section.lesson-step:not(.parked) td[data-matrix]').count(), 0);
     for (const name of ['masked', 'exps', 'weights']) assert.equal(await page.locator(`${grid(name)} canvas`).count(), 1, name);
-    const labWeight = (key) => page.textContent(`#softmax-lab td[data-lab="weight"][data-key="${key}"] .num`);
+    // The softmax lab is a canvas too, read through its keyboard readout (key is 0-based).
+    const labSays = async (key) => {
+      await page.focus('#softmax-lab .lab-canvas');
+      await page.keyboard.press('Home');
+      for (let k = 0; k < key; k += 1) await page.keyboard.press('ArrowDown');
+      return page.textContent('#softmax-lab .lab-canvas .cg-readout');
+    };
+    const labWeight = async (key) => (await labSays(key)).match(/weight (\S+?)(;|$)/)[1];
+    assert.equal(await page.isHidden('#softmax-lab table.lab-table'), true);
+    assert.equal(await page.isVisible('#softmax-lab .lab-canvas canvas'), true);
+    assert.match(await labSays(0), /^Key 1 \(w1\): z = \S+, e\^\(z − max\) = 1\.000, weight 1\.000$/);
 
     // Pointing at a₅₃ explains it, outlines it and the entries it depends on.
     let p = await entryPoint(page, 'weights', 0, 4, 2);
@@ -466,16 +476,19 @@ test('from T = 16 the T×T matrices are canvases that explain, highlight and tog
     // A click selects it: the softmax lab moves to row 5, and the explanation ends on its weight.
     await page.mouse.click(p.x, p.y);
     await page.waitForURL(/cell=weights\.1\.5\.3/);
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.matrix), 'weights');
     assert.equal(await page.textContent('#explain .explain-mode'), 'Selected cell');
-    assert.match(await explanation(page), new RegExp(`a₅₃ = .*≈ ${(await labWeight(2)).replace('.', '\\.')}$`, 'm'));
+    const [w3, w4] = [await labWeight(2), await labWeight(3)];
+    assert.match(await explanation(page), new RegExp(`a₅₃ = .*≈ ${w3.replace('.', '\\.')}$`, 'm'));
+    assert.equal(await labWeight(5), '0.000'); // a₅₆: behind the causal mask
 
     // The keyboard: arrows move the active entry, which is selected and said in the readout.
-    assert.equal(await page.evaluate(() => document.activeElement.dataset.matrix), 'weights');
+    await page.focus(grid('weights'));
     await page.keyboard.press('ArrowRight');
     await page.waitForURL(/cell=weights\.1\.5\.4/);
     await page.mouse.move(5, 5); // the pointer leaves: the selected entry is explained
     assert.match(await explanation(page), /a₅₄ = /);
-    assert.equal(await page.textContent(`${grid('weights')} .cg-readout`), `Row 5 (w5), column 4: ${await labWeight(3)}`);
+    assert.equal(await page.textContent(`${grid('weights')} .cg-readout`), `Row 5 (w5), column 4: ${w4}`);
     await page.keyboard.press('ArrowRight'); // a₅₅, then a₅₆: behind the causal mask, exactly 0
     await page.keyboard.press('ArrowRight');
     await page.waitForURL(/cell=weights\.1\.5\.6/);
@@ -521,12 +534,56 @@ test('from T = 16 the T×T matrices are canvases that explain, highlight and tog
     await page.mouse.move(p.x, p.y);
     await page.waitForTimeout(200);
     await page.screenshot({ path: path.join(screenshots, 'lesson-canvas-en.png') });
+    await page.evaluate(() => document.querySelector('#softmax-lab').scrollIntoView({ block: 'start' }));
+    await labSays(3);
+    await page.screenshot({ path: path.join(screenshots, 'lesson-lab-canvas-en.png') });
     await page.click('[data-lang="zh-CN"]');
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
     await toHead();
     await page.mouse.move(p.x, p.y);
     await page.waitForTimeout(200);
     await page.screenshot({ path: path.join(screenshots, 'lesson-canvas-zh.png') });
+    // The lab's canvas in Chinese: its headers and its readout.
+    await page.evaluate(() => document.querySelector('#softmax-lab').scrollIntoView({ block: 'start' }));
+    assert.match(await labSays(0), /^第 1 个键（w1）：z = /);
+    await page.screenshot({ path: path.join(screenshots, 'lesson-lab-canvas-zh.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the lab drawn on a canvas: after changes of τ, row, head, naive softmax and overflow, it shows what a fresh page of the same state shows', async () => {
+  const tokens = Array.from({ length: 24 }, (_, i) => `k${i + 1}`).join('+');
+  const { page, errors, close } = await open(`#v=1&s=${tokens}&d=8&h=2&step=softmax&row=4`);
+  try {
+    const pixels = (p) => p.$eval('#softmax-lab .lab-canvas canvas', (c) => c.toDataURL());
+    const tauTo = async (value) => {
+      await page.fill('#lesson-tau', value);
+      await page.waitForURL(new RegExp(`tau=${value.replace('.', '\\.')}`));
+    };
+    // Only the cells that change are drawn again (lab-canvas.js): the end of a run of changes must
+    // look as a page opened on its address does.
+    await tauTo('0.5');
+    await page.click('.lab-rows button[data-lab-row="9"]');
+    await page.click('.lab-heads button[data-lab-head="1"]');
+    await page.check('#lesson-naive');
+    await tauTo('0.05');
+    await page.click('#lesson-x10');
+    await page.click('#lesson-x10'); // the naive exponentials overflow: ∞ and NaN, in bold on pink
+    await page.waitForFunction(() => /overflows float32/.test(document.querySelector('#softmax-lab .lab-notes').innerText));
+    await tauTo('2');
+    await page.waitForTimeout(300); // the address is written 250 ms after a change
+    const url = page.url();
+    assert.match(url, /naive=1/);
+    const after = await pixels(page);
+    const fresh = await open(url.slice(url.indexOf('#')));
+    try {
+      assert.equal(await pixels(fresh.page), after);
+      assert.deepEqual(fresh.errors, []);
+    } finally {
+      await fresh.close();
+    }
     assert.deepEqual(errors, []);
   } finally {
     await close();

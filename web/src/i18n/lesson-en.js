@@ -135,6 +135,9 @@ export default {
   'lab.weight': 'weight a (stable)',
   'lab.naiveExp': 'naive e^z',
   'lab.naiveWeight': 'naive a',
+  'lab.canvas': 'The softmax of this row, one line per key: the arrow keys read each key',
+  'lab.canvasRow': 'Key {key} ({token}): z = {z}, e^(z − max) = {exp}, weight {weight}',
+  'lab.canvasRowNaive': 'Key {key} ({token}): z = {z}, e^(z − max) = {exp}, weight {weight}; naive e^z = {naiveExp}, naive weight {naiveWeight}',
   'lab.naiveSum': 'naive Σ e^z',
   'lab.entropy': 'entropy H = {value} nats',
   'lab.note.row':

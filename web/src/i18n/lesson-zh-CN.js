@@ -129,6 +129,9 @@ export default {
   'lab.weight': '权重 a（稳定算法）',
   'lab.naiveExp': '朴素 e^z',
   'lab.naiveWeight': '朴素 a',
+  'lab.canvas': '这一行的 softmax，每个键一行：用方向键逐个读出',
+  'lab.canvasRow': '第 {key} 个键（{token}）：z = {z}，e^(z − max) = {exp}，权重 {weight}',
+  'lab.canvasRowNaive': '第 {key} 个键（{token}）：z = {z}，e^(z − max) = {exp}，权重 {weight}；朴素 e^z = {naiveExp}，朴素权重 {naiveWeight}',
   'lab.naiveSum': '朴素 Σ e^z',
   'lab.entropy': '熵 H = {value} nats',
   'lab.note.row':

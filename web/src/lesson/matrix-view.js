@@ -13,6 +13,12 @@ import { createMatrixFrame } from './matrix-frame.js';
 import { sameNumbers } from './same-numbers.js';
 
 export const MAX_SHOWN = 48; // larger matrices show their top-left corner
+// Matrices with a row per token (T×T and T×d, except the editable X) are drawn on canvases from
+// this many tokens (canvas-matrix-view.js), and so is the softmax lab's table (lab-canvas.js): as
+// tables, one step of T = 32 printed about 6 000 cells, too many for the browser to restyle, lay
+// out and paint within a frame. Smaller ones (the worked example has T = 6) stay tables, as do X
+// and the W matrices, which are edited in place.
+export const CANVAS_FROM = 16;
 
 let palettesInstalled = false;
 function installPalettes() {

@@ -5,6 +5,8 @@
 // Every number is read from the engine's results (companions.js); none is computed here.
 import { h, keyedChildren, setAttr, setHidden, setText } from '../views/dom.js';
 import { parseDecimal } from '../state/parse.js';
+import { createLabCanvas } from './lab-canvas.js';
+import { CANVAS_FROM } from './matrix-view.js';
 import { factor, fmt } from './numbers.js';
 
 const MIN_TAU = 0.01;
@@ -28,6 +30,8 @@ export function createSoftmaxLab(callbacks) {
   const div10 = h('button', { type: 'button', className: 'tool', id: 'lesson-x01', dataset: { i18n: 'lab.x01' } });
   const message = h('p', { className: 'lesson-error', role: 'alert', hidden: true });
   const table = h('table', { className: 'lab-table' });
+  // From CANVAS_FROM keys on, the table is drawn on a canvas instead (lab-canvas.js).
+  const labCanvas = createLabCanvas(callbacks.t);
   const summary = h('p', { className: 'lab-summary' });
   const notes = h('ul', { className: 'lab-notes' });
   const el = h('div', { className: 'lab', id: 'softmax-lab' }, [
@@ -44,7 +48,7 @@ export function createSoftmaxLab(callbacks) {
       h('span', { className: 'tools' }, [times10, div10]),
     ]),
     message,
-    h('div', { className: 'lab-scroll' }, [table]),
+    h('div', { className: 'lab-scroll' }, [table, labCanvas.el]),
     summary,
     notes,
   ]);
@@ -179,6 +183,7 @@ export function createSoftmaxLab(callbacks) {
     const steady = (state.naive ? stable : result)?.perHead[hd];
     if (!steady) {
       table.replaceChildren();
+      setHidden(labCanvas.el, true);
       tableKey = '';
       tableShape = '';
       return;
@@ -191,42 +196,21 @@ export function createSoftmaxLab(callbacks) {
     tableKey = key;
     const keys = (result.source ?? result).tokens; // the source's in cross-attention
     const shown = Math.min(result.Tk, 64);
-    // The rows are built once per shape, tokens and language, then rewritten in place (a new
-    // table per change cost a layout of the whole lab at T = 32).
-    const shape = [shown, keys.join('\u0001'), tr('lab.key'), tr('lab.weight'), tr('lab.naiveExp'), tr('lab.naiveWeight')].join('|');
-    if (shape !== tableShape) {
-      tableShape = shape;
-      buildTable(keys, shown, tr);
-    }
-    setText(tauHead, `s + m${state.temperature === 1 ? '' : ' (z = (s + m) / τ)'}`);
-    if (table.classList.contains('with-naive') !== Boolean(naive)) table.classList.toggle('with-naive', Boolean(naive));
-    for (let j = 0; j < shown; j += 1) {
-      const row = tableRows[j];
-      const z = at(steady.masked, i, j);
-      const weight = at(steady.weights, i, j);
-      const masked = result.mask.data[i * result.Tk + j] === 1;
-      const rowClass = masked ? 'is-masked' : '';
-      if (row.tr.className !== rowClass) {
-        row.tr.className = rowClass;
-        row.th.className = rowClass;
-      }
-      put(row.z, fmt(z));
-      put(row.exp, fmt(at(steady.exps, i, j)));
-      put(row.num, fmt(weight));
-      const width = `${Number.isFinite(weight) ? Math.max(0, Math.min(1, weight)) * 100 : 0}%`;
-      if (row.bar.style.width !== width) row.bar.style.width = width;
-      // The naive columns are hidden without naive softmax: their numbers are left as they were.
-      if (naive) {
-        const e = at(naive.exps, i, j);
-        const a = at(naive.weights, i, j);
-        const expClass = `naive${Number.isFinite(e) ? '' : ' bad'}`;
-        const weightClass = `naive${Number.isFinite(a) ? '' : ' bad'}`;
-        if (row.naiveExpCell.className !== expClass) row.naiveExpCell.className = expClass;
-        if (row.naiveWeightCell.className !== weightClass) row.naiveWeightCell.className = weightClass;
-        put(row.naiveExp, fmt(e));
-        put(row.naiveWeight, fmt(a));
-      }
-    }
+    const zHead = `s + m${state.temperature === 1 ? '' : ' (z = (s + m) / τ)'}`;
+    // The row's numbers, as shown: [{ masked, z, exp, weight, naiveExp, naiveWeight }].
+    const rows = Array.from({ length: shown }, (_, j) => ({
+      masked: result.mask.data[i * result.Tk + j] === 1,
+      z: at(steady.masked, i, j),
+      exp: at(steady.exps, i, j),
+      weight: at(steady.weights, i, j),
+      naiveExp: naive ? at(naive.exps, i, j) : NaN,
+      naiveWeight: naive ? at(naive.weights, i, j) : NaN,
+    }));
+    const onCanvas = shown >= CANVAS_FROM;
+    setHidden(table, onCanvas);
+    setHidden(labCanvas.el, !onCanvas);
+    if (onCanvas) drawCanvas(keys, rows, zHead, Boolean(naive), tr);
+    else fillTable(keys, rows, zHead, Boolean(naive), tr);
 
     const sumE = steady.rowSum[i];
     const parts = [
@@ -247,6 +231,56 @@ export function createSoftmaxLab(callbacks) {
     summary.classList.toggle('with-naive', Boolean(naive));
 
     renderNotes(result, state, i, sumE, naive, tr);
+  }
+
+  // The table's rows are built once per shape, tokens and language, then rewritten in place (a
+  // new table per change cost a layout of the whole lab at T = 32).
+  function fillTable(keys, rows, zHead, naive, tr) {
+    const shape = [rows.length, keys.join('\u0001'), tr('lab.key'), tr('lab.weight'), tr('lab.naiveExp'), tr('lab.naiveWeight')].join('|');
+    if (shape !== tableShape) {
+      tableShape = shape;
+      buildTable(keys, rows.length, tr);
+    }
+    setText(tauHead, zHead);
+    if (table.classList.contains('with-naive') !== naive) table.classList.toggle('with-naive', naive);
+    rows.forEach(({ masked, z, exp, weight, naiveExp, naiveWeight }, j) => {
+      const row = tableRows[j];
+      const rowClass = masked ? 'is-masked' : '';
+      if (row.tr.className !== rowClass) {
+        row.tr.className = rowClass;
+        row.th.className = rowClass;
+      }
+      put(row.z, fmt(z));
+      put(row.exp, fmt(exp));
+      put(row.num, fmt(weight));
+      const width = `${Number.isFinite(weight) ? Math.max(0, Math.min(1, weight)) * 100 : 0}%`;
+      if (row.bar.style.width !== width) row.bar.style.width = width;
+      // The naive columns are hidden without naive softmax: their numbers are left as they were.
+      if (naive) {
+        const expClass = `naive${Number.isFinite(naiveExp) ? '' : ' bad'}`;
+        const weightClass = `naive${Number.isFinite(naiveWeight) ? '' : ' bad'}`;
+        if (row.naiveExpCell.className !== expClass) row.naiveExpCell.className = expClass;
+        if (row.naiveWeightCell.className !== weightClass) row.naiveWeightCell.className = weightClass;
+        put(row.naiveExp, fmt(naiveExp));
+        put(row.naiveWeight, fmt(naiveWeight));
+      }
+    });
+  }
+
+  function drawCanvas(keys, rows, zHead, naive, tr) {
+    const heads = [tr('lab.key'), zHead, 'e^(z − max)', tr('lab.weight'), tr('lab.naiveExp'), tr('lab.naiveWeight')];
+    labCanvas.draw({
+      heads,
+      widest: heads.map((text, k) => (k === 1 ? 's + m (z = (s + m) / τ)' : text)), // the z column fits both forms
+      naive,
+      rows: rows.map(({ masked, z, exp, weight, naiveExp, naiveWeight }, j) => ({
+        key: keys[j],
+        masked,
+        texts: [fmt(z), fmt(exp), fmt(weight), naive ? fmt(naiveExp) : '', naive ? fmt(naiveWeight) : ''],
+        weight: Number.isFinite(weight) ? weight : 0,
+        bad: [false, false, false, naive && !Number.isFinite(naiveExp), naive && !Number.isFinite(naiveWeight)],
+      })),
+    });
   }
 
   // The notes under the table, one <li> per kind, kept and rewritten in place (replacing them all

@@ -11,7 +11,7 @@ import { fillText } from './explain.js';
 import { formulaVariants, stepFormulas } from './formulas.js';
 import { startEdit } from './matrix-edit.js';
 import { createCanvasMatrixView } from './canvas-matrix-view.js';
-import { createMatrixView, MAX_SHOWN } from './matrix-view.js';
+import { CANVAS_FROM, createMatrixView, MAX_SHOWN } from './matrix-view.js';
 import { EDITABLE, STEPS, stepIndex } from './steps.js';
 import { retypeset, showInStack, typeset, typesetStack } from './typeset.js';
 
@@ -35,11 +35,6 @@ let useCounter = 0;
 let serialCounter = 0;
 
 const WEIGHT_MATRICES = new Set(['weights', 'exps', 'cmp-weights']);
-// Matrices with a row per token (T×T and T×d, except the editable X) are drawn on canvases from
-// this many tokens (canvas-matrix-view.js): as tables, one step of T = 32 printed about 6 000
-// cells, too many for the browser to restyle, lay out and paint within a frame. Smaller ones
-// (the worked example has T = 6) stay tables, as do X and the W matrices, which are edited in place.
-const CANVAS_FROM = 16;
 // A result with more queries or keys than the printed corner shows (MAX_SHOWN).
 const pastCorner = (result) => result.T > MAX_SHOWN || (result.Tk ?? result.T) > MAX_SHOWN;
 const SQUARE = new Set(['dots', 'scores', 'masked', 'exps', 'weights', 'mask', 'cmp-weights']);

@@ -1,0 +1,227 @@
+// The softmax lab's table drawn on one canvas, from CANVAS_FROM keys on (softmax-lab.js). At T = 32
+// the table held 96 numbers that change together with τ, the row or the head, each a text box of
+// its own, and Chromium took 4-5 ms to lay them out again on this machine (about 50 µs a box,
+// contained or not: 2026-11-30), most of a frame; drawing them takes a fraction of that. The
+// table's looks are kept (lesson.css: table.lab-table), and so is the way in without a pointer:
+// the lab is one tab stop, the arrow keys move an active key, and a live readout says its numbers.
+//
+// Nothing is computed here: the rows come formatted from the lab.
+import { h } from '../views/dom.js';
+
+const ROW_H = 22; // px, as a row of the table (0.82rem text, 2 px padding, its border)
+const HEAD_H = 24;
+const PAD = 8; // px, a cell's padding on each side
+const NUM_W = 74; // px, a number's box (5.6em of 0.82rem)
+const BAR_W = 150; // px, the weight's bar at 1
+const FONT = '13px system-ui, "DejaVu Sans", "Noto Sans", "Noto Sans CJK SC", sans-serif';
+const BOLD = `700 ${FONT}`;
+const TOKEN_MAX = 104; // px (8em): longer tokens end in "…"
+const COLOR = {
+  panel: '#ffffff',
+  ink: '#1d2330',
+  muted: '#5b6475',
+  line: '#d9dee7',
+  masked: '#8a93a3',
+  naive: '#fbf6ff',
+  badBackground: '#ffe1e1',
+  badInk: '#a4262c',
+  bar: '#7fbf8a',
+};
+// The columns: key, z, e^(z − max), weight (with its bar), naive e^z, naive weight.
+const WEIGHT = 3;
+const NAIVE = 4; // the naive columns start here
+
+/**
+ * t: the page's translator of the moment (a function returning one).
+ * → { el, draw(table) } with table = {
+ *     heads: [6 texts], widest: [6 texts a column must fit (its header's longest form)],
+ *     rows: [{ key: 'the key's token', masked, texts: [z, exp, weight, naiveExp, naiveWeight],
+ *              weight: 0…1, bad: [5 booleans] }],
+ *     naive: boolean (the naive columns are shown; without, they keep their place, empty) }
+ */
+export function createLabCanvas(t) {
+  const canvas = h('canvas', { 'aria-hidden': 'true' });
+  const active = h('div', { className: 'lab-active' });
+  const readout = h('span', { className: 'cg-readout', id: `lab-readout-${Math.random().toString(36).slice(2, 8)}`, 'aria-live': 'polite' });
+  const el = h('div', { className: 'lab-canvas', tabindex: '0', role: 'group', 'aria-describedby': readout.id }, [canvas, active, readout]);
+  const g = canvas.getContext('2d', { alpha: false });
+
+  // Setting a context's font brings the page's style up to date first (canvas-matrix-view.js),
+  // even to the same font: it is set only when it changes, and one font serves all but the
+  // overflowed numbers (bold), so a redraw without them sets none (switching fonts for the
+  // headers and the numbers took 0.7 ms a redraw at T = 32).
+  let font = null;
+  const useFont = (next) => {
+    if (font === next) return;
+    g.font = next;
+    font = next;
+  };
+
+  let table = null;
+  let widths = [];
+  let size = ''; // what the canvas was sized for
+  let measured = ''; // what the columns and the key labels were measured for
+  let labels = []; // the key column's texts, "3 the", tokens cut to TOKEN_MAX with "…"
+  let at = 0; // the active key
+
+  // Column k's left and right edges.
+  let edges = [0];
+  const x0 = (k) => edges[k];
+  const x1 = (k) => edges[k + 1];
+
+  // The columns fit their widest texts; the canvas is resized (reallocated) only when they or the
+  // number of rows change. Measured again only when the texts they fit change.
+  function fit(next) {
+    const dpr = window.devicePixelRatio || 1;
+    const key = [next.widest.join('\u0001'), next.rows.map((row) => row.key).join('\u0001'), dpr].join('\u0002');
+    if (key === measured) return;
+    measured = key;
+    useFont(FONT);
+    const textW = (text) => Math.ceil(g.measureText(text).width);
+    const fitted = (token) => {
+      if (textW(token) <= TOKEN_MAX) return token;
+      let end = token.length;
+      while (end > 0 && textW(`${token.slice(0, end)}…`) > TOKEN_MAX) end -= 1;
+      return `${token.slice(0, end)}…`;
+    };
+    labels = next.rows.map((row, j) => `${j + 1} ${fitted(row.key)}`);
+    const keyW = Math.max(...labels.map(textW), textW(next.widest[0])) + 2 * PAD;
+    const cols = [keyW, ...next.widest.slice(1).map((text, k) => Math.max(textW(text), k + 1 === WEIGHT ? BAR_W : NUM_W) + 2 * PAD)];
+    const sized = `${cols.join(',')}|${next.rows.length}|${dpr}`;
+    widths = cols;
+    edges = cols.reduce((at, w) => [...at, at[at.length - 1] + w], [0]);
+    if (sized === size) return;
+    size = sized;
+    const cssW = x1(cols.length - 1);
+    const cssH = HEAD_H + next.rows.length * ROW_H;
+    canvas.width = Math.round(cssW * dpr);
+    canvas.height = Math.round(cssH * dpr);
+    canvas.style.width = `${cssW}px`;
+    canvas.style.height = `${cssH}px`;
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    font = null; // (a resize resets the context)
+  }
+
+  // What each cell shows (its text, colour and bar), as drawn: a redraw paints only the cells that
+  // changed. Moving τ leaves the masked keys' cells as they were (at T = 32, row 5 under a causal
+  // mask: 27 of 32 rows), switching naive softmax on draws its two columns only.
+  let drawn = { frame: '', cells: [] };
+
+  function draw(next) {
+    table = next;
+    const label = t()('lab.canvas');
+    if (el.getAttribute('aria-label') !== label) el.setAttribute('aria-label', label);
+    const { heads, rows, naive } = next;
+    // A new size, header or naive background: everything is drawn again.
+    fit(next);
+    const frame = [size, measured, heads.join('\u0001'), naive].join('\u0002');
+    const full = frame !== drawn.frame;
+    if (full) drawn = { frame, cells: [] };
+    const width = x1(widths.length - 1);
+    const height = HEAD_H + rows.length * ROW_H;
+    if (full) {
+      g.fillStyle = COLOR.panel;
+      g.fillRect(0, 0, width, height);
+      if (naive) {
+        g.fillStyle = COLOR.naive;
+        g.fillRect(x0(NAIVE), 0, width - x0(NAIVE), height);
+      }
+      // Lines under the header and each row (none under the naive columns while they are off).
+      g.fillStyle = COLOR.line;
+      const lineW = naive ? width : x0(NAIVE);
+      for (let j = 0; j <= rows.length; j += 1) g.fillRect(0, HEAD_H + j * ROW_H - 1, lineW, 1);
+    }
+
+    // The cells to draw: [row, column, text, ink, bold], their backgrounds painted first.
+    const texts = [];
+    rows.forEach((row, j) => {
+      const ink = row.masked ? COLOR.masked : COLOR.ink;
+      const y = HEAD_H + j * ROW_H;
+      const cells = [labels[j], ...row.texts];
+      cells.forEach((text, column) => {
+        if (column >= NAIVE && !naive) return;
+        const bad = column > 0 && row.bad[column - 1];
+        const bar = column === WEIGHT ? Math.round(Math.max(0, Math.min(1, row.weight)) * BAR_W * 4) / 4 : 0;
+        const look = `${text}\u0001${ink}\u0001${bad}\u0001${bar}`;
+        const k = j * widths.length + column;
+        if (!full && drawn.cells[k] === look) return;
+        drawn.cells[k] = look;
+        if (!full) {
+          g.fillStyle = column >= NAIVE ? COLOR.naive : COLOR.panel;
+          g.fillRect(x0(column), y, widths[column], ROW_H - 1);
+        }
+        if (bad) {
+          g.fillStyle = COLOR.badBackground;
+          g.fillRect(x0(column), y, widths[column], ROW_H - 1);
+        }
+        if (bar > 0) {
+          g.fillStyle = COLOR.bar;
+          g.fillRect(x1(WEIGHT) - PAD - BAR_W, y + 2, bar, ROW_H - 5);
+        }
+        texts.push([j, column, text, bad ? COLOR.badInk : ink, bad]);
+      });
+    });
+
+    useFont(FONT);
+    g.textBaseline = 'middle';
+    if (full) {
+      g.fillStyle = COLOR.muted;
+      heads.forEach((text, k) => {
+        if (k >= NAIVE && !naive) return;
+        g.textAlign = k === 0 ? 'left' : 'right';
+        g.fillText(text, k === 0 ? PAD : x1(k) - PAD, HEAD_H / 2);
+      });
+    }
+    // Overflowed numbers (naive softmax) last, in bold: one change of font at most.
+    for (const bold of [false, true]) {
+      for (const [j, column, text, ink, isBold] of texts) {
+        if (isBold !== bold) continue;
+        if (bold) useFont(BOLD);
+        g.fillStyle = ink;
+        g.textAlign = column === 0 ? 'left' : 'right';
+        g.fillText(text, column === 0 ? PAD : x1(column) - PAD, HEAD_H + j * ROW_H + ROW_H / 2);
+      }
+    }
+    if (at >= rows.length) at = rows.length - 1;
+    placeActive();
+    if (el.contains(document.activeElement)) say();
+  }
+
+  // ---- the active key: keyboard and pointer -------------------------------------------------------
+
+  function placeActive() {
+    active.style.cssText = `top:${HEAD_H + at * ROW_H}px;width:${x1(widths.length - 1)}px;height:${ROW_H}px`;
+  }
+
+  function say() {
+    if (!table) return;
+    const row = table.rows[at];
+    const [z, exp, weight, naiveExp, naiveWeight] = row.texts;
+    const params = { key: at + 1, token: row.key, z, exp, weight, naiveExp, naiveWeight };
+    readout.textContent = t()(table.naive ? 'lab.canvasRowNaive' : 'lab.canvasRow', params);
+  }
+
+  function activate(j) {
+    if (!table) return;
+    at = Math.max(0, Math.min(table.rows.length - 1, j));
+    placeActive();
+    say();
+  }
+
+  const MOVES = { ArrowDown: 1, ArrowUp: -1, PageDown: 8, PageUp: -8 };
+  el.addEventListener('keydown', (event) => {
+    if (!table) return;
+    if (event.key in MOVES) activate(at + MOVES[event.key]);
+    else if (event.key === 'Home') activate(0);
+    else if (event.key === 'End') activate(table.rows.length - 1);
+    else return;
+    event.preventDefault();
+  });
+  el.addEventListener('focus', () => say());
+  el.addEventListener('click', (event) => {
+    const y = event.clientY - canvas.getBoundingClientRect().top - HEAD_H;
+    if (y >= 0) activate(Math.floor(y / ROW_H));
+  });
+
+  return { el, draw };
+}
