@@ -205,11 +205,12 @@ test('the mask workbench: kinds, custom cells, fill 0, order, padding, a fully m
     const rule = () => page.$eval('section[data-step="mask"] .formula-stack', (stack) => ({
       tex: stack.dataset.tex,
       forms: stack.children.length,
-      shown: [...stack.children].filter((alt) => getComputedStyle(alt).visibility === 'visible').map((alt) => alt.dataset.tex),
+      shown: [...stack.children].filter((alt) => getComputedStyle(alt).opacity === '1' && !alt.hasAttribute('aria-hidden')).map((alt) => alt.dataset.tex),
+      hidden: [...stack.children].filter((alt) => getComputedStyle(alt).opacity === '0' && alt.getAttribute('aria-hidden') === 'true').length,
     }));
     const zero = await rule();
     assert.match(zero.tex, /\\\\ 0 & /);
-    assert.deepEqual([zero.forms, zero.shown], [3, [zero.tex]]);
+    assert.deepEqual([zero.forms, zero.shown, zero.hidden], [3, [zero.tex], 2]);
     await page.click('button[data-step="softmax"]');
     const future = await rowValues(page, 'weights', 0, 0);
     assert.ok(future.slice(1).every((w) => w > 0.1), future.join(' '));
@@ -220,7 +221,7 @@ test('the mask workbench: kinds, custom cells, fill 0, order, padding, a fully m
     assert.equal(await page.textContent(cell('masked', 0, 0, 1)), '−1.00e9');
     const big = await rule();
     assert.match(big.tex, /-10\^\{9\}/);
-    assert.deepEqual([big.forms, big.shown], [3, [big.tex]]);
+    assert.deepEqual([big.forms, big.shown, big.hidden], [3, [big.tex], 2]);
     await page.check('input[name="lesson-order"][value="before"]');
     assert.equal(await page.textContent(cell('masked', 0, 0, 1)), '−5.77e8');
     assert.equal(await page.getAttribute('section[data-step="mask"] .step-formula', 'data-tex'), '\\frac{QK^T + M}{\\sqrt{d_k}}');

@@ -5,7 +5,7 @@
 // general formula is the same for every cell of a matrix, and replacing its couple of hundred
 // KaTeX nodes on every pointer move or selection cost style and layout for nothing.
 import { h, setText } from '../views/dom.js';
-import { retypeset, typeset } from './typeset.js';
+import { retypeset, showAlternative, typeset } from './typeset.js';
 
 const parts = new WeakMap(); // panel node → its parts
 
@@ -21,7 +21,8 @@ function partsOf(node) {
     heading: h('p', { className: 'explain-heading' }, [symbol, ' ', headingText]),
     symbol,
     headingText,
-    tex: null, // made with the first formula
+    tex: null, // the formula's stack, made with the first formula
+    matrix: null, // of the formulas in it
     lines: h('div', { className: 'explain-lines' }),
     notes: h('ul', { className: 'explain-notes' }),
   };
@@ -37,6 +38,33 @@ function setList(list, texts, tag, className) {
     const child = list.children[k] ?? list.appendChild(h(tag, { className }));
     setText(child, text);
   });
+}
+
+// The general formula: its forms met while explaining one matrix (a weight with naive softmax on
+// or off, an entry of M with another fill) are kept on top of each other, one shown
+// (showAlternative), so that switching back and forth restyles and lays out nothing: typesetting
+// the other form anew took 1.5 ms of style and 2.5 ms of layout of a naive-softmax switch with a
+// weight selected (T = 32, 2026-11-30). A form is its TeX with the numbers left out (another
+// entry, another τ): the kept one is rewritten for them (retypeset). Another matrix starts the
+// stack again; it holds MAX_FORMS at most.
+const MAX_FORMS = 6;
+const formOf = (tex) => tex.replace(/\d+(\.\d+)?/g, '#');
+function showFormula(p, tex, matrix) {
+  if (!p.tex) p.tex = h('div', { className: 'explain-stack' });
+  if (p.matrix !== matrix) {
+    p.matrix = matrix;
+    p.tex.replaceChildren();
+  }
+  const form = formOf(tex);
+  let shown = [...p.tex.children].find((node) => node.form === form);
+  if (shown) retypeset(shown, tex, true);
+  else {
+    shown = typeset(tex, { display: true, className: 'explain-tex' });
+    shown.form = form;
+    if (p.tex.childElementCount >= MAX_FORMS) p.tex.firstElementChild.remove(); // the oldest
+    p.tex.append(shown);
+  }
+  showAlternative(p.tex, shown);
 }
 
 // node's children after its title, in order; only those not already there in place are moved.
@@ -69,8 +97,7 @@ export function renderExplanation(node, explained, mode, t) {
   setText(p.mode, t(mode === 'preview' ? 'explain.preview' : 'explain.selected'));
   setText(p.symbol, explained.symbol);
   if (p.headingText.data !== explained.heading) p.headingText.data = explained.heading;
-  if (p.tex) retypeset(p.tex, explained.tex, true);
-  else p.tex = typeset(explained.tex, { display: true, className: 'explain-tex' });
+  showFormula(p, explained.tex, (explained.ref ?? '').split('.')[0]);
   setList(p.lines, explained.lines, 'p', 'explain-line');
   // (The notes are shown only when there are any.)
   const notes = explained.notes.filter(Boolean);

@@ -84,8 +84,8 @@ function renumber(node, before, after) {
 }
 
 /** A span holding the formulas `texs` typeset on top of each other, `tex` (one of them) shown and
- *  the others unseen (visibility): a line that a control switches among a few forms (naive or
- *  stable softmax, M's fill −∞ / −10⁹ / 0) is then as large as the largest, and switching lays
+ *  the others unseen (showAlternative): a line that a control switches among a few forms (naive
+ *  or stable softmax, M's fill −∞ / −10⁹ / 0) is then as large as the largest, and switching lays
  *  nothing out again (a new formula's elements took milliseconds to style and lay out, and moved
  *  the page below). */
 export function typesetStack(texs, tex, { display = false, className = 'formula' } = {}) {
@@ -107,9 +107,19 @@ export function showInStack(node, tex) {
   const alts = [...node.children];
   if (!alts.some((alt) => alt.dataset.tex === tex)) return false;
   node.dataset.tex = tex;
-  for (const alt of alts) {
-    const off = alt.dataset.tex !== tex;
-    if (alt.classList.contains('off') !== off) alt.classList.toggle('off', off);
-  }
+  showAlternative(node, alts.find((alt) => alt.dataset.tex === tex));
   return true;
+}
+
+/** Shows `shown`, a child of `node`, and leaves its other children unseen: class "off" (CSS makes
+ *  them transparent, not visibility: hidden, which every element of a KaTeX tree would inherit
+ *  and be restyled for) and aria-hidden. Only what changes is written. */
+export function showAlternative(node, shown) {
+  for (const alt of node.children) {
+    const off = alt !== shown;
+    if (alt.classList.contains('off') === off) continue;
+    alt.classList.toggle('off', off);
+    if (off) alt.setAttribute('aria-hidden', 'true');
+    else alt.removeAttribute('aria-hidden');
+  }
 }
