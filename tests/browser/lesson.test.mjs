@@ -401,6 +401,20 @@ test('the softmax lab: temperature, √d_k, naive softmax overflowing next to th
     const bottomBefore = await labBottom();
     await page.check('#lesson-naive');
     assert.equal(await labBottom(), bottomBefore);
+    // With a weight selected, the explanation's formula follows the switch: its naive and stable
+    // forms stay stacked, one seen, the other transparent and aria-hidden, and switching back
+    // shows the one kept (the same nodes, not typeset anew).
+    await page.click(cell('weights', 0, 1, 0));
+    const forms = () => page.$$eval('#explain .explain-stack > .explain-tex', (nodes) => nodes.map((f) =>
+      [/\\max/.test(f.dataset.tex) ? 'stable' : 'naive', f.classList.contains('off') ? 'off' : 'on', f.getAttribute('aria-hidden'), getComputedStyle(f).opacity]));
+    assert.deepEqual(await forms(), [['naive', 'on', null, '1']]);
+    await page.uncheck('#lesson-naive');
+    assert.deepEqual(await forms(), [['naive', 'off', 'true', '0'], ['stable', 'on', null, '1']]);
+    const naiveForm = await page.$('#explain .explain-stack > .explain-tex.off');
+    await page.check('#lesson-naive');
+    assert.deepEqual(await forms(), [['naive', 'on', null, '1'], ['stable', 'off', 'true', '0']]);
+    assert.equal(await naiveForm.evaluate((n) => n.isConnected && !n.classList.contains('off')), true);
+    assert.match(await explanation(page), /a₂₁ = 1\.735 \/ 4\.106 ≈ 0\.423/);
     assert.deepEqual(await lab('naive-weight'), ['0.423', '0.577', '0.000', '0.000', '0.000', '0.000']);
     assert.deepEqual(await lab('naive-exp'), ['1.735', '2.371', '0.000', '0.000', '0.000', '0.000']);
     // … X × 10: scores ≈ 100×; with √3 the largest is 86.3 < 88.72, e^86.3 ≈ 3.06e37 still fits.
