@@ -102,9 +102,9 @@ export function createLabCanvas(t) {
     font = null; // (a resize resets the context)
   }
 
-  // What each cell shows (its text, colour and bar), as drawn: a redraw paints only the cells that
-  // changed. Moving τ leaves the masked keys' cells as they were (at T = 32, row 5 under a causal
-  // mask: 27 of 32 rows), switching naive softmax on draws its two columns only.
+  // What each cell shows (its text, colours and bar), as drawn: a redraw paints only the cells
+  // that changed. Moving τ leaves the masked keys' cells as they were (at T = 32, row 5 under a
+  // causal mask: 27 of 32 rows); switching naive softmax on or off paints its two columns only.
   let drawn = { frame: '', cells: [] };
 
   function draw(next) {
@@ -112,74 +112,55 @@ export function createLabCanvas(t) {
     const label = t()('lab.canvas');
     if (el.getAttribute('aria-label') !== label) el.setAttribute('aria-label', label);
     const { heads, rows, naive } = next;
-    // A new size, header or naive background: everything is drawn again.
     fit(next);
-    const frame = [size, measured, heads.join('\u0001'), naive].join('\u0002');
-    const full = frame !== drawn.frame;
-    if (full) drawn = { frame, cells: [] };
-    const width = x1(widths.length - 1);
-    const height = HEAD_H + rows.length * ROW_H;
-    if (full) {
-      g.fillStyle = COLOR.panel;
-      g.fillRect(0, 0, width, height);
-      if (naive) {
-        g.fillStyle = COLOR.naive;
-        g.fillRect(x0(NAIVE), 0, width - x0(NAIVE), height);
-      }
-      // Lines under the header and each row (none under the naive columns while they are off).
-      g.fillStyle = COLOR.line;
-      const lineW = naive ? width : x0(NAIVE);
-      for (let j = 0; j <= rows.length; j += 1) g.fillRect(0, HEAD_H + j * ROW_H - 1, lineW, 1);
-    }
+    const frame = `${size}\u0002${measured}`; // a new size or new columns: every cell again
+    if (frame !== drawn.frame) drawn = { frame, cells: [] };
 
-    // The cells to draw: [row, column, text, ink, bold], their backgrounds painted first.
+    // Each cell: its background, the line under it (none under the naive columns while they are
+    // off), the weight's bar; its text is queued, to be drawn once every background is.
     const texts = [];
+    const cell = (j, column, text, { ink, bold = false, background, line, bar = 0 }) => {
+      const look = `${text}\u0001${ink}\u0001${bold}\u0001${background}\u0001${line}\u0001${bar}`;
+      const k = (j + 1) * widths.length + column;
+      if (drawn.cells[k] === look) return;
+      drawn.cells[k] = look;
+      const y = j < 0 ? 0 : HEAD_H + j * ROW_H;
+      const height = j < 0 ? HEAD_H : ROW_H;
+      g.fillStyle = background;
+      g.fillRect(x0(column), y, widths[column], height - 1);
+      g.fillStyle = line;
+      g.fillRect(x0(column), y + height - 1, widths[column], 1);
+      if (bar > 0) {
+        g.fillStyle = COLOR.bar;
+        g.fillRect(x1(WEIGHT) - PAD - BAR_W, y + 2, bar, ROW_H - 5);
+      }
+      if (text) texts.push([text, column, y + height / 2, ink, bold]);
+    };
+    const columnLook = (column) => (column >= NAIVE
+      ? { background: naive ? COLOR.naive : COLOR.panel, line: naive ? COLOR.line : COLOR.panel }
+      : { background: COLOR.panel, line: COLOR.line });
+    heads.forEach((text, column) => cell(-1, column, column >= NAIVE && !naive ? '' : text, { ink: COLOR.muted, ...columnLook(column) }));
     rows.forEach((row, j) => {
       const ink = row.masked ? COLOR.masked : COLOR.ink;
-      const y = HEAD_H + j * ROW_H;
-      const cells = [labels[j], ...row.texts];
-      cells.forEach((text, column) => {
-        if (column >= NAIVE && !naive) return;
-        const bad = column > 0 && row.bad[column - 1];
-        const bar = column === WEIGHT ? Math.round(Math.max(0, Math.min(1, row.weight)) * BAR_W * 4) / 4 : 0;
-        const look = `${text}\u0001${ink}\u0001${bad}\u0001${bar}`;
-        const k = j * widths.length + column;
-        if (!full && drawn.cells[k] === look) return;
-        drawn.cells[k] = look;
-        if (!full) {
-          g.fillStyle = column >= NAIVE ? COLOR.naive : COLOR.panel;
-          g.fillRect(x0(column), y, widths[column], ROW_H - 1);
-        }
-        if (bad) {
-          g.fillStyle = COLOR.badBackground;
-          g.fillRect(x0(column), y, widths[column], ROW_H - 1);
-        }
-        if (bar > 0) {
-          g.fillStyle = COLOR.bar;
-          g.fillRect(x1(WEIGHT) - PAD - BAR_W, y + 2, bar, ROW_H - 5);
-        }
-        texts.push([j, column, text, bad ? COLOR.badInk : ink, bad]);
+      cell(j, 0, labels[j], { ink, ...columnLook(0) });
+      row.texts.forEach((text, k) => {
+        const column = k + 1;
+        const look = columnLook(column);
+        if (column >= NAIVE && !naive) cell(j, column, '', { ink, ...look });
+        else if (row.bad[k]) cell(j, column, text, { ink: COLOR.badInk, bold: true, ...look, background: COLOR.badBackground });
+        else cell(j, column, text, { ink, ...look, bar: column === WEIGHT ? Math.max(0, Math.min(1, row.weight)) * BAR_W : 0 });
       });
     });
 
-    useFont(FONT);
+    // The texts, the overflowed numbers (bold) last: one change of font at most.
     g.textBaseline = 'middle';
-    if (full) {
-      g.fillStyle = COLOR.muted;
-      heads.forEach((text, k) => {
-        if (k >= NAIVE && !naive) return;
-        g.textAlign = k === 0 ? 'left' : 'right';
-        g.fillText(text, k === 0 ? PAD : x1(k) - PAD, HEAD_H / 2);
-      });
-    }
-    // Overflowed numbers (naive softmax) last, in bold: one change of font at most.
     for (const bold of [false, true]) {
-      for (const [j, column, text, ink, isBold] of texts) {
+      for (const [text, column, y, ink, isBold] of texts) {
         if (isBold !== bold) continue;
-        if (bold) useFont(BOLD);
+        useFont(bold ? BOLD : FONT);
         g.fillStyle = ink;
         g.textAlign = column === 0 ? 'left' : 'right';
-        g.fillText(text, column === 0 ? PAD : x1(column) - PAD, HEAD_H + j * ROW_H + ROW_H / 2);
+        g.fillText(text, column === 0 ? PAD : x1(column) - PAD, y);
       }
     }
     if (at >= rows.length) at = rows.length - 1;
