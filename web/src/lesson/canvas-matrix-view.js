@@ -12,6 +12,7 @@
 //
 // The grid element carries data-matrix (and data-head), like a table's cells, for the page's
 // export ("click a caption") and for tests; each outline carries data-hl, data-row and data-col.
+import { fontSetter } from '../views/canvas-font.js';
 import { colorScale } from '../views/colors.js';
 import { h } from '../views/dom.js';
 import { idleHasRoom, whenFrameIsOut } from '../views/idle.js';
@@ -109,16 +110,8 @@ export function createCanvasMatrixView(spec, events) {
   // ---- drawing -----------------------------------------------------------------------------------
 
   const context = canvas.getContext('2d', { alpha: false });
-  // Setting a canvas's font brings the page's style up to date first, even when the font is the
-  // same (Chromium): with the legends and notes changed between the matrices' updates, that was a
-  // style recalculation per matrix, 1.5 ms of a fill change at T = 32. The context keeps its font
-  // until the canvas is resized, so it is set only when it changes.
-  let contextFont = null;
-  const useFont = (font) => {
-    if (contextFont === font) return;
-    context.font = font;
-    contextFont = font;
-  };
+  const contextFont = fontSetter(context); // (setting a font costs a style update: views/canvas-font.js)
+  const useFont = contextFont.use;
   const patterns = {};
   const pattern = (which) => (patterns[which] ??= context.createPattern(hatchTile(which), 'repeat'));
   // The column width is set once, at the first update, to fit "−0.000": resizing a canvas
@@ -142,7 +135,7 @@ export function createCanvasMatrixView(spec, events) {
     canvas.style.height = `${cssH}px`;
     grid.style.setProperty('--cw', `${cellW}px`);
     context.setTransform(dpr, 0, 0, dpr, 0, 0);
-    contextFont = null; // (resizing a canvas resets its state)
+    contextFont.reset(); // (resizing a canvas resets its state)
     context.fillStyle = '#fff'; // the 1 px gaps between entries (the table's white borders)
     context.fillRect(0, 0, cssW, cssH);
     context.textBaseline = 'middle';

@@ -6,6 +6,7 @@
 // the lab is one tab stop, the arrow keys move an active key, and a live readout says its numbers.
 //
 // Nothing is computed here: the rows come formatted from the lab.
+import { fontSetter } from '../views/canvas-font.js';
 import { h } from '../views/dom.js';
 
 const ROW_H = 22; // px, as a row of the table (0.82rem text, 2 px padding, its border)
@@ -46,16 +47,11 @@ export function createLabCanvas(t) {
   const el = h('div', { className: 'lab-canvas', tabindex: '0', role: 'group', 'aria-describedby': readout.id }, [canvas, active, readout]);
   const g = canvas.getContext('2d', { alpha: false });
 
-  // Setting a context's font brings the page's style up to date first (canvas-matrix-view.js),
-  // even to the same font: it is set only when it changes, and one font serves all but the
+  // Setting a font costs a style update (views/canvas-font.js): one font serves all but the
   // overflowed numbers (bold), so a redraw without them sets none (switching fonts for the
   // headers and the numbers took 0.7 ms a redraw at T = 32).
-  let font = null;
-  const useFont = (next) => {
-    if (font === next) return;
-    g.font = next;
-    font = next;
-  };
+  const font = fontSetter(g);
+  const useFont = font.use;
 
   let table = null;
   let widths = [];
@@ -99,7 +95,7 @@ export function createLabCanvas(t) {
     canvas.style.width = `${cssW}px`;
     canvas.style.height = `${cssH}px`;
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    font = null; // (a resize resets the context)
+    font.reset(); // (a resize resets the context)
   }
 
   // What each cell shows (its text, colours and bar), as drawn: a redraw paints only the cells
