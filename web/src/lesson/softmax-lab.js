@@ -11,6 +11,7 @@ import { factor, fmt } from './numbers.js';
 
 const MIN_TAU = 0.01;
 const MAX_TAU = 100;
+const Z_HEAD_TAU = 's + m (z = (s + m) / τ)'; // the z column's header when τ ≠ 1
 
 const at = (m, r, c) => m.data[r * m.cols + c];
 
@@ -196,7 +197,7 @@ export function createSoftmaxLab(callbacks) {
     tableKey = key;
     const keys = (result.source ?? result).tokens; // the source's in cross-attention
     const shown = Math.min(result.Tk, 64);
-    const zHead = `s + m${state.temperature === 1 ? '' : ' (z = (s + m) / τ)'}`;
+    const zHead = state.temperature === 1 ? 's + m' : Z_HEAD_TAU;
     // The row's numbers, as shown: [{ masked, z, exp, weight, naiveExp, naiveWeight }].
     const rows = Array.from({ length: shown }, (_, j) => ({
       masked: result.mask.data[i * result.Tk + j] === 1,
@@ -271,7 +272,7 @@ export function createSoftmaxLab(callbacks) {
     const heads = [tr('lab.key'), zHead, 'e^(z − max)', tr('lab.weight'), tr('lab.naiveExp'), tr('lab.naiveWeight')];
     labCanvas.draw({
       heads,
-      widest: heads.map((text, k) => (k === 1 ? 's + m (z = (s + m) / τ)' : text)), // the z column fits both forms
+      widest: heads.map((text, k) => (k === 1 ? Z_HEAD_TAU : text)), // the z column fits both forms
       naive,
       rows: rows.map(({ masked, z, exp, weight, naiveExp, naiveWeight }, j) => ({
         key: keys[j],
