@@ -369,6 +369,13 @@ test('the softmax lab: temperature, √d_k, naive softmax overflowing next to th
     assert.match(await page.innerText('#softmax-lab .lab-notes'), /τ = 1: the plain softmax/);
     const labHeight = () => page.$eval('#softmax-lab', (n) => n.getBoundingClientRect().height);
     const atOne = await labHeight();
+    // The step's formula lines, each as the TeX it shows; the nodes are marked to see that τ
+    // leaving and coming back to 1 keeps them (only τ's own line comes and goes: formula-lines.js).
+    const lines = () => page.$$eval('section[data-step="softmax"] .formulas-tex > .step-formula', (n) => n.map((f) => [f.dataset.tex, f.dataset.kept ?? 'new']));
+    await page.$$eval('section[data-step="softmax"] .formulas-tex > .step-formula', (n) => n.forEach((f, k) => { f.dataset.kept = String(k); }));
+    const plain = await lines();
+    assert.equal(plain.length, 2);
+    assert.match(plain[0][0], /softmax\}\\!\\left\(S \+ M\\right\)/);
 
     // τ = 0.5 sharpens: the larger weight grows, the entropy falls. Its note takes the place of
     // the τ = 1 note: the lab keeps its height, so the page below does not move.
@@ -381,6 +388,9 @@ test('the softmax lab: temperature, √d_k, naive softmax overflowing next to th
     const formulas = await page.$$eval('section[data-step="softmax"] .step-formula', (n) => n.map((f) => f.dataset.tex));
     assert.match(formulas[0], /\\frac\{S \+ M\}\{\\tau\}/);
     assert.ok(formulas.includes('\\tau = 0.5'), formulas.join(' | '));
+    const tempered = await lines();
+    assert.deepEqual(tempered.map(([, kept]) => kept), ['0', 'new', '1']);
+    assert.equal(tempered[2][0], plain[1][0]);
     // Moving τ again rewrites its number in place (typeset.js): the new formula is what is shown.
     await page.fill('#lesson-tau', '0.25');
     const tau = await page.$$eval('section[data-step="softmax"] .step-formula', (nodes) => nodes
@@ -394,6 +404,7 @@ test('the softmax lab: temperature, √d_k, naive softmax overflowing next to th
     assert.deepEqual((await lab('weight')).map(Number), sharp);
     await page.fill('#lesson-tau', '1');
     assert.equal(await page.isHidden('#softmax-lab .lesson-error'), true);
+    assert.deepEqual(await lines(), plain);
 
     // Naive softmax: same numbers while e^z fits in float32 … Switching it on moves nothing below
     // the lab: its columns, sum and note keep their place while it is off.

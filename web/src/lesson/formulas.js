@@ -8,6 +8,10 @@ const heads = (h) => (h === 1 ? String.raw`\text{head}_1` : String.raw`\text{hea
 
 const tauText = (tau) => factor(tau).replace('\u2212', '-');
 
+// A = softmax(S + M), or with the temperature: softmax((S + M) / τ).
+const attentionRule = (tempered) =>
+  String.raw`A = \operatorname{softmax}\!\left(${tempered ? String.raw`\frac{S + M}{\tau}` : 'S + M'}\right)`;
+
 // a_ij, stable (the row's max subtracted) or naive.
 const softmaxRule = (naive) =>
   naive
@@ -19,12 +23,13 @@ const FILLS = { '-inf': String.raw`-\infty`, '-1e9': String.raw`-10^{9}`, 0: '0'
 const maskRule = (fill, t) =>
   String.raw`M_{ij} = \begin{cases} 0 & \text{${t('formula.visible')}} \\ ${FILLS[fill]} & \text{${t('formula.masked')}} \end{cases}`;
 
-/** The sources a formula line `tex` of step `id` switches among with a control (naive softmax,
- *  the mask's fill value), `tex` included; [tex] for a line that has no such alternatives. */
+/** The sources a formula line `tex` of step `id` switches among with a control (τ = 1 or not,
+ *  naive softmax, the mask's fill value), `tex` included; [tex] for a line that has no such alternatives. */
 export function formulaVariants(id, tex, t) {
   if (id === 'softmax') {
-    const rules = [softmaxRule(false), softmaxRule(true)];
-    if (rules.includes(tex)) return rules;
+    for (const rules of [[attentionRule(false), attentionRule(true)], [softmaxRule(false), softmaxRule(true)]]) {
+      if (rules.includes(tex)) return rules;
+    }
   }
   if (id === 'mask') {
     const rules = Object.keys(FILLS).map((fill) => maskRule(fill, t));
@@ -55,10 +60,9 @@ export function stepFormulas(id, state, result, t) {
       return [masked, maskRule(state.maskFill ?? '-inf', t)];
     }
     case 'softmax': {
-      const arg = tau === 1 ? 'S + M' : String.raw`\frac{S + M}{\tau}`;
       // τ's value is a formula of its own: the slider changes it, and the small one is typeset
       // in a fraction of the time the whole line takes.
-      const lines = [String.raw`A = \operatorname{softmax}\!\left(${arg}\right)`];
+      const lines = [attentionRule(tau !== 1)];
       if (tau !== 1) lines.push(String.raw`\tau = ${tauText(tau)}`);
       lines.push(softmaxRule(state.naive));
       return lines;

@@ -8,12 +8,12 @@ import { frameComing, idleHasRoom, whenFrameIsOut } from '../views/idle.js';
 import { superscript, subscript } from '../i18n/index.js';
 import { compareMaskOf } from './companions.js';
 import { fillText } from './explain.js';
+import { updateFormulaLines } from './formula-lines.js';
 import { formulaVariants, stepFormulas } from './formulas.js';
 import { startEdit } from './matrix-edit.js';
 import { createCanvasMatrixView } from './canvas-matrix-view.js';
 import { CANVAS_FROM, createMatrixView, MAX_SHOWN } from './matrix-view.js';
 import { EDITABLE, STEPS, stepIndex } from './steps.js';
-import { retypeset, showInStack, typeset, typesetStack } from './typeset.js';
 
 // Per-head steps show every head up to this many T×T cells per figure row, else the selected
 // head only, with a tab per head (a page of 8 heads × 5 steps would not re-render in a frame).
@@ -318,21 +318,7 @@ export function createStepsView(container, callbacks) {
     setText(section.title, t('lesson.stepTitle', { n, title: t(`step.${step.id}.title`) }));
     setText(section.caption, t(`step.${step.id}.caption`, { T: result.T, dModel: result.dModel, dK: result.dK, heads: result.heads }));
     const texts = stepFormulas(step.id, state, result, t);
-    const variants = texts.map((tex) => formulaVariants(step.id, tex, t));
-    const lines = section.formulas.children;
-    // A line with variants (naive / stable softmax, M's fill) is a stack of them, built once
-    // (typeset.js).
-    const same = lines.length === texts.length && variants.every((v, k) => (v.length > 1) === lines[k].classList.contains('formula-stack'));
-    if (!same) {
-      section.formulas.replaceChildren(...texts.map((tex, k) => (variants[k].length > 1
-        ? typesetStack(variants[k], tex, { display: true, className: 'step-formula' })
-        : typeset(tex, { display: true, className: 'step-formula' }))));
-    } else {
-      texts.forEach((tex, k) => {
-        if (variants[k].length === 1) retypeset(lines[k], tex, true);
-        else if (!showInStack(lines[k], tex)) lines[k].replaceWith(typesetStack(variants[k], tex, { display: true, className: 'step-formula' }));
-      });
-    }
+    updateFormulaLines(section.formulas, texts, (tex) => formulaVariants(step.id, tex, t), 'step-formula');
 
     const plan = planOf(step, single);
     const groupViews = plan.groups.map((group) => ({

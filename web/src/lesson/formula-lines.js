@@ -1,0 +1,44 @@
+// A step's formula lines brought up to date with the TeX the step asks for now, touching only the
+// lines that change. A line with alternatives (typesetStack: naive or stable softmax, M's fill,
+// softmax with or without τ) shows another of its forms; a single line is rewritten in place
+// (retypeset); a line that comes or goes (τ's value, shown while τ ≠ 1) is added or removed on
+// its own. Rebuilding every line whenever their number changed restyled and laid out about 460
+// KaTeX elements each time the slider crossed τ = 1 (5–8 ms more in that frame, T = 32).
+import { retypeset, showInStack, typeset, typesetStack } from './typeset.js';
+
+const isStack = (line) => line.classList.contains('formula-stack');
+const holds = (stack, tex) => [...stack.children].some((alt) => alt.dataset.tex === tex);
+
+/**
+ * container: the element holding the lines; texts: the TeX of each line, in order;
+ * variantsOf(tex): the forms a line switches among ([tex] for a line without alternatives);
+ * className: the lines' class.
+ */
+export function updateFormulaLines(container, texts, variantsOf, className) {
+  const old = [...container.children];
+  const used = new Set();
+  let from = 0; // old lines are taken in order: none before the last one taken
+  const lines = texts.map((tex) => {
+    const variants = variantsOf(tex);
+    const stacked = variants.length > 1;
+    const fits = (line) => (stacked ? isStack(line) && holds(line, tex) : !isStack(line));
+    // A single line with this very TeX first (nothing to rewrite), else the next that fits.
+    let k = stacked ? -1 : old.findIndex((line, i) => i >= from && !isStack(line) && line.dataset.tex === tex);
+    if (k < 0) k = old.findIndex((line, i) => i >= from && fits(line));
+    if (k < 0) return stacked ? typesetStack(variants, tex, { display: true, className }) : typeset(tex, { display: true, className });
+    from = k + 1;
+    const line = old[k];
+    used.add(line);
+    if (stacked) showInStack(line, tex);
+    else retypeset(line, tex, true);
+    return line;
+  });
+  // Lines no longer asked for go; the kept ones stay where they are (moving a node would style
+  // and lay out its formula again) and the new ones are put in between.
+  for (const line of old) if (!used.has(line)) line.remove();
+  let next = container.firstChild;
+  for (const line of lines) {
+    if (line === next) next = next.nextSibling;
+    else container.insertBefore(line, next);
+  }
+}
