@@ -97,6 +97,16 @@ async function measure(page, cdp, label, act, prep = '', print = true) {
       const prepare = new Function('i', prepSource);
       const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
       const idle = () => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 300 }));
+      // Until the page has nothing left to do: AFTER_MS at least (its idle jobs may wait for an
+      // idle period long enough for them, which comes only once the page is quiet, and the address
+      // is written 250 ms after a change), then idle callbacks until one finds time to spare.
+      const quiet = async () => {
+        await new Promise((resolve) => setTimeout(resolve, AFTER_MS));
+        for (let k = 0; k < 20; k += 1) {
+          const deadline = await idle();
+          if (deadline.timeRemaining() > 10) break;
+        }
+      };
       const out = [];
       let lesson = 0;
       new PerformanceObserver((list) => {
@@ -111,8 +121,12 @@ async function measure(page, cdp, label, act, prep = '', print = true) {
         const c0 = performance.now();
         for (let k = 1; k < 2e6; k += 1) sink += Math.sqrt(k);
         const speed = performance.now() - c0;
+        // Whatever the preparation left for later is done (before the first sample, that includes
+        // what showing the step and scrolling to the target put off: the idle jobs of a step
+        // switch ran into the first sample's frame otherwise, 18 ms once).
         await frame();
-        await idle(); // whatever the preparation left for later is done
+        if (i === 0) await quiet();
+        else await idle();
         await frame();
         lesson = 0;
         // The frame that shows the change: its start (this callback, asked for before the act,
@@ -134,15 +148,7 @@ async function measure(page, cdp, label, act, prep = '', print = true) {
         const rendering = await rendered;
         const t3 = performance.now();
         performance.mark(`m${i}:frame`);
-        // Until the page has nothing left to do: AFTER_MS at least (its idle jobs may wait for
-        // an idle period long enough for them, which comes only once the page is quiet, and the
-        // address is written 250 ms after a change), then idle callbacks until one finds time to
-        // spare.
-        await new Promise((resolve) => setTimeout(resolve, AFTER_MS));
-        for (let k = 0; k < 20; k += 1) {
-          const deadline = await idle();
-          if (deadline.timeRemaining() > 10) break;
-        }
+        await quiet();
         performance.mark(`m${i}:idle`);
         await new Promise((resolve) => setTimeout(resolve, 0)); // let the observer report
         out.push({ handlers: t1 - t0, frame: t3 - t0, work: t2 - t0 + (rendering.end - rendering.start), lesson, speed });
