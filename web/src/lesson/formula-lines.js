@@ -6,10 +6,9 @@
 // and laid out 600 objects each time the slider crossed τ = 1: that frame's style took 2.2–2.5 ms
 // and its layout 5.3–5.6 ms, against 0.3 and 1.0 ms for other moves of the slider (traces, T = 32,
 // 2026-12-01).
-import { retypeset, showInStack, typeset, typesetStack } from './typeset.js';
+import { retypeset, showInStack, stackHolds, typeset, typesetStack } from './typeset.js';
 
 const isStack = (line) => line.classList.contains('formula-stack');
-const holds = (stack, tex) => [...stack.children].some((alt) => alt.dataset.tex === tex);
 
 /**
  * container: the element holding the lines; texts: the TeX of each line, in order;
@@ -23,7 +22,7 @@ export function updateFormulaLines(container, texts, variantsOf, className) {
   const lines = texts.map((tex) => {
     const variants = variantsOf(tex);
     const stacked = variants.length > 1;
-    const fits = (line) => (stacked ? isStack(line) && holds(line, tex) : !isStack(line));
+    const fits = (line) => (stacked ? isStack(line) && stackHolds(line, tex) : !isStack(line));
     // A single line with this very TeX first (nothing to rewrite), else the next that fits.
     let k = stacked ? -1 : old.findIndex((line, i) => i >= from && !isStack(line) && line.dataset.tex === tex);
     if (k < 0) k = old.findIndex((line, i) => i >= from && fits(line));

@@ -102,12 +102,16 @@ export function typesetStack(texs, tex, { display = false, className = 'formula'
   return span;
 }
 
+/** True when `tex` is one of the formulas of a stack made by typesetStack. */
+export function stackHolds(node, tex) {
+  return [...node.children].some((alt) => alt.dataset.tex === tex);
+}
+
 /** Shows `tex` in a stack made by typesetStack; false when it is not one of its formulas. */
 export function showInStack(node, tex) {
-  const alts = [...node.children];
-  if (!alts.some((alt) => alt.dataset.tex === tex)) return false;
+  if (!stackHolds(node, tex)) return false;
   node.dataset.tex = tex;
-  showAlternative(node, alts.find((alt) => alt.dataset.tex === tex));
+  showAlternative(node, [...node.children].find((alt) => alt.dataset.tex === tex));
   return true;
 }
 
