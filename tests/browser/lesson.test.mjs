@@ -1,7 +1,8 @@
 // The lesson in a real browser (Chromium through playwright-core): the stepper, explanations with
 // the worked example's numbers, the mask workbench (custom cells, fill 0, padding), editing cells
-// (valid and refused), the presets, the softmax lab (temperature, naive softmax overflowing), and
-// screenshots in English and Chinese (tests/browser/screenshots/lesson-*.png: look at them).
+// (valid and refused), the presets, the softmax lab (temperature, naive softmax overflowing),
+// screenshots in English and Chinese (tests/browser/screenshots/lesson-*.png: look at them), and
+// the lesson in a browser without requestIdleCallback (Safari).
 // Needs the built site: `npm run build` (or the wasm build and `npx vite build`) writes dist/.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -39,8 +40,9 @@ after(async () => {
   await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
 });
 
-async function open(hash = '', { width = 1280, height = 900 } = {}) {
+async function open(hash = '', { width = 1280, height = 900, init = null } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, locale: 'en-US' });
+  if (init) await context.addInitScript(init); // runs before the page's scripts
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
@@ -759,6 +761,35 @@ test('reader text stays text; a narrow screen keeps the explanation at hand', as
     assert.match(await page.innerText('#explain'), /the share “<b>x<\/b>” reads from “<img”/);
     assert.equal(await page.evaluate(() => window.hacked), undefined);
     assert.ok(await page.isVisible('#explain'));
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+// Safari has no requestIdleCallback: the lesson's idle work (canvases drawn off screen, the steps
+// built ahead) runs in timeouts there (views/idle.js).
+test('without requestIdleCallback (Safari) the lesson draws, builds steps ahead and explains', async () => {
+  const tokens = Array.from({ length: 32 }, (_, i) => `t${i + 1}`).join('+');
+  const init = () => {
+    delete window.requestIdleCallback;
+    delete window.cancelIdleCallback;
+  };
+  const { page, errors, close } = await open(`#v=1&s=${tokens}&d=8&h=2&step=softmax`, { init });
+  try {
+    assert.equal(await page.evaluate(() => typeof requestIdleCallback), 'undefined');
+    // The next step was built ahead (parked), and the last figure, far at first, is drawn.
+    await page.waitForSelector('#results section.lesson-step.parked', { state: 'attached' });
+    const last = page.locator('section.lesson-step:not(.parked) figure.matrix:has(.cg-body)').last();
+    await last.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => {
+      const figures = [...document.querySelectorAll('section.lesson-step:not(.parked) figure.matrix')].filter((f) => f.querySelector('.cg-body'));
+      return figures.length > 0 && !figures[figures.length - 1].classList.contains('far');
+    });
+    const p = await entryPoint(page, 'weights', 1, 31, 2);
+    await page.mouse.click(p.x, p.y);
+    await page.waitForFunction(() => /\.32\.3$/.test(document.querySelector('#explain').dataset.cell ?? ''));
+    assert.match(await explanation(page), /=/);
     assert.deepEqual(errors, []);
   } finally {
     await close();

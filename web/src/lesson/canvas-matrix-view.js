@@ -15,7 +15,7 @@
 import { fontSetter } from '../views/canvas-font.js';
 import { colorScale } from '../views/colors.js';
 import { h } from '../views/dom.js';
-import { idleHasRoom, whenFrameIsOut } from '../views/idle.js';
+import { idleHasRoom, requestIdle, whenFrameIsOut } from '../views/idle.js';
 import { cellLook, looksMasked } from './cell-look.js';
 import { createMatrixFrame } from './matrix-frame.js';
 import { MAX_SHOWN } from './matrix-view.js';
@@ -383,7 +383,7 @@ export function createCanvasMatrixView(spec, events) {
     restSince ??= performance.now();
     if (restAsked) return;
     restAsked = true;
-    whenFrameIsOut(() => requestIdleCallback(drawRest, { timeout: 500 }));
+    whenFrameIsOut(() => requestIdle(drawRest, { timeout: 500 }));
   }
   function drawRest(deadline) {
     restAsked = false;

@@ -4,7 +4,7 @@
 // result rewrites numbers, not the page. Pointing, focusing, editing and toggling cells are
 // handled here by delegation and reported through callbacks.
 import { h, setText } from '../views/dom.js';
-import { frameComing, idleHasRoom, whenFrameIsOut } from '../views/idle.js';
+import { frameComing, idleHasRoom, requestIdle, whenFrameIsOut } from '../views/idle.js';
 import { superscript, subscript } from '../i18n/index.js';
 import { compareMaskOf } from './companions.js';
 import { fillText } from './explain.js';
@@ -444,7 +444,7 @@ export function createStepsView(container, callbacks) {
   function schedulePrefetch() {
     const request = ++prefetchRequest;
     whenFrameIsOut(() => {
-      if (request === prefetchRequest) requestIdleCallback((deadline) => request === prefetchRequest && prefetch(deadline), { timeout: 2000 });
+      if (request === prefetchRequest) requestIdle((deadline) => request === prefetchRequest && prefetch(deadline), { timeout: 2000 });
     });
   }
   let prefetchCost = IDLE_SLICE_MS; // what building a section took last time
@@ -508,7 +508,7 @@ export function createStepsView(container, callbacks) {
     if (idleHandle !== null) return;
     idleHandle = 'asked';
     whenFrameIsOut(() => {
-      idleHandle = requestIdleCallback(drainIdle, { timeout: 1000 });
+      idleHandle = requestIdle(drainIdle, { timeout: 1000 });
     });
   }
   // Views shown first, then those of parked sections (prefetch).

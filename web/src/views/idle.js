@@ -32,3 +32,16 @@ export function idleHasRoom(deadline, costMs, waitedMs, maxWaitMs) {
   if (!deadline?.timeRemaining || deadline.didTimeout || waitedMs >= maxWaitMs) return true;
   return !framePending && deadline.timeRemaining() >= Math.min(costMs, LONGEST_FIT_MS);
 }
+
+// Safari has no requestIdleCallback. There an idle period is emulated as the usual polyfill does:
+// a timeout whose deadline counts down from the longest idle period a browser grants (50 ms).
+const EMULATED_IDLE_MS = 50;
+
+/** requestIdleCallback(fn, options) where the browser has it, else that emulation. */
+export function requestIdle(fn, options) {
+  if (typeof requestIdleCallback === 'function') return requestIdleCallback(fn, options);
+  return setTimeout(() => {
+    const start = performance.now();
+    fn({ didTimeout: false, timeRemaining: () => Math.max(0, EMULATED_IDLE_MS - (performance.now() - start)) });
+  }, 1);
+}
