@@ -1,8 +1,8 @@
 // The lesson in a real browser (Chromium through playwright-core): the stepper, explanations with
 // the worked example's numbers, the mask workbench (custom cells, fill 0, padding), editing cells
 // (valid and refused), the presets, the softmax lab (temperature, naive softmax overflowing),
-// screenshots in English and Chinese (tests/browser/screenshots/lesson-*.png: look at them), and
-// the lesson in a browser without requestIdleCallback (Safari).
+// screenshots in English and Chinese (tests/browser/screenshots/lesson-*.png: look at them), the
+// explanation's fonts loaded ahead, and the lesson in a browser without requestIdleCallback (Safari).
 // Needs the built site: `npm run build` (or the wasm build and `npx vite build`) writes dist/.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -767,8 +767,32 @@ test('reader text stays text; a narrow screen keeps the explanation at hand', as
   }
 });
 
+test('the explanation’s fonts are loaded ahead, in idle time, once per language, and nothing of it stays', async () => {
+  const { page, errors, close } = await open('#preset=journey');
+  try {
+    const warmups = () => page.evaluate(() => performance.getEntriesByName('lesson:warmup').length);
+    await page.waitForFunction(() => performance.getEntriesByName('lesson:warmup').length === 1);
+    // The samples were laid out in the panel and removed: it shows its invitation only.
+    assert.equal(await page.locator('#explain .explain-warmup').count(), 0);
+    assert.equal(await page.locator('#explain > :not(h2, .explain-empty)').count(), 0);
+    assert.match(await page.innerText('#explain'), /^How was this number computed\?\s+Point at any number/);
+    await page.click('button[data-lang="zh-CN"]');
+    await page.waitForFunction(() => performance.getEntriesByName('lesson:warmup').length === 2);
+    await page.click('button[data-lang="en"]');
+    await page.click('a[data-preset="cat"]');
+    await page.waitForTimeout(1500); // (idle time enough for a warm-up, were one asked for)
+    assert.equal(await warmups(), 2, 'English was warmed already');
+    await page.hover(cell('weights', 0, 1, 0));
+    assert.match(await page.innerText('#explain .explain-mode'), /under the pointer/i);
+    assert.equal(await page.locator('#explain .explain-warmup').count(), 0);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 // Safari has no requestIdleCallback: the lesson's idle work (canvases drawn off screen, the steps
-// built ahead) runs in timeouts there (views/idle.js).
+// built ahead, the warm-up) runs in timeouts there (views/idle.js).
 test('without requestIdleCallback (Safari) the lesson draws, builds steps ahead and explains', async () => {
   const tokens = Array.from({ length: 32 }, (_, i) => `t${i + 1}`).join('+');
   const init = () => {
@@ -778,6 +802,7 @@ test('without requestIdleCallback (Safari) the lesson draws, builds steps ahead 
   const { page, errors, close } = await open(`#v=1&s=${tokens}&d=8&h=2&step=softmax`, { init });
   try {
     assert.equal(await page.evaluate(() => typeof requestIdleCallback), 'undefined');
+    await page.waitForFunction(() => performance.getEntriesByName('lesson:warmup').length === 1);
     // The next step was built ahead (parked), and the last figure, far at first, is drawn.
     await page.waitForSelector('#results section.lesson-step.parked', { state: 'attached' });
     const last = page.locator('section.lesson-step:not(.parked) figure.matrix:has(.cg-body)').last();

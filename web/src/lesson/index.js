@@ -11,6 +11,7 @@ import { toEngineConfig } from '../state/validate.js';
 import { computeCompanions, withFields } from './companions.js';
 import { explainCell } from './explain.js';
 import { renderExplanation } from './explain-panel.js';
+import { createExplanationWarmup } from './explain-warmup.js';
 import { setEmbeddingsInForm, setScaleInForm } from './form-bridge.js';
 import { LESSON_DEFAULTS, WEIGHT_KEYS } from './lesson-fields.js';
 import { fitGrid, formatCellRef, lessonDraftOf, parseCellRef } from './lesson-state.js';
@@ -21,6 +22,9 @@ import { createStepper } from './stepper.js';
 import { createStepsView, matrixOf } from './view.js';
 
 const VIEW_FIELDS = ['step', 'head', 'row', 'cell'];
+// The explanations laid out ahead, out of sight, to load their fonts (explain-warmup.js): a
+// weight's formula (exponentials, a fraction, a sum) and a score's (a square root).
+const WARMUP_CELLS = [{ name: 'weights', head: 0, row: 0, col: 0 }, { name: 'scores', head: 0, row: 0, col: 0 }];
 const round4 = (value) => Number(formatNumber(value));
 const rowsOf = ({ rows, cols, data }) => Array.from({ length: rows }, (_, r) => Array.from(data.subarray(r * cols, (r + 1) * cols), round4));
 
@@ -59,6 +63,11 @@ export function createLesson(deps) {
     t: deps.t,
     setScale: safe((on) => setScaleInForm(deps.form, on)),
     scaleEmbeddings: safe((k) => tool('x', k === 10 ? 'x10' : 'x01')),
+  });
+  const warmup = createExplanationWarmup(nodes.explain, () => {
+    if (!last) return [];
+    const ctx = context();
+    return WARMUP_CELLS.map((ref) => explainCell(ref, ctx)).filter(Boolean);
   });
   const stepper = createStepper({ setStep: safe((step) => change({ step })), t: deps.t });
   nodes.stepper.replaceChildren(stepper.el);
@@ -267,6 +276,7 @@ export function createLesson(deps) {
     stepper.update(state.step, ctx.t);
     view.render(ctx);
     showExplanation();
+    warmup.ask(ctx.t);
     renderRemark(nodes.remark, withFields(ctx, { presetId: deps.presetId() }));
     if (nodes.maskSummary) renderMaskSummary(nodes.maskSummary, ctx);
     performance.clearMeasures('lesson:render');

@@ -1,0 +1,61 @@
+// The first explanation a reader brings up took 17–21 ms of style and layout, later ones 2–3 ms
+// (T = 32, softmax step, a weight hovered, 2026-12-01). In the trace, much of it was Chromium
+// loading the fonts at the panel's sizes for the first time (KaTeX's at the formula's display size
+// and its script sizes, the monospace of the lines: some 40 FontCache lookups of 0.4–1.3 ms through
+// the sandbox) and shaping their words, all in the frame of the first hover. So once a page is
+// shown and idle, a few sample explanations are laid out once, out of sight inside the panel, and
+// removed at once: the fonts stay loaded, and the first hover took 7–8 ms of style and layout.
+// Done again for another language (its text falls back to other fonts).
+import { h } from '../views/dom.js';
+import { idleHasRoom, requestIdle, whenFrameIsOut } from '../views/idle.js';
+import { renderExplanation } from './explain-panel.js';
+
+const COST_MS = 20; // what warming took (the same trace): it waits for an idle period that long
+const MAX_WAIT_MS = 5000; // or runs after that anyway
+
+/**
+ * panel: the explanation panel. samples(): explainCell outputs to lay out (the formulas of the
+ * kinds a reader meets first). → ask(t): warm up for t's language, in idle time, once.
+ */
+export function createExplanationWarmup(panel, samples) {
+  const done = new Set(); // languages warmed, by the panel's title in them
+  let asked = null;
+
+  // Leaves a User Timing measure 'lesson:warmup' each time (once per language: they do not pile up).
+  function warm(t) {
+    const start = performance.now();
+    const holder = h('div', { className: 'explain-warmup', 'aria-hidden': 'true' });
+    panel.append(holder);
+    try {
+      for (const explained of samples()) {
+        renderExplanation(holder, explained, 'preview', t);
+        void holder.firstElementChild.getBoundingClientRect(); // style and layout now, fonts included
+      }
+    } catch (error) {
+      console.warn('explanation warm-up failed', error); // (only a later first hover is slower)
+    } finally {
+      holder.remove();
+      performance.measure('lesson:warmup', { start });
+    }
+  }
+
+  function ask(t) {
+    const language = t('explain.title');
+    if (done.has(language) || asked === language) return;
+    asked = language;
+    const since = performance.now();
+    const attempt = (deadline) => {
+      if (asked !== language) return;
+      if (!idleHasRoom(deadline, COST_MS, performance.now() - since, MAX_WAIT_MS)) {
+        whenFrameIsOut(() => requestIdle(attempt, { timeout: 1000 }));
+        return;
+      }
+      asked = null;
+      done.add(language);
+      warm(t);
+    };
+    whenFrameIsOut(() => requestIdle(attempt, { timeout: 1000 }));
+  }
+
+  return { ask };
+}
