@@ -792,7 +792,7 @@ test('the explanation’s fonts are loaded ahead, in idle time, once per languag
 });
 
 // Safari has no requestIdleCallback: the lesson's idle work (canvases drawn off screen, the steps
-// built ahead, the warm-up) runs in timeouts there (views/idle.js).
+// built ahead, the warm-up) and the multi-head views' run in timeouts there (views/idle.js).
 test('without requestIdleCallback (Safari) the lesson draws, builds steps ahead and explains', async () => {
   const tokens = Array.from({ length: 32 }, (_, i) => `t${i + 1}`).join('+');
   const init = () => {
@@ -815,6 +815,8 @@ test('without requestIdleCallback (Safari) the lesson draws, builds steps ahead 
     await page.mouse.click(p.x, p.y);
     await page.waitForFunction(() => /\.32\.3$/.test(document.querySelector('#explain').dataset.cell ?? ''));
     assert.match(await explanation(page), /=/);
+    // The multi-head views below are drawn (those off screen in idle time: heads/view-scheduler.js).
+    await page.waitForFunction(() => performance.getEntriesByType('measure').some((m) => m.name.startsWith('heads:')));
     assert.deepEqual(errors, []);
   } finally {
     await close();

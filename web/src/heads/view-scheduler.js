@@ -15,7 +15,7 @@
 // createViewScheduler() → { track(el), draw(name, el, run, now), forget(name), pending() }
 //   draw(name, el, run, now): run() draws view `name` (whose element is `el`); `now` forces it.
 //   A later draw of the same name replaces a pending one (only the newest result is drawn).
-import { frameComing, idleHasRoom, whenFrameIsOut } from '../views/idle.js';
+import { frameComing, idleHasRoom, requestIdle, whenFrameIsOut } from '../views/idle.js';
 
 const IDLE_TIMEOUT_MS = 250;
 const FIRST_GUESS_MS = 8;
@@ -60,15 +60,14 @@ export function createViewScheduler({ rootMargin = '100px 0px' } = {}) {
 
   // After the next frame is painted, in idle time (at the latest IDLE_TIMEOUT_MS later), one view
   // per task.
-  const later = (fn) =>
-    typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: IDLE_TIMEOUT_MS }) : setTimeout(fn, 0);
+  const later = (fn) => requestIdle(fn, { timeout: IDLE_TIMEOUT_MS });
   function schedule() {
     if (scheduled) return;
     scheduled = true;
     requestAnimationFrame(() => later(step));
   }
 
-  // deadline: the idle callback's (none with the setTimeout fallback: run).
+  // deadline: the idle callback's (emulated where there is no requestIdleCallback: views/idle.js).
   function step(deadline) {
     scheduled = false;
     if (!queue.size) return;
