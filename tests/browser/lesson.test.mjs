@@ -479,6 +479,12 @@ test('from T = 16 the T×T matrices are canvases that explain, highlight and tog
     const grid = (name) => `section.lesson-step:not(.parked) .cg-body[data-matrix="${name}"]${name === 'mask' ? ':not([data-head])' : '[data-head="0"]'}`;
     assert.equal(await page.locator('#results section.lesson-step:not(.parked) td[data-matrix]').count(), 0);
     for (const name of ['masked', 'exps', 'weights']) assert.equal(await page.locator(`${grid(name)} canvas`).count(), 1, name);
+    // Opaque and desynchronized, matrices and lab (views/canvas-context.js: an unchanged canvas is
+    // then not copied again at every frame).
+    const attributes = await page.$$eval('section.lesson-step:not(.parked) .cg-body canvas, #softmax-lab .lab-canvas canvas', (all) =>
+      all.map((canvas) => canvas.getContext('2d').getContextAttributes()));
+    assert.equal(attributes.length, 4);
+    for (const { alpha, desynchronized } of attributes) assert.deepEqual({ alpha, desynchronized }, { alpha: false, desynchronized: true });
     // The softmax lab is a canvas too, read through its keyboard readout (key is 0-based).
     const labSays = async (key) => {
       await page.focus('#softmax-lab .lab-canvas');

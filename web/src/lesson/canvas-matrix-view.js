@@ -12,6 +12,7 @@
 //
 // The grid element carries data-matrix (and data-head), like a table's cells, for the page's
 // export ("click a caption") and for tests; each outline carries data-hl, data-row and data-col.
+import { drawingContext } from '../views/canvas-context.js';
 import { fontSetter } from '../views/canvas-font.js';
 import { colorScale } from '../views/colors.js';
 import { h } from '../views/dom.js';
@@ -109,7 +110,7 @@ export function createCanvasMatrixView(spec, events) {
 
   // ---- drawing -----------------------------------------------------------------------------------
 
-  const context = canvas.getContext('2d', { alpha: false });
+  const context = drawingContext(canvas);
   const contextFont = fontSetter(context); // (setting a font costs a style update: views/canvas-font.js)
   const useFont = contextFont.use;
   const patterns = {};

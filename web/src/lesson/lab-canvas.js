@@ -7,6 +7,7 @@
 // the lab is one tab stop, the arrow keys move an active key, and a live readout says its numbers.
 //
 // Nothing is computed here: the rows come formatted from the lab.
+import { drawingContext } from '../views/canvas-context.js';
 import { fontSetter } from '../views/canvas-font.js';
 import { h } from '../views/dom.js';
 
@@ -46,7 +47,7 @@ export function createLabCanvas(t) {
   const active = h('div', { className: 'lab-active' });
   const readout = h('span', { className: 'cg-readout', id: `lab-readout-${Math.random().toString(36).slice(2, 8)}`, 'aria-live': 'polite' });
   const el = h('div', { className: 'lab-canvas', tabindex: '0', role: 'group', 'aria-describedby': readout.id }, [canvas, active, readout]);
-  const g = canvas.getContext('2d', { alpha: false });
+  const g = drawingContext(canvas);
 
   // Setting a font costs a style update (views/canvas-font.js): one font serves all but the
   // overflowed numbers (bold), so a redraw without them sets none (switching fonts for the
