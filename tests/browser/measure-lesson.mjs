@@ -36,6 +36,10 @@
 //             hit-tests the pointer for hover (1–3.5 ms in the lesson's steps at T = 32). So
 //             "work" reads 1.4–4.2 ms under the light trace's "busy" (below; medians of 21 samples,
 //             2026-11-30): a lower bound.
+//   first     "busy" of the first sample alone ("work" with UNTRACED=1): the first time the page
+//             does this interaction, its own code not yet compiled and optimised by the JavaScript
+//             engine (code shared with the interactions measured before it is). Medians hide it;
+//             it was 1.1–2.2 times the median at T = 32 (2026-12-01).
 // The trace costs something itself: with it on, the handlers took about 8 % longer and the
 // frame came about 1 ms later (temperature, 15 samples, twice each way, 2026-11-30); with the
 // stack traces of DUMP also on, the style and layout after an edit of X took 6.2 ms, against
@@ -171,7 +175,10 @@ async function measure(page, cdp, label, act, prep = '', print = true) {
     return `${values[Math.floor(values.length / 2)].toFixed(1)} / ${values[Math.floor(values.length * 0.9)].toFixed(1)}`;
   };
   const cols = ['lesson', 'handlers', 'frame', 'busy', 'script', 'idle', 'style', 'layout', 'paint', 'after'];
-  if (print) console.log(`${label.padEnd(54)} ${cols.map((k) => stat(k).padStart(k === 'frame' || k === 'busy' || k === 'after' || k === 'handlers' ? 14 : 12)).join('')}${stat('speed').padStart(14)}${stat('work').padStart(14)}`);
+  // The first sample on its own: the first time the page runs this interaction (its code not yet
+  // optimised by the JavaScript engine, what it draws not yet cached), which the median hides.
+  const first = (UNTRACED ? samples[0]?.work : samples[0]?.busy) ?? NaN;
+  if (print) console.log(`${label.padEnd(54)} ${cols.map((k) => stat(k).padStart(k === 'frame' || k === 'busy' || k === 'after' || k === 'handlers' ? 14 : 12)).join('')}${stat('speed').padStart(14)}${stat('work').padStart(14)}${first.toFixed(1).padStart(8)}`);
   return samples;
 }
 
@@ -295,7 +302,7 @@ for (const [title, hash, single] of pages) {
   }
   console.log(`\n${title}`);
   const heads = ['lesson', 'handlers', 'frame', 'busy', 'script', 'idle', 'style', 'layout', 'paint', 'after'];
-  if (!other) console.log(`${'interaction (ms: median / 90th percentile)'.padEnd(54)} ${heads.map((k) => k.padStart(k === 'frame' || k === 'busy' || k === 'after' || k === 'handlers' ? 14 : 12)).join('')}${'speed'.padStart(14)}${'work'.padStart(14)}`);
+  if (!other) console.log(`${'interaction (ms: median / 90th percentile)'.padEnd(54)} ${heads.map((k) => k.padStart(k === 'frame' || k === 'busy' || k === 'after' || k === 'handlers' ? 14 : 12)).join('')}${'speed'.padStart(14)}${'work'.padStart(14)}${'first'.padStart(8)}`);
   else console.log(`${`interaction (${UNTRACED ? 'work' : 'busy'} ms: median / 90th percentile)`.padEnd(54)} ${'this'.padStart(14)} ${'other'.padStart(14)} ${'this ÷ other'.padStart(14)} ${'speed'.padStart(14)}`);
   for (const [label, act, prep, where] of single ? [STEPPER, ...INTERACTIONS] : INTERACTIONS) {
     if (process.env.ONLY && !label.includes(process.env.ONLY)) continue;
