@@ -723,6 +723,59 @@ test('canvases far from the window are not painted, and are drawn up to date whe
   }
 });
 
+test('on a page of all steps, the softmax lab far from the window is redrawn after an edit’s frame, and holds the new numbers when scrolled to', async () => {
+  const tokens = Array.from({ length: 32 }, (_, i) => `t${i + 1}`).join('+');
+  const { page, errors, close } = await open(`#v=1&s=${tokens}&d=8&h=2&row=5`);
+  try {
+    const labCanvas = '#softmax-lab .lab-canvas canvas';
+    await page.waitForSelector(labCanvas);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 300)))));
+    const top = await page.$eval('#softmax-lab', (lab) => lab.getBoundingClientRect().top - innerHeight);
+    assert.ok(top > 150, `the lab starts far below the window (${top} px)`); // NEAR_PX (view.js)
+    // An edit of W_Q typed as a reader does (Enter, a number, Enter), in one task: right after it
+    // the lab still shows the old numbers; once the page is idle, the new ones.
+    const seen = await page.evaluate(async (sel) => {
+      const pixels = () => document.querySelector(sel).toDataURL();
+      const before = pixels();
+      const key = (node) => node.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+      const td = document.querySelector('td[data-matrix="wq"][data-row="0"][data-col="0"]');
+      td.focus();
+      key(td);
+      td.querySelector('input').value = '2.5';
+      key(td.querySelector('input'));
+      await null; // the microtasks of the event (the next cell selected)
+      const during = pixels();
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 2000 }));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return { before, during, later: pixels() };
+    }, labCanvas);
+    assert.equal(seen.during, seen.before, 'the far lab is not drawn in the edit’s frame');
+    assert.notEqual(seen.later, seen.before, 'the far lab is drawn in idle time');
+    assert.match(await page.textContent(cell('wq', null, 0, 0)), /^2\.5/);
+    // Scrolled to, the lab shows what a fresh page of the same state shows.
+    await page.locator('#softmax-lab').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(400); // the address is written 250 ms after a change
+    const url = page.url();
+    assert.match(url, /wq=/);
+    const shown = await page.$eval(labCanvas, (c) => c.toDataURL());
+    const fresh = await open(url.slice(url.indexOf('#')));
+    try {
+      await fresh.page.waitForSelector(labCanvas);
+      await fresh.page.locator('#softmax-lab').scrollIntoViewIfNeeded();
+      await fresh.page.waitForTimeout(300);
+      assert.equal(await fresh.page.$eval(labCanvas, (c) => c.toDataURL()), shown);
+      assert.deepEqual(fresh.errors, []);
+    } finally {
+      await fresh.close();
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('screenshots of the lesson, in English and in Chinese', async () => {
   const { page, errors, close } = await open('#preset=journey');
   try {

@@ -115,8 +115,9 @@ export function createLesson(deps) {
         const start = performance.now();
         last = { ...last, state };
         // (not while its step is parked, unseen: it is updated when that step is shown again, and
-        // drawing it with each cell edited in another step cost 2.6 ms of a W_Q edit at T = 32)
-        if (lab.el.isConnected && !lab.el.closest('.parked')) lab.update(context());
+        // drawing it with each cell edited in another step cost 2.6 ms of a W_Q edit at T = 32;
+        // far from the screen on a page of all steps, in idle time: view.js)
+        if (lab.el.isConnected && !lab.el.closest('.parked')) view.updatePanel(lab, context());
         showExplanation();
         performance.clearMeasures('lesson:render');
         performance.measure('lesson:render', { start });

@@ -136,6 +136,10 @@ export function createStepsView(container, callbacks) {
   const near = new IntersectionObserver(
     (entries) => {
       for (const entry of entries) {
+        if (entry.target.lessonPanel) {
+          panelCameNear(entry.target.lessonPanel, entry.isIntersecting);
+          continue;
+        }
         const view = entry.target.lessonView;
         if (!view) continue;
         view.near = entry.isIntersecting;
@@ -263,6 +267,47 @@ export function createStepsView(container, callbacks) {
     else view.update(view.matrix, options);
   }
 
+  // The mask workbench and the softmax lab on a big page of all steps: one far from the screen is
+  // brought up to date when it comes near or in idle time, as the far canvases are, not in the
+  // frame of every change (in a CPU profile of an edit of W_Q at the top of such a page, T = 32,
+  // the lab took 1.6 ms of 7.7 and the workbench 0.3). One step at a time, the panel of the step
+  // shown is always on screen.
+  const panelsWaiting = new Map(); // panel → the context to draw it from
+  const panelNear = new WeakMap(); // panel → whether the observer last saw it near the screen
+
+  function runPanelUpdate(panel) {
+    const panelCtx = panelsWaiting.get(panel);
+    panelsWaiting.delete(panel);
+    try {
+      panel.update(panelCtx);
+    } catch (error) {
+      console.warn('redrawing a panel failed', error); // the old numbers stay
+    }
+  }
+
+  // panelCtx: the lesson's context when it is newer than the last render's (a new lab row).
+  function updatePanel(panel, single, panelCtx = ctx) {
+    if (!panel.el.lessonPanel) {
+      panel.el.lessonPanel = panel;
+      near.observe(panel.el);
+    }
+    // Only where the last render was a big page of all steps too, with the panel in it: then the
+    // observer's word on where it is holds for this render.
+    const stayed = !container.classList.contains('single') && container.contains(panel.el);
+    if (!single && big && stayed && panelNear.get(panel) === false) {
+      panelsWaiting.set(panel, panelCtx);
+      scheduleIdle();
+      return;
+    }
+    panelsWaiting.delete(panel);
+    panel.update(panelCtx);
+  }
+
+  function panelCameNear(panel, isNear) {
+    panelNear.set(panel, isNear);
+    if (isNear && panelsWaiting.has(panel)) runPanelUpdate(panel);
+  }
+
   // ---- steps -----------------------------------------------------------------------------------
 
   function shownHeads() {
@@ -360,7 +405,7 @@ export function createStepsView(container, callbacks) {
       }
       section.body.replaceChildren(...parts);
     }
-    if (panel) panel.update(ctx);
+    if (panel) updatePanel(panel, single);
     return { el: section.el, section, views: groupViews.flatMap((g) => g.views) };
   }
 
@@ -519,6 +564,8 @@ export function createStepsView(container, callbacks) {
   function drainIdle(deadline) {
     idleHandle = null;
     const start = performance.now();
+    // Far panels first: one takes a millisecond or two, and a reader scrolling there expects it.
+    for (const panel of [...panelsWaiting.keys()]) runPanelUpdate(panel);
     const order = [...waiting].sort((a, b) => Number(live.includes(b)) - Number(live.includes(a)));
     for (const view of order) {
       if (!view.pending) {
@@ -542,7 +589,7 @@ export function createStepsView(container, callbacks) {
       // waits little.
       if (performance.now() - start > IDLE_SLICE_MS) break;
     }
-    if (waiting.size) scheduleIdle();
+    if (waiting.size || panelsWaiting.size) scheduleIdle();
   }
 
   // ---- highlights --------------------------------------------------------------------------------
@@ -683,6 +730,9 @@ export function createStepsView(container, callbacks) {
     render,
     highlight,
     focusCell,
+    /** Redraws the workbench or the lab from `panelCtx`, later if it is far from the screen on a
+     *  big page of all steps (as a render would). */
+    updatePanel: (panel, panelCtx) => updatePanel(panel, !ctx || ctx.state.step !== 'all', panelCtx),
     /** True when the steps show every head side by side (no head tabs): the chosen head then
      *  changes only the softmax lab, not the figures. */
     allHeadsShown: () => Boolean(ctx) && shownHeads().all,
