@@ -1,6 +1,7 @@
 // The lesson in a real browser (Chromium through playwright-core): the stepper, explanations with
 // the worked example's numbers, the mask workbench (custom cells, fill 0, padding), editing cells
-// (valid and refused), the presets, the softmax lab (temperature, naive softmax overflowing),
+// (valid and refused), the presets, the softmax lab (temperature, naive softmax overflowing; far
+// from the window on a page of all steps, drawn after the frame),
 // screenshots in English and Chinese (tests/browser/screenshots/lesson-*.png: look at them), the
 // explanation's fonts loaded ahead, and the lesson in a browser without requestIdleCallback (Safari).
 // Needs the built site: `npm run build` (or the wasm build and `npx vite build`) writes dist/.
@@ -72,6 +73,23 @@ async function rowValues(page, matrix, head, row) {
 const fixed3 = (values) => values.map((v) => v.toFixed(3));
 const shownSteps = (page) => page.$$eval('#results section.lesson-step', (s) => s.map((n) => n.dataset.step));
 const explanation = (page) => page.innerText('#explain .explain-lines');
+
+// The softmax lab drawn on a canvas (from 16 keys on), as a PNG data URL on a fresh page opened at
+// `url`'s address, once scrolled to (a lab far from the window is drawn when it comes near); that
+// page must log no error.
+const LAB_CANVAS = '#softmax-lab .lab-canvas canvas';
+async function labOnFreshPage(url) {
+  const fresh = await open(url.slice(url.indexOf('#')));
+  try {
+    await fresh.page.waitForSelector(LAB_CANVAS);
+    await fresh.page.locator('#softmax-lab').scrollIntoViewIfNeeded();
+    await fresh.page.waitForTimeout(300);
+    assert.deepEqual(fresh.errors, []);
+    return await fresh.page.$eval(LAB_CANVAS, (c) => c.toDataURL());
+  } finally {
+    await fresh.close();
+  }
+}
 
 test('the stepper moves through the pipeline: next, previous, a step, play, all steps', async () => {
   const { page, errors, close } = await open('#preset=journey');
@@ -591,7 +609,7 @@ test('the lab drawn on a canvas: after changes of τ, row, head, naive softmax a
   const tokens = Array.from({ length: 24 }, (_, i) => `k${i + 1}`).join('+');
   const { page, errors, close } = await open(`#v=1&s=${tokens}&d=8&h=2&step=softmax&row=4`);
   try {
-    const pixels = (p) => p.$eval('#softmax-lab .lab-canvas canvas', (c) => c.toDataURL());
+    const pixels = (p) => p.$eval(LAB_CANVAS, (c) => c.toDataURL());
     const tauTo = async (value) => {
       await page.fill('#lesson-tau', value);
       await page.waitForURL(new RegExp(`tau=${value.replace('.', '\\.')}`));
@@ -610,14 +628,7 @@ test('the lab drawn on a canvas: after changes of τ, row, head, naive softmax a
     await page.waitForTimeout(300); // the address is written 250 ms after a change
     const url = page.url();
     assert.match(url, /naive=1/);
-    const after = await pixels(page);
-    const fresh = await open(url.slice(url.indexOf('#')));
-    try {
-      assert.equal(await pixels(fresh.page), after);
-      assert.deepEqual(fresh.errors, []);
-    } finally {
-      await fresh.close();
-    }
+    assert.equal(await labOnFreshPage(url), await pixels(page));
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -727,8 +738,7 @@ test('on a page of all steps, the softmax lab far from the window is redrawn aft
   const tokens = Array.from({ length: 32 }, (_, i) => `t${i + 1}`).join('+');
   const { page, errors, close } = await open(`#v=1&s=${tokens}&d=8&h=2&row=5`);
   try {
-    const labCanvas = '#softmax-lab .lab-canvas canvas';
-    await page.waitForSelector(labCanvas);
+    await page.waitForSelector(LAB_CANVAS);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 300)))));
     const top = await page.$eval('#softmax-lab', (lab) => lab.getBoundingClientRect().top - innerHeight);
@@ -750,7 +760,7 @@ test('on a page of all steps, the softmax lab far from the window is redrawn aft
       await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 2000 }));
       await new Promise((resolve) => setTimeout(resolve, 100));
       return { before, during, later: pixels() };
-    }, labCanvas);
+    }, LAB_CANVAS);
     assert.equal(seen.during, seen.before, 'the far lab is not drawn in the edit’s frame');
     assert.notEqual(seen.later, seen.before, 'the far lab is drawn in idle time');
     assert.match(await page.textContent(cell('wq', null, 0, 0)), /^2\.5/);
@@ -759,17 +769,7 @@ test('on a page of all steps, the softmax lab far from the window is redrawn aft
     await page.waitForTimeout(400); // the address is written 250 ms after a change
     const url = page.url();
     assert.match(url, /wq=/);
-    const shown = await page.$eval(labCanvas, (c) => c.toDataURL());
-    const fresh = await open(url.slice(url.indexOf('#')));
-    try {
-      await fresh.page.waitForSelector(labCanvas);
-      await fresh.page.locator('#softmax-lab').scrollIntoViewIfNeeded();
-      await fresh.page.waitForTimeout(300);
-      assert.equal(await fresh.page.$eval(labCanvas, (c) => c.toDataURL()), shown);
-      assert.deepEqual(fresh.errors, []);
-    } finally {
-      await fresh.close();
-    }
+    assert.equal(await labOnFreshPage(url), await page.$eval(LAB_CANVAS, (c) => c.toDataURL()));
     assert.deepEqual(errors, []);
   } finally {
     await close();
