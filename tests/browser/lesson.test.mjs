@@ -239,11 +239,14 @@ test('the mask workbench: kinds, custom cells, fill 0, order, padding, a fully m
     await page.click('button[data-step="mask"]');
     await page.check('input[name="lesson-fill"][value="-1e9"]');
     assert.equal(await page.textContent(cell('masked', 0, 0, 1)), '−1.00e9');
+    const maskedCaption = () => page.textContent('figure[data-matrix-figure="masked"] figcaption .sym');
+    assert.equal(await maskedCaption(), 'S⁽¹⁾ + M');
     const big = await rule();
     assert.match(big.tex, /-10\^\{9\}/);
     assert.deepEqual([big.forms, big.shown, big.hidden], [3, [big.tex], 2]);
     await page.check('input[name="lesson-order"][value="before"]');
     assert.equal(await page.textContent(cell('masked', 0, 0, 1)), '−5.77e8');
+    assert.equal(await maskedCaption(), '(Q⁽¹⁾K⁽¹⁾ᵀ + M)/√dk'); // the figure says the order too (k in a sub)
     assert.equal(await page.getAttribute('section[data-step="mask"] .step-formula', 'data-tex'), '\\frac{QK^T + M}{\\sqrt{d_k}}');
 
     // A sliding window of 2, then prefix-LM with p = 3.
@@ -589,8 +592,11 @@ test('from T = 16 the T×T matrices are canvases that explain, highlight and tog
     await page.evaluate(() => document.querySelector('#softmax-lab').scrollIntoView({ block: 'start' }));
     await labSays(3);
     await page.screenshot({ path: path.join(screenshots, 'lesson-lab-canvas-en.png') });
+    const weightsName = () => page.textContent('section:not(.parked) figure[data-matrix-figure="weights"] figcaption .name');
+    assert.match(await weightsName(), /^[ -~]+$/);
     await page.click('[data-lang="zh-CN"]');
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    assert.match(await weightsName(), /[\u4e00-\u9fff]/); // the figures are named in Chinese too
     await toHead();
     await page.mouse.move(p.x, p.y);
     await page.waitForTimeout(200);
