@@ -1,7 +1,8 @@
 // The lesson in a real browser (Chromium through playwright-core): the stepper, explanations with
 // the worked example's numbers, the mask workbench (custom cells, fill 0, padding), editing cells
-// (valid and refused), the presets, the softmax lab (temperature, naive softmax overflowing; far
-// from the window on a page of all steps, drawn after the frame),
+// (valid and refused; in a table, and over X's canvas from T = 16), the presets, the softmax lab
+// (temperature, naive softmax overflowing; far from the window on a page of all steps, drawn after
+// the frame),
 // screenshots in English and Chinese (tests/browser/screenshots/lesson-*.png: look at them), the
 // explanation's fonts loaded ahead, and the lesson in a browser without requestIdleCallback (Safari).
 // Needs the built site: `npm run build` (or the wasm build and `npx vite build`) writes dist/.
@@ -605,6 +606,77 @@ test('from T = 16 the T×T matrices are canvases that explain, highlight and tog
     await page.evaluate(() => document.querySelector('#softmax-lab').scrollIntoView({ block: 'start' }));
     assert.match(await labSays(0), /^第 1 个键（w1）：z = /);
     await page.screenshot({ path: path.join(screenshots, 'lesson-lab-canvas-zh.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('from T = 16 X is a canvas edited as the table is: type, Enter, Tab, a double click, a refused entry', async () => {
+  const tokens = Array.from({ length: 20 }, (_, i) => `w${i + 1}`).join('+');
+  const { page, errors, close } = await open(`#v=1&s=${tokens}&d=4&h=1&step=x`);
+  try {
+    const grid = 'section.lesson-step:not(.parked) .cg-body[data-matrix="x"]';
+    const editor = `${grid} input.cell-input`;
+    const readout = () => page.textContent(`${grid} .cg-readout`);
+    const message = () => page.textContent('section.lesson-step:not(.parked) figure[data-matrix-figure="x"] .cell-error');
+    const row = async (r) => (await page.inputValue('#embeddings-text')).split('\n')[r];
+    assert.equal(await page.locator('section.lesson-step:not(.parked) td[data-matrix="x"]').count(), 0);
+    assert.equal(await page.locator(grid).count(), 1);
+    const figureBox = () => page.$eval('section.lesson-step:not(.parked) figure[data-matrix-figure="x"]', (n) => [n.offsetWidth, n.offsetHeight]);
+    const closedBox = await figureBox();
+
+    // A click selects x₂₁ (the keyboard then works on it); typing opens the editor over it.
+    let p = await entryPoint(page, 'x', null, 1, 0);
+    await page.mouse.click(p.x, p.y);
+    const before = (await readout()).split(': ')[1];
+    assert.match(await readout(), /^Row 2 \(w2\), column 1: −?\d\.\d{3}$/);
+    await page.keyboard.type('abc');
+    const box = await page.locator(editor).boundingBox();
+    assert.ok(Math.abs(box.y + box.height / 2 - p.y) < 3 && box.x < p.x && box.x + box.width > p.x, JSON.stringify([box, p])); // over the entry
+    assert.deepEqual(await figureBox(), closedBox); // the editor lies over the canvas
+    await page.keyboard.press('Enter');
+    assert.equal(await message(), `“abc” is not a finite number: the cell keeps ${before}.`);
+    assert.equal(await page.getAttribute(editor, 'aria-invalid'), 'true');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.locator(editor).count(), 0);
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.matrix), 'x'); // back on the grid
+    assert.equal((await readout()).split(': ')[1], before);
+    assert.equal(await page.isChecked('input[name="embeddings"][value="edit"]'), false); // nothing was edited
+
+    // A valid number: X and the embeddings editor change; Enter moves down to x₃₁.
+    await page.keyboard.type('1.5');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('input[name="embeddings"][value="edit"]').checked);
+    assert.match(await row(1), /^1\.5 /);
+    assert.equal(await page.isHidden('section.lesson-step:not(.parked) figure[data-matrix-figure="x"] .cell-error'), true);
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.matrix), 'x');
+    assert.match(await readout(), /^Row 3 \(w3\), column 1: /);
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await readout(), 'Row 2 (w2), column 1: 1.500');
+    await page.mouse.move(5, 5); // the selected entry is explained
+    await page.waitForURL(/cell=x\.2\.1/);
+    assert.match(await explanation(page), /1\.500/);
+
+    // F2 opens the editor on the value; Tab moves right.
+    await page.keyboard.press('F2');
+    assert.equal(await page.inputValue(editor), '1.500');
+    await page.keyboard.type('-2'); // (the value was selected: typing replaces it)
+    await page.keyboard.press('Tab');
+    assert.match(await row(1), /^-2 /);
+    assert.match(await readout(), /^Row 2 \(w2\), column 2: /);
+
+    // A double click opens the editor on that entry; leaving it with a bad entry keeps the value.
+    p = await entryPoint(page, 'x', null, 4, 3);
+    const fifth = await row(4);
+    await page.mouse.dblclick(p.x, p.y);
+    assert.equal(await page.getAttribute(editor, 'aria-label'), 'New value for row 5, column 4');
+    await page.keyboard.type('1e999');
+    await page.screenshot({ path: path.join(screenshots, 'lesson-canvas-x-edit-en.png') });
+    await page.click('h1');
+    assert.equal(await page.locator(editor).count(), 0);
+    assert.match(await message(), /“1e999” is not a finite number/);
+    assert.equal(await row(4), fifth);
     assert.deepEqual(errors, []);
   } finally {
     await close();

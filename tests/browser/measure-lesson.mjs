@@ -267,9 +267,10 @@ const INTERACTIONS = [
   ['edit a cell of W_Q, Enter: recompute', `fire($('td[data-matrix="wq"][data-row="' + (i % 8) + '"][data-col="0"] input'), 'keydown', { key: 'Enter' });`,
     `const td = $('td[data-matrix="wq"][data-row="' + (i % 8) + '"][data-col="0"]'); td.focus(); fire(td, 'keydown', { key: 'Enter' }); td.querySelector('input').value = String((i % 9) / 10);`,
     `$('td[data-matrix="wq"][data-row="' + (i % 8) + '"][data-col="0"]')`],
-  ['edit a cell of X, Enter: recompute (via the form)', `fire($('td[data-matrix="x"][data-row="' + (i % 30) + '"][data-col="1"] input'), 'keydown', { key: 'Enter' });`,
-    `const td = $('td[data-matrix="x"][data-row="' + (i % 30) + '"][data-col="1"]'); td.focus(); fire(td, 'keydown', { key: 'Enter' }); td.querySelector('input').value = String((i % 9) / 10);`,
-    `$('td[data-matrix="x"][data-row="' + (i % 30) + '"][data-col="1"]')`],
+  // X is a canvas at T = 32 (a table before 2026-12-01): a click makes the entry the active one.
+  ['edit a cell of X, Enter: recompute (via the form)', `fire(document.querySelector('#results input.cell-input'), 'keydown', { key: 'Enter' });`,
+    `const p = cell('x', null, i % 30, 1); if (p.node.tagName === 'TD') p.node.focus(); else fire(p.node, 'click', p); fire(p.node, 'keydown', { key: 'Enter' }); p.node.querySelector('input').value = String((i % 9) / 10);`,
+    `cell('x', null, i % 30, 1).node`],
 ];
 const STEPPER = ['stepper: next / previous', `fire($(i % 2 ? '#step-prev' : '#step-next'), 'click');`, '', `$('#stepper')`];
 const SHOW = process.env.VIEW !== 'top';
@@ -313,7 +314,7 @@ for (const [title, hash, single] of pages) {
         const { page, cdp } = build;
         // One step at a time: show the step the interaction works on.
         if (single) {
-          const step = /lesson-tau|lesson-naive|weights/.test(act) ? 'softmax' : /mask|fill/.test(act) ? 'mask' : /wq/.test(act) ? 'qkv' : /"x"/.test(act) ? 'x' : 'softmax';
+          const step = label.includes('of X') ? 'x' : /lesson-tau|lesson-naive|weights/.test(act) ? 'softmax' : /mask|fill/.test(act) ? 'mask' : /wq/.test(act) ? 'qkv' : 'softmax';
           await page.click(`button[data-step="${step}"]`);
           // The pointer rests where no figure comes under it when the page scrolls (the window's
           // top left corner): left on the step's button it could land on a matrix once the target

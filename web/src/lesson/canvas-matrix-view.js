@@ -1,11 +1,14 @@
-// A T×T matrix (scores, weights, M) from T = 16 on, drawn on a canvas instead of a table: at T = 32
-// one step printed 6 000 table cells, and Chromium's style, layout and paint of them took tens of
-// milliseconds per change. The figure around it (matrix-frame.js), the numbers and colours
+// A matrix with a row per token (X, Q, K, V, scores, weights, M, O) from T = 16 on, drawn on a
+// canvas instead of a table: at T = 32 one step printed 6 000 table cells, and Chromium's style,
+// layout and paint of them took tens of milliseconds per change (and X's 512 cells, at d_model =
+// 16, 4 ms of the frame of each of its edits). The figure around it (matrix-frame.js), the numbers and colours
 // (cell-look.js) are the table's; so are the ways in:
 //   - pointing at an entry explains it (events.preview), as hovering a table cell does;
 //   - a click selects it, and toggles it in M (events.select, events.toggle);
 //   - the matrix is one tab stop: the arrow keys move its active entry (selecting it), Enter or
-//     Space toggles an entry of M, and a live readout says the entry in words.
+//     Space toggles an entry of M, and a live readout says the entry in words;
+//   - an editable matrix (X) is edited as a table is: typing a number, Enter, F2 or a double
+//     click opens an editor laid over the active entry (matrix-edit.js).
 // Highlights (the explained entry and what it depends on) and the active entry are outlines laid
 // over the canvas, so pointing around never redraws it. A new result redraws only the entries
 // whose text or colour changed, those in the view of the figure's scroll box first.
@@ -19,6 +22,7 @@ import { h } from '../views/dom.js';
 import { idleHasRoom, requestIdle, whenFrameIsOut } from '../views/idle.js';
 import { cellLook, looksMasked } from './cell-look.js';
 import { createMatrixFrame } from './matrix-frame.js';
+import { startEdit, startsEdit } from './matrix-edit.js';
 import { MAX_SHOWN } from './matrix-view.js';
 import { sameNumbers } from './same-numbers.js';
 
@@ -75,9 +79,10 @@ function hatchTile(which) {
 
 /**
  * spec: as createMatrixView's (matrix-view.js); events: { preview(ref | null), select(ref),
- * toggle(row, col) } with ref = { name, head, row, col }.
+ * toggle(row, col), edit(ref, value), focusEntry(ref) → element | null } with ref = { name, head,
+ * row, col }; focusEntry focuses that entry of whichever view shows the matrix then.
  * → { el, spec, update(matrix, options), cells: [], rows, cols, index(row, col), highlight(marks),
- *     setError(text), prepare() }
+ *     setError(text), prepare(), activate(row, col), focusEntry(row, col) }
  */
 export function createCanvasMatrixView(spec, events) {
   const { name, head = null, rowLabels, colTokens, t } = spec;
@@ -93,7 +98,7 @@ export function createCanvasMatrixView(spec, events) {
   const active = h('div', { className: 'cg-active' });
   const readout = h('span', { className: 'cg-readout', id: `cg-${name}-${head ?? 'm'}-${Math.random().toString(36).slice(2, 8)}`, 'aria-live': 'polite' });
   const body = h('div', {
-    className: `cg-body${spec.toggle ? ' toggle' : ''}`,
+    className: `cg-body${spec.toggle ? ' toggle' : ''}${spec.editable ? ' editable' : ''}`,
     tabindex: '0',
     role: 'group',
     'aria-label': `${spec.symbol} ${spec.title} ${spec.rows} × ${spec.cols}`,
@@ -465,12 +470,13 @@ export function createCanvasMatrixView(spec, events) {
   body.addEventListener('mouseleave', () => {
     hovered = -1;
   });
-  // A press must not focus the grid before the click has said which entry it is on.
+  // A press must not focus the grid before the click has said which entry it is on (a press in
+  // the open editor places its caret).
   body.addEventListener('mousedown', (event) => {
-    if (entryAt(event)) event.preventDefault();
+    if (event.target !== editor && entryAt(event)) event.preventDefault();
   });
   body.addEventListener('click', (event) => {
-    const entry = entryAt(event);
+    const entry = event.target === editor ? null : entryAt(event);
     if (!entry) return;
     activate(entry.r, entry.c);
     if (spec.toggle) events.toggle(entry.r, entry.c);
@@ -496,8 +502,65 @@ export function createCanvasMatrixView(spec, events) {
     } else if (spec.toggle && (event.key === ' ' || event.key === 'Enter')) {
       event.preventDefault();
       events.toggle(at.r, at.c);
+    } else if (spec.editable && (event.key === 'Enter' || event.key === 'F2')) {
+      event.preventDefault();
+      edit(null);
+    } else if (spec.editable && startsEdit(event)) {
+      event.preventDefault();
+      edit(event.key); // typing starts an edit with that character
     }
   });
+  body.addEventListener('dblclick', (event) => {
+    const entry = spec.editable && event.target !== editor ? entryAt(event) : null;
+    if (!entry) return;
+    activate(entry.r, entry.c);
+    edit(null);
+  });
+
+  /** Makes (r, c) the active entry and gives the grid the focus (which selects the entry). */
+  function focusEntry(r, c) {
+    activate(Math.min(r, rows - 1), Math.min(c, cols - 1));
+    if (document.activeElement === body) events.select(refAt(at.r, at.c));
+    else body.focus({ preventScroll: true });
+    // Into view with the frame's own layout, as a table's focused cell (view.js, focusCell).
+    requestAnimationFrame(() => {
+      if (document.activeElement === body) active.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    });
+    return body;
+  }
+
+  // ---- editing: an editor laid over the active entry ------------------------------------------------
+
+  let editor = null; // the open editor's input
+  function edit(initial) {
+    if (editor || !latest) return;
+    const { r, c } = at;
+    const canvasW = cols * cellW + (spec.sumColumn ? SUM_W : 0);
+    startEdit({
+      r,
+      c,
+      rows,
+      cols,
+      before: latest.looks[r * cols + c].text,
+      // Over the entry, growing leftwards from its right edge as a table cell's editor does
+      // (input.cell-input in lesson.css): the canvas does not change under it.
+      place(input) {
+        editor = input;
+        input.style.cssText = `top:${r * CELL_H}px;right:${canvasW - (c + 1) * cellW}px;width:${cellW}px;height:${CELL_H}px`;
+        body.append(input);
+      },
+      unplace() {
+        editor.remove();
+        editor = null;
+      },
+      refocus: () => body.focus(),
+      initial,
+      t,
+      message: frame.setError,
+      commit: (value) => events.edit(refAt(r, c), value),
+      focusCell: (row, col) => events.focusEntry(refAt(row, col)),
+    });
+  }
 
   // Sized now: a canvas drawn later (view.js draws those off screen in idle time) must not move
   // the page when it is.
@@ -516,5 +579,6 @@ export function createCanvasMatrixView(spec, events) {
     setError: frame.setError,
     /** The entry that the keyboard moves from (tests, and a focus that should land on a cell). */
     activate,
+    focusEntry,
   };
 }

@@ -24,15 +24,14 @@ export function moveFrom(r, c, move, rows, cols) {
 }
 
 /**
- * Opens an editor in `td` (a cell of `view`). initial: text to start with (a typed character)
- * or null for the current value. commit(value) applies a valid number; focusCell(r, c) focuses
- * a cell and returns it (or null); message(text) shows or clears the inline message.
+ * Opens an editor over entry (r, c) of a rows × cols matrix whose entry reads `before`.
+ * place(input) lays the editor over the entry, unplace() takes it away (the entry showing
+ * `before` again), refocus() gives the focus back to the entry (Escape). initial: text to start
+ * with (a typed character) or null for the current value. commit(value) applies a valid number;
+ * focusCell(r, c) focuses an entry and returns its element (or null); message(text) shows or
+ * clears the inline message.
  */
-export function startEdit({ td, view, initial, commit, focusCell, message, t }) {
-  if (td.querySelector('input')) return;
-  const r = Number(td.dataset.row);
-  const c = Number(td.dataset.col);
-  const before = td.textContent;
+export function startEdit({ r, c, rows, cols, before, place, unplace, refocus, initial, commit, focusCell, message, t }) {
   const input = document.createElement('input');
   input.type = 'text';
   input.className = 'cell-input';
@@ -40,18 +39,14 @@ export function startEdit({ td, view, initial, commit, focusCell, message, t }) 
   input.spellcheck = false;
   input.setAttribute('aria-label', t('edit.aria', { row: r + 1, col: c + 1 }));
   input.value = initial ?? before.replace(/\u2212/g, '-');
-  // The editor lies over the cell, which keeps its text and so its size (lesson.css): opening
-  // and closing it moves nothing on the page.
-  td.classList.add('editing');
-  td.append(input);
+  place(input);
   input.focus();
   if (initial === null) input.select();
 
   let done = false;
   function close() {
     done = true;
-    td.classList.remove('editing');
-    td.textContent = before; // (the input goes with the old children)
+    unplace();
   }
 
   function finish(move) {
@@ -70,7 +65,7 @@ export function startEdit({ td, view, initial, commit, focusCell, message, t }) 
     // costs a layout of its table, after the commit a layout of the page). The commit then draws
     // the new numbers and the new selection in one frame.
     done = true; // the input's blur, when the next cell takes the focus, is not another finish
-    const target = move === 'blur' ? null : moveFrom(r, c, move, view.rows, view.cols) ?? [r, c];
+    const target = move === 'blur' ? null : moveFrom(r, c, move, rows, cols) ?? [r, c];
     const focused = target ? focusCell(target[0], target[1]) : null;
     close();
     commit(value);
@@ -89,8 +84,34 @@ export function startEdit({ td, view, initial, commit, focusCell, message, t }) 
       event.preventDefault();
       message(null);
       close();
-      td.focus();
+      refocus();
     }
   });
   input.addEventListener('blur', () => finish('blur'));
+}
+
+/** startEdit's place, unplace and refocus for a table cell `td`. */
+export function overCell(td) {
+  const before = td.textContent;
+  return {
+    before,
+    // The editor lies over the cell, which keeps its text and so its size (lesson.css): opening
+    // and closing it moves nothing on the page.
+    place(input) {
+      td.classList.add('editing');
+      td.append(input);
+    },
+    unplace() {
+      td.classList.remove('editing');
+      td.textContent = before; // (the input goes with the old children)
+    },
+    refocus: () => td.focus(),
+  };
+}
+
+/** True for a key that starts an edit with itself as the first character: a number's
+ *  characters, and letters too, so that "abc" gets its message. */
+export function startsEdit(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey || event.key.length !== 1) return false;
+  return /^[-+.\d\u2212eEaIN]$/.test(event.key) || /\p{L}/u.test(event.key);
 }

@@ -1,8 +1,9 @@
 // One matrix on the page: a labelled heatmap whose cells can be pointed at (explanations),
 // focused with the keyboard (one cell per matrix is in the tab order; arrows move), edited in
 // place (X and the W matrices) or toggled (the mask M). Built once per shape and labels, then
-// updated in place: a new result only rewrites the cells whose text or colour changed. T×T
-// matrices from T = 16 are drawn on canvases instead (canvas-matrix-view.js, chosen in view.js).
+// updated in place: a new result only rewrites the cells whose text or colour changed. Matrices
+// with a row per token are drawn on canvases from T = 16 instead (canvas-matrix-view.js, chosen in
+// view.js).
 //
 // Every printed cell carries data-matrix, data-head (per-head matrices), data-row and data-col
 // (0-based), as on the first version of the page, for tests and course scripts.
@@ -13,11 +14,11 @@ import { createMatrixFrame } from './matrix-frame.js';
 import { sameNumbers } from './same-numbers.js';
 
 export const MAX_SHOWN = 48; // larger matrices show their top-left corner
-// Matrices with a row per token (T×T and T×d, except the editable X) are drawn on canvases from
+// Matrices with a row per token (T×T and T×d, the editable X too) are drawn on canvases from
 // this many tokens (canvas-matrix-view.js), and so is the softmax lab's table (lab-canvas.js): as
 // tables, one step of T = 32 printed about 6 000 cells, too many for the browser to restyle, lay
-// out and paint within a frame. Smaller ones (the worked example has T = 6) stay tables, as do X
-// and the W matrices, which are edited in place.
+// out and paint within a frame. Smaller ones (the worked example has T = 6) stay tables, as do
+// the W matrices (d_model × d_model).
 export const CANVAS_FROM = 16;
 
 let palettesInstalled = false;

@@ -10,7 +10,7 @@ import { compareMaskOf } from './companions.js';
 import { fillText } from './explain.js';
 import { updateFormulaLines } from './formula-lines.js';
 import { formulaVariants, stepFormulas } from './formulas.js';
-import { startEdit } from './matrix-edit.js';
+import { overCell, startEdit, startsEdit } from './matrix-edit.js';
 import { createCanvasMatrixView } from './canvas-matrix-view.js';
 import { CANVAS_FROM, createMatrixView, MAX_SHOWN } from './matrix-view.js';
 import { EDITABLE, STEPS, stepIndex } from './steps.js';
@@ -161,6 +161,8 @@ export function createStepsView(container, callbacks) {
     preview: (ref) => callbacks.preview(ref),
     select: (ref) => callbacks.select(ref),
     toggle: (r, c) => callbacks.toggleMask(r, c),
+    edit: (ref, value) => callbacks.edit(ref.name, ref.row, ref.col, value),
+    focusEntry: (ref) => focusCell(ref.name, ref.head, ref.row, ref.col),
   };
 
   // ---- figures -------------------------------------------------------------------------------
@@ -200,11 +202,11 @@ export function createStepsView(container, callbacks) {
     };
     spec.key = [role, name, head, spec.rows, spec.cols, spec.symbol, spec.title, spec.tag, isW ? spec.rows : tokensKey,
       spec.colTokens ? 'sq' : '', editable, tools.map((x) => x.label).join(','), t('table.corner')].join('|');
-    // Every matrix with a row per token, except the editable X, is a canvas from CANVAS_FROM tokens
-    // up to the printed corner. Past it (T > MAX_SHOWN) the corner stays a table filled in slices:
-    // a step's fresh canvases, each allocated and drawn whole, made one task of 330–480 ms at
-    // T = 512, where the sliced tables stay under 50 ms (issue 6).
-    return { spec, matrix, canvas: !EDITABLE.has(name) && !isW && spec.rows >= CANVAS_FROM && !pastCorner(result) };
+    // Every matrix with a row per token (X too, edited over its canvas) is a canvas from
+    // CANVAS_FROM tokens up to the printed corner. Past it (T > MAX_SHOWN) the corner stays a
+    // table filled in slices: a step's fresh canvases, each allocated and drawn whole, made one
+    // task of 330–480 ms at T = 512, where the sliced tables stay under 50 ms (issue 6).
+    return { spec, matrix, canvas: !isW && spec.rows >= CANVAS_FROM && !pastCorner(result) };
   }
 
   // A figure's spec (labels, symbol, title, tools) is the same from one result to the next unless
@@ -656,7 +658,13 @@ export function createStepsView(container, callbacks) {
   const cellOf = (target) => target.closest?.('td[data-matrix]') ?? null;
   const viewOfCell = (td) => live.find((v) => v.cells[v.index(Number(td.dataset.row), Number(td.dataset.col))] === td) ?? null;
 
+  // Focuses entry (r, c) of a matrix on screen (a table's cell, or a canvas's active entry) and
+  // returns the focused element, or null. Of a canvas matrix shown twice (X as a step's output
+  // and as the next step's input), the editable one: an editor moving on asks for it.
   function focusCell(name, head, r, c) {
+    const canvases = live.filter((v) => v.isCanvas && v.spec.name === name && v.spec.head === head);
+    const canvasView = canvases.find((v) => v.spec.editable) ?? canvases[0];
+    if (canvasView) return canvasView.focusEntry(r, c);
     const headSel = head === null ? ':not([data-head])' : `[data-head="${head}"]`;
     const td = container.querySelector(`td[data-matrix="${name}"]${headSel}[data-row="${r}"][data-col="${c}"]`);
     if (!td) return null;
@@ -671,16 +679,21 @@ export function createStepsView(container, callbacks) {
 
   function edit(td, initial) {
     const view = viewOfCell(td);
-    if (!view || !view.spec.editable) return;
+    if (!view || !view.spec.editable || td.querySelector('input')) return;
     const { name } = view.spec;
+    const r = Number(td.dataset.row);
+    const c = Number(td.dataset.col);
     startEdit({
-      td,
-      view,
+      ...overCell(td),
+      r,
+      c,
+      rows: view.rows,
+      cols: view.cols,
       initial,
       t: ctx.t,
       message: (text) => view.setError(text),
-      commit: (value) => callbacks.edit(name, Number(td.dataset.row), Number(td.dataset.col), value),
-      focusCell: (r, c) => focusCell(name, null, r, c),
+      commit: (value) => callbacks.edit(name, r, c, value),
+      focusCell: (row, col) => focusCell(name, null, row, col),
     });
   }
 
@@ -742,11 +755,8 @@ export function createStepsView(container, callbacks) {
     } else if (editable && (event.key === 'Enter' || event.key === 'F2')) {
       event.preventDefault();
       edit(td, null);
-    } else if (editable && /^[-+.\d\u2212eEaIN]$/.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
-      // Typing starts an edit with that character (letters too, so "abc" gets its message).
-      event.preventDefault();
-      edit(td, event.key);
-    } else if (editable && event.key.length === 1 && /\p{L}/u.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
+    } else if (editable && startsEdit(event)) {
+      // Typing starts an edit with that character.
       event.preventDefault();
       edit(td, event.key);
     }
