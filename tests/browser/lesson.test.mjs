@@ -16,6 +16,7 @@ import { launchChromium, screenshotDrawn, serveStatic } from './harness.mjs';
 import { parseCell } from '../../web/src/views/format.js';
 import { createAttention } from '../../web/src/engine/attention.js';
 import { computeCompanions } from '../../web/src/lesson/companions.js';
+import { decodeHash } from '../../web/src/state/url.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(process.env.PLAYGROUND_DIST ?? path.resolve(here, '../../dist'));
@@ -311,7 +312,8 @@ test('editing cells in place: valid numbers recompute, bad ones are refused with
     await page.keyboard.press('Enter');
     assert.equal(await page.textContent(x), '1.500');
     assert.equal(await page.isHidden('figure[data-matrix-figure="x"] .cell-error'), true);
-    assert.match(await page.inputValue('#embeddings-text'), /^0\.43 0\.15 0\.89\n1\.5 0\.87 0\.66/);
+    // (the text box gets the rows after the frame that shows them: main.js, setEmbeddings)
+    await page.waitForFunction(() => /^0\.43 0\.15 0\.89\n1\.5 0\.87 0\.66/.test(document.querySelector('#embeddings-text').value));
     assert.notDeepEqual(await rowValues(page, 'scores', 0, 1), before);
     assert.deepEqual(await page.evaluate(() => [document.activeElement.dataset.matrix, document.activeElement.dataset.row]), ['x', '2']);
 
@@ -658,13 +660,46 @@ test('from T = 16 X is a canvas edited as the table is: type, Enter, Tab, a doub
     await page.waitForURL(/cell=x\.2\.1/);
     assert.match(await explanation(page), /1\.500/);
 
-    // F2 opens the editor on the value; Tab moves right.
+    // F2 opens the editor on the value; Tab moves right. With the embeddings editor open, the
+    // text box gets the new numbers after the frame (main.js, setEmbeddings).
     await page.keyboard.press('F2');
     assert.equal(await page.inputValue(editor), '1.500');
     await page.keyboard.type('-2'); // (the value was selected: typing replaces it)
     await page.keyboard.press('Tab');
-    assert.match(await row(1), /^-2 /);
     assert.match(await readout(), /^Row 2 \(w2\), column 2: /);
+    await page.waitForFunction(() => /^-2 /.test(document.querySelector('#embeddings-text').value.split('\n')[1]));
+
+    // An edit and, before the text box caught up, a reader about to type in it: it is written
+    // as it takes the focus. The page computed with the number the text holds (4 decimals).
+    const [rowBefore, rowOnFocus, said] = await page.evaluate((sel) => {
+      const gridNode = document.querySelector(sel);
+      const box = document.querySelector('#embeddings-text');
+      gridNode.dispatchEvent(new KeyboardEvent('keydown', { key: '7', bubbles: true, cancelable: true }));
+      const input = gridNode.querySelector('input.cell-input');
+      input.value = '0.123456';
+      input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+      const rowBefore = box.value.split('\n')[1];
+      box.focus();
+      return [rowBefore, box.value.split('\n')[1], gridNode.querySelector('.cg-readout').textContent];
+    }, grid);
+    assert.match(rowBefore, /^-2 \S+ /); // not yet
+    assert.match(rowOnFocus, /^-2 0\.1235 /);
+    assert.match(said, /^Row 3 \(w3\), column 2: /); // Enter moved down
+    // The address (written a moment after a change) holds the text box's rows.
+    const text = await page.inputValue('#embeddings-text');
+    const linked = () => decodeHash(new URL(page.url()).hash).draft.embeddingsText;
+    for (let k = 0; k < 40 && linked() !== text; k += 1) await page.waitForTimeout(50);
+    assert.equal(linked(), text);
+    const link = page.url();
+    const fresh = await open(link.slice(link.indexOf('#')));
+    try {
+      await fresh.page.waitForFunction(() => document.querySelector('#embeddings-text').value !== '');
+      assert.equal(await fresh.page.inputValue('#embeddings-text'), await page.inputValue('#embeddings-text')); // the link holds the same rows
+      assert.deepEqual(fresh.errors, []);
+    } finally {
+      await fresh.close();
+    }
+    await page.focus(grid);
 
     // A double click opens the editor on that entry; leaving it with a bad entry keeps the value.
     p = await entryPoint(page, 'x', null, 4, 3);

@@ -268,7 +268,7 @@ const INTERACTIONS = [
     `const td = $('td[data-matrix="wq"][data-row="' + (i % 8) + '"][data-col="0"]'); td.focus(); fire(td, 'keydown', { key: 'Enter' }); td.querySelector('input').value = String((i % 9) / 10);`,
     `$('td[data-matrix="wq"][data-row="' + (i % 8) + '"][data-col="0"]')`],
   // X is a canvas at T = 32 (a table before 2026-12-01): a click makes the entry the active one.
-  ['edit a cell of X, Enter: recompute (via the form)', `fire(document.querySelector('#results input.cell-input'), 'keydown', { key: 'Enter' });`,
+  ['edit a cell of X, Enter: recompute', `fire(document.querySelector('#results input.cell-input'), 'keydown', { key: 'Enter' });`,
     `const p = cell('x', null, i % 30, 1); if (p.node.tagName === 'TD') p.node.focus(); else fire(p.node, 'click', p); fire(p.node, 'keydown', { key: 'Enter' }); p.node.querySelector('input').value = String((i % 9) / 10);`,
     `cell('x', null, i % 30, 1).node`],
 ];

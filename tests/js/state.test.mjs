@@ -12,6 +12,7 @@ import {
   parseDecimal,
   parseMatrixText,
   parseWholeNumber,
+  roundForEditor,
   tokenize,
 } from '../../web/src/state/parse.js';
 import { ALL_FIELDS, FIELDS, decodeHash, encodeHash } from '../../web/src/state/url.js';
@@ -63,6 +64,11 @@ test('embeddings text round-trips through formatMatrixText', () => {
   assert.deepEqual(parseMatrixText(formatMatrixText(rows)).rows, rows);
   assert.equal(formatNumber(-0.00001), '0');
   assert.equal(formatNumber(0.123456), '0.1235');
+  // Rows the lesson edits reach the engine as numbers, rounded as the text box's text (which is
+  // written after the frame) will hold them: exactly what parsing that text gives.
+  const odd = [[0.123456, -0.00001, 1 / 3, -2.71828182, 1e21, 12345.67891, Math.fround(0.55), -0.00005]];
+  assert.deepEqual(odd.map((row) => row.map(roundForEditor)), parseMatrixText(formatMatrixText(odd)).rows);
+  assert.ok(Object.is(roundForEditor(-0.00001), 0));
 });
 
 test('a valid draft becomes a state and an engine config', () => {
@@ -131,6 +137,11 @@ test('hand-edited embeddings must be T × d_model finite numbers', () => {
   assert.equal(edit('1 2\n3 x').error.key, 'error.embeddingsNumber');
   assert.equal(edit('1 2\n3 x').error.field, 'embeddings');
   assert.equal(edit('1 2\n3 -Infinity').error.key, 'error.embeddingsNumber');
+  // Rows given as numbers (X edited in the lesson, ahead of the text box) stand for the text, and
+  // are checked for their shape as it is.
+  assert.deepEqual(edit('1 2\n3 4', { embeddingsRows: [[5, 6], [7, 8]] }).state.embeddings, [[5, 6], [7, 8]]);
+  assert.deepEqual(edit('1 2\n3 4', { embeddingsRows: [[5, 6]] }).error.params, { rows: 1, T: 2 });
+  assert.equal(edit('', { embeddingsRows: [[5, 6], [7]] }).error.key, 'error.embeddingsCols');
 });
 
 test('heads snap to a divisor when d_model changes', () => {

@@ -19,6 +19,7 @@ import {
 } from './views/controls.js';
 import { applyTranslations } from './views/i18n-dom.js';
 import { setHidden, setText } from './views/dom.js';
+import { createEmbeddingsText } from './views/embeddings-text.js';
 import { createLesson } from './lesson/index.js';
 import { computeCompanionsAsync } from './lesson/companions.js';
 import { createHeadViews } from './heads/index.js';
@@ -29,6 +30,7 @@ import { installPerformance } from './perf/install.js';
 const $ = (selector) => document.querySelector(selector);
 const form = $('#controls');
 const textarea = $('#embeddings-text');
+const embeddingsText = createEmbeddingsText(textarea);
 
 const page = {
   engine: null,
@@ -53,6 +55,7 @@ const lesson = createLesson({
   getEngine: () => page.engine,
   t: () => page.t,
   requestUpdate: () => update(),
+  setEmbeddings: (rows) => setEmbeddings(rows),
   // Moving through the steps or selecting a cell changes what is shown, not what is computed.
   viewChanged: (fields) => {
     page.lastState = { ...page.lastState, ...fields };
@@ -155,6 +158,7 @@ function writeHash() {
 function update() {
   // The head views' fields come last: a head picked in them is handed to the lesson's `head`.
   const draft = { ...readDraft(form), ...lesson.draft(), ...headViews.draft() };
+  if (embeddingsText.ahead) draft.embeddingsRows = embeddingsText.ahead; // (the text box is behind)
   renderDerived(draft);
   if (!page.engine) return false;
 
@@ -263,10 +267,31 @@ function refitEditor({ force = false } = {}) {
   page.editorTokens = tokens;
 }
 
+// X edited in the lesson (an entry, or a tool over the whole matrix): its rows, or null for one
+// vector per token. The rows go to validation and the engine as numbers, and the text box gets
+// their text after the frame (views/embeddings-text.js). When the editor opens (its text is shown
+// at once), and for rows that are not all finite (validation says which entry), as a reader
+// would: the control set, and the same 'input' event.
+function setEmbeddings(rows) {
+  const radio = form.querySelector(`input[name="embeddings"][value="${rows ? 'edit' : 'token'}"]`);
+  if (!rows || !radio.checked || !rows.every((row) => row.every(Number.isFinite))) {
+    embeddingsText.write();
+    radio.checked = true;
+    if (rows) textarea.value = formatMatrixText(rows);
+    (rows ? textarea : radio).dispatchEvent(new Event('input', { bubbles: true }));
+    return;
+  }
+  page.notice = null;
+  page.editorTokens = headViews.tokenize($('#sentence').value);
+  rememberRows(page.remembered, page.editorTokens, embeddingsText.writeLater(rows));
+  update();
+}
+
 // ---- loading a preset or an address --------------------------------------------------------------
 
 function loadDraft(draft, presetId) {
   page.presetId = presetId;
+  embeddingsText.drop(); // (written anew below)
   writeDraft(form, draft);
   lesson.load(draft);
   headViews.load(draft);
@@ -325,6 +350,9 @@ form.addEventListener(
   guard((event) => {
     page.notice = null;
     const target = event.target;
+    // The text box is brought up to date before anything reads it; a text typed in it wins.
+    if (target === textarea) embeddingsText.drop();
+    else embeddingsText.write();
     if (target.id === 'sentence' || target.id === 'd-model' || target.name === 'tokenization') refitEditor();
     if (target.name === 'embeddings') refitEditor({ force: true });
     if (target.id === 'embeddings-text') {

@@ -12,7 +12,7 @@ import { computeCompanions, withFields } from './companions.js';
 import { explainCell } from './explain.js';
 import { renderExplanation } from './explain-panel.js';
 import { createExplanationWarmup } from './explain-warmup.js';
-import { setEmbeddingsInForm, setScaleInForm } from './form-bridge.js';
+import { setScaleInForm } from './form-bridge.js';
 import { LESSON_DEFAULTS, WEIGHT_KEYS } from './lesson-fields.js';
 import { fitGrid, formatCellRef, lessonDraftOf, parseCellRef } from './lesson-state.js';
 import { createMaskWorkbench, currentMaskGrid } from './mask-workbench.js';
@@ -31,8 +31,9 @@ const rowsOf = ({ rows, cols, data }) => Array.from({ length: rows }, (_, r) => 
 /**
  * deps: {
  *   nodes: { stepper, results, explain, remark, maskSummary }  page elements,
- *   form,                      the controls form (X edits and the √d_k switch go through it),
+ *   form,                      the controls form (the √d_k switch goes through it),
  *   getEngine(), t(), requestUpdate() → true when a new result is on screen,
+ *   setEmbeddings(rows)        X edited: number[][], or null for one vector per token,
  *   presetId(), presetState()  the preset last loaded and its state,
  * }
  */
@@ -156,7 +157,7 @@ export function createLesson(deps) {
     if (name === 'x') {
       const rows = currentX();
       rows[r][c] = value;
-      setEmbeddingsInForm(deps.form, rows);
+      deps.setEmbeddings(rows);
       return;
     }
     if (sharedKeyValueHeads()) return;
@@ -194,10 +195,10 @@ export function createLesson(deps) {
       if (id === 'x10' || id === 'x01') rows.forEach((row) => row.forEach((v, c) => (row[c] = round4(id === 'x10' ? v * 10 : v / 10))));
       if (id === 'reset') {
         const preset = deps.presetState();
-        setEmbeddingsInForm(deps.form, preset?.embeddings && preset.embeddings.length === result.T && preset.embeddings[0].length === result.dModel ? preset.embeddings : null);
+        deps.setEmbeddings(preset?.embeddings && preset.embeddings.length === result.T && preset.embeddings[0].length === result.dModel ? preset.embeddings : null);
         return;
       }
-      setEmbeddingsInForm(deps.form, rows);
+      deps.setEmbeddings(rows);
       return;
     }
     if (sharedKeyValueHeads()) return;

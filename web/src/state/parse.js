@@ -59,8 +59,14 @@ export function parseMatrixText(text) {
 
 // A number for the embeddings editor and the address: at most 4 decimals, no trailing zeros.
 export function formatNumber(value) {
+  return String(roundForEditor(value));
+}
+
+// The number the embeddings editor's text holds for `value` (4 decimals): parsing
+// formatNumber(value) gives exactly this.
+export function roundForEditor(value) {
   const rounded = Number(value.toFixed(4));
-  return String(Object.is(rounded, -0) ? 0 : rounded);
+  return Object.is(rounded, -0) ? 0 : rounded;
 }
 
 // The inverse of parseMatrixText: one line per row, numbers separated by spaces.

@@ -7,7 +7,8 @@ import { divisors, parseMatrixText, parseWholeNumber, tokenize } from './parse.j
 
 export const MAX_SEED = 4294967295; // the engine's seed is a uint32
 
-// draft: { sentence, dModel, heads, mask, scale, weights, seed, embeddingsMode, embeddingsText }
+// draft: { sentence, dModel, heads, mask, scale, weights, seed, embeddingsMode, embeddingsText,
+//          embeddingsRows (optional: number[][] that stand for embeddingsText) }
 //        and the lesson's fields (web/src/lesson/lesson-fields.js), checked by validateLesson,
 //        and tokenization, kvHeads, positional, cross-attention… (web/src/heads/issue4-fields.js)
 // limits: engine.info.limits = { maxTokens, maxDModel }
@@ -42,7 +43,9 @@ export function validateDraft(draft, limits) {
 
   let embeddings = null;
   if (draft.embeddingsMode === 'edit') {
-    const parsed = parseMatrixText(draft.embeddingsText);
+    // Rows edited in the lesson come as numbers (embeddingsRows, finite: main.js), ahead of the
+    // editor's text; typed rows as that text.
+    const parsed = draft.embeddingsRows ? { ok: true, rows: draft.embeddingsRows } : parseMatrixText(draft.embeddingsText);
     if (!parsed.ok) return { ok: false, error: { ...parsed.error, field: 'embeddings' } };
     if (parsed.rows.length !== tokens.length) {
       return fail('embeddings', 'error.embeddingsRows', { rows: parsed.rows.length, T: tokens.length });
