@@ -1,8 +1,8 @@
 // A matrix with a row per token (X, Q, K, V, scores, weights, M, O) from T = 16 on, drawn on a
 // canvas instead of a table: at T = 32 one step printed 6 000 table cells, and Chromium's style,
-// layout and paint of them took tens of milliseconds per change (and X's 512 cells, at d_model =
-// 16, 4 ms of the frame of each of its edits). The figure around it (matrix-frame.js), the numbers and colours
-// (cell-look.js) are the table's; so are the ways in:
+// layout and paint of them took tens of milliseconds per change (X's 512 cells, at d_model = 16,
+// 4 ms of the frame of each of its edits). The figure around it (matrix-frame.js), the numbers
+// and colours (cell-look.js) are the table's; so are the ways in:
 //   - pointing at an entry explains it (events.preview), as hovering a table cell does;
 //   - a click selects it, and toggles it in M (events.select, events.toggle);
 //   - the matrix is one tab stop: the arrow keys move its active entry (selecting it), Enter or
