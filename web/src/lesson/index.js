@@ -5,7 +5,7 @@
 import 'katex/dist/katex.min.css';
 import './lesson.css';
 
-import { formatNumber } from '../state/parse.js';
+import { roundForEditor } from '../state/parse.js';
 import { setHidden, setText } from '../views/dom.js';
 import { toEngineConfig } from '../state/validate.js';
 import { computeCompanions, withFields } from './companions.js';
@@ -25,8 +25,7 @@ const VIEW_FIELDS = ['step', 'head', 'row', 'cell'];
 // The explanations laid out ahead, out of sight, to load their fonts (explain-warmup.js): a
 // weight's formula (exponentials, a fraction, a sum) and a score's (a square root).
 const WARMUP_CELLS = [{ name: 'weights', head: 0, row: 0, col: 0 }, { name: 'scores', head: 0, row: 0, col: 0 }];
-const round4 = (value) => Number(formatNumber(value));
-const rowsOf = ({ rows, cols, data }) => Array.from({ length: rows }, (_, r) => Array.from(data.subarray(r * cols, (r + 1) * cols), round4));
+const rowsOf = ({ rows, cols, data }) => Array.from({ length: rows }, (_, r) => Array.from(data.subarray(r * cols, (r + 1) * cols), roundForEditor));
 
 /**
  * deps: {
@@ -190,9 +189,9 @@ export function createLesson(deps) {
     const { result, state } = last;
     if (target === 'x') {
       const rows = currentX();
-      if (id === 'random') rows.forEach((row) => row.forEach((_, c) => (row[c] = round4(Math.round((Math.random() * 2 - 1) * 100) / 100))));
+      if (id === 'random') rows.forEach((row) => row.forEach((_, c) => (row[c] = roundForEditor(Math.round((Math.random() * 2 - 1) * 100) / 100))));
       if (id === 'identity') rows.forEach((row, r) => row.forEach((_, c) => (row[c] = r === c ? 1 : 0)));
-      if (id === 'x10' || id === 'x01') rows.forEach((row) => row.forEach((v, c) => (row[c] = round4(id === 'x10' ? v * 10 : v / 10))));
+      if (id === 'x10' || id === 'x01') rows.forEach((row) => row.forEach((v, c) => (row[c] = roundForEditor(id === 'x10' ? v * 10 : v / 10))));
       if (id === 'reset') {
         const preset = deps.presetState();
         deps.setEmbeddings(preset?.embeddings && preset.embeddings.length === result.T && preset.embeddings[0].length === result.dModel ? preset.embeddings : null);
