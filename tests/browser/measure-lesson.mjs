@@ -73,8 +73,11 @@ import { LESSON_PAGE_HELPERS } from './lesson-page-helpers.mjs';
 const REPEAT = Number(process.env.REPEAT ?? 21);
 const UNTRACED = process.env.UNTRACED === '1';
 const LIGHT = process.env.TRACE === 'light';
-const CATEGORIES = LIGHT ? 'toplevel,blink.user_timing'
-  : `devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing${process.env.DUMP ? ',disabled-by-default-devtools.timeline.stack' : ''}`;
+// GC=1 also records V8's garbage collection on the main thread ("gc": its share of "busy").
+const GC = process.env.GC === '1';
+const CATEGORIES = (LIGHT ? 'toplevel,blink.user_timing'
+  : `devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing${process.env.DUMP ? ',disabled-by-default-devtools.timeline.stack' : ''}`) +
+  (GC ? ',disabled-by-default-v8.gc' : '');
 const AFTER_MS = 400; // the shortest "after" window
 const server = await serveStatic(dist);
 const base = `${baseUrl(server)}index.html`;
@@ -85,11 +88,14 @@ const STYLE = new Set(['UpdateLayoutTree', 'RecalculateStyles']);
 const LAYOUT = new Set(['Layout']);
 const IDLE = new Set(['FireIdleCallback']);
 const PAINT = new Set(['PrePaint', 'Paint', 'Layerize', 'Commit', 'UpdateLayer', 'CompositeLayers', 'PaintImage', 'Decode Image']);
+// V8's collections on the main thread (GC=1): a scavenge, a step of incremental marking, the
+// final mark-compact; their inner phases (V8.GC_SCAVENGER_SCAVENGE…) fall inside them.
+const GC_EVENTS = new Set(['V8.GC_SCAVENGER', 'V8.GC_MC_INCREMENTAL', 'V8.GC_MC_INCREMENTAL_START', 'V8.GC_MC_INCREMENTAL_FINALIZE', 'V8.GC_MARK_COMPACTOR', 'V8.GC_MINOR_MARK_SWEEPER', 'V8.GC_MINOR_MC']);
 
 // In the page: run `act(i)` REPEAT times, each after the previous frame is out; `prep(i)` runs
 // before each and is not measured. Marks m<i>:start, m<i>:frame and m<i>:idle bound each sample
 // for the trace.
-async function measure(page, cdp, label, act, prep = '', print = true) {
+async function measure(page, cdp, label, act, prep = '', print = true, repeat = REPEAT) {
   const events = [];
   const onData = ({ value }) => events.push(...value);
   cdp.on('Tracing.dataCollected', onData);
@@ -160,21 +166,23 @@ async function measure(page, cdp, label, act, prep = '', print = true) {
       if (sink === 0) out.length = 0; // (never: keeps the loop from being optimised away)
       return out;
     },
-    { source: act, prepSource: prep, repeat: REPEAT, AFTER_MS },
+    { source: act, prepSource: prep, repeat, AFTER_MS },
   );
   if (!UNTRACED) {
     await cdp.send('Tracing.end');
     await traced;
   }
   cdp.off('Tracing.dataCollected', onData);
-  if (UNTRACED) for (const sample of samples) Object.assign(sample, { busy: NaN, script: NaN, idle: NaN, style: NaN, layout: NaN, paint: NaN, after: NaN });
+  if (UNTRACED) for (const sample of samples) Object.assign(sample, { busy: NaN, script: NaN, idle: NaN, style: NaN, layout: NaN, paint: NaN, after: NaN, gc: NaN, nogc: NaN });
   else addBusy(samples, events);
+  // Which samples the collector ran in, and for how long: its median is 0 when it runs in fewer than half.
+  if (GC && print) console.log(`  gc > 0 in ${samples.filter((x) => x.gc > 0).length} samples: ${samples.filter((x) => x.gc > 0).map((x) => `${x.gc.toFixed(1)} of ${x.busy.toFixed(1)}`).join(', ')}`);
   if (process.env.DUMP) dumpSpan(events, Number(process.env.DUMP));
   const stat = (key) => {
     const values = samples.map((s) => s[key]).sort((a, b) => a - b);
     return `${values[Math.floor(values.length / 2)].toFixed(1)} / ${values[Math.floor(values.length * 0.9)].toFixed(1)}`;
   };
-  const cols = ['lesson', 'handlers', 'frame', 'busy', 'script', 'idle', 'style', 'layout', 'paint', 'after'];
+  const cols = ['lesson', 'handlers', 'frame', 'busy', 'script', 'idle', 'style', 'layout', 'paint', 'after', ...(GC ? ['gc', 'nogc'] : [])];
   // The first sample on its own: the first time the page runs this interaction (its code not yet
   // optimised by the JavaScript engine, what it draws not yet cached), which the median hides.
   const first = (UNTRACED ? samples[0]?.work : samples[0]?.busy) ?? NaN;
@@ -214,9 +222,13 @@ function addBusy(samples, events) {
     const commit = commits.find((e) => e.ts > start && e.ts < marker);
     const end = commit ? Math.min(marker, commit.ts + commit.dur) : marker;
     const idle = marks.get(`m${i}:idle`)?.ts;
-    if (start === undefined || end === undefined) return Object.assign(sample, { busy: NaN, script: NaN, idle: NaN, style: NaN, layout: NaN, paint: NaN, after: NaN });
+    if (start === undefined || end === undefined) return Object.assign(sample, { busy: NaN, script: NaN, idle: NaN, style: NaN, layout: NaN, paint: NaN, after: NaN, gc: NaN, nogc: NaN });
     sample.busy = busy(start, end);
     sample.after = idle === undefined ? NaN : busy(end, idle);
+    if (GC) {
+      sample.gc = inside(start, end, GC_EVENTS);
+      sample.nogc = sample.busy - sample.gc; // what the median and 90th percentile would be without it
+    }
     if (LIGHT) return Object.assign(sample, { script: NaN, idle: NaN, style: NaN, layout: NaN, paint: NaN });
     sample.style = inside(start, end, STYLE);
     sample.layout = inside(start, end, LAYOUT);
@@ -288,51 +300,90 @@ const pages = [
 const other = process.env.COMPARE ? path.resolve(process.env.COMPARE) : null;
 const otherServer = other ? await serveStatic(other) : null;
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
+// FRESH=n: the first time each interaction is done (which the medians hide), on n pages loaded
+// afresh: each page does every interaction once, in the order above (code shared with the
+// interactions before is compiled by then, as for a reader), and the builds take turns page by
+// page; printed: medians and 90th percentiles of those first samples. One first sample, as in
+// the "first" column, is too noisy to compare two builds by.
+const FRESH = Number(process.env.FRESH ?? 0);
 const builds = [{ dir: dist, base }, ...(other ? [{ dir: other, base: `${baseUrl(otherServer)}index.html` }] : [])];
 console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs; ${REPEAT} runs each${other ? ` × ${ROUNDS} turns` : ''}; ${builds.map((b) => b.dir).join(' against ')}; ${SHOW ? 'each target scrolled into view' : 'page at the top (VIEW=top)'}`);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const percentile90 = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.9)];
-for (const [title, hash, single] of pages) {
-  for (const build of builds) {
-    build.context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    build.page = await build.context.newPage();
-    build.cdp = await build.context.newCDPSession(build.page);
-    await build.page.goto(`${build.base}${hash}`);
-    await build.page.waitForSelector('#results section:not(.parked) [data-matrix]'); // (a parked step's are unseen)
-    if (process.env.EXTRA_CSS) await build.page.addStyleTag({ content: process.env.EXTRA_CSS }); // for experiments
+// A new page of `hash` for `build` (its context, page and CDP session kept on it).
+async function openPage(build, hash) {
+  build.context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  build.page = await build.context.newPage();
+  build.cdp = await build.context.newCDPSession(build.page);
+  await build.page.goto(`${build.base}${hash}`);
+  await build.page.waitForSelector('#results section:not(.parked) [data-matrix]'); // (a parked step's are unseen)
+  if (process.env.EXTRA_CSS) await build.page.addStyleTag({ content: process.env.EXTRA_CSS }); // for experiments
+}
+
+// One interaction done `repeat` times on the build's page → { samples, label } (the label with the
+// count of table cells and canvases of the steps shown).
+async function runInteraction(build, single, [label, act, prep, where], repeat, print) {
+  const { page, cdp } = build;
+  // One step at a time: show the step the interaction works on.
+  if (single) {
+    const step = label.includes('of X') ? 'x' : /lesson-tau|lesson-naive|weights/.test(act) ? 'softmax' : /mask|fill/.test(act) ? 'mask' : /wq/.test(act) ? 'qkv' : 'softmax';
+    await page.click(`button[data-step="${step}"]`);
+    // The pointer rests where no figure comes under it when the page scrolls (the window's
+    // top left corner): left on the step's button it could land on a matrix once the target
+    // is scrolled into view, and Chromium then fires mouseover there after a layout, a hover
+    // the measured interaction did not ask for ("hover" is measured on its own).
+    await page.mouse.move(0, 0);
   }
+  const [cells, canvases] = await page.$$eval('#results section.lesson-step:not(.parked) :is(td[data-matrix], .cg-body)', (n) => [n.filter((x) => x.tagName === 'TD').length, n.filter((x) => x.tagName !== 'TD').length]);
+  const counted = `${label} [${cells} cells, ${canvases} canvases]`;
+  const show = SHOW ? `${where}.scrollIntoView({ block: 'center', inline: 'nearest' });` : '';
+  return { samples: await measure(page, cdp, counted, HELPERS + act, HELPERS + show + prep, print, repeat), label: counted };
+}
+
+const figure = (sample) => (UNTRACED ? sample.work : sample.busy);
+const cell = (values) => `${median(values).toFixed(1)} / ${percentile90(values).toFixed(1)}`.padStart(14);
+for (const [title, hash, single] of pages) {
+  const interactions = (single ? [STEPPER, ...INTERACTIONS] : INTERACTIONS).filter(([label]) => !process.env.ONLY || label.includes(process.env.ONLY));
   console.log(`\n${title}`);
-  const heads = ['lesson', 'handlers', 'frame', 'busy', 'script', 'idle', 'style', 'layout', 'paint', 'after'];
+  if (FRESH) {
+    // Each load: a new page per build (taking turns), every interaction once, in order.
+    const firsts = builds.map(() => new Map()); // label → first samples
+    for (let load = 0; load < FRESH; load += 1) {
+      for (const [b, build] of builds.entries()) {
+        await openPage(build, hash);
+        for (const interaction of interactions) {
+          const { samples, label } = await runInteraction(build, single, interaction, 1, false);
+          firsts[b].set(label, [...(firsts[b].get(label) ?? []), samples[0]]);
+        }
+        await build.context.close();
+      }
+    }
+    console.log(`${`first time (${UNTRACED ? 'work' : 'busy'} ms: median / 90th percentile of ${FRESH} pages)`.padEnd(54)} ${'this'.padStart(14)}${other ? ` ${'other'.padStart(14)} ${'this ÷ other'.padStart(14)}` : ''} ${'speed'.padStart(14)}`);
+    for (const label of firsts[0].keys()) {
+      const values = firsts.map((map) => (map.get(label) ?? []).map(figure));
+      const speeds = firsts.flatMap((map) => (map.get(label) ?? []).map((sample) => sample.speed));
+      console.log(`${label.padEnd(54)} ${cell(values[0])}${other ? ` ${cell(values[1])} ${(median(values[0]) / median(values[1])).toFixed(3).padStart(14)}` : ''} ${cell(speeds)}`);
+    }
+    continue;
+  }
+  for (const build of builds) await openPage(build, hash);
+  const heads = ['lesson', 'handlers', 'frame', 'busy', 'script', 'idle', 'style', 'layout', 'paint', 'after', ...(GC ? ['gc', 'nogc'] : [])];
   if (!other) console.log(`${'interaction (ms: median / 90th percentile)'.padEnd(54)} ${heads.map((k) => k.padStart(k === 'frame' || k === 'busy' || k === 'after' || k === 'handlers' ? 14 : 12)).join('')}${'speed'.padStart(14)}${'work'.padStart(14)}${'first'.padStart(8)}`);
   else console.log(`${`interaction (${UNTRACED ? 'work' : 'busy'} ms: median / 90th percentile)`.padEnd(54)} ${'this'.padStart(14)} ${'other'.padStart(14)} ${'this ÷ other'.padStart(14)} ${'speed'.padStart(14)}`);
-  for (const [label, act, prep, where] of single ? [STEPPER, ...INTERACTIONS] : INTERACTIONS) {
-    if (process.env.ONLY && !label.includes(process.env.ONLY)) continue;
+  for (const interaction of interactions) {
     let counted = '';
     for (const build of builds) build.samples = [];
     for (let round = 0; round < (other ? ROUNDS : 1); round += 1) {
       for (const build of builds) {
-        const { page, cdp } = build;
-        // One step at a time: show the step the interaction works on.
-        if (single) {
-          const step = label.includes('of X') ? 'x' : /lesson-tau|lesson-naive|weights/.test(act) ? 'softmax' : /mask|fill/.test(act) ? 'mask' : /wq/.test(act) ? 'qkv' : 'softmax';
-          await page.click(`button[data-step="${step}"]`);
-          // The pointer rests where no figure comes under it when the page scrolls (the window's
-          // top left corner): left on the step's button it could land on a matrix once the target
-          // is scrolled into view, and Chromium then fires mouseover there after a layout, a hover
-          // the measured interaction did not ask for ("hover" is measured on its own).
-          await page.mouse.move(0, 0);
-        }
-        const [cells, canvases] = await page.$$eval('#results section.lesson-step:not(.parked) :is(td[data-matrix], .cg-body)', (n) => [n.filter((x) => x.tagName === 'TD').length, n.filter((x) => x.tagName !== 'TD').length]);
-        counted = `[${cells} cells, ${canvases} canvases]`;
-        const show = SHOW ? `${where}.scrollIntoView({ block: 'center', inline: 'nearest' });` : '';
-        build.samples.push(...await measure(page, cdp, `${label} ${counted}`, HELPERS + act, HELPERS + show + prep, !other));
+        const { samples, label } = await runInteraction(build, single, interaction, REPEAT, !other);
+        build.samples.push(...samples);
+        counted = label;
       }
     }
     if (other) {
-      const [a, b] = builds.map((build) => build.samples.map((sample) => (UNTRACED ? sample.work : sample.busy)));
-      const cell = (values) => `${median(values).toFixed(1)} / ${percentile90(values).toFixed(1)}`.padStart(14);
+      const [a, b] = builds.map((build) => build.samples.map(figure));
       const speeds = builds.flatMap((build) => build.samples.map((sample) => sample.speed));
-      console.log(`${`${label} ${counted}`.padEnd(54)} ${cell(a)} ${cell(b)} ${(median(a) / median(b)).toFixed(3).padStart(14)} ${cell(speeds)}`);
+      console.log(`${counted.padEnd(54)} ${cell(a)} ${cell(b)} ${(median(a) / median(b)).toFixed(3).padStart(14)} ${cell(speeds)}`);
     }
   }
   for (const build of builds) await build.context.close();
