@@ -9,6 +9,7 @@
 import { defineConfig } from 'vite';
 
 import { buildElement } from './tools/build-element.mjs';
+import { compileHints } from './tools/compile-hints.mjs';
 import { buildSingleFile } from './tools/build-single-file.mjs';
 
 function extraOutputs() {
@@ -28,7 +29,7 @@ export default defineConfig({
   base: './',
   publicDir: false,
   build: { outDir: '../dist', emptyOutDir: true, target: 'es2022' },
-  plugins: [extraOutputs()],
+  plugins: [compileHints(), extraOutputs()],
   server: { host: 'localhost', port: 5173, strictPort: false },
   preview: { host: 'localhost', port: 4173 },
 });

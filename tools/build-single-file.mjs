@@ -10,6 +10,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile, mkdir } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compileHints } from './compile-hints.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -90,7 +91,7 @@ export async function buildSingleFile({
       base: './',
       publicDir: false,
       logLevel,
-      plugins: [dropGlueWasmUrl(), inlineWorkers()],
+      plugins: [dropGlueWasmUrl(), inlineWorkers(), compileHints()],
       worker: {
         // A classic worker: Chromium does not start a module worker from a blob: URL in a page
         // opened from disk (origin "null"); a classic one it does.

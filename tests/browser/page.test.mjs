@@ -4,11 +4,12 @@
 // Screenshots go to tests/browser/screenshots/ (not committed); look at them.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium, screenshotDrawn, serveStatic } from './harness.mjs';
 
+import { COMPILE_HINT } from '../../tools/compile-hints.mjs';
 import { parseCell } from '../../web/src/views/format.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -76,6 +77,15 @@ async function assertRow(page, matrix, head, row, expected) {
 }
 
 const count = (page, selector) => page.$$eval(selector, (nodes) => nodes.length);
+
+// tools/compile-hints.mjs: the page's script asks V8 to compile it whole as it loads (the first
+// time a reader does an interaction is then not slowed by compiling its code).
+test('the page\'s entry script starts with V8\'s compile hint', () => {
+  const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const entry = /<script type="module"[^>]* src="\.\/(assets\/index-[^"]+\.js)"/.exec(html);
+  assert.ok(entry, 'index.html loads its entry script from assets/');
+  assert.ok(readFileSync(path.join(dist, entry[1]), 'utf8').startsWith(COMPILE_HINT));
+});
 
 test('#preset=journey reproduces the worked example of the course', async () => {
   const { page, errors, close } = await open('#preset=journey');

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { buildSingleFile } from '../../tools/build-single-file.mjs';
+import { COMPILE_HINT } from '../../tools/compile-hints.mjs';
 import { dist, openPage, repo, rowTexts, screenshots, startHarness } from './share-harness.mjs';
 
 const file = path.join(dist, 'attention-playground-standalone.html');
@@ -30,6 +31,7 @@ test('the single file holds everything: no script, style, wasm or font outside i
   assert.doesNotMatch(html, /url\((?!["']?data:)["']?[^)"']+\.(woff2?|ttf|otf)/, 'fonts are inlined');
   assert.doesNotMatch(html, /https?:\/\/(?!www\.w3\.org)[^"'\s)]+\.(js|css|wasm)/, 'no CDN');
   assert.ok((html.match(/data:application\/wasm;base64,/g) ?? []).length >= 2, 'both wasm builds inlined');
+  assert.ok(html.includes(`<script type="module">${COMPILE_HINT}`), "V8's compile hint opens the script (tools/compile-hints.mjs)");
   assert.ok(statSync(file).size < 8 * 1024 * 1024);
 });
 
