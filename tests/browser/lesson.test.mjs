@@ -246,9 +246,13 @@ test('the mask workbench: kinds, custom cells, fill 0, order, padding, a fully m
     const big = await rule();
     assert.match(big.tex, /-10\^\{9\}/);
     assert.deepEqual([big.forms, big.shown, big.hidden], [3, [big.tex], 2]);
+    // The figure is kept and takes its new symbol in place (made again, it was a new figure to
+    // place and draw whole).
+    await page.$eval('figure[data-matrix-figure="masked"]', (figure) => (figure.dataset.kept = 'yes'));
     await page.check('input[name="lesson-order"][value="before"]');
     assert.equal(await page.textContent(cell('masked', 0, 0, 1)), '−5.77e8');
     assert.equal(await maskedCaption(), '(Q⁽¹⁾K⁽¹⁾ᵀ + M)/√dk'); // the figure says the order too (k in a sub)
+    assert.equal(await page.getAttribute('figure[data-matrix-figure="masked"]', 'data-kept'), 'yes');
     assert.equal(await page.getAttribute('section[data-step="mask"] .step-formula', 'data-tex'), '\\frac{QK^T + M}{\\sqrt{d_k}}');
 
     // A sliding window of 2, then prefix-LM with p = 3.

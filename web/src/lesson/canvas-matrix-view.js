@@ -82,7 +82,7 @@ function hatchTile(which) {
  * toggle(row, col), edit(ref, value), focusEntry(ref) → element | null } with ref = { name, head,
  * row, col }; focusEntry focuses that entry of whichever view shows the matrix then.
  * → { el, spec, update(matrix, options), cells: [], rows, cols, index(row, col), highlight(marks),
- *     setError(text), prepare(), activate(row, col), focusEntry(row, col) }
+ *     setError(text), setSymbol(text), prepare(), activate(row, col), focusEntry(row, col) }
  */
 export function createCanvasMatrixView(spec, events) {
   const { name, head = null, rowLabels, colTokens, t } = spec;
@@ -577,6 +577,10 @@ export function createCanvasMatrixView(spec, events) {
     index: (r, c) => (r < rows && c < cols ? r * cols + c : -1),
     highlight,
     setError: frame.setError,
+    setSymbol(text) {
+      frame.setSymbol(text);
+      body.setAttribute('aria-label', `${text} ${spec.title} ${spec.rows} × ${spec.cols}`);
+    },
     /** The entry that the keyboard moves from (tests, and a focus that should land on a cell). */
     activate,
     focusEntry,

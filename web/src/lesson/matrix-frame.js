@@ -15,15 +15,17 @@ export function symbolNode(text) {
 
 /**
  * spec: see createMatrixView; rows, cols: the printed corner; cells: the element holding them.
- * → { el, setLegend(scale | null), setMaskedKey(on), drawOverview(matrix), setError(text) }
+ * → { el, setLegend(scale | null), setMaskedKey(on), drawOverview(matrix), setError(text), setSymbol(text) }
  */
 export function createMatrixFrame(spec, rows, cols, cells) {
   const { name, head = null, rowLabels, t } = spec;
   const tools = (spec.tools ?? []).map((tool) =>
     h('button', { type: 'button', className: 'tool', dataset: { tool: tool.id, target: name }, text: tool.label }),
   );
+  let symbol = symbolNode(spec.symbol);
+  let symbolText = spec.symbol;
   const caption = h('figcaption', {}, [
-    symbolNode(spec.symbol),
+    symbol,
     h('span', { className: 'shape', text: `${spec.rows} × ${spec.cols}` }),
     h('span', { className: 'name', text: spec.title }),
     spec.tag ? h('span', { className: 'from', text: spec.tag }) : null,
@@ -95,6 +97,14 @@ export function createMatrixFrame(spec, rows, cols, cells) {
     setError(text) {
       setText(error, text ?? '');
       setHidden(error, !text);
+    },
+    /** A new symbol in the caption (the masked scores' changes with the order of mask and ÷√d_k). */
+    setSymbol(text) {
+      if (text === symbolText) return;
+      symbolText = text;
+      const next = symbolNode(text);
+      symbol.replaceWith(next);
+      symbol = next;
     },
   };
 }

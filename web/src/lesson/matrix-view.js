@@ -40,7 +40,8 @@ function installPalettes() {
  * spec: { name, head (null or 0-based), symbol, title, kind: 'signed' | 'weights' | 'mask',
  *         rowLabels, colTokens (labels under the column numbers, or null), editable, toggle,
  *         sumColumn, tag (e.g. "from step 4"), tools: [{ id, label }], t }
- * → { el, spec, update(matrix, options), cells, index(row, col), highlight(marks), setError(text) }
+ * → { el, spec, update(matrix, options), cells, index(row, col), highlight(marks), setError(text),
+ *     setSymbol(text) }
  */
 export function createMatrixView(spec) {
   const { name, head = null, rowLabels, colTokens, t } = spec;
@@ -202,6 +203,7 @@ export function createMatrixView(spec) {
     },
     index: (r, c) => (r < rows && c < cols ? r * cols + c : -1),
     setError: frame.setError,
+    setSymbol: frame.setSymbol,
     highlight,
   };
 }

@@ -200,7 +200,8 @@ export function createStepsView(container, callbacks) {
       tools,
       t,
     };
-    spec.key = [role, name, head, spec.rows, spec.cols, spec.symbol, spec.title, spec.tag, isW ? spec.rows : tokensKey,
+    // (Not the symbol: a view takes a new one in place, viewFor.)
+    spec.key = [role, name, head, spec.rows, spec.cols, spec.title, spec.tag, isW ? spec.rows : tokensKey,
       spec.colTokens ? 'sq' : '', editable, tools.map((x) => x.label).join(','), t('table.corner')].join('|');
     // Every matrix with a row per token (X too, edited over its canvas) is a canvas from
     // CANVAS_FROM tokens up to the printed corner. Past it (T > MAX_SHOWN) the corner stays a
@@ -247,6 +248,12 @@ export function createStepsView(container, callbacks) {
       view.el.lessonView = view;
       near.observe(view.el);
       views.set(made.spec.key, view);
+    } else if (view.spec !== made.spec) {
+      // The same figure under another symbol (the masked scores, when the mask moves before or
+      // after ÷√d_k): made again, it was a new canvas to place, measure and draw whole, 8 ms of
+      // that toggle's 11 at T = 32, d_model = 16 (a CPU profile, 2026-12-01).
+      view.setSymbol(made.spec.symbol);
+      view.spec = made.spec;
     }
     view.matrix = made.matrix;
     return view;
