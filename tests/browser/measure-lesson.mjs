@@ -284,6 +284,16 @@ const INTERACTIONS = [
     `const p = cell('x', null, i % 30, 1); if (p.node.tagName === 'TD') p.node.focus(); else fire(p.node, 'click', p); fire(p.node, 'keydown', { key: 'Enter' }); p.node.querySelector('input').value = String((i % 9) / 10);`,
     `cell('x', null, i % 30, 1).node`],
 ];
+// The lesson's other controls (EXTRA=1 adds them; EXTRA=only measures them alone). The fifth
+// entry is the step they sit in, shown first on the page of one step at a time.
+const EXTRAS = [
+  ['mask kind causal / window / prefix / none: recompute', `const f = $('input[name="lesson-mask"][value="' + ['window', 'prefix', 'none', 'causal'][i % 4] + '"]'); f.checked = true; fire(f, 'change');`, '', `$('input[name="lesson-mask"]')`, 'mask'],
+  ['pad a token (click its chip): recompute', `fire($('button[data-pad="' + (31 - i % 4) + '"]'), 'click');`, '', `$('button[data-pad="31"]')`, 'mask'],
+  ['mask before / after ÷√d_k: recompute', `const f = $('input[name="lesson-order"][value="' + (i % 2 ? 'after' : 'before') + '"]'); f.checked = true; fire(f, 'change');`, '', `$('input[name="lesson-order"]')`, 'mask'],
+  ['÷√d_k on/off (softmax lab): recompute', `const b = $('#lesson-scale'); b.checked = !b.checked; fire(b, 'change');`, '', `$('#lesson-scale')`, 'softmax'],
+  ['softmax lab: pick a row', `fire($('button[data-lab-row="' + (3 + i % 25) + '"]'), 'click');`, '', `$('#softmax-lab .lab-rows')`, 'softmax'],
+  ['Randomise W_Q (button): recompute', `fire($('button[data-tool="random"][data-target="wq"]'), 'click');`, '', `$('button[data-tool="random"][data-target="wq"]')`, 'qkv'],
+];
 const STEPPER = ['stepper: next / previous', `fire($(i % 2 ? '#step-prev' : '#step-next'), 'click');`, '', `$('#stepper')`];
 const SHOW = process.env.VIEW !== 'top';
 
@@ -322,11 +332,11 @@ async function openPage(build, hash) {
 
 // One interaction done `repeat` times on the build's page → { samples, label } (the label with the
 // count of table cells and canvases of the steps shown).
-async function runInteraction(build, single, [label, act, prep, where], repeat, print) {
+async function runInteraction(build, single, [label, act, prep, where, shownStep], repeat, print) {
   const { page, cdp } = build;
   // One step at a time: show the step the interaction works on.
   if (single) {
-    const step = label.includes('of X') ? 'x' : /lesson-tau|lesson-naive|weights/.test(act) ? 'softmax' : /mask|fill/.test(act) ? 'mask' : /wq/.test(act) ? 'qkv' : 'softmax';
+    const step = shownStep ?? (label.includes('of X') ? 'x' : /lesson-tau|lesson-naive|weights/.test(act) ? 'softmax' : /mask|fill/.test(act) ? 'mask' : /wq/.test(act) ? 'qkv' : 'softmax');
     await page.click(`button[data-step="${step}"]`);
     // The pointer rests where no figure comes under it when the page scrolls (the window's
     // top left corner): left on the step's button it could land on a matrix once the target
@@ -343,7 +353,8 @@ async function runInteraction(build, single, [label, act, prep, where], repeat, 
 const figure = (sample) => (UNTRACED ? sample.work : sample.busy);
 const cell = (values) => `${median(values).toFixed(1)} / ${percentile90(values).toFixed(1)}`.padStart(14);
 for (const [title, hash, single] of pages) {
-  const interactions = (single ? [STEPPER, ...INTERACTIONS] : INTERACTIONS).filter(([label]) => !process.env.ONLY || label.includes(process.env.ONLY));
+  const lesson = process.env.EXTRA === 'only' ? EXTRAS : process.env.EXTRA ? [...INTERACTIONS, ...EXTRAS] : INTERACTIONS;
+  const interactions = (single && process.env.EXTRA !== 'only' ? [STEPPER, ...lesson] : lesson).filter(([label]) => !process.env.ONLY || label.includes(process.env.ONLY));
   console.log(`\n${title}`);
   if (FRESH) {
     // Each load: a new page per build (taking turns), every interaction once, in order.
