@@ -222,11 +222,13 @@ export function installSharing({ doc = document, win = window } = {}) {
     const cell = typeof state.cell === 'string' && state.cell ? parseCellRef(state.cell) : null;
     if (cell) exporter.select(cell.head === null ? cell.name : `${cell.name}.${cell.head + 1}`);
   }
-  // Clicking a matrix's caption selects it for export.
+  // Clicking a matrix's caption selects it for export; not its tools (Randomise, Identity…),
+  // which do their own job: bringing the exporter up to date in that click (the link of four
+  // edited weight matrices compressed) took 5 ms of a Randomise at T = 32, d_model = 16.
   doc.getElementById('results')?.addEventListener('click', (event) => {
     const figure = event.target.closest('figure');
     const cell = figure?.querySelector('[data-matrix]');
-    if (!cell || !event.target.closest('figcaption')) return;
+    if (!cell || !event.target.closest('figcaption') || event.target.closest('button')) return;
     updateExporter();
     exporter.select(cell.dataset.head === undefined ? cell.dataset.matrix : `${cell.dataset.matrix}.${Number(cell.dataset.head) + 1}`);
   });
