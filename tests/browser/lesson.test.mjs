@@ -488,13 +488,16 @@ async function shoot(page, name) {
 }
 
 // A matrix drawn on a canvas (T×T from T = 16): the point of entry (row, col) on screen, from the
-// canvas's box and its column width.
+// canvas's box and its column width. Its box is scrolled sideways to put that column just right of
+// the row labels, which stay in place over the canvas (scrollIntoViewIfNeeded of a grid wider than
+// its box may scroll it a little, and a point near the left edge then lands on the labels).
 async function entryPoint(page, name, head, row, col) {
   const sel = `section.lesson-step:not(.parked) .cg-body[data-matrix="${name}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`}`;
   await page.locator(sel).scrollIntoViewIfNeeded();
   return page.$eval(sel, (grid, [r, c]) => {
-    const box = grid.querySelector('canvas').getBoundingClientRect();
     const width = parseFloat(grid.parentNode.style.getPropertyValue('--cw'));
+    grid.closest('.scroll').scrollLeft = c * width;
+    const box = grid.querySelector('canvas').getBoundingClientRect();
     return { x: box.left + (c + 0.5) * width, y: box.top + (r + 0.5) * 20 };
   }, [row, col]);
 }
@@ -717,6 +720,51 @@ test('from T = 16 X is a canvas edited as the table is: type, Enter, Tab, a doub
     assert.equal(await page.locator(editor).count(), 0);
     assert.match(await message(), /“1e999” is not a finite number/);
     assert.equal(await row(4), fifth);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('from d_model = 16 the weight matrices are canvases too: edited in place, refused entries, Randomise, the link', async () => {
+  const { page, errors, close } = await open('#v=1&s=Your+journey+starts&d=16&h=4&step=qkv');
+  try {
+    const grid = 'section.lesson-step:not(.parked) .cg-body[data-matrix="wq"]';
+    const editor = `${grid} input.cell-input`;
+    const readout = () => page.textContent(`${grid} .cg-readout`);
+    assert.equal(await page.locator('td[data-matrix="wq"]').count(), 0);
+    assert.equal(await page.locator('section.lesson-step:not(.parked) .cg-body[data-matrix]:is([data-matrix="wk"], [data-matrix="wv"])').count(), 2);
+    assert.equal(await page.locator(cell('q', null, 0, 0)).count(), 1); // Q (3 rows) stays a table
+    const q00 = await page.textContent(cell('q', null, 0, 0));
+
+    // A click makes w₁₁ the active entry; a bad entry is refused and the value stays.
+    const p = await entryPoint(page, 'wq', null, 0, 0);
+    await page.mouse.click(p.x, p.y);
+    const before = (await readout()).split(': ')[1];
+    assert.match(await readout(), /^Row 1 \(1\), column 1: −?\d\.\d{3}$/);
+    await page.keyboard.type('abc');
+    await page.keyboard.press('Enter');
+    assert.match(await page.textContent('section.lesson-step:not(.parked) figure[data-matrix-figure="wq"] .cell-error'), /“abc” is not a finite number/);
+    await page.keyboard.press('Escape');
+    assert.equal((await readout()).split(': ')[1], before);
+
+    // A number: W_Q and Q change (Q = X W_Q), Enter moves down, the address holds the weights.
+    await page.keyboard.type('2');
+    await page.keyboard.press('Enter');
+    assert.match(await readout(), /^Row 2 \(2\), column 1: /);
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await readout(), 'Row 1 (1), column 1: 2.000');
+    assert.notEqual(await page.textContent(cell('q', null, 0, 0)), q00);
+    await page.waitForURL(/wq=/);
+    assert.equal(await page.locator(editor).count(), 0);
+
+    // Randomise draws new numbers on the same canvas.
+    const pixels = () => page.$eval(`${grid} canvas`, (c) => c.toDataURL());
+    const drawn = await pixels();
+    await page.click('button[data-tool="random"][data-target="wq"]');
+    await page.waitForFunction(([sel, old]) => document.querySelector(sel).toDataURL() !== old, [`${grid} canvas`, drawn]);
+    assert.notEqual(await page.textContent(cell('q', null, 0, 0)), q00);
+    await page.screenshot({ path: path.join(screenshots, 'lesson-canvas-weights-en.png') });
     assert.deepEqual(errors, []);
   } finally {
     await close();

@@ -276,9 +276,10 @@ const INTERACTIONS = [
   ['naive softmax on/off: recompute + stable run', `const b = $('#lesson-naive'); b.checked = !b.checked; fire(b, 'change');`, '', `$('#lesson-naive')`],
   ['toggle a cell of M (click): recompute', `point('mask', null, 2 + i % 28, 3 + i % 28, 'click');`, `point('mask', null, 2 + i % 28, 3 + i % 28, 'mouseover'); point('mask', null, 2 + i % 28, 3 + i % 28, 'mousemove');`, `cell('mask', null, 2 + i % 28, 3 + i % 28).node`],
   ['fill −∞ / −1e9 / 0: recompute', `const f = $('input[name="lesson-fill"][value="' + ['-1e9', '0', '-inf'][i % 3] + '"]'); f.checked = true; fire(f, 'change');`, '', `$('input[name="lesson-fill"]')`],
-  ['edit a cell of W_Q, Enter: recompute', `fire($('td[data-matrix="wq"][data-row="' + (i % 8) + '"][data-col="0"] input'), 'keydown', { key: 'Enter' });`,
-    `const td = $('td[data-matrix="wq"][data-row="' + (i % 8) + '"][data-col="0"]'); td.focus(); fire(td, 'keydown', { key: 'Enter' }); td.querySelector('input').value = String((i % 9) / 10);`,
-    `$('td[data-matrix="wq"][data-row="' + (i % 8) + '"][data-col="0"]')`],
+  // W_Q is a canvas from d_model = 16 (a table before 2026-12-01), edited as X is.
+  ['edit a cell of W_Q, Enter: recompute', `fire(document.querySelector('#results input.cell-input'), 'keydown', { key: 'Enter' });`,
+    `const p = cell('wq', null, i % 8, 0); if (p.node.tagName === 'TD') p.node.focus(); else fire(p.node, 'click', p); fire(p.node, 'keydown', { key: 'Enter' }); p.node.querySelector('input').value = String((i % 9) / 10);`,
+    `cell('wq', null, i % 8, 0).node`],
   // X is a canvas at T = 32 (a table before 2026-12-01): a click makes the entry the active one.
   ['edit a cell of X, Enter: recompute', `fire(document.querySelector('#results input.cell-input'), 'keydown', { key: 'Enter' });`,
     `const p = cell('x', null, i % 30, 1); if (p.node.tagName === 'TD') p.node.focus(); else fire(p.node, 'click', p); fire(p.node, 'keydown', { key: 'Enter' }); p.node.querySelector('input').value = String((i % 9) / 10);`,

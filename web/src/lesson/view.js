@@ -204,10 +204,12 @@ export function createStepsView(container, callbacks) {
     spec.key = [role, name, head, spec.rows, spec.cols, spec.title, spec.tag, isW ? spec.rows : tokensKey,
       spec.colTokens ? 'sq' : '', editable, tools.map((x) => x.label).join(','), t('table.corner')].join('|');
     // Every matrix with a row per token (X too, edited over its canvas) is a canvas from
-    // CANVAS_FROM tokens up to the printed corner. Past it (T > MAX_SHOWN) the corner stays a
+    // CANVAS_FROM tokens up to the printed corner, and so are the weights from d_model =
+    // CANVAS_FROM (Randomise W_Q at d_model = 16 restyled and laid out 256 changed table cells:
+    // 7 ms of a 20 ms frame; drawn, 0.58 × the time, 2026-12-01). Past the corner (T > MAX_SHOWN) the corner stays a
     // table filled in slices: a step's fresh canvases, each allocated and drawn whole, made one
     // task of 330–480 ms at T = 512, where the sliced tables stay under 50 ms (issue 6).
-    return { spec, matrix, canvas: !isW && spec.rows >= CANVAS_FROM && !pastCorner(result) };
+    return { spec, matrix, canvas: spec.rows >= CANVAS_FROM && !pastCorner(result) };
   }
 
   // A figure's spec (labels, symbol, title, tools) is the same from one result to the next unless
