@@ -100,7 +100,9 @@ test('the stepper moves through the pipeline: next, previous, a step, play, all 
     assert.deepEqual(await shownSteps(page), ['x', 'qkv', 'dots', 'scale', 'mask', 'softmax', 'context', 'concat', 'output']);
     assert.equal(await page.getAttribute('#step-all', 'aria-pressed'), 'true');
     // Each step has its formula typeset by KaTeX, beside its matrices.
-    assert.equal(await page.locator('section[data-step="scale"] .formulas-tex .katex').count(), 1);
+    // (a line that a switch changes holds its forms typeset, one shown: here ÷√d_k on and off)
+    assert.equal(await page.locator('section[data-step="scale"] .formulas-tex > .step-formula').count(), 1);
+    assert.equal(await page.locator('section[data-step="scale"] .formulas-tex .formula-alt:not(.off) .katex').count(), 1);
     assert.match(await page.getAttribute('section[data-step="scale"] .step-formula', 'data-tex'), /\\frac\{QK\^T\}\{\\sqrt\{d_k\}\}/);
 
     await page.click('#step-next');
@@ -224,7 +226,8 @@ test('the mask workbench: kinds, custom cells, fill 0, order, padding, a fully m
     // The fill's note keeps its size whichever text it shows: the page below does not move.
     assert.equal(await workbenchHeight(), withInfinity);
     // M's rule says the fill chosen: its three forms are typeset once and one is shown at a time.
-    const rule = () => page.$eval('section[data-step="mask"] .formula-stack', (stack) => ({
+    // (The step's first line, S + M, is a stack too: with the mask before the division.)
+    const rule = () => page.$eval('section[data-step="mask"] .formulas-tex > .formula-stack:nth-child(2)', (stack) => ({
       tex: stack.dataset.tex,
       forms: stack.children.length,
       shown: [...stack.children].filter((alt) => getComputedStyle(alt).opacity === '1' && !alt.hasAttribute('aria-hidden')).map((alt) => alt.dataset.tex),
@@ -254,6 +257,7 @@ test('the mask workbench: kinds, custom cells, fill 0, order, padding, a fully m
     assert.equal(await maskedCaption(), '(Q⁽¹⁾K⁽¹⁾ᵀ + M)/√dk'); // the figure says the order too (k in a sub)
     assert.equal(await page.getAttribute('figure[data-matrix-figure="masked"]', 'data-kept'), 'yes');
     assert.equal(await page.getAttribute('section[data-step="mask"] .step-formula', 'data-tex'), '\\frac{QK^T + M}{\\sqrt{d_k}}');
+    assert.equal(await page.$$eval('section[data-step="mask"] .formulas-tex > *', (lines) => lines.length), 2); // the same two lines, the other form shown
 
     // A sliding window of 2, then prefix-LM with p = 3.
     await page.check('input[name="lesson-fill"][value="-inf"]');

@@ -10,7 +10,7 @@ import { createAttention } from '../../web/src/engine/attention.js';
 import { createTranslator, DICTIONARIES } from '../../web/src/i18n/index.js';
 import { computeCompanions } from '../../web/src/lesson/companions.js';
 import { explainCell } from '../../web/src/lesson/explain.js';
-import { stepFormulas } from '../../web/src/lesson/formulas.js';
+import { formulaVariants, stepFormulas } from '../../web/src/lesson/formulas.js';
 import { decodeLessonValue, encodeLessonValue, LESSON_DEFAULTS, LESSON_FIELDS, MASK_KINDS } from '../../web/src/lesson/lesson-fields.js';
 import { formatCellRef, lessonEngineConfig, parseCellRef, validateLesson } from '../../web/src/lesson/lesson-state.js';
 import { fmt, indices, sum, vector } from '../../web/src/lesson/numbers.js';
@@ -214,6 +214,21 @@ test('the steps follow the course’s pipeline and every formula typesets', () =
         }
       }
     }
+  }
+});
+
+// A line a control switches is typeset once in all its forms (a stack): the division on or off,
+// the mask before or after it, as the fill and τ's rules.
+test('the lines the switches change have every form among their variants', () => {
+  const tr = createTranslator('en');
+  for (const [id, a, b] of [['scale', { scale: true }, { scale: false }], ['mask', { maskBeforeScale: false }, { maskBeforeScale: true }]]) {
+    const [texA, texB] = [a, b].map((changes) => {
+      const ctx = contextOf('default', changes);
+      return stepFormulas(id, ctx.state, ctx.result, tr)[0];
+    });
+    assert.notEqual(texA, texB);
+    const { result } = contextOf('default', {});
+    for (const tex of [texA, texB]) assert.deepEqual(new Set(formulaVariants(id, tex, tr, result.dK)), new Set([texA, texB]), `${id}: ${tex}`);
   }
 });
 

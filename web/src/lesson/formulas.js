@@ -18,14 +18,29 @@ const softmaxRule = (naive) =>
     ? String.raw`a_{ij} = \frac{e^{z_{ij}}}{\sum_k e^{z_{ik}}}`
     : String.raw`a_{ij} = \frac{e^{\,z_{ij} - \max_k z_{ik}}}{\sum_k e^{\,z_{ik} - \max_k z_{ik}}}`;
 
+// S with the division by √d_k or without it (the lab's √d_k switch).
+const scaleRule = (scaled, dK, t) =>
+  scaled
+    ? String.raw`S = \frac{QK^T}{\sqrt{d_k}},\quad d_k = ${dK},\ \sqrt{d_k} = \sqrt{${dK}}`
+    : String.raw`S = QK^T \quad (\text{${t('formula.noScale')}})`;
+
+// The masked scores: M added after the division, or before it (the workbench's order).
+const maskedRule = (before) => (before ? String.raw`\frac{QK^T + M}{\sqrt{d_k}}` : 'S + M');
+
 // M's rule with its fill value (−∞, −10⁹ or 0) for the masked entries.
 const FILLS = { '-inf': String.raw`-\infty`, '-1e9': String.raw`-10^{9}`, 0: '0' };
 const maskRule = (fill, t) =>
   String.raw`M_{ij} = \begin{cases} 0 & \text{${t('formula.visible')}} \\ ${FILLS[fill]} & \text{${t('formula.masked')}} \end{cases}`;
 
 /** The sources a formula line `tex` of step `id` switches among with a control (τ = 1 or not,
- *  naive softmax, the mask's fill value), `tex` included; [tex] for a line that has no such alternatives. */
-export function formulaVariants(id, tex, t) {
+ *  naive softmax, the mask's fill value, the mask before or after the division, the division on
+ *  or off), `tex` included; [tex] for a line that has no such alternatives. dK: the result's. */
+export function formulaVariants(id, tex, t, dK) {
+  if (id === 'scale') {
+    const rules = [scaleRule(true, dK, t), scaleRule(false, dK, t)];
+    if (rules.includes(tex)) return rules;
+  }
+  if (id === 'mask' && (tex === maskedRule(true) || tex === maskedRule(false))) return [maskedRule(false), maskedRule(true)];
   if (id === 'softmax') {
     for (const rules of [[attentionRule(false), attentionRule(true)], [softmaxRule(false), softmaxRule(true)]]) {
       if (rules.includes(tex)) return rules;
@@ -50,15 +65,9 @@ export function stepFormulas(id, state, result, t) {
     case 'dots':
       return [String.raw`Q^{(h)}K^{(h)T},\qquad (QK^T)_{ij} = q_i \cdot k_j = \sum_{m=1}^{d_k} q_{im}\,k_{jm}`];
     case 'scale':
-      return state.scale
-        ? [String.raw`S = \frac{QK^T}{\sqrt{d_k}},\quad d_k = ${dK},\ \sqrt{d_k} = \sqrt{${dK}}`]
-        : [String.raw`S = QK^T \quad (\text{${t('formula.noScale')}})`];
-    case 'mask': {
-      const masked = state.maskBeforeScale && state.scale
-        ? String.raw`\frac{QK^T + M}{\sqrt{d_k}}`
-        : String.raw`S + M`;
-      return [masked, maskRule(state.maskFill ?? '-inf', t)];
-    }
+      return [scaleRule(state.scale, dK, t)];
+    case 'mask':
+      return [maskedRule(state.maskBeforeScale && state.scale), maskRule(state.maskFill ?? '-inf', t)];
     case 'softmax': {
       // τ's value is a formula of its own: the slider changes it, and the small one is typeset
       // in a fraction of the time the whole line takes.

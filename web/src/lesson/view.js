@@ -400,7 +400,7 @@ export function createStepsView(container, callbacks) {
     setText(section.title, t('lesson.stepTitle', { n, title: t(`step.${step.id}.title`) }));
     setText(section.caption, t(`step.${step.id}.caption`, { T: result.T, dModel: result.dModel, dK: result.dK, heads: result.heads }));
     const texts = stepFormulas(step.id, state, result, t);
-    updateFormulaLines(section.formulas, texts, (tex) => formulaVariants(step.id, tex, t), 'step-formula');
+    updateFormulaLines(section.formulas, texts, (tex) => formulaVariants(step.id, tex, t, result.dK), 'step-formula');
 
     const plan = planOf(step, single);
     const groupViews = plan.groups.map((group) => ({
