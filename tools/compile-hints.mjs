@@ -4,7 +4,7 @@
 // the interpreter. Measured side by side (`FRESH=8 TRACE=light COMPARE=… node
 // tests/browser/measure-lesson.mjs`, 2026-12-01): first times 0.89 × those without the hint on
 // the page of one step (the geometric mean over its nine interactions, both orders), 0.90 and
-// 0.97 on the pages of all steps; the lesson was on screen no later after a load (four runs of
+// 0.97 on the pages of all steps (one order); the lesson was on screen no later after a load (four runs of
 // 10–20 loads each way: +7 ms on average of about 950), though the first paint of the static page
 // came 35–40 ms later in three of them (the whole script is compiled before it runs).
 //

@@ -15,7 +15,8 @@ export function symbolNode(text) {
 
 /**
  * spec: see createMatrixView; rows, cols: the printed corner; cells: the element holding them.
- * → { el, setLegend(scale | null), setMaskedKey(on), drawOverview(matrix), setError(text), setSymbol(text) }
+ * → { el, setLegend(scale | null), setMaskedKey(on), drawOverview(matrix), setError(text),
+ *     setSymbol(text) }
  */
 export function createMatrixFrame(spec, rows, cols, cells) {
   const { name, head = null, rowLabels, t } = spec;
