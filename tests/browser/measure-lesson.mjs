@@ -279,14 +279,15 @@ const INTERACTIONS = [
   // W_Q is a canvas from d_model = 16 (a table before 2026-12-01), edited as X is.
   ['edit a cell of W_Q, Enter: recompute', `fire(document.querySelector('#results input.cell-input'), 'keydown', { key: 'Enter' });`,
     `const p = cell('wq', null, i % 8, 0); if (p.node.tagName === 'TD') p.node.focus(); else fire(p.node, 'click', p); fire(p.node, 'keydown', { key: 'Enter' }); p.node.querySelector('input').value = String((i % 9) / 10);`,
-    `cell('wq', null, i % 8, 0).node`],
+    `cell('wq', null, i % 8, 0).node`, 'qkv'],
   // X is a canvas at T = 32 (a table before 2026-12-01): a click makes the entry the active one.
   ['edit a cell of X, Enter: recompute', `fire(document.querySelector('#results input.cell-input'), 'keydown', { key: 'Enter' });`,
     `const p = cell('x', null, i % 30, 1); if (p.node.tagName === 'TD') p.node.focus(); else fire(p.node, 'click', p); fire(p.node, 'keydown', { key: 'Enter' }); p.node.querySelector('input').value = String((i % 9) / 10);`,
-    `cell('x', null, i % 30, 1).node`],
+    `cell('x', null, i % 30, 1).node`, 'x'],
 ];
-// The lesson's other controls (EXTRA=1 adds them; EXTRA=only measures them alone). The fifth
-// entry is the step they sit in, shown first on the page of one step at a time.
+// The lesson's other controls (EXTRA=1 adds them; EXTRA=only measures them alone). A fifth
+// entry (here and above) is the step an interaction works on, shown first on the page of one step
+// at a time (else the step is guessed from the code: softmax or mask).
 const EXTRAS = [
   ['mask kind causal / window / prefix / none: recompute', `const f = $('input[name="lesson-mask"][value="' + ['window', 'prefix', 'none', 'causal'][i % 4] + '"]'); f.checked = true; fire(f, 'change');`, '', `$('input[name="lesson-mask"]')`, 'mask'],
   ['pad a token (click its chip): recompute', `fire($('button[data-pad="' + (31 - i % 4) + '"]'), 'click');`, '', `$('button[data-pad="31"]')`, 'mask'],
@@ -337,7 +338,7 @@ async function runInteraction(build, single, [label, act, prep, where, shownStep
   const { page, cdp } = build;
   // One step at a time: show the step the interaction works on.
   if (single) {
-    const step = shownStep ?? (label.includes('of X') ? 'x' : /lesson-tau|lesson-naive|weights/.test(act) ? 'softmax' : /mask|fill/.test(act) ? 'mask' : /wq/.test(act) ? 'qkv' : 'softmax');
+    const step = shownStep ?? (/lesson-tau|lesson-naive|weights/.test(act) ? 'softmax' : /mask|fill/.test(act) ? 'mask' : 'softmax');
     await page.click(`button[data-step="${step}"]`);
     // The pointer rests where no figure comes under it when the page scrolls (the window's
     // top left corner): left on the step's button it could land on a matrix once the target
