@@ -205,12 +205,13 @@ export function createStepsView(container, callbacks) {
       spec.colTokens ? 'sq' : '', editable, tools.map((x) => x.label).join(','), t('table.corner')].join('|');
     // Every matrix with a row per token (X too, edited over its canvas) is a canvas from
     // CANVAS_FROM tokens up to the printed corner, and so are the weights from d_model =
-    // CANVAS_FROM (Randomise W_Q at d_model = 16 restyled and laid out 256 changed table cells,
-    // 7 ms of a 20 ms frame; on a canvas the click took 0.58 × the time, 2026-12-01). Past the
-    // corner (T > MAX_SHOWN) it stays a table filled in slices: a step's fresh canvases, each
-    // allocated and drawn whole, made one task of 330–480 ms at T = 512, where the sliced tables
-    // stay under 50 ms (issue 6).
-    return { spec, matrix, canvas: spec.rows >= CANVAS_FROM && !pastCorner(result) };
+    // CANVAS_FROM up to it (Randomise W_Q at d_model = 16 restyled and laid out 256 changed table
+    // cells, 7 ms of a 20 ms frame; on a canvas the click took 0.58 × the time, 2026-12-01). Past
+    // the corner (T or d_model > MAX_SHOWN) a matrix stays a table filled in slices: a step's
+    // fresh canvases, each allocated and drawn whole, made one task of 330–480 ms at T = 512,
+    // where the sliced tables stay under 50 ms (issue 6).
+    const past = pastCorner(result) || (isW && Math.max(matrix.rows, matrix.cols) > MAX_SHOWN);
+    return { spec, matrix, canvas: spec.rows >= CANVAS_FROM && !past };
   }
 
   // A figure's spec (labels, symbol, title, tools) is the same from one result to the next unless
