@@ -207,9 +207,10 @@ export function createStepsView(container, callbacks) {
     // CANVAS_FROM tokens up to the printed corner, and so are the weights from d_model =
     // CANVAS_FROM up to it (Randomise W_Q at d_model = 16 restyled and laid out 256 changed table
     // cells, 7 ms of a 20 ms frame; on a canvas the click took 0.58 × the time, 2026-12-01). Past
-    // the corner (T or d_model > MAX_SHOWN) a matrix stays a table filled in slices: a step's
+    // the corner a matrix stays a table. Past T = MAX_SHOWN it is filled in slices: a step's
     // fresh canvases, each allocated and drawn whole, made one task of 330–480 ms at T = 512,
-    // where the sliced tables stay under 50 ms (issue 6).
+    // where the sliced tables stay under 50 ms (issue 6). Past d_model = MAX_SHOWN, four fresh
+    // 48 × 48 weight canvases drawn whole in idle time held back the tables waiting behind them.
     const past = pastCorner(result) || (isW && Math.max(matrix.rows, matrix.cols) > MAX_SHOWN);
     return { spec, matrix, canvas: spec.rows >= CANVAS_FROM && !past };
   }
