@@ -8,6 +8,7 @@ import katex from 'katex';
 
 import { createAttention } from '../../web/src/engine/attention.js';
 import { createTranslator, DICTIONARIES } from '../../web/src/i18n/index.js';
+import { cellLook, writeLook } from '../../web/src/lesson/cell-look.js';
 import { computeCompanions } from '../../web/src/lesson/companions.js';
 import { explainCell } from '../../web/src/lesson/explain.js';
 import { formulaVariants, stepFormulas } from '../../web/src/lesson/formulas.js';
@@ -18,6 +19,7 @@ import { neighbourStep, STEPS, STEP_IDS } from '../../web/src/lesson/steps.js';
 import { PRESETS } from '../../web/src/presets/index.js';
 import { stateToDraft } from '../../web/src/state/draft.js';
 import { toEngineConfig, validateDraft } from '../../web/src/state/validate.js';
+import { colorScale } from '../../web/src/views/colors.js';
 
 const limits = { maxTokens: 1024, maxDModel: 1024 };
 const html = readFileSync(new URL('../../web/index.html', import.meta.url), 'utf8');
@@ -230,6 +232,28 @@ test('the lines the switches change have every form among their variants', () =>
     const { result } = contextOf('default', {});
     for (const tex of [texA, texB]) assert.deepEqual(new Set(formulaVariants(id, tex, tr, result.dK)), new Set([texA, texB]), `${id}: ${tex}`);
   }
+});
+
+// The canvases keep one look object per entry and rewrite it on every change (writeLook).
+test('a look written into a kept object is the look made anew, whatever the object held', () => {
+  const signed = colorScale('signed', Float32Array.from([-2, 1]));
+  const weights = colorScale('weights', Float32Array.from([0.2]));
+  const cases = [
+    ['signed', -1.5, false, signed], ['signed', 0.25, true, signed], ['weights', 0, true, weights], ['weights', 0.7, false, weights],
+    ['weights', 0.7, true, weights], ['signed', NaN, false, signed], ['signed', Infinity, false, signed], ['signed', -Infinity, true, signed],
+    ['mask', 1, true, null], ['mask', 0, false, null],
+  ];
+  const kept = { text: 'x', cls: 'y', level: 7, hid: true };
+  for (const fill of ['−∞', '−1.00e9', '0']) {
+    for (const [kind, value, masked, scale] of [...cases, ...cases.slice().reverse()]) {
+      assert.equal(writeLook(kept, kind, value, masked, scale, fill), kept);
+      assert.deepEqual({ ...kept }, cellLook(kind, value, masked, scale, fill), `${kind} ${value} ${masked} ${fill}`);
+    }
+  }
+  const level = signed.levelOf(0.25);
+  assert.deepEqual(cellLook('signed', 0.25, true, signed, '−∞'), { text: '0.250', cls: `cs-${level} hid`, level, hid: true });
+  assert.deepEqual(cellLook('weights', 0, true, weights, '−∞'), { text: '0', cls: 'masked-zero', level: -1, hid: false });
+  assert.deepEqual(cellLook('mask', 1, true, null, '0'), { text: '0', cls: 'mask-zero', level: -1, hid: false });
 });
 
 test('every text looked up by a computed key exists in both languages', () => {

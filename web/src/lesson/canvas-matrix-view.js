@@ -20,7 +20,7 @@ import { fontSetter } from '../views/canvas-font.js';
 import { colorScale } from '../views/colors.js';
 import { h } from '../views/dom.js';
 import { idleHasRoom, requestIdle, whenFrameIsOut } from '../views/idle.js';
-import { cellLook, looksMasked } from './cell-look.js';
+import { looksMasked, writeLook } from './cell-look.js';
 import { createMatrixFrame } from './matrix-frame.js';
 import { startEdit, startsEdit } from './matrix-edit.js';
 import { MAX_SHOWN } from './matrix-view.js';
@@ -128,6 +128,9 @@ export function createCanvasMatrixView(spec, events) {
   let shownSums = [];
   let drawn = null; // { data, mask, extra }: skip a matrix whose numbers did not change
   let latest = null; // { looks, data, dataCols, scale }: what each entry should show (and the readout says)
+  // Each entry's look, rewritten in place by every update (writeLook): new objects per entry and
+  // change were most of what the page allocated.
+  const looks = Array.from({ length: rows * cols }, () => ({ text: '', cls: '', level: -1, hid: false }));
   let labelBox = { sideW: 0, headH: 0 }; // px: the row labels' width, the column labels' height
 
   function resize(width) {
@@ -273,13 +276,11 @@ export function createCanvasMatrixView(spec, events) {
     // The colour scale ignores masked entries, so a finite fill (−1e9) does not wash out the rest.
     const scale = spec.kind === 'mask' ? null : colorScale(spec.kind, data, mask && spec.kind === 'signed' ? mask.data : null);
     // pass 1: what each entry shows
-    const looks = new Array(rows * cols);
     let anyMasked = false;
     for (let r = 0; r < rows; r += 1) {
       for (let c = 0; c < cols; c += 1) {
         const n = r * matrix.cols + c;
-        const look = cellLook(spec.kind, data[n], mask ? mask.data[n] === 1 : false, scale, fillText);
-        looks[r * cols + c] = look;
+        const look = writeLook(looks[r * cols + c], spec.kind, data[n], mask ? mask.data[n] === 1 : false, scale, fillText);
         if (looksMasked(look)) anyMasked = true;
       }
     }
