@@ -12,17 +12,10 @@ import { fmt } from './numbers.js';
 export const cellLook = (kind, value, isMasked, scale, fillText) => writeLook({}, kind, value, isMasked, scale, fillText);
 
 // A palette class ('cs-12', 'cw-200 hid') made once: a canvas of T = 32 asks for one per entry on
-// every change.
-const CLASSES = new Map();
-const classOf = (kind, level, hid) => {
-  const key = `${kind}${level}${hid ? 'h' : ''}`;
-  let cls = CLASSES.get(key);
-  if (cls === undefined) {
-    cls = `${kind === 'weights' ? 'cw' : 'cs'}-${level}${hid ? ' hid' : ''}`;
-    CLASSES.set(key, cls);
-  }
-  return cls;
-};
+// every change. Indexed by 2 × level (+ 1 when hidden behind the mask), per kind.
+const CLASSES = { signed: [], weights: [] };
+const classOf = (kind, level, hid) =>
+  (CLASSES[kind][2 * level + (hid ? 1 : 0)] ??= `${kind === 'weights' ? 'cw' : 'cs'}-${level}${hid ? ' hid' : ''}`);
 
 /** cellLook written into `look` (an object the caller keeps from one change to the next: the
  *  canvases held about 1 000 new ones each per change, 0.5 MB of a change of τ at T = 32). */
