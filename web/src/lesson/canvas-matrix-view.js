@@ -18,7 +18,7 @@
 import { drawingContext } from '../views/canvas-context.js';
 import { fontSetter } from '../views/canvas-font.js';
 import { colorScale } from '../views/colors.js';
-import { h } from '../views/dom.js';
+import { h, setAttr } from '../views/dom.js';
 import { idleHasRoom, requestIdle, whenFrameIsOut } from '../views/idle.js';
 import { looksMasked, writeLook } from './cell-look.js';
 import { createMatrixFrame } from './matrix-frame.js';
@@ -580,7 +580,7 @@ export function createCanvasMatrixView(spec, events) {
     setError: frame.setError,
     setSymbol(text) {
       frame.setSymbol(text);
-      body.setAttribute('aria-label', `${text} ${spec.title} ${spec.rows} × ${spec.cols}`);
+      setAttr(body, 'aria-label', `${text} ${spec.title} ${spec.rows} × ${spec.cols}`);
     },
     /** The entry that the keyboard moves from (tests, and a focus that should land on a cell). */
     activate,

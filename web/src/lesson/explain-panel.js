@@ -4,7 +4,7 @@
 // The panel's parts are built once and rewritten in place, each only where it changed: the
 // general formula is the same for every cell of a matrix, and replacing its couple of hundred
 // KaTeX nodes on every pointer move or selection cost style and layout for nothing.
-import { h, setText } from '../views/dom.js';
+import { h, setAttr, setText } from '../views/dom.js';
 import { retypeset, showAlternative, typeset } from './typeset.js';
 
 const parts = new WeakMap(); // panel node → its parts
@@ -91,7 +91,7 @@ export function renderExplanation(node, explained, mode, t) {
   if (!explained) {
     setText(p.empty, t('explain.empty'));
     showParts(node, [p.empty]);
-    node.dataset.cell = '';
+    setAttr(node, 'data-cell', '');
     return;
   }
   setText(p.mode, t(mode === 'preview' ? 'explain.preview' : 'explain.selected'));
@@ -103,5 +103,5 @@ export function renderExplanation(node, explained, mode, t) {
   const notes = explained.notes.filter(Boolean);
   setList(p.notes, notes, 'li');
   showParts(node, notes.length ? [p.mode, p.heading, p.tex, p.lines, p.notes] : [p.mode, p.heading, p.tex, p.lines]);
-  node.dataset.cell = explained.ref ?? '';
+  setAttr(node, 'data-cell', explained.ref ?? '');
 }

@@ -2,7 +2,7 @@
 // tokens on top of any kind, the fill value of M, and whether M is added before or after the
 // division by √d_k. The M matrix itself is drawn by the step view; its cells toggle the custom
 // mask. Every number quoted in the notes is read from the engine's result.
-import { h, keyedChildren, setHidden, setText } from '../views/dom.js';
+import { h, keyedChildren, setAttr, setHidden, setText } from '../views/dom.js';
 import { parseWholeNumber } from '../state/parse.js';
 import { compareMaskOf } from './companions.js';
 import { FILL_VALUES, MASK_KINDS } from './lesson-fields.js';
@@ -131,9 +131,8 @@ export function createMaskWorkbench(callbacks) {
         ...result.tokens.map((token, j) => h('button', { type: 'button', className: 'chip pad', dataset: { pad: String(j) }, text: token })),
       );
     }
-    padChips.querySelectorAll('button[data-pad]').forEach((chip, j) => {
-      chip.setAttribute('aria-pressed', state.padding?.[j] ? 'true' : 'false');
-    });
+    // (setAttr: unchanged chips are left alone, not rewritten on every change of the mask)
+    padChips.querySelectorAll('button[data-pad]').forEach((chip, j) => setAttr(chip, 'aria-pressed', state.padding?.[j] ? 'true' : 'false'));
     renderNotes(maskNotes(ctx));
   }
 

@@ -110,7 +110,7 @@ export function stackHolds(node, tex) {
 /** Shows `tex` in a stack made by typesetStack; false when it is not one of its formulas. */
 export function showInStack(node, tex) {
   if (!stackHolds(node, tex)) return false;
-  node.dataset.tex = tex;
+  if (node.dataset.tex !== tex) node.dataset.tex = tex;
   showAlternative(node, [...node.children].find((alt) => alt.dataset.tex === tex));
   return true;
 }

@@ -36,6 +36,9 @@ let serialCounter = 0;
 
 const WEIGHT_MATRICES = new Set(['weights', 'exps', 'cmp-weights']);
 // A result with more queries or keys than the printed corner shows (MAX_SHOWN).
+// (classList.remove writes the attribute even when the class is not there: a change of a shown
+// step's class for nothing on every update)
+const unpark = (el) => el.classList.contains('parked') && el.classList.remove('parked');
 const pastCorner = (result) => result.T > MAX_SHOWN || (result.Tk ?? result.T) > MAX_SHOWN;
 const SQUARE = new Set(['dots', 'scores', 'masked', 'exps', 'weights', 'mask', 'cmp-weights']);
 const W_SYMBOL = { wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O' };
@@ -471,7 +474,7 @@ export function createStepsView(container, callbacks) {
     if (parking) {
       showAmongParked(els);
     } else {
-      for (const el of els) el.classList.remove('parked');
+      for (const el of els) unpark(el);
       const same = els.length === container.children.length && els.every((el, k) => container.children[k] === el);
       if (!same) container.replaceChildren(...els);
     }
@@ -511,14 +514,14 @@ export function createStepsView(container, callbacks) {
       container.insertBefore(el, after);
     }
     for (const el of els) {
-      el.classList.remove('parked');
+      unpark(el);
       el.shownAt = ++useCounter;
     }
     const parked = [...container.children].filter((child) => !els.includes(child));
     parked.sort((a, b) => (b.shownAt ?? 0) - (a.shownAt ?? 0));
     parked.forEach((child, n) => {
-      if (n < MAX_PARKED) child.classList.add('parked');
-      else child.remove();
+      if (n >= MAX_PARKED) child.remove();
+      else if (!child.classList.contains('parked')) child.classList.add('parked');
     });
   }
 
