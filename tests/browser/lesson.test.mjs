@@ -904,6 +904,53 @@ test('canvases far from the window are not painted, and are drawn up to date whe
   }
 });
 
+test('after a step is shown again, a change does not measure its far canvases each time, and they are drawn up to date when scrolled to', async () => {
+  const tokens = Array.from({ length: 32 }, (_, i) => `t${i + 1}`).join('+');
+  // Where each figure is (getBoundingClientRect on a view's element) is asked only when the
+  // observer has not said: each time, it forced a layout in the middle of the change.
+  const countMeasures = () => {
+    const measure = Element.prototype.getBoundingClientRect;
+    window.figureMeasures = 0;
+    Element.prototype.getBoundingClientRect = function counted() {
+      if (this.lessonView) window.figureMeasures += 1;
+      return measure.call(this);
+    };
+  };
+  const { page, errors, close } = await open(`#v=1&s=${tokens}&d=8&h=2&step=mask`, { init: countMeasures });
+  const fresh = await open(`#v=1&s=${tokens}&d=8&h=2&step=mask&mask=window`);
+  try {
+    const frames = () => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 50)))));
+    await page.click('button[data-step="softmax"]');
+    await frames();
+    await page.click('button[data-step="mask"]');
+    await frames();
+    const kind = page.locator('#mask-workbench .wb-kind');
+    const measuresOf = async (value) => {
+      const before = await page.evaluate(() => window.figureMeasures);
+      await kind.locator(`input[value="${value}"]`).check();
+      await frames();
+      return (await page.evaluate(() => window.figureMeasures)) - before;
+    };
+    await measuresOf('none'); // (the first change may measure the views the observer has not reported yet)
+    assert.deepEqual([await measuresOf('prefix'), await measuresOf('causal'), await measuresOf('window')], [0, 0, 0]);
+
+    // The masked scores of head 2, far below while the kind changed: scrolled to, drawn as a fresh
+    // page of the same state draws them.
+    const lastPixels = (p) => p.evaluate(async () => {
+      const grid = [...document.querySelectorAll('#results section:not(.parked) .cg-body[data-matrix="masked"]')].pop();
+      grid.scrollIntoView({ block: 'center' });
+      for (let k = 0; k < 20 && grid.closest('figure').classList.contains('far'); k += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      return grid.querySelector('canvas').toDataURL();
+    });
+    assert.equal(await lastPixels(page), await lastPixels(fresh.page));
+    assert.deepEqual([...errors, ...fresh.errors], []);
+  } finally {
+    await close();
+    await fresh.close();
+  }
+});
+
 test('on a page of all steps, the softmax lab far from the window is redrawn after an edit’s frame, and holds the new numbers when scrolled to', async () => {
   const tokens = Array.from({ length: 32 }, (_, i) => `t${i + 1}`).join('+');
   const { page, errors, close } = await open(`#v=1&s=${tokens}&d=8&h=2&row=5`);
