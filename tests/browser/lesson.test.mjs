@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, screenshotDrawn, serveStatic } from './harness.mjs';
+import { launchChromium, screenshotDrawn, serveStatic, whenIdle } from './harness.mjs';
 
 import { parseCell } from '../../web/src/views/format.js';
 import { createAttention } from '../../web/src/engine/attention.js';
@@ -935,14 +935,14 @@ test('after a step is shown again, a change does not measure its far canvases ea
     assert.deepEqual([await measuresOf('prefix'), await measuresOf('causal'), await measuresOf('window')], [0, 0, 0]);
 
     // The masked scores of head 2, far below while the kind changed: scrolled to, drawn as a fresh
-    // page of the same state draws them.
-    const lastPixels = (p) => p.evaluate(async () => {
-      const grid = [...document.querySelectorAll('#results section:not(.parked) .cg-body[data-matrix="masked"]')].pop();
-      grid.scrollIntoView({ block: 'center' });
-      for (let k = 0; k < 20 && grid.closest('figure').classList.contains('far'); k += 1) await new Promise((resolve) => setTimeout(resolve, 50));
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-      return grid.querySelector('canvas').toDataURL();
-    });
+    // page of the same state draws them (once idle: the columns out of the box's view are drawn then).
+    const lastGrid = () => [...document.querySelectorAll('#results section:not(.parked) .cg-body[data-matrix="masked"]')].pop();
+    const lastPixels = async (p) => {
+      await p.evaluate(`(${lastGrid})().scrollIntoView({ block: 'center' })`);
+      await p.waitForFunction(`!(${lastGrid})().closest('figure').classList.contains('far')`);
+      await whenIdle(p);
+      return p.evaluate(`(${lastGrid})().querySelector('canvas').toDataURL()`);
+    };
     assert.equal(await lastPixels(page), await lastPixels(fresh.page));
     assert.deepEqual([...errors, ...fresh.errors], []);
   } finally {

@@ -35,10 +35,10 @@ let useCounter = 0;
 let serialCounter = 0;
 
 const WEIGHT_MATRICES = new Set(['weights', 'exps', 'cmp-weights']);
-// A result with more queries or keys than the printed corner shows (MAX_SHOWN).
-// (classList.remove writes the attribute even when the class is not there: a change of a shown
-// step's class for nothing on every update)
+// (classList.add and .remove write the class attribute even when they change nothing: a mutation
+// of each shown step's class on every update)
 const unpark = (el) => el.classList.contains('parked') && el.classList.remove('parked');
+// A result with more queries or keys than the printed corner shows (MAX_SHOWN).
 const pastCorner = (result) => result.T > MAX_SHOWN || (result.Tk ?? result.T) > MAX_SHOWN;
 const SQUARE = new Set(['dots', 'scores', 'masked', 'exps', 'weights', 'mask', 'cmp-weights']);
 const W_SYMBOL = { wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O' };
@@ -588,7 +588,7 @@ export function createStepsView(container, callbacks) {
       showCanvases(view, !away); // now, not a frame later when the observer says so
       // Known from now on: the observer reports only a change from what it last saw, and a view far
       // below a step shown again was far (parked) before too, so it would not report, and this
-      // layout was forced on every change after a step switch (2.4 ms of the mask kind's at T = 32).
+      // layout was forced on every change after a step switch (2.4 ms of a change of mask kind, T = 32).
       // Where the observer's last view differs from this, it reports and corrects it.
       view.near = !away;
       view.nearKnown = true;
