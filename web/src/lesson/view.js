@@ -35,9 +35,9 @@ let useCounter = 0;
 let serialCounter = 0;
 
 const WEIGHT_MATRICES = new Set(['weights', 'exps', 'cmp-weights']);
-// (classList.add and .remove write the class attribute even when they change nothing: a mutation
-// of each shown step's class on every update)
-const unpark = (el) => el.classList.contains('parked') && el.classList.remove('parked');
+// (classList.toggle with its force argument, not add or remove: those write the class attribute
+// even when they change nothing, a mutation of each shown step's class on every update)
+const unpark = (el) => el.classList.toggle('parked', false);
 // A result with more queries or keys than the printed corner shows (MAX_SHOWN).
 const pastCorner = (result) => result.T > MAX_SHOWN || (result.Tk ?? result.T) > MAX_SHOWN;
 const SQUARE = new Set(['dots', 'scores', 'masked', 'exps', 'weights', 'mask', 'cmp-weights']);
@@ -520,8 +520,8 @@ export function createStepsView(container, callbacks) {
     const parked = [...container.children].filter((child) => !els.includes(child));
     parked.sort((a, b) => (b.shownAt ?? 0) - (a.shownAt ?? 0));
     parked.forEach((child, n) => {
-      if (n >= MAX_PARKED) child.remove();
-      else if (!child.classList.contains('parked')) child.classList.add('parked');
+      if (n < MAX_PARKED) child.classList.toggle('parked', true);
+      else child.remove();
     });
   }
 
