@@ -951,6 +951,40 @@ test('after a step is shown again, a change does not measure its far canvases ea
   }
 });
 
+test('the steps next to the one shown stay parked: a change takes no section out of the page and puts none back', async () => {
+  const tokens = Array.from({ length: 32 }, (_, i) => `t${i + 1}`).join('+');
+  const { page, errors, close } = await open(`#v=1&s=${tokens}&d=8&h=2&step=mask`);
+  try {
+    // Every step seen once, the mask step last: its neighbour ÷√d_k is then the least recently
+    // shown of the steps kept.
+    for (const step of ['x', 'qkv', 'dots', 'scale', 'softmax', 'context', 'concat', 'output', 'mask']) {
+      await page.click(`button[data-step="${step}"]`);
+      await whenIdle(page);
+    }
+    await page.evaluate(() => {
+      window.sectionMoves = [];
+      const container = document.querySelector('#results section.lesson-step').parentNode;
+      new MutationObserver((records) => {
+        for (const record of records) {
+          for (const node of record.removedNodes) window.sectionMoves.push(`-${node.dataset?.step}`);
+          for (const node of record.addedNodes) window.sectionMoves.push(`+${node.dataset?.step}`);
+        }
+      }).observe(container, { childList: true });
+    });
+    for (const value of ['none', 'window', 'causal']) {
+      await page.locator(`#mask-workbench .wb-kind input[value="${value}"]`).check();
+      await whenIdle(page); // (the steps ahead are built in idle time)
+    }
+    assert.deepEqual(await page.evaluate(() => window.sectionMoves), []);
+    const parked = await page.$$eval('#results section.lesson-step.parked', (all) => all.map((s) => s.dataset.step));
+    assert.ok(parked.includes('scale') && parked.includes('softmax'), `parked: ${parked}`);
+    assert.ok(parked.length <= 4, `parked: ${parked}`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('on a page of all steps, the softmax lab far from the window is redrawn after an edit’s frame, and holds the new numbers when scrolled to', async () => {
   const tokens = Array.from({ length: 32 }, (_, i) => `t${i + 1}`).join('+');
   const { page, errors, close } = await open(`#v=1&s=${tokens}&d=8&h=2&row=5`);

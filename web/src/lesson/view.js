@@ -517,8 +517,16 @@ export function createStepsView(container, callbacks) {
       unpark(el);
       el.shownAt = ++useCounter;
     }
+    // The most recently shown are kept, but the neighbours of the step shown before all: prefetch
+    // builds them again as soon as they are gone. A neighbour let go first (the least recently
+    // shown) was taken out on every change and put back in idle time, its canvases redrawn there
+    // each time; and the change's style update took twice as long (the mask step after every
+    // step was seen, T = 32: its neighbour ÷√d_k; a change of mask kind took 1.2–1.3 times as
+    // long in the page, 2026-12-01).
     const parked = [...container.children].filter((child) => !els.includes(child));
-    parked.sort((a, b) => (b.shownAt ?? 0) - (a.shownAt ?? 0));
+    const neighbours = new Set(els.flatMap((el) => [STEPS[order(el) - 1]?.id, STEPS[order(el) + 1]?.id]));
+    const isNeighbour = (el) => Number(neighbours.has(el.dataset.step));
+    parked.sort((a, b) => isNeighbour(b) - isNeighbour(a) || (b.shownAt ?? 0) - (a.shownAt ?? 0));
     parked.forEach((child, n) => {
       if (n < MAX_PARKED) child.classList.toggle('parked', true);
       else child.remove();
@@ -555,7 +563,7 @@ export function createStepsView(container, callbacks) {
     }
     scheduleIdle();
     if (built.el.parentNode !== container) {
-      built.el.shownAt = 0; // the first to go if too many are parked
+      built.el.shownAt = 0; // the first to go, once no longer a neighbour, if too many are parked
       built.el.classList.add('parked');
       const after = [...container.children].find((child) => stepIndex(child.dataset.step) > stepIndex(step.id)) ?? null;
       container.insertBefore(built.el, after);
