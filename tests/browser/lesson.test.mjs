@@ -955,8 +955,8 @@ test('the steps next to the one shown stay parked: a change takes no section out
   const tokens = Array.from({ length: 32 }, (_, i) => `t${i + 1}`).join('+');
   const { page, errors, close } = await open(`#v=1&s=${tokens}&d=8&h=2&step=mask`);
   try {
-    // Every step seen once, the mask step last: its neighbour ÷√d_k is then the least recently
-    // shown of the steps kept.
+    // Every step seen once, the mask step last: its neighbour ÷√d_k is then not among the four
+    // steps shown most recently (MAX_PARKED in view.js): kept by recency alone, it would go.
     for (const step of ['x', 'qkv', 'dots', 'scale', 'softmax', 'context', 'concat', 'output', 'mask']) {
       await page.click(`button[data-step="${step}"]`);
       await whenIdle(page);
