@@ -3,6 +3,7 @@
 // page's own (formulas.js, explain.js), never reader text. Each is typeset once; its nodes are
 // kept and cloned (parsing KaTeX's HTML again took milliseconds per explanation shown).
 import katex from 'katex';
+import { setAttr } from '../views/dom.js';
 
 const cache = new Map(); // key → HTML
 const parsed = new Map(); // key → a span holding the parsed HTML, to clone
@@ -110,7 +111,7 @@ export function stackHolds(node, tex) {
 /** Shows `tex` in a stack made by typesetStack; false when it is not one of its formulas. */
 export function showInStack(node, tex) {
   if (!stackHolds(node, tex)) return false;
-  if (node.dataset.tex !== tex) node.dataset.tex = tex;
+  setAttr(node, 'data-tex', tex);
   showAlternative(node, [...node.children].find((alt) => alt.dataset.tex === tex));
   return true;
 }
