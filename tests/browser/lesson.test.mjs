@@ -194,6 +194,62 @@ test('explanations give the worked example’s numbers and highlight what they d
   }
 });
 
+test('the last number pointed at stays explained when the pointer leaves the matrices; a selected one takes its place', async () => {
+  const { page, errors, close } = await open('#preset=journey');
+  try {
+    const mode = () => page.textContent('#explain .explain-mode');
+    await page.hover(cell('weights', 0, 1, 0));
+    assert.equal(await mode(), 'Under the pointer');
+    // From here on, the panel's parts stay in it: no child of the panel is taken out or put back.
+    await page.evaluate(() => {
+      window.panelMoves = [];
+      new MutationObserver((records) => {
+        for (const r of records) window.panelMoves.push(`-${r.removedNodes.length} +${r.addedNodes.length}`);
+      }).observe(document.querySelector('#explain'), { childList: true });
+    });
+    // On the way to the panel to read it, the explanation stays, and what it depends on stays
+    // highlighted.
+    await page.hover('#explain h2');
+    assert.equal(await mode(), 'Last pointed at (click a number to keep it)');
+    assert.match(await explanation(page), /a₂₁ = e\^\(0\.551 − 0\.863\) \/ \(e\^\(0\.551 − 0\.863\) \+ e\^0\) ≈ 0\.423/);
+    assert.equal(await page.getAttribute(cell('weights', 0, 1, 0), 'data-hl'), 'self');
+    // Back on the matrices, the number under the pointer is explained.
+    await page.hover(cell('weights', 0, 2, 1));
+    assert.equal(await mode(), 'Under the pointer');
+    assert.match(await explanation(page), /a₃₂ = /);
+    assert.equal(await page.getAttribute(cell('weights', 0, 1, 0), 'data-hl'), null);
+    assert.deepEqual(await page.evaluate(() => window.panelMoves), []);
+
+    // A cell selected with the keyboard while the last one pointed at lingers takes the panel;
+    // then the pointer leaving brings the selected cell back, not the last one pointed at.
+    await page.hover('#explain h2');
+    assert.equal(await mode(), 'Last pointed at (click a number to keep it)');
+    await page.focus(cell('context', 0, 1, 0));
+    await page.waitForURL(/cell=context\.1\.2\.1/);
+    assert.equal(await mode(), 'Selected cell');
+    assert.match(await explanation(page), /o₂₁ = 0\.423·0\.43 \+ 0\.577·0\.55 ≈ 0\.499/);
+    await page.hover(cell('weights', 0, 2, 1));
+    assert.equal(await mode(), 'Under the pointer');
+    await page.hover('#explain h2');
+    assert.equal(await mode(), 'Selected cell');
+    assert.match(await explanation(page), /o₂₁ = /);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+  // In Chinese too.
+  const zh = await open('#preset=journey&lang=zh-CN');
+  try {
+    await zh.page.hover(cell('weights', 0, 1, 0));
+    await zh.page.hover('#explain h2');
+    assert.equal(await zh.page.textContent('#explain .explain-mode'), '指针上次所指（点击数字可固定）');
+    assert.match(await explanation(zh.page), /a₂₁ = /);
+    assert.deepEqual(zh.errors, []);
+  } finally {
+    await zh.close();
+  }
+});
+
 test('the mask workbench: kinds, custom cells, fill 0, order, padding, a fully masked row', async () => {
   const { page, errors, close } = await open('#preset=journey&v=1&step=mask');
   try {

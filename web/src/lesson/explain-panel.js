@@ -83,7 +83,8 @@ function showParts(node, wanted) {
 
 /**
  * node: the panel element. explained: explainCell(...) output or null.
- * mode: 'selected' (a cell the reader picked) or 'preview' (under the pointer).
+ * mode: 'selected' (a cell the reader picked), 'preview' (under the pointer) or 'last' (the last
+ * cell pointed at, once the pointer has left the matrices).
  */
 export function renderExplanation(node, explained, mode, t) {
   const p = partsOf(node);
@@ -94,7 +95,7 @@ export function renderExplanation(node, explained, mode, t) {
     setAttr(node, 'data-cell', '');
     return;
   }
-  setText(p.mode, t(mode === 'preview' ? 'explain.preview' : 'explain.selected'));
+  setText(p.mode, t({ preview: 'explain.preview', last: 'explain.last' }[mode] ?? 'explain.selected'));
   setText(p.symbol, explained.symbol);
   if (p.headingText.data !== explained.heading) p.headingText.data = explained.heading;
   showFormula(p, explained.tex, (explained.ref ?? '').split('.')[0]);
