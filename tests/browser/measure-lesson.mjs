@@ -270,8 +270,10 @@ const tokens = Array.from({ length: 32 }, (_, i) => `t${i + 1}`).join('+');
 const INTERACTIONS = [
   ['hover a weight: explanation + highlights', `const p = cell('weights', 0, 4 + i % 20, 2); fire(p.node, 'mouseover', p); fire(p.node, 'mousemove', p);`, '', `cell('weights', 0, 4 + i % 20, 2).node`],
   // The pointer back on a matrix after it left them (for the panel, the controls), before anything
-  // is selected (no cell is selected until the next one).
-  ['hover after the pointer left the matrices', `const p = cell('weights', 0, 4 + i % 20, 2); fire(p.node, 'mouseover', p); fire(p.node, 'mousemove', p);`, `$('#results').dispatchEvent(new MouseEvent('mouseleave'));`, `cell('weights', 0, 4 + i % 20, 2).node`],
+  // is selected (no cell is selected until the next one); on another entry than the hover's above
+  // (FRESH: the same one would change nothing).
+  ['hover after the pointer left the matrices', `const p = cell('weights', 0, 4 + (i + 10) % 20, 2); fire(p.node, 'mouseover', p); fire(p.node, 'mousemove', p);`,
+    `for (const n of [...document.querySelectorAll('#results .cg-body'), $('#results')]) n.dispatchEvent(new MouseEvent('mouseleave'));`, `cell('weights', 0, 4 + (i + 10) % 20, 2).node`],
   // A pointer is over an entry before it clicks it (a touch fires mouseover and mousemove before
   // its click too): the preparation points at it, so the click's figure holds what the click adds.
   ['select a weight (click): state, URL, lab row', `point('weights', i % 2, 3 + i % 25, 1, 'click');`, `point('weights', i % 2, 3 + i % 25, 1, 'mouseover'); point('weights', i % 2, 3 + i % 25, 1, 'mousemove');`, `cell('weights', i % 2, 3 + i % 25, 1).node`],
