@@ -336,7 +336,7 @@ function guard(handler) {
     try {
       handler(event);
     } catch (error) {
-      console.warn(error);
+      console.error(error); // a bug: said in the console too, where a developer (and the tests) see it
       page.error = { key: 'error.unexpected', params: { message: error?.message ?? String(error) }, field: null };
       renderMessages();
     }
@@ -446,6 +446,7 @@ async function start() {
 
 start().catch((error) => {
   // Last resort: report rather than leave an uncaught rejection.
+  console.error(error);
   page.error = { key: 'error.unexpected', params: { message: error?.message ?? String(error) }, field: null };
   renderMessages();
 });

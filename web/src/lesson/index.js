@@ -54,7 +54,7 @@ export function createLesson(deps) {
       if (nodes.message) setHidden(nodes.message, true);
       return handler(...args);
     } catch (error) {
-      console.warn(error);
+      console.error(error); // a bug: said in the console too, where a developer (and the tests) see it
       if (nodes.message) {
         nodes.message.textContent = deps.t()('error.unexpected', { message: error?.message ?? String(error) });
         nodes.message.hidden = false;
