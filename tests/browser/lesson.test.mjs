@@ -207,10 +207,13 @@ test('the last number pointed at stays explained when the pointer leaves the mat
         for (const r of records) window.panelMoves.push(`-${r.removedNodes.length} +${r.addedNodes.length}`);
       }).observe(document.querySelector('#explain'), { childList: true });
     });
-    // On the way to the panel to read it, the explanation stays, and what it depends on stays
-    // highlighted.
+    // On the way to the panel to read it, the explanation stays where it was (the label keeps to
+    // one line), and what it depends on stays highlighted.
+    const headingTop = () => page.$eval('#explain .explain-heading', (n) => n.getBoundingClientRect().top);
+    const top = await headingTop();
     await page.hover('#explain h2');
-    assert.equal(await mode(), 'Last pointed at (click a number to keep it)');
+    assert.equal(await mode(), 'Last pointed at');
+    assert.equal(await headingTop(), top);
     assert.match(await explanation(page), /a₂₁ = e\^\(0\.551 − 0\.863\) \/ \(e\^\(0\.551 − 0\.863\) \+ e\^0\) ≈ 0\.423/);
     assert.equal(await page.getAttribute(cell('weights', 0, 1, 0), 'data-hl'), 'self');
     // Back on the matrices, the number under the pointer is explained.
@@ -223,7 +226,7 @@ test('the last number pointed at stays explained when the pointer leaves the mat
     // A cell selected with the keyboard while the last one pointed at lingers takes the panel;
     // then the pointer leaving brings the selected cell back, not the last one pointed at.
     await page.hover('#explain h2');
-    assert.equal(await mode(), 'Last pointed at (click a number to keep it)');
+    assert.equal(await mode(), 'Last pointed at');
     await page.focus(cell('context', 0, 1, 0));
     await page.waitForURL(/cell=context\.1\.2\.1/);
     assert.equal(await mode(), 'Selected cell');
@@ -241,8 +244,10 @@ test('the last number pointed at stays explained when the pointer leaves the mat
   const zh = await open('#preset=journey&lang=zh-CN');
   try {
     await zh.page.hover(cell('weights', 0, 1, 0));
+    const top = await zh.page.$eval('#explain .explain-heading', (n) => n.getBoundingClientRect().top);
     await zh.page.hover('#explain h2');
-    assert.equal(await zh.page.textContent('#explain .explain-mode'), '指针上次所指（点击数字可固定）');
+    assert.equal(await zh.page.$eval('#explain .explain-heading', (n) => n.getBoundingClientRect().top), top);
+    assert.equal(await zh.page.textContent('#explain .explain-mode'), '指针上次所指');
     assert.match(await explanation(zh.page), /a₂₁ = /);
     assert.deepEqual(zh.errors, []);
   } finally {

@@ -156,7 +156,7 @@ export default {
   'explain.empty':
     'Point at any number, focus it (Tab, then the arrow keys) or tap it: its computation appears here, and the numbers it came from are highlighted.',
   'explain.preview': 'Under the pointer',
-  'explain.last': 'Last pointed at (click a number to keep it)',
+  'explain.last': 'Last pointed at',
   'explain.selected': 'Selected cell',
   'explain.terms': '{n} terms',
   'explain.editHint': 'Click the cell, or focus it and type a number, to change it; Enter or Tab moves on.',

@@ -148,7 +148,7 @@ export default {
   'explain.title': '这个数是怎么算出来的？',
   'explain.empty': '把指针移到任意数字上、用键盘聚焦（Tab 键，再用方向键）或点击它：这里会显示它的计算过程，并高亮它所依赖的数字。',
   'explain.preview': '指针所指',
-  'explain.last': '指针上次所指（点击数字可固定）',
+  'explain.last': '指针上次所指',
   'explain.selected': '选中的单元格',
   'explain.terms': '共 {n} 项',
   'explain.editHint': '点击单元格，或聚焦后输入数字即可修改；按 Enter 或 Tab 移到下一格。',
