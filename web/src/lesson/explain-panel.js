@@ -95,7 +95,7 @@ export function renderExplanation(node, explained, mode, t) {
     setAttr(node, 'data-cell', '');
     return;
   }
-  setText(p.mode, t({ preview: 'explain.preview', last: 'explain.last' }[mode] ?? 'explain.selected'));
+  setText(p.mode, t(`explain.${mode}`)); // explain.selected, explain.preview, explain.last
   setText(p.symbol, explained.symbol);
   if (p.headingText.data !== explained.heading) p.headingText.data = explained.heading;
   showFormula(p, explained.tex, (explained.ref ?? '').split('.')[0]);

@@ -259,7 +259,7 @@ export function createLesson(deps) {
       console.warn('explanation failed', error);
     }
     if (explained) explained.ref = formatCellRef(ref);
-    const previewing = preview !== null && ref === preview && formatCellRef(preview) !== last.state.cell;
+    const previewing = ref !== null && ref === preview && formatCellRef(ref) !== last.state.cell;
     renderExplanation(nodes.explain, explained, previewing ? (lingering ? 'last' : 'preview') : 'selected', ctx.t);
     view.highlight(explained ? ref : null, explained?.deps);
   }
