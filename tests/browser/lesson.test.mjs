@@ -1046,6 +1046,60 @@ test('the steps next to the one shown stay parked: a change takes no section out
   }
 });
 
+// (Steps built ahead are laid out before they are parked, which takes a measurement to see:
+// measure-lesson's first "next"; this checks that doing so moves nothing and shows the right thing.)
+test('a step built ahead moves nothing on the page, and once shown holds what a fresh page of it holds', async () => {
+  const tokens = Array.from({ length: 32 }, (_, i) => `t${i + 1}`).join('+');
+  const { page, errors, close } = await open(`#v=1&s=${tokens}&d=8&h=2&step=softmax`);
+  try {
+    await whenIdle(page);
+    // To the last step, then (in its first frame, before anything is built ahead) the page
+    // scrolled to its output: the step before it is then built, laid out and parked above it.
+    const where = () => page.evaluate(() => ({ y: window.scrollY, top: window.figureTop() }));
+    const built = await page.evaluate(() => new Promise((resolve) => {
+      document.querySelector('button[data-step="output"]').click();
+      requestAnimationFrame(() => {
+        const figure = () => document.querySelector('section.lesson-step:not(.parked)[data-step="output"] figure.matrix:last-of-type');
+        window.scrollTo(0, figure().getBoundingClientRect().top + window.scrollY - 200);
+        window.figureTop = () => figure().getBoundingClientRect().top;
+        resolve(Boolean(document.querySelector('section.lesson-step[data-step="concat"]')));
+      });
+    }));
+    assert.equal(built, false, 'the step before is not built yet');
+    const before = await where();
+    await page.waitForSelector('#results section.lesson-step.parked[data-step="concat"]', { state: 'attached' });
+    await whenIdle(page);
+    assert.deepEqual(await where(), before);
+    // Shown, it holds the pictures a fresh page of that step draws.
+    await page.click('#step-prev');
+    await whenIdle(page);
+    const shown = 'section.lesson-step:not(.parked)[data-step="concat"] .cg-body[data-matrix]';
+    // (each once scrolled to: a canvas far from the window is drawn when it comes near)
+    const pictures = async (p) => {
+      const out = [];
+      for (const grid of await p.$$(shown)) {
+        await grid.scrollIntoViewIfNeeded();
+        await whenIdle(p);
+        out.push(await grid.evaluate((n) => [n.dataset.matrix, n.dataset.head, n.querySelector('canvas').toDataURL()]));
+      }
+      return out;
+    };
+    const drawn = await pictures(page);
+    assert.ok(drawn.length > 0);
+    const fresh = await open(`#v=1&s=${tokens}&d=8&h=2&step=concat`);
+    try {
+      await whenIdle(fresh.page);
+      assert.deepEqual(await pictures(fresh.page), drawn);
+      assert.deepEqual(fresh.errors, []);
+    } finally {
+      await fresh.close();
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('on a page of all steps, the softmax lab far from the window is redrawn after an edit’s frame, and holds the new numbers when scrolled to', async () => {
   const tokens = Array.from({ length: 32 }, (_, i) => `t${i + 1}`).join('+');
   const { page, errors, close } = await open(`#v=1&s=${tokens}&d=8&h=2&row=5`);

@@ -564,9 +564,13 @@ export function createStepsView(container, callbacks) {
     scheduleIdle();
     if (built.el.parentNode !== container) {
       built.el.shownAt = 0; // the first to go, once no longer a neighbour, if too many are parked
-      built.el.classList.add('parked');
+      // Laid out once before its content is skipped (prelayout, lesson.css): parked from the
+      // start, its figures had never been laid out, and the first showing laid them all out.
+      built.el.classList.add('parked', 'prelayout');
       const after = [...container.children].find((child) => stepIndex(child.dataset.step) > stepIndex(step.id)) ?? null;
       container.insertBefore(built.el, after);
+      void built.el.offsetHeight;
+      built.el.classList.remove('prelayout');
     }
     prefetchCost = performance.now() - start;
     schedulePrefetch(); // the other neighbour
