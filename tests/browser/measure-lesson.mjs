@@ -25,11 +25,7 @@
 //             the part of script spent in idle callbacks that ran before the frame;
 //   speed     a fixed piece of arithmetic (2 million square roots) timed in the page before each
 //             sample: this machine is shared and its speed changes by half from one minute to
-//             the next, so figures from two runs compare only at the same speed;
-//   calm      "busy" over the samples whose speed was at most CALM (1.2) × the median speed of
-//             the interaction's samples, and how many: the 90th percentile over all samples
-//             follows the machine's slow moments as much as the page's work (a τ change, 21
-//             samples, 2026-12-01: all 8.5 / 13.3 ms, the 15 calm ones 8.2 / 9.8).
+//             the next, so figures from two runs compare only at the same speed.
 //   work      without the trace: performance.now() from the event to the end of the handlers and
 //             a forced style + layout, plus the rendering of the next frame, from the start of
 //             its requestAnimationFrame callbacks (one asked for before the event, so it runs
@@ -83,7 +79,6 @@ const CATEGORIES = (LIGHT ? 'toplevel,blink.user_timing'
   : `devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing${process.env.DUMP ? ',disabled-by-default-devtools.timeline.stack' : ''}`) +
   (GC ? ',disabled-by-default-v8.gc' : '');
 const AFTER_MS = 400; // the shortest "after" window
-const CALM = Number(process.env.CALM ?? 1.2); // "calm" samples: speed at most this × the median
 const server = await serveStatic(dist);
 const base = `${baseUrl(server)}index.html`;
 const browser = await launchChromium();
@@ -188,14 +183,10 @@ async function measure(page, cdp, label, act, prep = '', print = true, repeat = 
     return `${values[Math.floor(values.length / 2)].toFixed(1)} / ${values[Math.floor(values.length * 0.9)].toFixed(1)}`;
   };
   const cols = ['lesson', 'handlers', 'frame', 'busy', 'script', 'idle', 'style', 'layout', 'paint', 'after', ...(GC ? ['gc', 'nogc'] : [])];
-  // "calm" (above): the samples taken while the machine ran at its usual speed.
-  const usual = [...samples].map((x) => x.speed).sort((a, b) => a - b)[Math.floor(samples.length / 2)];
-  const calm = samples.filter((x) => x.speed <= CALM * usual).map((x) => (UNTRACED ? x.work : x.busy)).sort((a, b) => a - b);
-  const calmStat = calm.length ? `${calm[Math.floor(calm.length / 2)].toFixed(1)} / ${calm[Math.floor(calm.length * 0.9)].toFixed(1)} n ${calm.length}` : '–';
   // The first sample on its own: the first time the page runs this interaction (its code not yet
   // optimised by the JavaScript engine, what it draws not yet cached), which the median hides.
   const first = (UNTRACED ? samples[0]?.work : samples[0]?.busy) ?? NaN;
-  if (print) console.log(`${label.padEnd(54)} ${cols.map((k) => stat(k).padStart(k === 'frame' || k === 'busy' || k === 'after' || k === 'handlers' ? 14 : 12)).join('')}${stat('speed').padStart(14)}${stat('work').padStart(14)}${first.toFixed(1).padStart(8)}${calmStat.padStart(20)}`);
+  if (print) console.log(`${label.padEnd(54)} ${cols.map((k) => stat(k).padStart(k === 'frame' || k === 'busy' || k === 'after' || k === 'handlers' ? 14 : 12)).join('')}${stat('speed').padStart(14)}${stat('work').padStart(14)}${first.toFixed(1).padStart(8)}`);
   return samples;
 }
 
@@ -397,7 +388,7 @@ for (const [title, hash, single] of pages) {
   }
   for (const build of builds) await openPage(build, hash);
   const heads = ['lesson', 'handlers', 'frame', 'busy', 'script', 'idle', 'style', 'layout', 'paint', 'after', ...(GC ? ['gc', 'nogc'] : [])];
-  if (!other) console.log(`${'interaction (ms: median / 90th percentile)'.padEnd(54)} ${heads.map((k) => k.padStart(k === 'frame' || k === 'busy' || k === 'after' || k === 'handlers' ? 14 : 12)).join('')}${'speed'.padStart(14)}${'work'.padStart(14)}${'first'.padStart(8)}${'calm'.padStart(20)}`);
+  if (!other) console.log(`${'interaction (ms: median / 90th percentile)'.padEnd(54)} ${heads.map((k) => k.padStart(k === 'frame' || k === 'busy' || k === 'after' || k === 'handlers' ? 14 : 12)).join('')}${'speed'.padStart(14)}${'work'.padStart(14)}${'first'.padStart(8)}`);
   else console.log(`${`interaction (${UNTRACED ? 'work' : 'busy'} ms: median / 90th percentile)`.padEnd(54)} ${'this'.padStart(14)} ${'other'.padStart(14)} ${'this ÷ other'.padStart(14)} ${'speed'.padStart(14)}`);
   for (const interaction of interactions) {
     let counted = '';
