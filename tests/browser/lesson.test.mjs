@@ -1100,6 +1100,66 @@ test('a step built ahead moves nothing on the page, and once shown holds what a 
   }
 });
 
+test('a matrix half out of the window draws the rows near it with the change, the others after, and then holds what a fresh page holds', async () => {
+  const tokens = Array.from({ length: 32 }, (_, i) => `t${i + 1}`).join('+');
+  const M = 'section.lesson-step:not(.parked) .cg-body[data-matrix="mask"] canvas';
+  // M's box with its top 200 px in the window, the rest of it below.
+  const place = async (p) => {
+    await p.$eval(M, (canvas) => window.scrollBy(0, canvas.closest('.scroll').getBoundingClientRect().top - (innerHeight - 200)));
+    await whenIdle(p); // (the observer has said where the box is)
+  };
+  const { page, errors, close } = await open(`#v=1&s=${tokens}&d=8&h=2&step=mask`);
+  try {
+    await whenIdle(page);
+    await place(page);
+    // The sliding window (width 3) masks more of every row from the 4th on: clicked as a reader
+    // does; the rows as drawn right after the click's handlers, and once the page is idle.
+    const seen = await page.evaluate(async (sel) => {
+      const canvas = document.querySelector(sel);
+      const rowH = 20 * devicePixelRatio; // CELL_H (canvas-matrix-view.js)
+      const rows = () => {
+        const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+        const per = canvas.width * rowH * 4;
+        return Array.from({ length: Math.floor(canvas.height / rowH) }, (_, r) => {
+          let hash = 0;
+          for (let k = r * per; k < (r + 1) * per; k += 1) hash = (hash * 31 + data[k]) | 0;
+          return hash;
+        });
+      };
+      const before = rows();
+      const top = canvas.getBoundingClientRect().top;
+      document.querySelector('input[name="lesson-mask"][value="window"]').click();
+      const during = rows();
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 2000 }));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return { before, during, later: rows(), top, height: innerHeight, picture: canvas.toDataURL() };
+    }, M);
+    const rowTop = (r) => seen.top + 20 * r;
+    const inWindow = seen.before.map((_, r) => r >= 3 && rowTop(r) + 20 <= seen.height);
+    const farBelow = seen.before.map((_, r) => rowTop(r) > seen.height + 150 + 3 * 20); // NEAR_PX and a margin
+    assert.ok(inWindow.filter(Boolean).length >= 4 && farBelow.filter(Boolean).length >= 4, JSON.stringify(seen.top));
+    seen.before.forEach((hash, r) => {
+      if (inWindow[r]) assert.notEqual(seen.during[r], hash, `row ${r + 1}, in the window, is drawn with the change`);
+      if (farBelow[r]) assert.equal(seen.during[r], hash, `row ${r + 1}, far below the window, is drawn after it`);
+      if (r >= 3) assert.notEqual(seen.later[r], hash, `row ${r + 1} is drawn once the page is idle`);
+    });
+    // All of it as a fresh page of the sliding window draws it.
+    const fresh = await open(`#v=1&s=${tokens}&d=8&h=2&step=mask&mask=window`);
+    try {
+      await whenIdle(fresh.page);
+      await place(fresh.page);
+      assert.equal(await fresh.page.$eval(M, (canvas) => canvas.toDataURL()), seen.picture);
+      assert.deepEqual(fresh.errors, []);
+    } finally {
+      await fresh.close();
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('on a page of all steps, the softmax lab far from the window is redrawn after an edit’s frame, and holds the new numbers when scrolled to', async () => {
   const tokens = Array.from({ length: 32 }, (_, i) => `t${i + 1}`).join('+');
   const { page, errors, close } = await open(`#v=1&s=${tokens}&d=8&h=2&row=5`);

@@ -77,6 +77,27 @@ function hatchTile(which) {
 }
 
 
+/** px: entries this close to the window are drawn in the frame that shows a change (view.js: whole
+ *  figures; here: the rows of a figure's box), those farther in idle time after it. */
+export const NEAR_PX = 150;
+
+// One observer for every box: where each is in the window (± NEAR_PX), reported each time a
+// 1/SIGHT_STEPS of its height comes in or goes out (17 px of a box 75vh high at 900 px, less than
+// a row). (It holds its targets weakly: a box dropped with its view is not kept.)
+const SIGHT_STEPS = 40;
+let sightObserver = null;
+const sightListeners = new WeakMap(); // box → listener(entry)
+function watchSight(target, listener) {
+  sightObserver ??= new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) sightListeners.get(entry.target)?.(entry);
+    },
+    { rootMargin: `${NEAR_PX}px 0px`, threshold: Array.from({ length: SIGHT_STEPS + 1 }, (_, k) => k / SIGHT_STEPS) },
+  );
+  sightListeners.set(target, listener);
+  sightObserver.observe(target);
+}
+
 /**
  * spec: as createMatrixView's (matrix-view.js); events: { preview(ref | null), select(ref),
  * toggle(row, col), edit(ref, value), focusEntry(ref) → element | null } with ref = { name, head,
@@ -317,12 +338,19 @@ export function createCanvasMatrixView(spec, events) {
   // frame that shows the change, the others in idle time after it, or as the box is scrolled to
   // them (its scroll events come before the frame that shows the scroll). Drawing text on a
   // canvas is most of a T = 32 update (fillText, about 2 µs an entry in software).
+  // The box's rows are cut to those near the window too (sight, below): a box 640 px high is
+  // often half out of it.
   const COL_MARGIN = 2;
   const ROW_MARGIN = 2;
   // pending[k]: 0 = entry k shows its latest look; 1 = it does not yet; 2 = it is being drawn now
   const pending = new Uint8Array(rows * cols);
   let pendingCount = 0;
   let box = null; // { left, top, width, height } of the .scroll box's view, px; null: not known yet
+  // { top, bottom }: the part of the box's view near the window (NEAR_PX), px from the view's top,
+  // as the observer last saw it; null: not known, all of the view (see watchSight below).
+  // (Seen before the change's own layout: a change that moves the box by more than NEAR_PX can
+  // leave rows that came into the window to the idle drawing after its frame.)
+  let sight = null;
   const scroller = grid.parentElement;
   // The box's size, as it is laid out: read when it changes (no layout forced by an update).
   new ResizeObserver(() => {
@@ -333,6 +361,15 @@ export function createCanvasMatrixView(spec, events) {
     if (box) Object.assign(box, { left: scroller.scrollLeft, top: scroller.scrollTop });
     drawInView();
   }, { passive: true });
+  // The window's scrolling is followed in steps of a row or so (watchSight): the rows coming near
+  // are drawn a frame after they come within NEAR_PX, before they are in the window.
+  watchSight(scroller, (entry) => {
+    const { intersectionRect: seen, boundingClientRect: all } = entry;
+    // A box not laid out now (a parked step's, a figure skipped off screen by content-visibility)
+    // has no size: its sight is not known, so that a step shown again draws the rows in its view.
+    sight = entry.isIntersecting && seen.height > 0 ? { top: seen.top - all.top - 1, bottom: seen.bottom - all.top - 1 } : null;
+    drawInView();
+  });
 
   // The entries left for later that have come into the box's view.
   function drawInView() {
@@ -350,17 +387,19 @@ export function createCanvasMatrixView(spec, events) {
     if (marked) pendingCount -= drawPending(2);
   }
 
-  // [c0, c1, r0, r1): the columns and rows of entries in the box's view, with margins; all of
-  // them while the box has not been laid out.
+  // [c0, c1, r0, r1): the columns and rows of entries in the box's view and near the window, with
+  // margins; all of them while the box has not been laid out.
   function inView() {
     if (!box || !cellW) return [0, cols, 0, rows];
     const x = box.left - labelBox.sideW - 1; // canvas px at the box's left edge
     const y = box.top - labelBox.headH - 1;
+    const top = sight ? Math.max(0, sight.top) : 0;
+    const bottom = sight ? Math.min(box.height, sight.bottom) : box.height;
     return [
       Math.max(0, Math.floor(x / cellW) - COL_MARGIN),
       Math.min(cols, Math.ceil((x + box.width) / cellW) + COL_MARGIN),
-      Math.max(0, Math.floor(y / CELL_H) - ROW_MARGIN),
-      Math.min(rows, Math.ceil((y + box.height) / CELL_H) + ROW_MARGIN),
+      Math.max(0, Math.floor((y + top) / CELL_H) - ROW_MARGIN),
+      Math.min(rows, Math.ceil((y + bottom) / CELL_H) + ROW_MARGIN),
     ];
   }
 

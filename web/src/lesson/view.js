@@ -11,7 +11,7 @@ import { fillText } from './explain.js';
 import { updateFormulaLines } from './formula-lines.js';
 import { formulaVariants, stepFormulas } from './formulas.js';
 import { overCell, startEdit, startsEdit } from './matrix-edit.js';
-import { createCanvasMatrixView } from './canvas-matrix-view.js';
+import { createCanvasMatrixView, NEAR_PX } from './canvas-matrix-view.js';
 import { CANVAS_FROM, createMatrixView, MAX_SHOWN } from './matrix-view.js';
 import { EDITABLE, STEPS, stepIndex } from './steps.js';
 
@@ -20,9 +20,6 @@ import { EDITABLE, STEPS, stepIndex } from './steps.js';
 const HEAD_CELL_BUDGET = 4 * 32 * 32;
 const BIG_PAGE_CELLS = 3000;
 const SPARE_VIEWS = 24;
-// A canvas this close to the viewport (px) is drawn in the frame that shows a change; farther ones
-// in idle time after it (farCanvases below).
-const NEAR_PX = 150;
 const MAX_PARKED = 4; // sections of other steps kept built (each holds up to 8 canvases)
 const IDLE_SLICE_MS = 8; // drawing a canvas of T = 32 takes a few ms
 const IDLE_WAIT_MS = 1000; // drawn at the latest this long after they were first put off
@@ -576,9 +573,9 @@ export function createStepsView(container, callbacks) {
     schedulePrefetch(); // the other neighbour
   }
 
-  // Canvases away from the screen are drawn after the frame, in idle time (or when they come near,
-  // through the observer above): a step of T = 32 has up to 8 of them, and drawing all in the frame
-  // that shows the change would not fit in it. Where they are is read once per render: one
+  // Canvases away from the screen (farther than NEAR_PX) are drawn after the frame, in idle time
+  // (or when they come near, through the observer above): a step of T = 32 has up to 8 of them,
+  // and drawing all in the frame that shows the change would not fit in it. Where they are is read once per render: one
   // layout, which the frame needs anyway (the canvas drawing after it does not change layout).
   // A canvas is sized when it is made, so one drawn later does not move the page.
   function farCanvases() {
