@@ -352,7 +352,9 @@ export function createCanvasMatrixView(spec, events) {
   // leave rows that came into the window to the idle drawing after its frame.)
   let sight = null;
   const scroller = grid.parentElement;
-  // The box's size, as it is laid out: read when it changes (no layout forced by an update).
+  // The box's size, as it is laid out: read when it changes (no layout forced by an update). Its
+  // first report comes in the frame that first lays the box out, after the layout and before the
+  // paint: the entries in view are drawn there (see inView).
   new ResizeObserver(() => {
     box = { left: scroller.scrollLeft, top: scroller.scrollTop, width: scroller.clientWidth, height: scroller.clientHeight };
     drawInView();
@@ -388,9 +390,12 @@ export function createCanvasMatrixView(spec, events) {
   }
 
   // [c0, c1, r0, r1): the columns and rows of entries in the box's view and near the window, with
-  // margins; all of them while the box has not been laid out.
+  // margins; none while the box has never been laid out: a figure skipped off screen since it was
+  // made (content-visibility: auto) is not painted, and the frame that lays it out draws its view
+  // first (the observer above). (Drawn in the change's handler, one such figure just below the
+  // window took 3.5 ms of a change of ÷√d_k at T = 32, all steps.)
   function inView() {
-    if (!box || !cellW) return [0, cols, 0, rows];
+    if (!box) return [0, 0, 0, 0];
     const x = box.left - labelBox.sideW - 1; // canvas px at the box's left edge
     const y = box.top - labelBox.headH - 1;
     const top = sight ? Math.max(0, sight.top) : 0;
