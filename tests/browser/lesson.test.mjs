@@ -2,7 +2,7 @@
 // the worked example's numbers, the mask workbench (custom cells, fill 0, padding), editing cells
 // (valid and refused; in a table, and over X's canvas from T = 16), the presets, the softmax lab
 // (temperature, naive softmax overflowing; far from the window on a page of all steps, drawn after
-// the frame),
+// the frame), a matrix half out of the window (the rows far from it drawn after the frame),
 // screenshots in English and Chinese (tests/browser/screenshots/lesson-*.png: look at them), the
 // explanation's fonts loaded ahead, and the lesson in a browser without requestIdleCallback (Safari).
 // Needs the built site: `npm run build` (or the wasm build and `npx vite build`) writes dist/.
