@@ -575,9 +575,10 @@ export function createStepsView(container, callbacks) {
 
   // Canvases away from the screen (farther than NEAR_PX) are drawn after the frame, in idle time
   // (or when they come near, through the observer above): a step of T = 32 has up to 8 of them,
-  // and drawing all in the frame that shows the change would not fit in it. Where they are is read once per render: one
-  // layout, which the frame needs anyway (the canvas drawing after it does not change layout).
-  // A canvas is sized when it is made, so one drawn later does not move the page.
+  // and drawing all in the frame that shows the change would not fit in it. Where they are is
+  // read once per render: one layout, which the frame needs anyway (the canvas drawing after it
+  // does not change layout). A canvas is sized when it is made, so one drawn later does not move
+  // the page.
   function farCanvases() {
     const far = new Set();
     const canvases = live.filter((v) => v.isCanvas);
