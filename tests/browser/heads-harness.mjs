@@ -51,12 +51,33 @@ export function hvRow(page, name, head, row) {
   );
 }
 
-/** The printed texts of one of the lesson's matrix rows (data-matrix). */
-export function lessonRow(page, name, head, row) {
+/** The printed texts of one of the lesson's matrix rows (data-matrix): its table cells, or, for a
+ *  matrix drawn on a canvas (from 8 tokens on), the value that the explanation of each entry ends
+ *  with when the pointer is on it (the entry's printed text: lesson.test checks that they agree). */
+export async function lessonRow(page, name, head, row) {
   const headSel = head === null ? ':not([data-head])' : `[data-head="${head}"]`;
-  return page.$$eval(`td[data-matrix="${name}"]${headSel}[data-row="${row}"]`, (cells) =>
-    cells.sort((a, b) => Number(a.dataset.col) - Number(b.dataset.col)).map((cell) => cell.textContent),
+  const cells = await page.$$eval(`td[data-matrix="${name}"]${headSel}[data-row="${row}"]`, (all) =>
+    all.sort((a, b) => Number(a.dataset.col) - Number(b.dataset.col)).map((cell) => cell.textContent),
   );
+  const grid = page.locator(`#results section.lesson-step:not(.parked) .cg-body[data-matrix="${name}"]${headSel}`);
+  if (cells.length > 0 || (await grid.count()) === 0) return cells;
+  await grid.scrollIntoViewIfNeeded();
+  const cols = await grid.evaluate((g) => Number(g.closest('figure').querySelector('.shape').textContent.split('×')[1]));
+  const values = [];
+  for (let col = 0; col < cols; col += 1) {
+    // The entry's middle, as a reader points at it (rows are 20 px high, columns --cw wide).
+    const p = await grid.evaluate((g, [r, c]) => {
+      const box = g.querySelector('canvas').getBoundingClientRect();
+      const w = parseFloat(g.parentNode.style.getPropertyValue('--cw'));
+      return { x: box.left + (c + 0.5) * w, y: box.top + (r + 0.5) * 20 };
+    }, [row, col]);
+    await page.mouse.move(p.x, p.y);
+    const ref = head === null ? `${name}.${row + 1}.${col + 1}` : `${name}.${head + 1}.${row + 1}.${col + 1}`;
+    await page.waitForSelector(`#explain[data-cell="${ref}"]`);
+    values.push((await page.innerText('#explain .explain-lines')).trim().split(/\s/).pop());
+  }
+  await page.mouse.move(0, 0);
+  return values;
 }
 
 export const count = (page, selector) => page.$$eval(selector, (nodes) => nodes.length);

@@ -337,7 +337,8 @@ test('Chinese is tokenized into words or characters, and past the limit nothing 
 
     // Past the engine's limit: a clear message, the last result and the typed text stay.
     await page.check('input[name="tokenization"][value="char"]');
-    await page.waitForFunction(() => document.querySelectorAll('td[data-matrix="output"]').length === 8 * 6);
+    // Eight tokens: the lesson's matrices with a row per token are drawn on canvases (matrix-view.js).
+    await page.waitForFunction(() => document.querySelector('#results figure[data-matrix-figure="output"] .shape')?.textContent === '8 × 6');
     const before = await lessonRow(page, 'weights', 0, 4);
     const long = '我爱自然语言处理'.repeat(130); // 1040 characters
     await retype(page, '#sentence', long);

@@ -1,6 +1,6 @@
 // The lesson in a real browser (Chromium through playwright-core): the stepper, explanations with
 // the worked example's numbers, the mask workbench (custom cells, fill 0, padding), editing cells
-// (valid and refused; in a table, and over X's canvas from T = 16), the presets, the softmax lab
+// (valid and refused; in a table, and over X's canvas from T = 8), the presets, the softmax lab
 // (temperature, naive softmax overflowing; far from the window on a page of all steps, drawn after
 // the frame), a matrix half out of the window (the rows far from it drawn after the frame),
 // screenshots in English and Chinese (tests/browser/screenshots/lesson-*.png: look at them), the
@@ -76,7 +76,7 @@ const fixed3 = (values) => values.map((v) => v.toFixed(3));
 const shownSteps = (page) => page.$$eval('#results section.lesson-step', (s) => s.map((n) => n.dataset.step));
 const explanation = (page) => page.innerText('#explain .explain-lines');
 
-// The softmax lab drawn on a canvas (from 16 keys on), as a PNG data URL on a fresh page opened at
+// The softmax lab drawn on a canvas (from 8 keys on), as a PNG data URL on a fresh page opened at
 // `url`'s address, once scrolled to (a lab far from the window is drawn when it comes near); that
 // page must log no error.
 const LAB_CANVAS = '#softmax-lab .lab-canvas canvas';
@@ -552,7 +552,7 @@ async function shoot(page, name) {
   await screenshotDrawn(page, path.join(screenshots, name));
 }
 
-// A matrix drawn on a canvas (T×T from T = 16): the point of entry (row, col) on screen, from the
+// A matrix drawn on a canvas (T×T from T = 8): the point of entry (row, col) on screen, from the
 // canvas's box and its column width. Its box is scrolled sideways to put that column just right of
 // the row labels, which stay in place over the canvas (scrollIntoViewIfNeeded of a grid wider than
 // its box may scroll it a little, and a point near the left edge then lands on the labels).
@@ -567,7 +567,31 @@ async function entryPoint(page, name, head, row, col) {
   }, [row, col]);
 }
 
-test('from T = 16 the T×T matrices are canvases that explain, highlight and toggle like the tables', async () => {
+// Where tables end: up to 7 tokens (the worked example has 6) every matrix is a table; from 8
+// the matrices with a row per token and the softmax lab are drawn on canvases, the 8 × 8 weights
+// (d_model × d_model) stay tables (matrix-view.js: CANVAS_FROM, W_CANVAS_FROM).
+test('7 tokens are shown as tables, 8 on canvases (the weights stay tables)', async () => {
+  for (const [T, tables] of [[7, true], [8, false]]) {
+    const tokens = Array.from({ length: T }, (_, i) => `w${i + 1}`).join('+');
+    const { page, errors, close } = await open(`#v=1&s=${tokens}&d=8&h=2&step=qkv`);
+    try {
+      const shown = '#results section.lesson-step:not(.parked)';
+      const kinds = async (names) => page.$$eval(names.map((name) => `${shown} figure[data-matrix-figure="${name}"]`).join(', '), (figures) =>
+        figures.map((f) => `${f.dataset.matrixFigure}:${f.querySelector('.cg-body') ? 'canvas' : f.querySelector('table') ? 'table' : '?'}`));
+      const rowPerToken = ['x', 'q', 'k', 'v'];
+      assert.deepEqual(await kinds(rowPerToken), rowPerToken.map((name) => `${name}:${tables ? 'table' : 'canvas'}`), `T = ${T}`);
+      assert.deepEqual(await kinds(['wq', 'wk', 'wv']), ['wq:table', 'wk:table', 'wv:table'], `T = ${T}`);
+      await page.click('button[data-step="softmax"]');
+      await page.waitForSelector(`${shown}[data-step="softmax"]`);
+      assert.equal(await page.isVisible('#softmax-lab .lab-canvas'), !tables, `T = ${T}: the lab on a canvas`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  }
+});
+
+test('from T = 8 the T×T matrices are canvases that explain, highlight and toggle like the tables', async () => {
   const tokens = Array.from({ length: 20 }, (_, i) => `w${i + 1}`).join('+');
   const { page, errors, close } = await open(`#v=1&s=${tokens}&d=4&h=1&step=softmax`);
   try {
@@ -686,7 +710,7 @@ test('from T = 16 the T×T matrices are canvases that explain, highlight and tog
   }
 });
 
-test('from T = 16 X is a canvas edited as the table is: type, Enter, Tab, a double click, a refused entry', async () => {
+test('from T = 8 X is a canvas edited as the table is: type, Enter, Tab, a double click, a refused entry', async () => {
   const tokens = Array.from({ length: 20 }, (_, i) => `w${i + 1}`).join('+');
   const { page, errors, close } = await open(`#v=1&s=${tokens}&d=4&h=1&step=x`);
   try {

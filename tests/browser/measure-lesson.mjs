@@ -261,7 +261,7 @@ function dumpSpan(events, i) {
 
 // Small helpers the interactions use in the page: `cell(name, head, row, col)` is the element to
 // fire at and the point (clientX, clientY) of that entry, for a table cell or a canvas entry.
-// T=<n> measures another number of tokens (32 unless told): 15 is the largest whose matrices
+// T=<n> measures another number of tokens (32 unless told): 7 is the largest whose matrices
 // are tables (matrix-view.js's CANVAS_FROM), 32 the largest shown entry by entry. Entries are
 // addressed with at(i, first, count): first + i % count, kept below T (at T = 32 every address
 // is the one used before T could be chosen).

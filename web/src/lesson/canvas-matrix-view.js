@@ -1,4 +1,4 @@
-// A matrix with a row per token (X, Q, K, V, scores, weights, M, O) from T = 16 on, drawn on a
+// A matrix with a row per token (X, Q, K, V, scores, weights, M, O) from T = 8 on, drawn on a
 // canvas instead of a table: at T = 32 one step printed 6 000 table cells, and Chromium's style,
 // layout and paint of them took tens of milliseconds per change (X's 512 cells, at d_model = 16,
 // 4 ms of the frame of each of its edits). The figure around it (matrix-frame.js), the numbers

@@ -2,8 +2,8 @@
 // focused with the keyboard (one cell per matrix is in the tab order; arrows move), edited in
 // place (X and the W matrices) or toggled (the mask M). Built once per shape and labels, then
 // updated in place: a new result only rewrites the cells whose text or colour changed. Matrices
-// with a row per token are drawn on canvases from T = 16 instead (canvas-matrix-view.js, chosen in
-// view.js).
+// with a row per token are drawn on canvases from T = CANVAS_FROM instead (canvas-matrix-view.js,
+// chosen in view.js).
 //
 // Every printed cell carries data-matrix, data-head (per-head matrices), data-row and data-col
 // (0-based), as on the first version of the page, for tests and course scripts.
@@ -17,9 +17,13 @@ export const MAX_SHOWN = 48; // larger matrices show their top-left corner
 // Matrices with a row per token (T×T and T×d, the editable X too) are drawn on canvases from
 // this many tokens (canvas-matrix-view.js), and so is the softmax lab's table (lab-canvas.js): as
 // tables, one step of T = 32 printed about 6 000 cells, too many for the browser to restyle, lay
-// out and paint within a frame. Smaller ones (the worked example has T = 6) stay tables, as do
-// the W matrices (d_model × d_model).
-export const CANVAS_FROM = 16;
+// out and paint within a frame; and from T = 8 a step's tables (384 cells and up) took 15–60 ms
+// of a change's frame (T = 8 to 15, one step, 2026-12-02: their columns widen and narrow with
+// the numbers, and a note shown above them moves them all). Shorter sentences (the worked
+// example has T = 6) stay tables.
+export const CANVAS_FROM = 8;
+// The W matrices (d_model × d_model) are drawn on canvases from this d_model on.
+export const W_CANVAS_FROM = 16;
 
 let palettesInstalled = false;
 function installPalettes() {

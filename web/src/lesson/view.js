@@ -12,7 +12,7 @@ import { updateFormulaLines } from './formula-lines.js';
 import { formulaVariants, stepFormulas } from './formulas.js';
 import { overCell, startEdit, startsEdit } from './matrix-edit.js';
 import { createCanvasMatrixView, NEAR_PX } from './canvas-matrix-view.js';
-import { CANVAS_FROM, createMatrixView, MAX_SHOWN } from './matrix-view.js';
+import { CANVAS_FROM, createMatrixView, MAX_SHOWN, W_CANVAS_FROM } from './matrix-view.js';
 import { EDITABLE, STEPS, stepIndex } from './steps.js';
 
 // Per-head steps show every head up to this many T×T cells per figure row, else the selected
@@ -205,14 +205,14 @@ export function createStepsView(container, callbacks) {
       spec.colTokens ? 'sq' : '', editable, tools.map((x) => x.label).join(','), t('table.corner')].join('|');
     // Every matrix with a row per token (X too, edited over its canvas) is a canvas from
     // CANVAS_FROM tokens up to the printed corner, and so are the weights from d_model =
-    // CANVAS_FROM up to it (Randomise W_Q at d_model = 16 restyled and laid out 256 changed table
+    // W_CANVAS_FROM up to it (Randomise W_Q at d_model = 16 restyled and laid out 256 changed table
     // cells, 7 ms of a 20 ms frame; on a canvas the click took 0.58 × the time, 2026-12-01). Past
     // the corner a matrix stays a table. Past T = MAX_SHOWN it is filled in slices: a step's
     // fresh canvases, each allocated and drawn whole, made one task of 330–480 ms at T = 512,
     // where the sliced tables stay under 50 ms (issue 6). Past d_model = MAX_SHOWN, four fresh
     // 48 × 48 weight canvases drawn whole in idle time held back the tables waiting behind them.
     const past = pastCorner(result) || (isW && Math.max(matrix.rows, matrix.cols) > MAX_SHOWN);
-    return { spec, matrix, canvas: spec.rows >= CANVAS_FROM && !past };
+    return { spec, matrix, canvas: spec.rows >= (isW ? W_CANVAS_FROM : CANVAS_FROM) && !past };
   }
 
   // A figure's spec (labels, symbol, title, tools) is the same from one result to the next unless
@@ -496,7 +496,7 @@ export function createStepsView(container, callbacks) {
     });
   }
 
-  // One step at a time, with canvases (T from CANVAS_FROM to MAX_SHOWN): the sections of other
+  // One step at a time (T up to MAX_SHOWN): the sections of other
   // steps stay in the page, parked (no height, content skipped but its layout kept), so that showing one of
   // them again — or the next or previous step, built ahead in idle time (prefetch below) — costs
   // little style and layout: on a software-rendered page a step of T = 32 took 20-40 ms to lay
