@@ -145,6 +145,7 @@ export default {
   'lab.note.plain': 'τ = 1: the plain softmax. Below 1 the distribution sharpens, above 1 it flattens.',
   'lab.note.cold': 'τ = {tau} < 1 sharpens the distribution: the largest score takes more of the weight and the entropy falls.',
   'lab.note.hot': 'τ = {tau} > 1 flattens the distribution toward uniform: the entropy rises.',
+  'lab.note.scaled': 'Scaling is on: the dot products are divided by √d_k, so their spread does not grow with d_k.',
   'lab.note.unscaled': 'Scaling is off: the scores are the raw dot products, which grow with d_k, and softmax gets sharper.',
   'lab.note.overflow':
     'Naive softmax: e^z overflows float32 in {n} place(s) of this row — past z ≈ 88.72, e^z exceeds 3.4·10³⁸, the largest float32 — and ∞/∞ = NaN. The stable columns have no such problem.',

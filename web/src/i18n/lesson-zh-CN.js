@@ -139,6 +139,7 @@ export default {
   'lab.note.plain': 'τ = 1：普通的 softmax。τ 小于 1 分布变尖锐，大于 1 变平坦。',
   'lab.note.cold': 'τ = {tau} < 1 让分布更尖锐：最大的分数拿走更多权重，熵减小。',
   'lab.note.hot': 'τ = {tau} > 1 让分布更平坦、趋于均匀：熵增大。',
+  'lab.note.scaled': '已缩放：点积除以 √d_k，其大小不随 d_k 增大。',
   'lab.note.unscaled': '未缩放：分数就是原始点积，会随 d_k 增大，softmax 更尖锐。',
   'lab.note.overflow':
     '朴素 softmax：这一行有 {n} 处 e^z 在 float32 中溢出——z 超过约 88.72 时，e^z 大于 float32 的最大值 3.4·10³⁸——而 ∞/∞ = NaN。稳定算法的列没有这个问题。',

@@ -31,11 +31,14 @@ export function createMaskWorkbench(callbacks) {
   const prefixInput = h('input', { id: 'lesson-prefix', type: 'number', min: '0', step: '1', inputmode: 'numeric' });
   const windowField = h('label', { className: 'param' }, [h('span', { dataset: { i18n: 'mask.window.label' } }), windowInput]);
   const prefixField = h('label', { className: 'param' }, [h('span', { dataset: { i18n: 'mask.prefix.label' } }), prefixInput]);
+  // The window's and the prefix's fields share one place, kept whichever kind is chosen (unseen
+  // when neither applies): a field appearing made the workbench taller and moved all the page
+  // below it, laid out and painted again (a change of mask kind at T = 15: 1 708 elements moved).
+  const paramSlot = h('span', { className: 'wb-param' }, [windowField, prefixField]);
   const kindSet = h('fieldset', { className: 'wb-kind' }, [
     h('legend', { dataset: { i18n: 'mask.kind.legend' } }),
     ...radios('lesson-mask', MASK_KINDS, 'mask.kind', t),
-    windowField,
-    prefixField,
+    paramSlot,
   ]);
   const padChips = h('span', { className: 'pad-chips' });
   const padSet = h('fieldset', { className: 'wb-padding' }, [
@@ -112,8 +115,8 @@ export function createMaskWorkbench(callbacks) {
     for (const input of el.querySelectorAll('input[name="lesson-mask"]')) input.checked = input.value === state.mask;
     for (const input of el.querySelectorAll('input[name="lesson-fill"]')) input.checked = input.value === state.maskFill;
     for (const input of el.querySelectorAll('input[name="lesson-order"]')) input.checked = (input.value === 'before') === state.maskBeforeScale;
-    setHidden(windowField, state.mask !== 'window');
-    setHidden(prefixField, state.mask !== 'prefix');
+    showField(windowField, state.mask === 'window');
+    showField(prefixField, state.mask === 'prefix');
     if (document.activeElement !== windowInput) windowInput.value = String(state.window);
     if (document.activeElement !== prefixInput) prefixInput.value = String(state.prefix);
     // In cross-attention the mask comes from the cross-attention controls (causal or not, padding
@@ -134,6 +137,14 @@ export function createMaskWorkbench(callbacks) {
     // (setAttr: unchanged chips are left alone, not rewritten on every change of the mask)
     padChips.querySelectorAll('button[data-pad]').forEach((chip, j) => setAttr(chip, 'aria-pressed', state.padding?.[j] ? 'true' : 'false'));
     renderNotes(maskNotes(ctx));
+  }
+
+  // A field of the shared place shown, or unseen (and out of the tab order: visibility: hidden).
+  function showField(field, shown) {
+    if (field.classList.contains('off') !== shown) return;
+    field.classList.toggle('off', !shown);
+    if (shown) field.removeAttribute('aria-hidden');
+    else field.setAttribute('aria-hidden', 'true');
   }
 
   // The notes, one <li> per kind, kept and rewritten in place. A note with several texts (the

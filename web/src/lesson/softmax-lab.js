@@ -303,10 +303,24 @@ export function createSoftmaxLab(callbacks) {
     // below down by a line.
     const tauNote = state.temperature === 1 ? 'lab.note.plain' : state.temperature < 1 ? 'lab.note.cold' : 'lab.note.hot';
     list.push(['tau', tr(tauNote, { tau: factor(state.temperature) })]);
-    if (!state.scale) list.push(['unscaled', tr('lab.note.unscaled')]);
+    // The scaling note is there either way, its two texts on top of each other, one shown: turning
+    // ÷√d_k on or off then moves nothing below (a line added under the lab moved the rest of the
+    // page, 1 828 elements at T = 8, and all of it was laid out and painted again).
+    list.push(['scale', [tr('lab.note.scaled'), tr('lab.note.unscaled')], state.scale ? 0 : 1]);
     if (sumE === 0) list.push(['allMasked', tr('explain.row.allMasked')]);
     const items = keyedChildren(notes, noteItems, list.map(([kind]) => kind), () => h('li'));
-    list.forEach(([, text], k) => setText(items[k], text));
+    list.forEach(([, text, shown], k) => {
+      if (!Array.isArray(text)) return setText(items[k], text);
+      const li = items[k];
+      if (!li.firstChild) li.append(h('span', { className: 'lab-alt' }, text.map(() => h('span'))));
+      [...li.firstChild.children].forEach((alt, n) => {
+        setText(alt, text[n]);
+        if (alt.classList.contains('off') === (n !== shown)) return;
+        alt.classList.toggle('off', n !== shown);
+        if (n === shown) alt.removeAttribute('aria-hidden');
+        else alt.setAttribute('aria-hidden', 'true');
+      });
+    });
     if (naive) {
       const row = Array.from({ length: result.Tk }, (_, j) => at(naive.exps, i, j));
       lastOverflow = row.filter((e) => e === Infinity).length;
