@@ -496,13 +496,17 @@ export function createStepsView(container, callbacks) {
     });
   }
 
-  // One step at a time (T up to MAX_SHOWN): the sections of other
+  // One step at a time, with canvases (T from CANVAS_FROM to MAX_SHOWN): the sections of other
   // steps stay in the page, parked (no height, content skipped but its layout kept), so that showing one of
   // them again — or the next or previous step, built ahead in idle time (prefetch below) — costs
   // little style and layout: on a software-rendered page a step of T = 32 took 20-40 ms to lay
   // out when its section was attached anew. At most MAX_PARKED are kept; each holds its own
   // figures (no matrix is in two sections); while parked, their content is skipped
   // (content-visibility: hidden: not painted, not focusable, not in the accessibility tree).
+  // Not with tables (T < CANVAS_FROM): a parked step holds its own copy of the matrices it reads
+  // (S + M in the softmax step as in the mask step, A in the step of · V), whose cells a course
+  // script or a test looking for td[data-matrix] would then find twice (tried 2026-12-02: the
+  // stepper at T = 6 took a third of the time, and six browser tests read the parked copies).
   function showAmongParked(els) {
     const order = (el) => stepIndex(el.dataset.step);
     for (const el of els) {
