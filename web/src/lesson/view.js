@@ -479,7 +479,12 @@ export function createStepsView(container, callbacks) {
     // Off-screen steps of a big page skip layout and paint until they scroll into view (not on
     // small pages, where it would only blank them out of full-page screenshots and print).
     container.classList.toggle('big', big);
-    container.classList.toggle('many', shownCells > BIG_PAGE_CELLS);
+    // Figures off screen skip layout and paint too when there are many cells, or canvases on the
+    // page of all steps: from T = 8 a page of all steps is mostly canvases, and with d_model = 8
+    // (its weights are tables) it counted too few cells. There a change of mask kind at T = 8
+    // took 22.9 ms with every figure laid out and painted, 16.3 with those off screen skipped
+    // (9 samples each, 2026-12-02); at d_model = 16 the page was "many" already.
+    container.classList.toggle('many', shownCells > BIG_PAGE_CELLS || (!single && live.some((v) => v.isCanvas)));
     const far = farCanvases();
     for (const view of live) updateView(view, far.has(view));
     if (parking) schedulePrefetch();
