@@ -481,9 +481,9 @@ export function createStepsView(container, callbacks) {
     container.classList.toggle('big', big);
     // Figures off screen skip layout and paint too when there are many cells, or canvases on the
     // page of all steps: from T = 8 a page of all steps is mostly canvases, and with d_model = 8
-    // (its weights are tables) it counted too few cells. There a change of mask kind at T = 8
-    // took 22.9 ms with every figure laid out and painted, 16.3 with those off screen skipped
-    // (9 samples each, 2026-12-02); at d_model = 16 the page was "many" already.
+    // (its weights are tables) it counted too few cells. Side by side at T = 8, d_model = 8, the
+    // interactions took 0.63–0.98 × the time (τ 0.63, padding 0.70, 9 samples × 2 turns,
+    // 2026-12-02); at d_model = 16 the page was "many" already.
     container.classList.toggle('many', shownCells > BIG_PAGE_CELLS || (!single && live.some((v) => v.isCanvas)));
     const far = farCanvases();
     for (const view of live) updateView(view, far.has(view));
