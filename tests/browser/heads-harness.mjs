@@ -61,18 +61,30 @@ export async function lessonRow(page, name, head, row) {
   );
   const grid = page.locator(`#results section.lesson-step:not(.parked) .cg-body[data-matrix="${name}"]${headSel}`);
   if (cells.length > 0 || (await grid.count()) === 0) return cells;
-  await grid.scrollIntoViewIfNeeded();
   const cols = await grid.evaluate((g) => Number(g.closest('figure').querySelector('.shape').textContent.split('×')[1]));
   const values = [];
   for (let col = 0; col < cols; col += 1) {
-    // The entry's middle, as a reader points at it (rows are 20 px high, columns --cw wide).
-    const p = await grid.evaluate((g, [r, c]) => {
-      const box = g.querySelector('canvas').getBoundingClientRect();
-      const w = parseFloat(g.parentNode.style.getPropertyValue('--cw'));
-      return { x: box.left + (c + 0.5) * w, y: box.top + (r + 0.5) * 20 };
-    }, [row, col]);
-    await page.mouse.move(p.x, p.y);
     const ref = head === null ? `${name}.${row + 1}.${col + 1}` : `${name}.${head + 1}.${row + 1}.${col + 1}`;
+    // The entry's middle, as a reader points at it (rows are 20 px high, columns --cw wide), once
+    // the page has stopped moving: figures above it that were skipped off screen take their real
+    // size as they are scrolled past, and may move it after the scroll.
+    let p = null;
+    for (let attempt = 0; attempt < 20 && !p; attempt += 1) {
+      // The entry's row in the middle of the window (clear of the sticky stepper at the top).
+      await grid.evaluate((g, r) => {
+        const y = g.querySelector('canvas').getBoundingClientRect().top + (r + 0.5) * 20;
+        if (y < innerHeight * 0.3 || y > innerHeight * 0.7) window.scrollBy(0, y - innerHeight / 2);
+      }, row);
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      p = await grid.evaluate((g, [r, c]) => {
+        const box = g.querySelector('canvas').getBoundingClientRect();
+        const w = parseFloat(g.parentNode.style.getPropertyValue('--cw'));
+        const point = { x: box.left + (c + 0.5) * w, y: box.top + (r + 0.5) * 20 };
+        return g.contains(document.elementFromPoint(point.x, point.y)) ? point : null;
+      }, [row, col]);
+    }
+    if (!p) throw new Error(`lessonRow: the entry ${ref} does not come under the pointer`);
+    await page.mouse.move(p.x, p.y);
     await page.waitForSelector(`#explain[data-cell="${ref}"]`);
     values.push((await page.innerText('#explain .explain-lines')).trim().split(/\s/).pop());
   }
