@@ -425,8 +425,8 @@ for (const [title, hash, single] of pages) {
 }
 
 // The summary: how many of the interactions measured come within one frame (16.7 ms, the figure
-// the lesson is held to: issue 3's criterion is read as the median over repeated samples; the
-// 90th percentile and the first time are counted beside it). Of this build (the first, with COMPARE).
+// the lesson is held to), by the median, the 90th percentile and the first sample (issue 3 does
+// not say which it means). Of this build (the first, with COMPARE).
 const FRAME_MS = 1000 / 60;
 const within = (key) => measured.filter((m) => m[key] <= FRAME_MS).length;
 const largest = (key) => measured.reduce((a, b) => (b[key] > a[key] ? b : a), measured[0]);
