@@ -26,7 +26,7 @@ async function frameOf(page, selector) {
     selector,
   );
   const frame = await handle.asElement().contentFrame();
-  await frame.waitForSelector('td[data-matrix="weights"]');
+  await frame.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="weights"]');
   return { frame, iframe: handle.asElement() };
 }
 
@@ -82,7 +82,7 @@ test('styles do not cross between the course page and the embeds', async () => {
   try {
     const { frame } = await frameOf(page, '#first');
     // The host's dashed magenta table borders and Comic Sans do not reach the playground…
-    const inside = await frame.$eval('td[data-matrix="weights"]', (td) => {
+    const inside = await frame.$eval('section.lesson-step:not(.parked) td[data-matrix="weights"]', (td) => {
       const style = getComputedStyle(td);
       return { border: style.borderTopStyle, font: style.fontFamily, outline: getComputedStyle(td.closest('table')).outlineStyle };
     });
@@ -114,7 +114,7 @@ test('the two elements keep their own state; each "open in the full playground" 
     const second = await frameOf(page, '#second');
     const secondBefore = await printedCells(second.frame);
     await first.frame.fill('#sentence', 'Attention is all you need');
-    await first.frame.waitForFunction(() => document.querySelectorAll('td[data-matrix="weights"][data-head="0"]').length === 25);
+    await first.frame.waitForFunction(() => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="weights"][data-head="0"]').length === 25);
     await first.frame.waitForFunction(() => document.querySelector('#share-open-full').href.includes('Attention+is+all+you+need'));
     // The other element did not change.
     assert.deepEqual(await printedCells(second.frame), secondBefore);
@@ -126,7 +126,7 @@ test('the two elements keep their own state; each "open in the full playground" 
     const href = await first.frame.getAttribute('#share-open-full', 'href');
     const full = await openPage(harness.browser, href);
     try {
-      await full.page.waitForSelector('td[data-matrix="weights"]');
+      await full.page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="weights"]');
       assert.equal(await full.page.isVisible('header.top'), true);
       assert.equal(await full.page.inputValue('#sentence'), 'Attention is all you need');
       assert.deepEqual(await printedCells(full.page), await printedCells(first.frame));

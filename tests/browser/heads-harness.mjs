@@ -31,7 +31,7 @@ export async function startBrowser() {
       if (message.type() === 'warning' && /head view|shuffle run|companion/.test(message.text())) errors.push(`console: ${message.text()}`);
     });
     await page.goto(`${base}index.html${hash}`);
-    await page.waitForSelector('td[data-matrix="output"]');
+    await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="output"]');
     await page.waitForSelector('#head-split [data-hs-part]');
     return { page, errors, close: () => context.close() };
   }
@@ -56,7 +56,7 @@ export function hvRow(page, name, head, row) {
  *  with when the pointer is on it (the entry's printed text: lesson.test checks that they agree). */
 export async function lessonRow(page, name, head, row) {
   const headSel = head === null ? ':not([data-head])' : `[data-head="${head}"]`;
-  const cells = await page.$$eval(`td[data-matrix="${name}"]${headSel}[data-row="${row}"]`, (all) =>
+  const cells = await page.$$eval(`section.lesson-step:not(.parked) td[data-matrix="${name}"]${headSel}[data-row="${row}"]`, (all) =>
     all.sort((a, b) => Number(a.dataset.col) - Number(b.dataset.col)).map((cell) => cell.textContent),
   );
   const grid = page.locator(`#results section.lesson-step:not(.parked) .cg-body[data-matrix="${name}"]${headSel}`);

@@ -244,7 +244,7 @@ test('cross-attention: target × source maps, padding on the source, causal only
     await page.waitForFunction(() => document.querySelectorAll('#cross-view td[data-hv="cross-weights"][data-row="0"]').length === 4);
     // 6 target tokens × 4 source tokens, in the lesson too; the source tokens label the columns.
     assert.equal(await count(page, '#cross-view td[data-hv="cross-weights"]'), 24);
-    assert.equal(await count(page, 'td[data-matrix="weights"][data-head="0"][data-row="0"]'), 4);
+    assert.equal(await count(page, 'section.lesson-step:not(.parked) td[data-matrix="weights"][data-head="0"][data-row="0"]'), 4);
     const columns = await page.$$eval('#cross-view [data-hv-figure="cross-weights"] thead tr.cols th[scope="col"]', (ths) => ths.map((th) => th.textContent));
     assert.deepEqual(columns, ['Le', 'chat', 'est', 'assis']);
     const text = await page.textContent('#cross-view');
@@ -295,7 +295,7 @@ test('cross-attention: target × source maps, padding on the source, causal only
     await retype(page, '#source-sentence', 'Le chat');
     await page.uncheck('#cross-mode');
     await page.waitForSelector('#cross-view', { state: 'hidden' });
-    assert.equal(await count(page, 'td[data-matrix="weights"][data-head="0"][data-row="0"]'), 6);
+    assert.equal(await count(page, 'section.lesson-step:not(.parked) td[data-matrix="weights"][data-head="0"][data-row="0"]'), 6);
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -311,7 +311,7 @@ test('Chinese is tokenized into words or characters, and past the limit nothing 
     await page.waitForFunction(() => document.querySelectorAll('#token-chips .chip').length === 5);
     const chips = await page.$$eval('#token-chips .chip', (cs) => cs.map((c) => c.textContent));
     assert.deepEqual(chips, ['我', '爱', '自然', '语言', '处理']);
-    await page.waitForFunction(() => document.querySelectorAll('td[data-matrix="output"]').length === 5 * 6);
+    await page.waitForFunction(() => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="output"]').length === 5 * 6);
     // The head views off screen draw after the lesson's frame (web/src/heads/view-scheduler.js).
     await page.waitForFunction(() => document.querySelectorAll('#token-view text[data-tv-q]').length === 5);
     const labels = await page.$$eval('#token-view text[data-tv-q]', (ts) => ts.map((t) => t.firstChild.textContent));

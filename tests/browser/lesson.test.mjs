@@ -63,17 +63,17 @@ async function open(hash = '', { width = 1280, height = 900, init = null } = {})
 }
 
 const cell = (matrix, head, row, col) =>
-  `td[data-matrix="${matrix}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`}[data-row="${row}"][data-col="${col}"]`;
+  `section.lesson-step:not(.parked) td[data-matrix="${matrix}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`}[data-row="${row}"][data-col="${col}"]`;
 
 async function rowValues(page, matrix, head, row) {
-  const texts = await page.$$eval(`td[data-matrix="${matrix}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`}[data-row="${row}"]`, (cells) =>
+  const texts = await page.$$eval(`section.lesson-step:not(.parked) td[data-matrix="${matrix}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`}[data-row="${row}"]`, (cells) =>
     cells.sort((a, b) => Number(a.dataset.col) - Number(b.dataset.col)).map((c) => c.textContent),
   );
   return texts.map(parseCell);
 }
 
 const fixed3 = (values) => values.map((v) => v.toFixed(3));
-const shownSteps = (page) => page.$$eval('#results section.lesson-step', (s) => s.map((n) => n.dataset.step));
+const shownSteps = (page) => page.$$eval('#results section.lesson-step:not(.parked)', (s) => s.map((n) => n.dataset.step));
 const explanation = (page) => page.innerText('#explain .explain-lines');
 
 // The softmax lab drawn on a canvas (from 8 keys on), as a PNG data URL on a fresh page opened at
@@ -128,7 +128,7 @@ test('the stepper moves through the pipeline: next, previous, a step, play, all 
     await page.click('#step-play');
     assert.deepEqual(await shownSteps(page), ['x']);
     assert.equal(await page.getAttribute('#step-play', 'aria-pressed'), 'true');
-    await page.waitForFunction(() => document.querySelector('#results section.lesson-step')?.dataset.step === 'qkv', null, { timeout: 8000 });
+    await page.waitForFunction(() => document.querySelector('#results section.lesson-step:not(.parked)')?.dataset.step === 'qkv', null, { timeout: 8000 });
     await page.click('#step-play'); // pause
     assert.equal(await page.getAttribute('#step-play', 'aria-pressed'), 'false');
     await page.waitForTimeout(2800);
@@ -265,7 +265,7 @@ test('the last number pointed at stays explained when the pointer leaves the mat
 test('the mask workbench: kinds, custom cells, fill 0, order, padding, a fully masked row', async () => {
   const { page, errors, close } = await open('#preset=journey&v=1&step=mask');
   try {
-    const maskRow = async (r) => page.$$eval(`td[data-matrix="mask"][data-row="${r}"]`, (c) => c.map((n) => n.textContent));
+    const maskRow = async (r) => page.$$eval(`section.lesson-step:not(.parked) td[data-matrix="mask"][data-row="${r}"]`, (c) => c.map((n) => n.textContent));
     assert.deepEqual(await maskRow(0), ['0', '−∞', '−∞', '−∞', '−∞', '−∞']);
 
     // Custom: clicking cells of M toggles them, starting from the pattern on screen.
@@ -422,7 +422,7 @@ test('every preset loads in one click, with the material’s numbers checked', a
   try {
     // The worked example.
     await page.click('a[data-preset="journey"]');
-    await page.waitForFunction(() => document.querySelectorAll('td[data-matrix="x"]').length === 18);
+    await page.waitForFunction(() => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="x"]').length === 18);
     assert.deepEqual(fixed3(await rowValues(page, 'weights', 0, 1)), fixed3([0.423, 0.577, 0, 0, 0, 0]));
 
     // "The cat sat": q = k₂ = [1,0,1,0]; the cat row is softmax([0.5, 1, 0.5]).
@@ -442,7 +442,7 @@ test('every preset loads in one click, with the material’s numbers checked', a
 
     // Bidirectional vs causal: both A side by side.
     await page.click('a[data-preset="compare"]');
-    await page.waitForSelector('td[data-matrix="cmp-weights"]');
+    await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="cmp-weights"]');
     assert.deepEqual(fixed3(await rowValues(page, 'weights', 0, 0)), fixed3([0.192, 0.187, 0.185, 0.142, 0.14, 0.155]));
     assert.deepEqual(fixed3(await rowValues(page, 'cmp-weights', 0, 0)), fixed3([1, 0, 0, 0, 0, 0]));
     assert.match(await page.textContent('figure[data-matrix-figure="cmp-weights"] figcaption'), /causal/);
@@ -451,7 +451,7 @@ test('every preset loads in one click, with the material’s numbers checked', a
     await page.click('a[data-preset="padding"]');
     await page.waitForSelector('section[data-step="mask"]');
     assert.deepEqual(await page.$$eval('.pad-chips button', (b) => b.map((n) => n.getAttribute('aria-pressed'))), ['true', 'true', 'false', 'false', 'false']);
-    assert.deepEqual(await page.$$eval('td[data-matrix="mask"][data-row="4"]', (c) => c.map((n) => n.textContent)), ['−∞', '−∞', '0', '0', '0']);
+    assert.deepEqual(await page.$$eval('section.lesson-step:not(.parked) td[data-matrix="mask"][data-row="4"]', (c) => c.map((n) => n.textContent)), ['−∞', '−∞', '0', '0', '0']);
     assert.match(await page.innerText('#mask-workbench .wb-notes'), /“\[PAD\]”, “\[PAD\]” see no key at all/);
     assert.deepEqual(errors, []);
   } finally {
@@ -828,7 +828,7 @@ test('from d_model = 16 the weight matrices are canvases too: edited in place, r
     const grid = 'section.lesson-step:not(.parked) .cg-body[data-matrix="wq"]';
     const editor = `${grid} input.cell-input`;
     const readout = () => page.textContent(`${grid} .cg-readout`);
-    assert.equal(await page.locator('td[data-matrix="wq"]').count(), 0);
+    assert.equal(await page.locator('section.lesson-step:not(.parked) td[data-matrix="wq"]').count(), 0);
     assert.equal(await page.locator('section.lesson-step:not(.parked) .cg-body[data-matrix]:is([data-matrix="wk"], [data-matrix="wv"])').count(), 2);
     assert.equal(await page.locator(cell('q', null, 0, 0)).count(), 1); // Q (3 rows) stays a table
     const q00 = await page.textContent(cell('q', null, 0, 0));
@@ -1206,7 +1206,7 @@ test('on a page of all steps, the softmax lab far from the window is redrawn aft
       const pixels = () => document.querySelector(sel).toDataURL();
       const before = pixels();
       const key = (node) => node.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
-      const td = document.querySelector('td[data-matrix="wq"][data-row="0"][data-col="0"]');
+      const td = document.querySelector('section.lesson-step:not(.parked) td[data-matrix="wq"][data-row="0"][data-col="0"]');
       td.focus();
       key(td);
       td.querySelector('input').value = '2.5';
@@ -1271,7 +1271,7 @@ test('reader text stays text; a narrow screen keeps the explanation at hand', as
   try {
     await page.fill('#sentence', '<img src=x onerror="window.hacked=1"> <b>x</b> two');
     // Five tokens: <img, src=x, onerror="window.hacked=1">, <b>x</b>, two.
-    await page.waitForFunction(() => document.querySelectorAll('td[data-matrix="x"]').length === 15);
+    await page.waitForFunction(() => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="x"]').length === 15);
     assert.equal(await page.locator('#results img, #results b, #explain img, #explain b, #mask-workbench b, #softmax-lab b').count(), 0);
     await page.click(cell('weights', 0, 3, 0));
     assert.match(await page.innerText('#explain'), /the share “<b>x<\/b>” reads from “<img”/);

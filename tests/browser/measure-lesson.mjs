@@ -320,6 +320,9 @@ const pages = [
   [`T = ${T}, d_model = 8, 2 heads, all steps`, `#v=1&s=${tokens}&d=8&h=2`, false],
   [`T = ${T}, d_model = 16, 4 heads, all steps`, `#v=1&s=${tokens}&d=16&h=4`, false],
 ].filter(([title]) => !process.env.PAGES || process.env.PAGES.split(',').some((p) => title.includes(p)));
+// PAGES=<a>,<b> keeps the pages whose title holds one of the parts ("one step", "d_model = 16");
+// ONLY=<a>|<b> the interactions whose label holds one ("stepper|pad a token": an interaction after
+// the stepper has visited other steps).
 
 // COMPARE=<another build>: side by side in one browser, interaction by interaction, the two builds
 // take turns (ROUNDS times each, REPEAT samples a turn), so that the machine's slow and fast phases
@@ -375,7 +378,7 @@ const cell = (values) => `${median(values).toFixed(1)} / ${percentile90(values).
 const measured = [];
 for (const [title, hash, single] of pages) {
   const lesson = process.env.EXTRA === 'only' ? EXTRAS : process.env.EXTRA ? [...INTERACTIONS, ...EXTRAS] : INTERACTIONS;
-  const interactions = (single && process.env.EXTRA !== 'only' ? [STEPPER, ...lesson] : lesson).filter(([label]) => !process.env.ONLY || label.includes(process.env.ONLY));
+  const interactions = (single && process.env.EXTRA !== 'only' ? [STEPPER, ...lesson] : lesson).filter(([label]) => !process.env.ONLY || process.env.ONLY.split('|').some((part) => label.includes(part)));
   console.log(`\n${title}`);
   if (FRESH) {
     // Each load: a new page per build (taking turns), every interaction once, in order.

@@ -52,12 +52,12 @@ async function open(hash = '', { withoutSimd = false } = {}) {
     if (message.type() === 'error') errors.push(`console: ${message.text()}`);
   });
   await page.goto(`${base}index.html${hash}`);
-  await page.waitForSelector('td[data-matrix="output"]');
+  await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="output"]');
   return { page, errors, close: () => context.close() };
 }
 
 const cellSelector = (matrix, head, row) =>
-  `td[data-matrix="${matrix}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`}[data-row="${row}"]`;
+  `section.lesson-step:not(.parked) td[data-matrix="${matrix}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`}[data-row="${row}"]`;
 
 // One printed row of a matrix as text, in column order.
 async function rowTexts(page, matrix, head, row) {
@@ -102,21 +102,21 @@ test('#preset=journey reproduces the worked example of the course', async () => 
 
     // The masked scores: the first row keeps its own score, the rest is −∞ and looks masked.
     assert.deepEqual(await rowTexts(page, 'masked', 0, 0), ['0.577', '−∞', '−∞', '−∞', '−∞', '−∞']);
-    const above = await page.$$eval('td[data-matrix="masked"][data-head="0"]', (cells) =>
+    const above = await page.$$eval('section.lesson-step:not(.parked) td[data-matrix="masked"][data-head="0"]', (cells) =>
       cells
         .filter((cell) => Number(cell.dataset.col) > Number(cell.dataset.row))
         .map((cell) => ({ text: cell.textContent, masked: cell.classList.contains('masked') })),
     );
     assert.equal(above.length, 15);
     for (const cell of above) assert.deepEqual(cell, { text: '−∞', masked: true });
-    const below = await page.$$eval('td[data-matrix="masked"][data-head="0"]', (cells) =>
+    const below = await page.$$eval('section.lesson-step:not(.parked) td[data-matrix="masked"][data-head="0"]', (cells) =>
       cells.filter((cell) => Number(cell.dataset.col) <= Number(cell.dataset.row)).map((cell) => cell.textContent),
     );
     assert.ok(below.every((text) => /^−?\d+\.\d{3}$/.test(text)), below.join(' '));
 
     // Every matrix is labelled with the tokens and carries its cells.
-    assert.equal(await count(page, 'td[data-matrix="weights"][data-head="0"]'), 36);
-    assert.equal(await count(page, 'td[data-matrix="output"]'), 18);
+    assert.equal(await count(page, 'section.lesson-step:not(.parked) td[data-matrix="weights"][data-head="0"]'), 36);
+    assert.equal(await count(page, 'section.lesson-step:not(.parked) td[data-matrix="output"]'), 18);
     const rowLabels = await page.$$eval('figure[data-matrix-figure="x"] tbody th', (ths) => ths.map((th) => th.textContent));
     assert.deepEqual(rowLabels, ['Your', 'journey', 'starts', 'with', 'one', 'step']);
 
@@ -138,8 +138,8 @@ test('typing a new sentence recomputes with the new number of tokens', async () 
     await page.click('#sentence');
     await page.keyboard.press('Control+A');
     await page.keyboard.type('The cat sat', { delay: 15 });
-    await page.waitForFunction(() => document.querySelectorAll('td[data-matrix="weights"][data-head="0"]').length === 9);
-    assert.equal(await count(page, 'td[data-matrix="x"]'), 9); // 3 tokens × d_model 3
+    await page.waitForFunction(() => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="weights"][data-head="0"]').length === 9);
+    assert.equal(await count(page, 'section.lesson-step:not(.parked) td[data-matrix="x"]'), 9); // 3 tokens × d_model 3
     assert.equal(await count(page, cellSelector('weights', 0, 3)), 0);
     const labels = await page.$$eval('figure[data-matrix-figure="output"] tbody th', (ths) => ths.map((th) => th.textContent));
     assert.deepEqual(labels, ['The', 'cat', 'sat']);
@@ -147,9 +147,9 @@ test('typing a new sentence recomputes with the new number of tokens', async () 
     // A wider model with two heads: heads appear as separate per-head matrices.
     await page.fill('#d-model', '4');
     await page.click('#head-choices button[data-heads="2"]');
-    await page.waitForSelector('td[data-matrix="weights"][data-head="1"]');
-    assert.equal(await count(page, 'td[data-matrix="context"][data-head="1"]'), 6); // 3 × d_k 2
-    assert.equal(await count(page, 'td[data-matrix="output"]'), 12);
+    await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="weights"][data-head="1"]');
+    assert.equal(await count(page, 'section.lesson-step:not(.parked) td[data-matrix="context"][data-head="1"]'), 6); // 3 × d_k 2
+    assert.equal(await count(page, 'section.lesson-step:not(.parked) td[data-matrix="output"]'), 12);
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -217,7 +217,7 @@ test('bad input shows a message and keeps the last result', async () => {
     await page.fill('#embeddings-text', text);
     await page.fill('#sentence', '<img src=x onerror="window.hacked=1"> <b>bold</b>');
     // Four tokens: <img, src=x, onerror="window.hacked=1">, <b>bold</b>.
-    await page.waitForFunction(() => document.querySelectorAll('td[data-matrix="output"]').length === 12);
+    await page.waitForFunction(() => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="output"]').length === 12);
     const labels = await page.$$eval('figure[data-matrix-figure="x"] tbody th', (ths) => ths.map((th) => th.textContent));
     assert.deepEqual(labels, ['<img', 'src=x', 'onerror="window.hacked=1">', '<b>bold</b>']);
     assert.equal(await count(page, '#results img, #results b, #token-chips b'), 0);
@@ -275,7 +275,7 @@ test('a very long sentence shows its first 32 tokens as chips and how many are l
     // A short sentence shows every token, and no "more" chip.
     await paste(page, 'The cat sat');
     await page.fill('#heads', '1');
-    await page.waitForFunction(() => document.querySelectorAll('td[data-matrix="weights"][data-head="0"]').length === 9);
+    await page.waitForFunction(() => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="weights"][data-head="0"]').length === 9);
     assert.deepEqual(await chipTexts(page), ['The', 'cat', 'sat']);
     assert.equal(await count(page, '#token-chips .chip.more'), 0);
     assert.deepEqual(errors, []);
@@ -300,13 +300,13 @@ test('hand-edited embeddings start from the per-token vectors and follow the sen
     // Change one number: X changes there and nowhere else.
     const edited = lines.map((line, i) => (i === 1 ? line.replace(/^\S+/, '2.5') : line)).join('\n');
     await page.fill('#embeddings-text', edited);
-    await page.waitForFunction(() => document.querySelector('td[data-matrix="x"][data-row="1"][data-col="0"]').textContent === '2.500');
+    await page.waitForFunction(() => document.querySelector('section.lesson-step:not(.parked) td[data-matrix="x"][data-row="1"][data-col="0"]').textContent === '2.500');
     assert.deepEqual((await xRow()).slice(1), before.slice(1));
 
     // Delete the first word: "journey" keeps its edited row, now in row 0.
     await page.fill('#sentence', 'journey starts with one step');
-    await page.waitForFunction(() => document.querySelectorAll('td[data-matrix="x"]').length === 30);
-    assert.equal(await page.textContent('td[data-matrix="x"][data-row="0"][data-col="0"]'), '2.500');
+    await page.waitForFunction(() => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="x"]').length === 30);
+    assert.equal(await page.textContent('section.lesson-step:not(.parked) td[data-matrix="x"][data-row="0"][data-col="0"]'), '2.500');
     assert.equal((await page.inputValue('#embeddings-text')).split('\n').length, 5);
     await page.waitForFunction(() => /x=2\.5,/.test(location.hash)); // written once typing pauses
     assert.deepEqual(errors, []);
@@ -320,8 +320,8 @@ test('the default page shows multi-head attention with random weights', async ()
   try {
     // Every per-head step shows one article per head (the softmax step as an example).
     assert.equal(await count(page, 'section[data-step="softmax"] article.head'), 2);
-    assert.equal(await count(page, 'td[data-matrix="x"]'), 36); // 6 tokens × d_model 6
-    assert.equal(await count(page, 'td[data-matrix="scores"][data-head="1"]'), 36);
+    assert.equal(await count(page, 'section.lesson-step:not(.parked) td[data-matrix="x"]'), 36); // 6 tokens × d_model 6
+    assert.equal(await count(page, 'section.lesson-step:not(.parked) td[data-matrix="scores"][data-head="1"]'), 36);
     await screenshotDrawn(page, path.join(screenshots, 'default-en.png'));
     assert.deepEqual(errors, []);
   } finally {

@@ -53,7 +53,7 @@ function assertAgree(codeRows, pageRows, what) {
 test('PyTorch and NumPy code hold the numbers the page shows', async () => {
   const { page, errors, close } = await openPage(harness.browser, `${harness.base}dist/index.html`, { acceptDownloads: true });
   try {
-    await page.waitForSelector('td[data-matrix="output"]');
+    await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="output"]');
     await page.click('[data-share-open="share-export"]');
     await page.locator('#share-export').screenshot({ path: path.join(screenshots, 'share-export-panel.png') });
     const weights2 = await Promise.all([0, 1, 2, 3, 4, 5].map((row) => rowTexts(page, 'weights', 1, row)));
@@ -95,7 +95,7 @@ function parseCSV(text) {
 test('the selected matrix downloads as CSV, JSON, SVG and PNG with the page’s numbers', async () => {
   const { page, errors, close } = await openPage(harness.browser, `${harness.base}dist/index.html#preset=journey`, { acceptDownloads: true });
   try {
-    await page.waitForSelector('td[data-matrix="weights"]');
+    await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="weights"]');
     await page.click('[data-share-open="share-export"]');
     assert.equal(await page.inputValue('#share-export-matrix'), 'weights.1');
     const rows = await Promise.all([0, 1, 2, 3, 4, 5].map((row) => rowTexts(page, 'weights', 0, row)));
@@ -147,7 +147,7 @@ test('the selected matrix downloads as CSV, JSON, SVG and PNG with the page’s 
 test('clicking a matrix’s caption selects it for export', async () => {
   const { page, errors, close } = await openPage(harness.browser, `${harness.base}dist/index.html#preset=journey`);
   try {
-    await page.waitForSelector('td[data-matrix="output"]');
+    await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="output"]');
     await page.click('[data-share-open="share-export"]');
     await page.locator('figure:has(td[data-matrix="output"]) figcaption').first().click();
     assert.equal(await page.inputValue('#share-export-matrix'), 'output');

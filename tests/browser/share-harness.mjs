@@ -47,8 +47,8 @@ export async function openPage(browser, url, { permissions = [], acceptDownloads
 
 /** Every printed matrix cell of a page or frame: 'matrix/head/row/col' → text. */
 export async function printedCells(target) {
-  await target.waitForSelector('td[data-matrix]');
-  return target.$$eval('td[data-matrix]', (cells) =>
+  await target.waitForSelector('section.lesson-step:not(.parked) td[data-matrix]');
+  return target.$$eval('section.lesson-step:not(.parked) td[data-matrix]', (cells) =>
     Object.fromEntries(
       cells.map((cell) => [`${cell.dataset.matrix}/${cell.dataset.head ?? ''}/${cell.dataset.row}/${cell.dataset.col}`, cell.textContent]),
     ),
@@ -57,7 +57,7 @@ export async function printedCells(target) {
 
 /** One printed row of a matrix (head: 0-based, or null for model matrices), in column order. */
 export async function rowTexts(target, matrix, head, row) {
-  const selector = `td[data-matrix="${matrix}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`}[data-row="${row}"]`;
+  const selector = `section.lesson-step:not(.parked) td[data-matrix="${matrix}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`}[data-row="${row}"]`;
   return target.$$eval(selector, (cells) =>
     cells.sort((a, b) => Number(a.dataset.col) - Number(b.dataset.col)).map((cell) => cell.textContent),
   );

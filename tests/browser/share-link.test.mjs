@@ -22,12 +22,12 @@ test('the address follows the edits, and a copied link opens the same numbers in
   const first = await openPage(harness.browser, site('#preset=journey'), { permissions: ['clipboard-read', 'clipboard-write'] });
   try {
     const { page } = first;
-    await page.waitForSelector('td[data-matrix="output"]');
+    await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="output"]');
     const historyBefore = await page.evaluate(() => history.length);
     await page.fill('#sentence', 'Your journey starts with two small steps');
     await page.fill('#d-model', '4');
     await page.dispatchEvent('#d-model', 'change');
-    await page.waitForFunction(() => document.querySelectorAll('td[data-matrix="x"]').length === 7 * 4);
+    await page.waitForFunction(() => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="x"]').length === 7 * 4);
     // The address is rewritten once typing pauses (history.replaceState, debounced).
     await page.waitForFunction(() => location.hash.includes('d=4') && location.hash.includes('two+small'));
     assert.equal(await page.evaluate(() => history.length), historyBefore, 'replaceState, not a new history entry per keystroke');
@@ -63,7 +63,7 @@ test('a hostile link opens its valid part with a dismissible message, and nothin
   const hash = `#preset=journey&v=1&s=${evil}&d=99999&h=abc&x=1,2;3&foo=<b>bar</b>&heads_hide=1`;
   const { page, errors, close } = await openPage(harness.browser, site(hash));
   try {
-    await page.waitForSelector('td[data-matrix="output"]');
+    await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="output"]');
     await page.waitForSelector('#share-notice:not([hidden])');
     const items = await page.$$eval('#share-notice li', (nodes) => nodes.map((node) => node.textContent));
     assert.deepEqual(items, [
@@ -90,7 +90,7 @@ test('a hostile link opens its valid part with a dismissible message, and nothin
 test('the gallery lists the examples as links that open them', async () => {
   const { page, errors, close } = await openPage(harness.browser, site());
   try {
-    await page.waitForSelector('td[data-matrix="output"]');
+    await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="output"]');
     await page.click('[data-share-open="share-gallery"]');
     const links = await page.$$eval('#share-gallery a[data-gallery]', (nodes) => nodes.map((n) => ({ id: n.dataset.gallery, href: n.getAttribute('href'), text: n.textContent })));
     assert.ok(links.length >= 8, `${links.length} examples`);
@@ -100,7 +100,7 @@ test('the gallery lists the examples as links that open them', async () => {
     await page.click('#share-gallery a[data-gallery="cat-sat"]');
     await page.waitForFunction(() => location.hash === '#preset=cat');
     // The preset opens the softmax step: A is 3 × 3.
-    await page.waitForFunction(() => document.querySelectorAll('td[data-matrix="weights"][data-head="0"]').length === 9);
+    await page.waitForFunction(() => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="weights"][data-head="0"]').length === 9);
     assert.deepEqual(await rowTexts(page, 'weights', 0, 1), ['0.274', '0.452', '0.274']);
     // Chinese: the gallery texts follow the language.
     await page.click('button[data-lang="zh-CN"]');
@@ -116,7 +116,7 @@ test('the gallery lists the examples as links that open them', async () => {
 test('the classroom link hides the chosen controls and the explanations', async () => {
   const { page, errors, close } = await openPage(harness.browser, site('#preset=journey'));
   try {
-    await page.waitForSelector('td[data-matrix="output"]');
+    await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="output"]');
     await page.click('[data-share-open="share-embed"]');
     await page.check('[data-hide-name="heads"]');
     await page.check('[data-hide-name="sentence"]');
@@ -131,7 +131,7 @@ test('the classroom link hides the chosen controls and the explanations', async 
 
     const student = await openPage(harness.browser, classroom);
     try {
-      await student.page.waitForSelector('td[data-matrix="output"]');
+      await student.page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="output"]');
       assert.equal(await student.page.isVisible('#sentence'), false);
       assert.equal(await student.page.isVisible('#heads'), false);
       assert.equal(await student.page.isVisible('#d-model'), true);

@@ -51,7 +51,7 @@ test('opened from disk with the network refused, it computes and shares like the
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   try {
     await page.goto(url);
-    await page.waitForSelector('td[data-matrix="weights"]');
+    await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="weights"]');
     assert.match(await page.textContent('#engine-status'), /WebAssembly SIMD/);
     assert.deepEqual(await rowTexts(page, 'weights', 0, 1), ['0.423', '0.577', '0', '0', '0', '0']);
     assert.deepEqual(await rowTexts(page, 'output', null, 1), ['0.499', '0.566', '0.757']);
@@ -74,7 +74,7 @@ test('opened from disk with the network refused, it computes and shares like the
 test('the single file has embed mode too', async () => {
   const { page, errors, close } = await openPage(harness.browser, `${pathToFileURL(file).href}#preset=journey&v=1&embed=1&lang=zh-CN`);
   try {
-    await page.waitForSelector('td[data-matrix="weights"]');
+    await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="weights"]');
     assert.equal(await page.isVisible('header.top'), false);
     assert.match(await page.getAttribute('#share-open-full', 'href'), /^file:\/\/.*attention-playground-standalone\.html#preset=journey&lang=zh-CN$/);
     assert.deepEqual(errors, []);

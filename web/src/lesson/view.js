@@ -462,7 +462,7 @@ export function createStepsView(container, callbacks) {
     huge = pastCorner(ctx.result);
     for (const view of queue.keys()) if (!live.includes(view)) queue.delete(view);
     const els = built.map((b) => b.el);
-    parking = single && !huge && live.some((v) => v.isCanvas);
+    parking = single && !huge;
     // The views of a section just shown (attached, or no longer parked): where they are is not
     // known until the observer reports again.
     for (const b of built) {
@@ -501,17 +501,17 @@ export function createStepsView(container, callbacks) {
     });
   }
 
-  // One step at a time, with canvases (T from CANVAS_FROM to MAX_SHOWN): the sections of other
-  // steps stay in the page, parked (no height, content skipped but its layout kept), so that showing one of
-  // them again — or the next or previous step, built ahead in idle time (prefetch below) — costs
-  // little style and layout: on a software-rendered page a step of T = 32 took 20-40 ms to lay
-  // out when its section was attached anew. At most MAX_PARKED are kept; each holds its own
-  // figures (no matrix is in two sections); while parked, their content is skipped
-  // (content-visibility: hidden: not painted, not focusable, not in the accessibility tree).
-  // Not with tables (T < CANVAS_FROM): a parked step holds its own copy of the matrices it reads
-  // (S + M in the softmax step as in the mask step, A in the step of · V), whose cells a course
-  // script or a test looking for td[data-matrix] would then find twice (tried 2026-12-02: the
-  // stepper at T = 6 took a third of the time, and six browser tests read the parked copies).
+  // One step at a time (T up to MAX_SHOWN): the sections of other steps stay in the page, parked
+  // (no height, content skipped but its layout kept), so that showing one of them again — or the
+  // next or previous step, built ahead in idle time (prefetch below) — costs little style and
+  // layout: on a software-rendered page a step of T = 32 took 20-40 ms to lay out when its
+  // section was attached anew; with tables too (T < CANVAS_FROM), the stepper at T = 6 took 0.38
+  // times the time (18.2 ms against 47.6, side by side, 2026-12-02). At most MAX_PARKED are kept;
+  // each holds its own figures (no matrix is in two sections); while parked, their content is
+  // skipped (content-visibility: hidden: not painted, not focusable, not in the accessibility
+  // tree). A parked step of tables thus holds copies of cells shown in another step (S + M in the
+  // softmax step as in the mask step): a lookup of a cell on screen skips parked sections
+  // (focusCell below; the tests select `section.lesson-step:not(.parked) td[data-matrix…]`).
   function showAmongParked(els) {
     const order = (el) => stepIndex(el.dataset.step);
     for (const el of els) {
@@ -706,7 +706,7 @@ export function createStepsView(container, callbacks) {
     const canvasView = canvases.find((v) => v.spec.editable) ?? canvases[0];
     if (canvasView) return canvasView.focusEntry(r, c);
     const headSel = head === null ? ':not([data-head])' : `[data-head="${head}"]`;
-    const td = container.querySelector(`td[data-matrix="${name}"]${headSel}[data-row="${r}"][data-col="${c}"]`);
+    const td = container.querySelector(`:scope > :not(.parked) td[data-matrix="${name}"]${headSel}[data-row="${r}"][data-col="${c}"]`);
     if (!td) return null;
     // Focus without scrolling (scrolling there would lay the page out at once, before the new
     // numbers are even styled), then bring the cell into view with the frame's own layout.
