@@ -598,6 +598,51 @@ test('7 tokens are shown as tables, 8 on canvases (the weights stay tables)', as
   }
 });
 
+// Below 8 tokens, a page of all steps that would print more than 1 000 table cells (view.js,
+// ALL_STEPS_TABLE_CELLS) draws its matrices with a row per token on canvases too; the same numbers
+// as the tables of one step. The worked example (432 cells) and the first page a visitor sees
+// (6 tokens, d_model 6, 2 heads: 900) stay tables.
+test('below T = 8 a page of all steps of more than 1 000 cells is drawn on canvases; the worked example stays tables', async () => {
+  const figureKinds = (page, names) => page.$$eval(names.map((name) => `#results section.lesson-step:not(.parked) figure[data-matrix-figure="${name}"]`).join(', '), (figures) =>
+    [...new Set(figures.map((f) => `${f.dataset.matrixFigure}:${f.querySelector('.cg-body') ? 'canvas' : f.querySelector('table') ? 'table' : '?'}`))].sort());
+  const canvasCount = (page) => page.locator('#results .cg-body').count();
+  for (const hash of ['#preset=journey', '']) {
+    const { page, errors, close } = await open(hash);
+    try {
+      assert.equal(await page.getAttribute('#step-all', 'aria-pressed'), 'true', hash);
+      assert.equal(await canvasCount(page), 0, hash);
+      assert.deepEqual(await figureKinds(page, ['x', 'weights']), ['weights:table', 'x:table'], hash);
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  }
+  const tokens = Array.from({ length: 7 }, (_, i) => `w${i + 1}`).join('+');
+  const { page, errors, close } = await open(`#v=1&s=${tokens}&d=8&h=2`);
+  try {
+    const rowPerToken = ['x', 'q', 'weights', 'output'];
+    assert.deepEqual(await figureKinds(page, [...rowPerToken, 'wq']), [...rowPerToken.map((name) => `${name}:canvas`), 'wq:table'].sort());
+    // An entry of A on its canvas, clicked: the readout and the explanation say its number…
+    const p = await entryPoint(page, 'weights', 0, 3, 1);
+    await page.mouse.click(p.x, p.y);
+    await page.waitForFunction(() => document.querySelector('#explain .explain-mode')?.textContent === 'Selected cell');
+    const readout = (await page.textContent('section.lesson-step:not(.parked) .cg-body[data-matrix="weights"][data-head="0"] .cg-readout')).split(': ').pop();
+    assert.equal((await explanation(page)).trim().split(/\s/).pop(), readout);
+    // …which the table of the softmax step, one step at a time, prints.
+    await page.click('button[data-step="softmax"]');
+    await page.waitForSelector('section.lesson-step:not(.parked)[data-step="softmax"] td[data-matrix="weights"]');
+    assert.deepEqual(await figureKinds(page, ['weights']), ['weights:table']);
+    assert.equal((await rowValues(page, 'weights', 0, 3))[1].toFixed(3), Number(readout).toFixed(3));
+    // Back to all steps: canvases again.
+    await page.click('#step-all');
+    await page.waitForFunction(() => document.querySelectorAll('#results section.lesson-step:not(.parked)').length === 9);
+    assert.deepEqual(await figureKinds(page, rowPerToken), rowPerToken.map((name) => `${name}:canvas`).sort());
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('from T = 8 the T×T matrices are canvases that explain, highlight and toggle like the tables', async () => {
   const tokens = Array.from({ length: 20 }, (_, i) => `w${i + 1}`).join('+');
   const { page, errors, close } = await open(`#v=1&s=${tokens}&d=4&h=1&step=softmax`);

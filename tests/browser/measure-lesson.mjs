@@ -262,7 +262,8 @@ function dumpSpan(events, i) {
 // Small helpers the interactions use in the page: `cell(name, head, row, col)` is the element to
 // fire at and the point (clientX, clientY) of that entry, for a table cell or a canvas entry.
 // T=<n> measures another number of tokens (32 unless told): 7 is the largest whose matrices
-// are tables (matrix-view.js's CANVAS_FROM), 32 the largest shown entry by entry. Entries are
+// are tables one step at a time (matrix-view.js's CANVAS_FROM; a page of all steps of more than
+// 1 000 table cells is drawn on canvases, view.js), 32 the largest shown entry by entry. Entries are
 // addressed with at(i, first, count): first + i % count, kept below T (at T = 32 every address
 // is the one used before T could be chosen).
 const T = Number(process.env.T ?? 32);
@@ -270,6 +271,8 @@ if (!Number.isInteger(T) || T < 6 || T > 32) throw new Error(`T=${process.env.T}
 const HELPERS = `${LESSON_PAGE_HELPERS}
   const T = ${T};
   const at = (i, first, count) => first + i % Math.max(1, Math.min(count, T - first));
+  const D = Number(document.querySelector('#d-model').value); // d_model: W_Q's rows
+  const H = Number(document.querySelector('#heads').value); // heads (the worked example has one)
 `;
 
 const tokens = Array.from({ length: T }, (_, i) => `t${i + 1}`).join('+');
@@ -285,15 +288,15 @@ const INTERACTIONS = [
     `for (const n of [...document.querySelectorAll('#results .cg-body'), $('#results')]) n.dispatchEvent(new MouseEvent('mouseleave'));`, `cell('weights', 0, at(i + 10, 4, 20), 2).node`],
   // A pointer is over an entry before it clicks it (a touch fires mouseover and mousemove before
   // its click too): the preparation points at it, so the click's figure holds what the click adds.
-  ['select a weight (click): state, URL, lab row', `point('weights', i % 2, at(i, 3, 25), 1, 'click');`, `point('weights', i % 2, at(i, 3, 25), 1, 'mouseover'); point('weights', i % 2, at(i, 3, 25), 1, 'mousemove');`, `cell('weights', i % 2, at(i, 3, 25), 1).node`],
+  ['select a weight (click): state, URL, lab row', `point('weights', i % Math.min(2, H), at(i, 3, 25), 1, 'click');`, `point('weights', i % Math.min(2, H), at(i, 3, 25), 1, 'mouseover'); point('weights', i % Math.min(2, H), at(i, 3, 25), 1, 'mousemove');`, `cell('weights', i % Math.min(2, H), at(i, 3, 25), 1).node`],
   ['temperature slider: recompute', `const r = $('#lesson-tau-range'); r.value = String(-0.6 + 0.05 * i); fire(r, 'input');`, '', `$('#lesson-tau-range')`],
   ['naive softmax on/off: recompute + stable run', `const b = $('#lesson-naive'); b.checked = !b.checked; fire(b, 'change');`, '', `$('#lesson-naive')`],
   ['toggle a cell of M (click): recompute', `point('mask', null, at(i, 2, 28), at(i, 3, 28), 'click');`, `point('mask', null, at(i, 2, 28), at(i, 3, 28), 'mouseover'); point('mask', null, at(i, 2, 28), at(i, 3, 28), 'mousemove');`, `cell('mask', null, at(i, 2, 28), at(i, 3, 28)).node`],
   ['fill −∞ / −1e9 / 0: recompute', `const f = $('input[name="lesson-fill"][value="' + ['-1e9', '0', '-inf'][i % 3] + '"]'); f.checked = true; fire(f, 'change');`, '', `$('input[name="lesson-fill"]')`],
   // W_Q is a canvas from d_model = 16 (a table before 2026-12-01), edited as X is.
   ['edit a cell of W_Q, Enter: recompute', `fire(document.querySelector('#results input.cell-input'), 'keydown', { key: 'Enter' });`,
-    `const p = cell('wq', null, i % 8, 0); if (p.node.tagName === 'TD') p.node.focus(); else fire(p.node, 'click', p); fire(p.node, 'keydown', { key: 'Enter' }); p.node.querySelector('input').value = String((i % 9) / 10);`,
-    `cell('wq', null, i % 8, 0).node`, 'qkv'],
+    `const p = cell('wq', null, i % Math.min(8, D), 0); if (p.node.tagName === 'TD') p.node.focus(); else fire(p.node, 'click', p); fire(p.node, 'keydown', { key: 'Enter' }); p.node.querySelector('input').value = String((i % 9) / 10);`,
+    `cell('wq', null, i % Math.min(8, D), 0).node`, 'qkv'],
   // X is a canvas at T = 32 (a table before 2026-12-01): a click makes the entry the active one.
   ['edit a cell of X, Enter: recompute', `fire(document.querySelector('#results input.cell-input'), 'keydown', { key: 'Enter' });`,
     `const p = cell('x', null, at(i, 0, 30), 1); if (p.node.tagName === 'TD') p.node.focus(); else fire(p.node, 'click', p); fire(p.node, 'keydown', { key: 'Enter' }); p.node.querySelector('input').value = String((i % 9) / 10);`,
@@ -319,8 +322,13 @@ const pages = [
   [`T = ${T}, d_model = 8, 2 heads, one step at a time`, `#v=1&s=${tokens}&d=8&h=2&step=softmax`, true],
   [`T = ${T}, d_model = 8, 2 heads, all steps`, `#v=1&s=${tokens}&d=8&h=2`, false],
   [`T = ${T}, d_model = 16, 4 heads, all steps`, `#v=1&s=${tokens}&d=16&h=4`, false],
-].filter(([title]) => !process.env.PAGES || process.env.PAGES.split(',').some((p) => title.includes(p)));
-// PAGES=<a>,<b> keeps the pages whose title holds one of the parts ("one step", "d_model = 16");
+  // The size of the first page a visitor sees (6 tokens, presets/index.js), measured when asked.
+  [`T = ${T}, d_model = 6, 2 heads, all steps`, `#v=1&s=${tokens}&d=6&h=2`, false, 'asked'],
+  // The course's worked example (T = 6, d_model = 3, one head, whatever T says), when asked.
+  ['the worked example, all steps', '#preset=journey', false, 'asked'],
+].filter(([title, , , asked]) => (process.env.PAGES ? process.env.PAGES.split(',').some((p) => title.includes(p)) : !asked));
+// PAGES=<a>,<b> keeps the pages whose title holds one of the parts ("one step", "d_model = 16";
+// "d_model = 6" and "worked example" are measured only so);
 // ONLY=<a>|<b> the interactions whose label holds one ("stepper|pad a token": an interaction after
 // the stepper has visited other steps).
 

@@ -37,7 +37,7 @@ test('the performance panel shows the path, the last computation, its FLOPs and 
     assert.match(shown['Engine memory'], /^\d+ MiB of WebAssembly memory$/);
 
     await retype(page, '#sentence', 'Your journey starts with one small step');
-    await page.waitForFunction(() => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="output"]').length === 7 * 6);
+    await page.waitForFunction(() => document.querySelector('section.lesson-step:not(.parked) figure[data-matrix-figure="output"] .shape')?.textContent === '7 × 6');
     shown = await facts(page);
     assert.match(shown['Last computation'], /^\d+\.\d\d ms \(on the page\)$/);
     assert.match(shown.Arithmetic, new RegExp(`^${formatFlops(forwardFlops(7, 7, 6)).replace('.', '\\.')},`));

@@ -19,6 +19,10 @@ import { EDITABLE, STEPS, stepIndex } from './steps.js';
 // head only, with a tab per head (a page of 8 heads × 5 steps would not re-render in a frame).
 const HEAD_CELL_BUDGET = 4 * 32 * 32;
 const BIG_PAGE_CELLS = 3000;
+// A page of all steps that would print more table cells than this shows its matrices with a row
+// per token on canvases below CANVAS_FROM tokens too (T = 7, d_model = 8, 2 heads: 1 355 cells,
+// whose tables took 34–50 ms to update on a change; the worked example, about 430, stays tables).
+const ALL_STEPS_TABLE_CELLS = 1000;
 const SPARE_VIEWS = 24;
 const MAX_PARKED = 4; // sections of other steps kept built (each holds up to 8 canvases)
 const IDLE_SLICE_MS = 8; // drawing a canvas of T = 32 takes a few ms
@@ -90,6 +94,7 @@ export function createStepsView(container, callbacks) {
   let tokensKey = '';
   let big = false;
   let huge = false; // matrices past the printed corner: fill views in slices (SLICE_MS)
+  let canvasAll = false; // a page of all steps too large for tables (ALL_STEPS_TABLE_CELLS)
   let parking = false; // sections of other steps stay in the page, parked (showAmongParked)
   const queue = new Map(); // view → { matrix, options }: waiting for a slice
   let sliceTimer = null;
@@ -201,18 +206,20 @@ export function createStepsView(container, callbacks) {
       t,
     };
     // (Not the symbol: a view takes a new one in place, viewFor.)
+    const past = pastCorner(result) || (isW && Math.max(matrix.rows, matrix.cols) > MAX_SHOWN);
+    const canvas = (spec.rows >= (isW ? W_CANVAS_FROM : CANVAS_FROM) || (canvasAll && !isW)) && !past;
     spec.key = [role, name, head, spec.rows, spec.cols, spec.title, spec.tag, isW ? spec.rows : tokensKey,
-      spec.colTokens ? 'sq' : '', editable, tools.map((x) => x.label).join(','), t('table.corner')].join('|');
+      spec.colTokens ? 'sq' : '', editable, tools.map((x) => x.label).join(','), t('table.corner'), canvas ? 'canvas' : 'table'].join('|');
     // Every matrix with a row per token (X too, edited over its canvas) is a canvas from
     // CANVAS_FROM tokens up to the printed corner, and so are the weights from d_model =
     // W_CANVAS_FROM up to it (Randomise W_Q at d_model = 16 restyled and laid out 256 changed table
-    // cells, 7 ms of a 20 ms frame; on a canvas the click took 0.58 × the time, 2026-12-01). Past
+    // cells, 7 ms of a 20 ms frame; on a canvas the click took 0.58 × the time, 2026-12-01); below
+    // CANVAS_FROM, on a page of all steps of more than ALL_STEPS_TABLE_CELLS table cells. Past
     // the corner a matrix stays a table. Past T = MAX_SHOWN it is filled in slices: a step's
     // fresh canvases, each allocated and drawn whole, made one task of 330–480 ms at T = 512,
     // where the sliced tables stay under 50 ms (issue 6). Past d_model = MAX_SHOWN, four fresh
     // 48 × 48 weight canvases drawn whole in idle time held back the tables waiting behind them.
-    const past = pastCorner(result) || (isW && Math.max(matrix.rows, matrix.cols) > MAX_SHOWN);
-    return { spec, matrix, canvas: spec.rows >= (isW ? W_CANVAS_FROM : CANVAS_FROM) && !past };
+    return { spec, matrix, canvas };
   }
 
   // A figure's spec (labels, symbol, title, tools) is the same from one result to the next unless
@@ -232,7 +239,7 @@ export function createStepsView(container, callbacks) {
     }
     // What specOf reads besides the tokens and the language (symbolOf: the mask, its order and the
     // scaling, a comparison).
-    const sig = [role, name, head, matrix.rows, matrix.cols, state.mask, state.maskBeforeScale, state.scale, Boolean(ctx.compare)].join('|');
+    const sig = [role, name, head, matrix.rows, matrix.cols, state.mask, state.maskBeforeScale, state.scale, Boolean(ctx.compare), canvasAll].join('|');
     let made = specs.get(sig);
     if (!made) {
       made = specOf(name, head, role, ctx);
@@ -383,6 +390,20 @@ export function createStepsView(container, callbacks) {
     return { groups, tabs: perHead && !all };
   }
 
+  // The entries the page of all steps shows (its plan, without making a figure).
+  function cellsOfAllSteps() {
+    let cells = 0;
+    for (const step of STEPS) {
+      for (const group of planOf(step, false).groups) {
+        for (const [name, head] of group.figures) {
+          const matrix = matrixOf(name, head, ctx);
+          if (matrix) cells += matrix.rows * matrix.cols;
+        }
+      }
+    }
+    return cells;
+  }
+
   function sectionFor(step, single) {
     const { t, state, result } = ctx;
     let section = sections.get(step.id);
@@ -455,11 +476,12 @@ export function createStepsView(container, callbacks) {
     tokensKey = `${ctx.result.tokens.join('\u0001')}\u0002${ctx.result.source?.tokens.join('\u0001') ?? ''}`;
     const single = ctx.state.step !== 'all';
     const steps = single ? STEPS.filter((s) => s.id === ctx.state.step) : STEPS;
+    huge = pastCorner(ctx.result);
+    canvasAll = !single && !huge && cellsOfAllSteps() > ALL_STEPS_TABLE_CELLS;
     const built = steps.map((step) => sectionFor(step, single));
     live = built.flatMap((b) => b.views);
     const shownCells = live.reduce((n, v) => n + v.rows * v.cols, 0);
     big = !single && shownCells > BIG_PAGE_CELLS;
-    huge = pastCorner(ctx.result);
     for (const view of queue.keys()) if (!live.includes(view)) queue.delete(view);
     const els = built.map((b) => b.el);
     parking = single && !huge;
