@@ -132,6 +132,29 @@ test('#preset=journey reproduces the worked example of the course', async () => 
   }
 });
 
+// The preset's note stays where it is once something is changed, saying so (main.js): hiding it
+// moved the whole page below it. Back to the preset, it reads as loaded again.
+test('a preset\'s note says when the example was changed, and nothing below it moves', async () => {
+  const { page, errors, close } = await open('#preset=journey');
+  try {
+    const seen = () => page.$eval('#preset-note', (note) => [...note.children].filter((c) => getComputedStyle(c).visibility === 'visible').map((c) => c.textContent).join(''));
+    const lessonTop = () => page.$eval('#lesson', (el) => el.getBoundingClientRect().top + window.scrollY);
+    const note = 'The six-token example of the course: W_Q = W_K = W_V = W_O = I₃, so Q = K = V = X, and the scores are divided by √3.';
+    assert.equal(await seen(), note);
+    const top = await lessonTop();
+    await page.check('input[name="lesson-mask"][value="none"]');
+    await page.waitForFunction(() => !location.hash.startsWith('#preset=journey') || location.hash.includes('&'));
+    assert.equal(await seen(), `Changed since it was loaded. As loaded: ${note}`);
+    assert.equal(await lessonTop(), top);
+    await page.check('input[name="lesson-mask"][value="causal"]');
+    await page.waitForFunction((text) => document.querySelector('#preset-note > :not(.off)')?.textContent === text, note);
+    assert.equal(await lessonTop(), top);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('typing a new sentence recomputes with the new number of tokens', async () => {
   const { page, errors, close } = await open('#preset=journey');
   try {

@@ -18,7 +18,7 @@ import {
   writeDraft,
 } from './views/controls.js';
 import { applyTranslations } from './views/i18n-dom.js';
-import { setHidden, setText } from './views/dom.js';
+import { h, setHidden, setText } from './views/dom.js';
 import { createEmbeddingsText } from './views/embeddings-text.js';
 import { createLesson } from './lesson/index.js';
 import { computeCompanionsAsync } from './lesson/companions.js';
@@ -113,14 +113,29 @@ function renderDerived(draft) {
   syncEnabled(form);
 }
 
+// A preset's note, once something is changed, stays where it is, saying so: hiding it moved the
+// whole page below it, and its first change after loading the worked example was 45 ms of
+// prepaint, paint and layerize (all steps, 2026-12-02). Both texts are in one grid cell, one seen
+// (the cell is as tall as the longer), so switching between them moves nothing either.
+const presetNote = $('#preset-note');
+const presetNoteTexts = [h('span'), h('span')]; // as loaded, changed since
+presetNote.replaceChildren(...presetNoteTexts);
 function renderPresetNote() {
   const preset = PRESETS[page.presetId];
+  setHidden(presetNote, !(preset?.noteKey && page.lastState));
+  if (presetNote.hidden) return;
   // Encoding the state costs milliseconds with edited matrices: only for a preset with a note.
-  const pristine =
-    Boolean(preset?.noteKey) && page.lastState && encodeHash({ presetId: page.presetId, state: page.lastState }) === `#preset=${page.presetId}`;
-  const note = $('#preset-note');
-  setHidden(note, !(preset?.noteKey && pristine));
-  setText(note, preset?.noteKey ? page.t(preset.noteKey) : '');
+  const pristine = encodeHash({ presetId: page.presetId, state: page.lastState }) === `#preset=${page.presetId}`;
+  const text = page.t(preset.noteKey);
+  setText(presetNoteTexts[0], text);
+  setText(presetNoteTexts[1], page.t('preset.changed', { note: text }));
+  presetNoteTexts.forEach((span, k) => {
+    const off = k !== (pristine ? 0 : 1);
+    if (span.classList.contains('off') === off) return;
+    span.classList.toggle('off', off);
+    if (off) span.setAttribute('aria-hidden', 'true');
+    else span.removeAttribute('aria-hidden');
+  });
 }
 
 function renderAll() {

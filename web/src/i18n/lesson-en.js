@@ -228,4 +228,6 @@ export default {
   'preset.padding': 'Padding',
   'preset.padding.note':
     'A sequence padded on the left to 5 tokens, causal mask. Padding keys are masked in every row, so the two padding rows see no key at all: their weights are defined as 0.',
+  // The note of a preset once something was changed (main.js, renderPresetNote).
+  'preset.changed': 'Changed since it was loaded. As loaded: {note}',
 };

@@ -217,4 +217,5 @@ export default {
   'preset.padding': '填充',
   'preset.padding.note':
     '一个在左侧填充到 5 个 token 的序列，使用因果掩码。填充的键在每一行都被遮住，所以两个填充行看不到任何键：它们的权重按定义为 0。',
+  'preset.changed': '载入后已有改动。载入时：{note}',
 };

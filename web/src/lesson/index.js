@@ -6,14 +6,14 @@ import 'katex/dist/katex.min.css';
 import './lesson.css';
 
 import { roundForEditor } from '../state/parse.js';
-import { setHidden, setText } from '../views/dom.js';
+import { h, setHidden, setText } from '../views/dom.js';
 import { toEngineConfig } from '../state/validate.js';
 import { computeCompanions, withFields } from './companions.js';
 import { explainCell } from './explain.js';
 import { renderExplanation } from './explain-panel.js';
 import { createExplanationWarmup } from './explain-warmup.js';
 import { setScaleInForm } from './form-bridge.js';
-import { LESSON_DEFAULTS, WEIGHT_KEYS } from './lesson-fields.js';
+import { LESSON_DEFAULTS, MASK_KINDS, WEIGHT_KEYS } from './lesson-fields.js';
 import { fitGrid, formatCellRef, lessonDraftOf, parseCellRef } from './lesson-state.js';
 import { createMaskWorkbench, currentMaskGrid } from './mask-workbench.js';
 import { renderRemark } from './remarks.js';
@@ -291,11 +291,24 @@ export function createLesson(deps) {
     performance.measure('lesson:render', { start });
   }
 
+  // Every kind's summary is in one grid cell, the current one seen (lesson.css): the cell is as
+  // large as the longest, so a change of kind moves nothing ("none (bidirectional)" took another
+  // line in the form, and the whole page below moved down).
   function renderMaskSummary(node, { state, t }) {
-    const text = t('mask.summary', { kind: t(`mask.kind.${state.mask}`) });
     const label = node.querySelector('.summary-text');
     const button = node.querySelector('button');
-    if (label) setText(label, text);
+    if (label) {
+      if (label.children.length !== MASK_KINDS.length) label.replaceChildren(...MASK_KINDS.map(() => h('span')));
+      MASK_KINDS.forEach((kind, k) => {
+        const span = label.children[k];
+        setText(span, t('mask.summary', { kind: t(`mask.kind.${kind}`) }));
+        const off = kind !== state.mask;
+        if (span.classList.contains('off') === off) return;
+        span.classList.toggle('off', off);
+        if (off) span.setAttribute('aria-hidden', 'true');
+        else span.removeAttribute('aria-hidden');
+      });
+    }
     if (button) setText(button, t('mask.summary.open'));
   }
 
