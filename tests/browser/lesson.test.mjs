@@ -622,11 +622,14 @@ test('below T = 8 a page of all steps of more than 1 000 cells is drawn on canva
   try {
     const rowPerToken = ['x', 'q', 'weights', 'output'];
     assert.deepEqual(await figureKinds(page, [...rowPerToken, 'wq']), [...rowPerToken.map((name) => `${name}:canvas`), 'wq:table'].sort());
-    // An entry of A on its canvas, clicked: the readout and the explanation say its number…
-    const p = await entryPoint(page, 'weights', 0, 3, 1);
-    await page.mouse.click(p.x, p.y);
+    // An entry of A on its canvas, reached with the keyboard (row 4, column 2): the readout and the
+    // explanation say its number…
+    const grid = 'section.lesson-step:not(.parked) .cg-body[data-matrix="weights"][data-head="0"]';
+    await page.focus(grid);
+    for (const key of ['Home', ...Array(7).fill('ArrowUp'), 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowRight']) await page.keyboard.press(key);
     await page.waitForFunction(() => document.querySelector('#explain .explain-mode')?.textContent === 'Selected cell');
-    const readout = (await page.textContent('section.lesson-step:not(.parked) .cg-body[data-matrix="weights"][data-head="0"] .cg-readout')).split(': ').pop();
+    await page.waitForFunction(() => /^a.*₄₂/.test(document.querySelector('#explain .explain-lines')?.innerText ?? ''));
+    const readout = (await page.textContent(`${grid} .cg-readout`)).split(': ').pop();
     assert.equal((await explanation(page)).trim().split(/\s/).pop(), readout);
     // …which the table of the softmax step, one step at a time, prints.
     await page.click('button[data-step="softmax"]');

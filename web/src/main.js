@@ -18,7 +18,7 @@ import {
   writeDraft,
 } from './views/controls.js';
 import { applyTranslations } from './views/i18n-dom.js';
-import { h, setHidden, setText } from './views/dom.js';
+import { h, setHidden, setText, showAlternative } from './views/dom.js';
 import { createEmbeddingsText } from './views/embeddings-text.js';
 import { createLesson } from './lesson/index.js';
 import { computeCompanionsAsync } from './lesson/companions.js';
@@ -129,13 +129,7 @@ function renderPresetNote() {
   const text = page.t(preset.noteKey);
   setText(presetNoteTexts[0], text);
   setText(presetNoteTexts[1], page.t('preset.changed', { note: text }));
-  presetNoteTexts.forEach((span, k) => {
-    const off = k !== (pristine ? 0 : 1);
-    if (span.classList.contains('off') === off) return;
-    span.classList.toggle('off', off);
-    if (off) span.setAttribute('aria-hidden', 'true');
-    else span.removeAttribute('aria-hidden');
-  });
+  showAlternative(presetNote, presetNoteTexts[pristine ? 0 : 1]);
 }
 
 function renderAll() {

@@ -4,8 +4,8 @@
 // The panel's parts are built once and rewritten in place, each only where it changed: the
 // general formula is the same for every cell of a matrix, and replacing its couple of hundred
 // KaTeX nodes on every pointer move or selection cost style and layout for nothing.
-import { h, setAttr, setText } from '../views/dom.js';
-import { retypeset, showAlternative, typeset } from './typeset.js';
+import { h, setAttr, setText, showAlternative } from '../views/dom.js';
+import { retypeset, typeset } from './typeset.js';
 
 const parts = new WeakMap(); // panel node → its parts
 

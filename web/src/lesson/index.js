@@ -6,7 +6,7 @@ import 'katex/dist/katex.min.css';
 import './lesson.css';
 
 import { roundForEditor } from '../state/parse.js';
-import { h, setHidden, setText } from '../views/dom.js';
+import { h, setHidden, setText, showAlternative } from '../views/dom.js';
 import { toEngineConfig } from '../state/validate.js';
 import { computeCompanions, withFields } from './companions.js';
 import { explainCell } from './explain.js';
@@ -299,15 +299,8 @@ export function createLesson(deps) {
     const button = node.querySelector('button');
     if (label) {
       if (label.children.length !== MASK_KINDS.length) label.replaceChildren(...MASK_KINDS.map(() => h('span')));
-      MASK_KINDS.forEach((kind, k) => {
-        const span = label.children[k];
-        setText(span, t('mask.summary', { kind: t(`mask.kind.${kind}`) }));
-        const off = kind !== state.mask;
-        if (span.classList.contains('off') === off) return;
-        span.classList.toggle('off', off);
-        if (off) span.setAttribute('aria-hidden', 'true');
-        else span.removeAttribute('aria-hidden');
-      });
+      MASK_KINDS.forEach((kind, k) => setText(label.children[k], t('mask.summary', { kind: t(`mask.kind.${kind}`) })));
+      showAlternative(label, label.children[MASK_KINDS.indexOf(state.mask)]);
     }
     if (button) setText(button, t('mask.summary.open'));
   }

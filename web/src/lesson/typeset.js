@@ -3,7 +3,7 @@
 // page's own (formulas.js, explain.js), never reader text. Each is typeset once; its nodes are
 // kept and cloned (parsing KaTeX's HTML again took milliseconds per explanation shown).
 import katex from 'katex';
-import { setAttr } from '../views/dom.js';
+import { setAttr, showAlternative } from '../views/dom.js';
 
 const cache = new Map(); // key → HTML
 const parsed = new Map(); // key → a span holding the parsed HTML, to clone
@@ -114,17 +114,4 @@ export function showInStack(node, tex) {
   setAttr(node, 'data-tex', tex);
   showAlternative(node, [...node.children].find((alt) => alt.dataset.tex === tex));
   return true;
-}
-
-/** Shows `shown`, a child of `node`, and leaves its other children unseen: class "off" (CSS makes
- *  them transparent, not visibility: hidden, which every element of a KaTeX tree would inherit
- *  and be restyled for) and aria-hidden. Only what changes is written. */
-export function showAlternative(node, shown) {
-  for (const alt of node.children) {
-    const off = alt !== shown;
-    if (alt.classList.contains('off') === off) continue;
-    alt.classList.toggle('off', off);
-    if (off) alt.setAttribute('aria-hidden', 'true');
-    else alt.removeAttribute('aria-hidden');
-  }
 }

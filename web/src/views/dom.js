@@ -33,6 +33,20 @@ export function setHidden(node, hidden) {
   if (node.hidden !== hidden) node.hidden = hidden;
 }
 
+/** Shows `shown`, a child of `node`, and leaves its other children unseen: class "off" (the CSS
+ *  of each use hides them, keeping their place) and aria-hidden. Alternatives stacked in one grid
+ *  cell this way keep the cell the size of the largest, so a switch moves nothing around it.
+ *  Only what changes is written. */
+export function showAlternative(node, shown) {
+  for (const alt of node.children) {
+    const off = alt !== shown;
+    if (alt.classList.contains('off') === off) continue;
+    alt.classList.toggle('off', off);
+    if (off) alt.setAttribute('aria-hidden', 'true');
+    else alt.removeAttribute('aria-hidden');
+  }
+}
+
 /**
  * Keeps one child of `parent` per key of `keys`, in that order, before any other child: made by
  * `make(key)` the first time and kept in `items` (a Map, key → element) after; the elements of
