@@ -326,8 +326,8 @@ const pages = [
   [`T = ${T}, d_model = 6, 2 heads, all steps`, `#v=1&s=${tokens}&d=6&h=2`, false, 'asked'],
   // The course's worked example (T = 6, d_model = 3, one head, whatever T says), when asked.
   ['the worked example, all steps', '#preset=journey', false, 'asked'],
-].filter(([title, , , asked]) => (process.env.PAGES ? process.env.PAGES.split(',').some((p) => title.includes(p)) : !asked));
-// PAGES=<a>,<b> keeps the pages whose title holds one of the parts ("one step", "d_model = 16";
+].filter(([title, , , asked]) => (process.env.PAGES ? process.env.PAGES.split('|').some((p) => title.includes(p)) : !asked));
+// PAGES=<a>|<b> keeps the pages whose title holds one of the parts ("one step", "d_model = 16";
 // "d_model = 6" and "worked example" are measured only so);
 // ONLY=<a>|<b> the interactions whose label holds one ("stepper|pad a token": an interaction after
 // the stepper has visited other steps).
