@@ -601,23 +601,24 @@ test('7 tokens are shown as tables, 8 on canvases (the weights stay tables)', as
 // Below 8 tokens, a page of all steps that would print more than 1 000 table cells (view.js,
 // ALL_STEPS_TABLE_CELLS) draws its matrices with a row per token on canvases too; the same numbers
 // as the tables of one step. The worked example (432 cells) and the first page a visitor sees
-// (6 tokens, d_model 6, 2 heads: 900) stay tables.
+// (6 tokens, d_model 6, 2 heads: 900) stay tables, and so does a page whose weights are canvases
+// (d_model 16: it skips its figures off screen already).
 test('below T = 8 a page of all steps of more than 1 000 cells is drawn on canvases; the worked example stays tables', async () => {
   const figureKinds = (page, names) => page.$$eval(names.map((name) => `#results section.lesson-step:not(.parked) figure[data-matrix-figure="${name}"]`).join(', '), (figures) =>
     [...new Set(figures.map((f) => `${f.dataset.matrixFigure}:${f.querySelector('.cg-body') ? 'canvas' : f.querySelector('table') ? 'table' : '?'}`))].sort());
   const canvasCount = (page) => page.locator('#results .cg-body').count();
-  for (const hash of ['#preset=journey', '']) {
+  const tokens = Array.from({ length: 7 }, (_, i) => `w${i + 1}`).join('+');
+  for (const [hash, canvases] of [['#preset=journey', 0], ['', 0], [`#v=1&s=${tokens}&d=16&h=4`, 4]]) {
     const { page, errors, close } = await open(hash);
     try {
       assert.equal(await page.getAttribute('#step-all', 'aria-pressed'), 'true', hash);
-      assert.equal(await canvasCount(page), 0, hash);
+      assert.equal(await canvasCount(page), canvases, hash); // (d_model 16: W_Q, W_K, W_V, W_O)
       assert.deepEqual(await figureKinds(page, ['x', 'weights']), ['weights:table', 'x:table'], hash);
       assert.deepEqual(errors, []);
     } finally {
       await close();
     }
   }
-  const tokens = Array.from({ length: 7 }, (_, i) => `w${i + 1}`).join('+');
   const { page, errors, close } = await open(`#v=1&s=${tokens}&d=8&h=2`);
   try {
     const rowPerToken = ['x', 'q', 'weights', 'output'];

@@ -63,8 +63,7 @@ test('a hostile link opens its valid part with a dismissible message, and nothin
   const hash = `#preset=journey&v=1&s=${evil}&d=99999&h=abc&x=1,2;3&foo=<b>bar</b>&heads_hide=1`;
   const { page, errors, close } = await openPage(harness.browser, site(hash));
   try {
-    // (4 tokens and d_model 1024: a page of all steps too large for tables, drawn on canvases)
-    await page.waitForSelector('section.lesson-step:not(.parked) .cg-body[data-matrix="output"]');
+    await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="output"]');
     await page.waitForSelector('#share-notice:not([hidden])');
     const items = await page.$$eval('#share-notice li', (nodes) => nodes.map((node) => node.textContent));
     assert.deepEqual(items, [

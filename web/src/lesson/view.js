@@ -22,6 +22,9 @@ const BIG_PAGE_CELLS = 3000;
 // A page of all steps that would print more table cells than this shows its matrices with a row
 // per token on canvases below CANVAS_FROM tokens too (T = 7, d_model = 8, 2 heads: 1 355 cells,
 // whose tables took 34–50 ms to update on a change; the worked example, about 430, stays tables).
+// Not from d_model = W_CANVAS_FROM: the weights are canvases there, so the page skips its figures
+// off screen already ("many" below), and canvases took 0.95–1.37 times the time of its tables
+// (T = 7, d_model = 16, side by side, 2026-12-02).
 const ALL_STEPS_TABLE_CELLS = 1000;
 const SPARE_VIEWS = 24;
 const MAX_PARKED = 4; // sections of other steps kept built (each holds up to 8 canvases)
@@ -214,7 +217,7 @@ export function createStepsView(container, callbacks) {
     // CANVAS_FROM tokens up to the printed corner, and so are the weights from d_model =
     // W_CANVAS_FROM up to it (Randomise W_Q at d_model = 16 restyled and laid out 256 changed table
     // cells, 7 ms of a 20 ms frame; on a canvas the click took 0.58 × the time, 2026-12-01); below
-    // CANVAS_FROM, on a page of all steps of more than ALL_STEPS_TABLE_CELLS table cells. Past
+    // CANVAS_FROM, on a page of all steps of more than ALL_STEPS_TABLE_CELLS table cells (canvasAll). Past
     // the corner a matrix stays a table. Past T = MAX_SHOWN it is filled in slices: a step's
     // fresh canvases, each allocated and drawn whole, made one task of 330–480 ms at T = 512,
     // where the sliced tables stay under 50 ms (issue 6). Past d_model = MAX_SHOWN, four fresh
@@ -477,7 +480,7 @@ export function createStepsView(container, callbacks) {
     const single = ctx.state.step !== 'all';
     const steps = single ? STEPS.filter((s) => s.id === ctx.state.step) : STEPS;
     huge = pastCorner(ctx.result);
-    canvasAll = !single && !huge && cellsOfAllSteps() > ALL_STEPS_TABLE_CELLS;
+    canvasAll = !single && !huge && ctx.result.dModel < W_CANVAS_FROM && cellsOfAllSteps() > ALL_STEPS_TABLE_CELLS;
     const built = steps.map((step) => sectionFor(step, single));
     live = built.flatMap((b) => b.views);
     const shownCells = live.reduce((n, v) => n + v.rows * v.cols, 0);
