@@ -531,7 +531,9 @@ export function createStepsView(container, callbacks) {
   // next or previous step, built ahead in idle time (prefetch below) — costs little style and
   // layout: on a software-rendered page a step of T = 32 took 20-40 ms to lay out when its
   // section was attached anew; with tables too (T < CANVAS_FROM), the stepper at T = 6 took 0.38
-  // times the time (18.2 ms against 47.6, side by side, 2026-12-02). At most MAX_PARKED are kept;
+  // times the time (18.2 ms against 47.6, side by side, 2026-12-02), though after a long sequence
+  // of interactions four on the mask and softmax steps took 1.3–1.6 times as long, in script run
+  // outside their handlers, cause not found (not the IntersectionObserver). At most MAX_PARKED are kept;
   // each holds its own figures (no matrix is in two sections); while parked, their content is
   // skipped (content-visibility: hidden: not painted, not focusable, not in the accessibility
   // tree). A parked step of tables thus holds copies of cells shown in another step (S + M in the
