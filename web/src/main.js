@@ -18,7 +18,7 @@ import {
   writeDraft,
 } from './views/controls.js';
 import { applyTranslations } from './views/i18n-dom.js';
-import { h, setHidden, setText, showAlternative } from './views/dom.js';
+import { setAlternatives, setHidden, setText } from './views/dom.js';
 import { createEmbeddingsText } from './views/embeddings-text.js';
 import { createLesson } from './lesson/index.js';
 import { computeCompanionsAsync } from './lesson/companions.js';
@@ -118,8 +118,6 @@ function renderDerived(draft) {
 // prepaint, paint and layerize (all steps, 2026-12-02). Both texts are in one grid cell, one seen
 // (the cell is as tall as the longer), so switching between them moves nothing either.
 const presetNote = $('#preset-note');
-const presetNoteTexts = [h('span'), h('span')]; // as loaded, changed since
-presetNote.replaceChildren(...presetNoteTexts);
 function renderPresetNote() {
   const preset = PRESETS[page.presetId];
   setHidden(presetNote, !(preset?.noteKey && page.lastState));
@@ -127,9 +125,7 @@ function renderPresetNote() {
   // Encoding the state costs milliseconds with edited matrices: only for a preset with a note.
   const pristine = encodeHash({ presetId: page.presetId, state: page.lastState }) === `#preset=${page.presetId}`;
   const text = page.t(preset.noteKey);
-  setText(presetNoteTexts[0], text);
-  setText(presetNoteTexts[1], page.t('preset.changed', { note: text }));
-  showAlternative(presetNote, presetNoteTexts[pristine ? 0 : 1]);
+  setAlternatives(presetNote, [text, page.t('preset.changed', { note: text })], pristine ? 0 : 1); // as loaded, changed since
 }
 
 function renderAll() {

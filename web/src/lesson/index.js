@@ -6,7 +6,7 @@ import 'katex/dist/katex.min.css';
 import './lesson.css';
 
 import { roundForEditor } from '../state/parse.js';
-import { h, setHidden, setText, showAlternative } from '../views/dom.js';
+import { setAlternatives, setHidden, setText } from '../views/dom.js';
 import { toEngineConfig } from '../state/validate.js';
 import { computeCompanions, withFields } from './companions.js';
 import { explainCell } from './explain.js';
@@ -297,11 +297,7 @@ export function createLesson(deps) {
   function renderMaskSummary(node, { state, t }) {
     const label = node.querySelector('.summary-text');
     const button = node.querySelector('button');
-    if (label) {
-      if (label.children.length !== MASK_KINDS.length) label.replaceChildren(...MASK_KINDS.map(() => h('span')));
-      MASK_KINDS.forEach((kind, k) => setText(label.children[k], t('mask.summary', { kind: t(`mask.kind.${kind}`) })));
-      showAlternative(label, label.children[MASK_KINDS.indexOf(state.mask)]);
-    }
+    if (label) setAlternatives(label, MASK_KINDS.map((kind) => t('mask.summary', { kind: t(`mask.kind.${kind}`) })), MASK_KINDS.indexOf(state.mask));
     if (button) setText(button, t('mask.summary.open'));
   }
 

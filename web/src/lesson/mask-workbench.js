@@ -2,7 +2,7 @@
 // tokens on top of any kind, the fill value of M, and whether M is added before or after the
 // division by √d_k. The M matrix itself is drawn by the step view; its cells toggle the custom
 // mask. Every number quoted in the notes is read from the engine's result.
-import { h, keyedChildren, setAttr, setHidden, setText, showAlternative } from '../views/dom.js';
+import { h, keyedChildren, setAlternatives, setAttr, setHidden, setText } from '../views/dom.js';
 import { parseWholeNumber } from '../state/parse.js';
 import { compareMaskOf } from './companions.js';
 import { FILL_VALUES, MASK_KINDS } from './lesson-fields.js';
@@ -158,9 +158,8 @@ export function createMaskWorkbench(callbacks) {
       const li = items[k];
       if (texts.length === 1) return setText(li, texts[0]);
       // (a kind always has the same number of texts)
-      if (!li.firstChild) li.append(h('span', { className: 'wb-alt' }, texts.map(() => h('span'))));
-      [...li.firstChild.children].forEach((alt, n) => setText(alt, texts[n]));
-      showAlternative(li.firstChild, li.firstChild.children[shown]);
+      if (!li.firstChild) li.append(h('span', { className: 'wb-alt' }));
+      setAlternatives(li.firstChild, texts, shown);
     });
   }
 

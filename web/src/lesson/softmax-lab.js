@@ -3,7 +3,7 @@
 // the controls that change them: temperature τ, √d_k scaling, naive softmax (e^z without
 // subtracting the max, in float32, next to the stable result) and scaling X by 10.
 // Every number is read from the engine's results (companions.js); none is computed here.
-import { h, keyedChildren, setAttr, setHidden, setText, showAlternative } from '../views/dom.js';
+import { h, keyedChildren, setAlternatives, setAttr, setHidden, setText } from '../views/dom.js';
 import { parseDecimal } from '../state/parse.js';
 import { createLabCanvas } from './lab-canvas.js';
 import { CANVAS_FROM } from './matrix-view.js';
@@ -312,9 +312,8 @@ export function createSoftmaxLab(callbacks) {
     list.forEach(([, text, shown], k) => {
       if (!Array.isArray(text)) return setText(items[k], text);
       const li = items[k];
-      if (!li.firstChild) li.append(h('span', { className: 'lab-alt' }, text.map(() => h('span'))));
-      [...li.firstChild.children].forEach((alt, n) => setText(alt, text[n]));
-      showAlternative(li.firstChild, li.firstChild.children[shown]);
+      if (!li.firstChild) li.append(h('span', { className: 'lab-alt' }));
+      setAlternatives(li.firstChild, text, shown);
     });
     if (naive) {
       const row = Array.from({ length: result.Tk }, (_, j) => at(naive.exps, i, j));

@@ -47,6 +47,14 @@ export function showAlternative(node, shown) {
   }
 }
 
+/** Texts as such alternatives: one span per text in `node` (made when their number changes), the
+ *  one at index `shown` seen. */
+export function setAlternatives(node, texts, shown) {
+  if (node.children.length !== texts.length) node.replaceChildren(...texts.map(() => h('span')));
+  texts.forEach((text, k) => setText(node.children[k], text));
+  showAlternative(node, node.children[shown]);
+}
+
 /**
  * Keeps one child of `parent` per key of `keys`, in that order, before any other child: made by
  * `make(key)` the first time and kept in `items` (a Map, key → element) after; the elements of
