@@ -77,7 +77,9 @@ const LIGHT = process.env.TRACE === 'light';
 const GC = process.env.GC === '1';
 const CATEGORIES = (LIGHT ? 'toplevel,blink.user_timing'
   : `devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing${process.env.DUMP ? ',disabled-by-default-devtools.timeline.stack' : ''}`) +
-  (GC ? ',disabled-by-default-v8.gc' : '');
+  (GC ? ',disabled-by-default-v8.gc' : '') +
+  // CATEGORIES=<a,b>: more of Chromium's trace categories, for DUMP (e.g. blink,cc,v8).
+  (process.env.CATEGORIES ? `,${process.env.CATEGORIES}` : '');
 const AFTER_MS = 400; // the shortest "after" window
 const server = await serveStatic(dist);
 const base = `${baseUrl(server)}index.html`;

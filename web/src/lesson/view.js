@@ -531,9 +531,8 @@ export function createStepsView(container, callbacks) {
   // next or previous step, built ahead in idle time (prefetch below) — costs little style and
   // layout: on a software-rendered page a step of T = 32 took 20-40 ms to lay out when its
   // section was attached anew; with tables too (T < CANVAS_FROM), the stepper at T = 6 took 0.38
-  // times the time (18.2 ms against 47.6, side by side, 2026-12-02), though after a long sequence
-  // of interactions four on the mask and softmax steps took 1.3–1.6 times as long, in script run
-  // outside their handlers, cause not found (not the IntersectionObserver). At most MAX_PARKED are kept;
+  // times the time (18.2 ms against 47.6, side by side, 2026-12-02); a selection left in a parked
+  // step made every later frame slower until dropSelectionIn let it go. At most MAX_PARKED are kept;
   // each holds its own figures (no matrix is in two sections); while parked, their content is
   // skipped (content-visibility: hidden: not painted, not focusable, not in the accessibility
   // tree). A parked step of tables thus holds copies of cells shown in another step (S + M in the
@@ -564,6 +563,19 @@ export function createStepsView(container, callbacks) {
       if (n < MAX_PARKED) child.classList.toggle('parked', true);
       else child.remove();
     });
+    dropSelectionIn(parked);
+  }
+
+  // A selection left in a parked step is let go: a click on a cell leaves a caret there, and a
+  // click on a button (a step's, a token's padding chip) does not move it. Chromium computes the
+  // selection's bounds before every frame (WidgetBase::UpdateSelectionBounds), and for a caret in
+  // skipped content that took 4.6 ms of each frame (T = 6, after an edit of X, the mask step
+  // shown: 12.3 ms against 8.1 without parked tables, 2026-12-02). What it selected is unseen.
+  function dropSelectionIn(els) {
+    const selection = document.getSelection();
+    if (!selection?.rangeCount) return;
+    const inside = (node) => node && els.some((el) => el.contains(node));
+    if (inside(selection.anchorNode) || inside(selection.focusNode)) selection.removeAllRanges();
   }
 
   // In idle time: the next step, then the previous one, built and drawn, parked.
