@@ -532,7 +532,7 @@ export function createStepsView(container, callbacks) {
   // layout: on a software-rendered page a step of T = 32 took 20-40 ms to lay out when its
   // section was attached anew; with tables too (T < CANVAS_FROM), the stepper at T = 6 took 0.38
   // times the time (18.2 ms against 47.6, side by side, 2026-12-02); a selection left in a parked
-  // step made every later frame slower until dropSelectionIn let it go. At most MAX_PARKED are kept;
+  // step made every later frame slower (selectedSections below). At most MAX_PARKED are kept;
   // each holds its own figures (no matrix is in two sections); while parked, their content is
   // skipped (content-visibility: hidden: not painted, not focusable, not in the accessibility
   // tree). A parked step of tables thus holds copies of cells shown in another step (S + M in the
@@ -563,7 +563,7 @@ export function createStepsView(container, callbacks) {
       if (n < MAX_PARKED) child.classList.toggle('parked', true);
       else child.remove();
     });
-    dropSelectionIn(parked);
+    if (parked.some((el) => selectedSections.includes(el) && el.isConnected)) document.getSelection()?.removeAllRanges();
   }
 
   // A selection left in a parked step is let go: a click on a cell leaves a caret there, and a
@@ -571,12 +571,14 @@ export function createStepsView(container, callbacks) {
   // selection's bounds before every frame (WidgetBase::UpdateSelectionBounds), and for a caret in
   // skipped content that took 4.6 ms of each frame (T = 6, after an edit of X, the mask step
   // shown: 12.3 ms against 8.1 without parked tables, 2026-12-02). What it selected is unseen.
-  function dropSelectionIn(els) {
+  // The sections holding the selection are followed as it changes: reading it in a render forced
+  // a style and layout there (2 ms of a change of ÷√d_k, T = 6).
+  let selectedSections = [];
+  document.addEventListener('selectionchange', () => {
     const selection = document.getSelection();
-    if (!selection?.rangeCount) return;
-    const inside = (node) => node && els.some((el) => el.contains(node));
-    if (inside(selection.anchorNode) || inside(selection.focusNode)) selection.removeAllRanges();
-  }
+    const nodes = [selection?.anchorNode, selection?.focusNode].filter((node) => node && container.contains(node));
+    selectedSections = [...container.children].filter((el) => nodes.some((node) => el.contains(node)));
+  });
 
   // In idle time: the next step, then the previous one, built and drawn, parked.
   // The latest request wins (an older one, asked for or pending, does nothing); asked after the
