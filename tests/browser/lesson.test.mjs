@@ -1341,6 +1341,61 @@ test('screenshots of the lesson, in English and in Chinese', async () => {
   }
 });
 
+// (Sticky labels cost a compositing layer each where they overlap a figure: views/overflow-class.js.)
+test('a table’s labels are sticky where the table scrolls in its box, and only there', async () => {
+  // Every box of a table on screen says whether it overflows, as it really does (each scrolled to:
+  // a figure off screen may skip its layout) → [boxes, overflowing, sticky labels].
+  const boxes = async (page) => {
+    const count = await page.locator('#results section:not(.parked) .scroll:has(> table.heatmap)').count();
+    for (let k = 0; k < count; k += 1) await page.locator('#results section:not(.parked) .scroll:has(> table.heatmap)').nth(k).scrollIntoViewIfNeeded();
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    return page.evaluate(() => {
+      const all = [...document.querySelectorAll('#results section:not(.parked) .scroll:has(> table.heatmap)')];
+      for (const box of all) {
+        const over = box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight;
+        if (over !== box.classList.contains('overflows')) throw new Error(`${box.closest('figure').dataset.matrixFigure}: overflows ${over}, class ${box.className}`);
+      }
+      const sticky = [...document.querySelectorAll('#results section:not(.parked) table.heatmap th')].filter((th) => getComputedStyle(th).position === 'sticky');
+      return [all.length, all.filter((box) => box.classList.contains('overflows')).length, sticky.length];
+    });
+  };
+  const wide = await open('#preset=journey');
+  try {
+    const [count, over, sticky] = await boxes(wide.page);
+    assert.ok(count >= 15, `${count} tables`);
+    assert.deepEqual([over, sticky], [0, 0]);
+    assert.deepEqual(wide.errors, []);
+  } finally {
+    await wide.close();
+  }
+  const narrow = await open('#preset=journey', { width: 420, height: 800 });
+  try {
+    const { page } = narrow;
+    const [, over, sticky] = await boxes(page);
+    assert.ok(over > 0 && sticky > 0, `${over} overflowing, ${sticky} sticky labels`);
+    // Scrolled sideways, a wide table's token labels stay at its box's left edge and its entries
+    // pass under them.
+    const box = page.locator('#results section:not(.parked) .scroll.overflows:has(> table.heatmap)').first();
+    await box.scrollIntoViewIfNeeded();
+    await box.evaluate((node) => { node.scrollLeft = 120; });
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    const [scrolled, label, labelEnd, edge, entry] = await box.evaluate((node) => [
+      node.scrollLeft,
+      node.querySelector('tbody th').getBoundingClientRect().left,
+      node.querySelector('tbody th').getBoundingClientRect().right,
+      node.getBoundingClientRect().left + node.clientLeft,
+      node.querySelector('td[data-col="0"]').getBoundingClientRect().left,
+    ]);
+    assert.ok(scrolled > 0, 'the box scrolls');
+    assert.ok(Math.abs(label - edge) < 1, `label at ${label}, box's edge at ${edge}`);
+    assert.ok(entry < labelEnd, `the first entry (at ${entry}) has scrolled under the labels (to ${labelEnd})`);
+    await box.screenshot({ path: path.join(screenshots, 'lesson-narrow-sticky-labels.png') });
+    assert.deepEqual(narrow.errors, []);
+  } finally {
+    await narrow.close();
+  }
+});
+
 test('reader text stays text; a narrow screen keeps the explanation at hand', async () => {
   const { page, errors, close } = await open('#preset=journey', { width: 600, height: 800 });
   try {

@@ -9,6 +9,7 @@
 // (0-based), as on the first version of the page, for tests and course scripts.
 import { colorScale, paletteRules } from '../views/colors.js';
 import { h } from '../views/dom.js';
+import { watchOverflow } from '../views/overflow-class.js';
 import { cellLook, looksMasked } from './cell-look.js';
 import { createMatrixFrame } from './matrix-frame.js';
 import { sameNumbers } from './same-numbers.js';
@@ -105,6 +106,7 @@ export function createMatrixView(spec) {
 
   const frame = createMatrixFrame(spec, rows, cols, table);
   const { el } = frame;
+  watchOverflow(table.parentElement); // its labels sticky only when it can scroll (main.css)
 
   // What each cell shows now, to touch only the cells that change; and what it was drawn from,
   // to skip a matrix whose numbers did not change at all (most of them, after most changes).
