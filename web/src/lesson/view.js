@@ -570,7 +570,8 @@ export function createStepsView(container, callbacks) {
   // click on a button (a step's, a token's padding chip) does not move it. Chromium computes the
   // selection's bounds before every frame (WidgetBase::UpdateSelectionBounds), and for a caret in
   // skipped content that took 4.6 ms of each frame (T = 6, after an edit of X, the mask step
-  // shown: 12.3 ms against 8.1 without parked tables, 2026-12-02). What it selected is unseen.
+  // shown: the frame's task took 12.3 ms against 8.1 without parked tables, 2026-12-02). What it
+  // selected is unseen.
   // The sections holding the selection are followed as it changes: reading it in a render forced
   // a style and layout there (2 ms of a change of ÷√d_k, T = 6).
   let selectedSections = [];

@@ -7,8 +7,8 @@
 // Layerize with sticky labels and 3.1 without (medians of 40, 2026-12-02).
 //
 // One ResizeObserver per box: it watches the box (its size follows the window) and what it holds
-// (its size follows the numbers). Held as long as the box is (an observer nothing refers to is
-// collected, and stops reporting), and dropped with it.
+// (its size follows the numbers). Held as long as the box is, and dropped with it: nothing else
+// refers to the observer, and whether a browser keeps one that script cannot reach is not said.
 const observers = new WeakMap(); // box → its observer
 export function watchOverflow(box) {
   if (typeof ResizeObserver !== 'function') {
