@@ -1341,6 +1341,31 @@ test('screenshots of the lesson, in English and in Chinese', async () => {
   }
 });
 
+// (On a page of all steps a change rewrites most figures, most of them off screen: view.js, "many".)
+test('a page of all steps skips its tables off screen, and keeps its height as they are scrolled to', async () => {
+  const { page, errors, close } = await open('#preset=journey');
+  try {
+    await whenIdle(page);
+    const lessonHeight = () => page.$eval('#results', (node) => node.getBoundingClientRect().height);
+    const before = await lessonHeight();
+    // Off screen, a figure is skipped (content-visibility: auto) until it comes near.
+    const skipped = () => page.$$eval('#results figure.matrix', (all) => all.filter((f) => !f.querySelector('table').checkVisibility({ contentVisibilityAuto: true })).length);
+    assert.ok((await skipped()) > 5, 'figures off screen are skipped');
+    for (let k = 0; k < 14; k += 1) {
+      await page.mouse.wheel(0, 600);
+      await page.waitForTimeout(80);
+    }
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    const after = await lessonHeight();
+    assert.ok(Math.abs(after - before) < 2, `the lesson was ${before} px high, ${after} px once scrolled through`);
+    // The numbers of a figure far down are the course's: o₂ ≈ (0.499, 0.566, 0.757).
+    assert.deepEqual(fixed3(await rowValues(page, 'context', 0, 1)), ['0.499', '0.566', '0.757']);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 // (Sticky labels cost a compositing layer each where they overlap a figure: views/overflow-class.js.)
 test('a table’s labels are sticky where the table scrolls in its box, and only there', async () => {
   // Every box of a table on screen says whether it overflows, as it really does (each scrolled to:

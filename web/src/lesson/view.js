@@ -98,6 +98,8 @@ export function createStepsView(container, callbacks) {
   let big = false;
   let huge = false; // matrices past the printed corner: fill views in slices (SLICE_MS)
   let canvasAll = false; // a page of all steps too large for tables (ALL_STEPS_TABLE_CELLS)
+  const sized = new WeakSet(); // table views laid out once on a page of all steps ('sizing')
+  let sizingRequest = 0;
   let parking = false; // sections of other steps stay in the page, parked (showAmongParked)
   const queue = new Map(); // view → { matrix, options }: waiting for a slice
   let sliceTimer = null;
@@ -504,12 +506,23 @@ export function createStepsView(container, callbacks) {
     // Off-screen steps of a big page skip layout and paint until they scroll into view (not on
     // small pages, where it would only blank them out of full-page screenshots and print).
     container.classList.toggle('big', big);
-    // Figures off screen skip layout and paint too when there are many cells, or canvases on the
-    // page of all steps: from T = 8 a page of all steps is mostly canvases, and with d_model = 8
-    // (its weights are tables) it counted too few cells. Side by side at T = 8, d_model = 8, the
-    // interactions took 0.63–0.98 × the time (τ 0.63, padding 0.70, 9 samples × 2 turns,
-    // 2026-12-02); at d_model = 16 the page was "many" already.
-    container.classList.toggle('many', shownCells > BIG_PAGE_CELLS || (!single && live.some((v) => v.isCanvas)));
+    // Figures off screen skip layout and paint too when there are many cells, and on every page of
+    // all steps: a change there rewrites the numbers of most figures, and most are off screen.
+    // Side by side, 7 samples × 2 turns, 2026-12-02: the first page (900 table cells) 0.62–1.14 ×
+    // the time, 12 of 15 interactions faster (Randomise 0.62, hover 0.62); the worked example
+    // 0.63–1.18, 11 of 15 faster (Randomise 0.63, an edit of W_Q 0.66); at T = 8, d_model = 8
+    // (canvases) 0.63–0.98 (τ 0.63, padding 0.70, 9 samples × 2 turns). Printing renders them all.
+    container.classList.toggle('many', shownCells > BIG_PAGE_CELLS || !single);
+    // A table's figure skipped before it was ever shown takes lesson.css's guess of a size, and the
+    // page's height changed by 2 100 px as the worked example's were scrolled to: tables new on the
+    // page are laid out in the frame that shows them, and skipped from the next, their own size
+    // remembered (contain-intrinsic-size: auto). (Canvases say their own size.)
+    if (!single && !live.some((v) => v.isCanvas) && live.some((v) => !sized.has(v))) {
+      for (const view of live) sized.add(view);
+      container.classList.add('sizing');
+      const mine = ++sizingRequest;
+      requestAnimationFrame(() => requestAnimationFrame(() => mine === sizingRequest && container.classList.remove('sizing')));
+    }
     const far = farCanvases();
     for (const view of live) updateView(view, far.has(view));
     if (parking) schedulePrefetch();
