@@ -75,6 +75,8 @@ async function rowValues(page, matrix, head, row) {
 const fixed3 = (values) => values.map((v) => v.toFixed(3));
 const shownSteps = (page) => page.$$eval('#results section.lesson-step:not(.parked)', (s) => s.map((n) => n.dataset.step));
 const explanation = (page) => page.innerText('#explain .explain-lines');
+// Two frames rendered: what a change or a scroll drew, and what the page did in the frame after.
+const twoFrames = (page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 
 // The softmax lab drawn on a canvas (from 8 keys on), as a PNG data URL on a fresh page opened at
 // `url`'s address, once scrolled to (a lab far from the window is drawn when it comes near); that
@@ -1355,7 +1357,7 @@ test('a page of all steps skips its tables off screen, and keeps its height as t
       await page.mouse.wheel(0, 600);
       await page.waitForTimeout(80);
     }
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await twoFrames(page);
     const after = await lessonHeight();
     assert.ok(Math.abs(after - before) < 2, `the lesson was ${before} px high, ${after} px once scrolled through`);
     // The numbers of a figure far down are the course's: o₂ ≈ (0.499, 0.566, 0.757).
@@ -1373,7 +1375,7 @@ test('a table’s labels are sticky where the table scrolls in its box, and only
   const boxes = async (page) => {
     const count = await page.locator('#results section:not(.parked) .scroll:has(> table.heatmap)').count();
     for (let k = 0; k < count; k += 1) await page.locator('#results section:not(.parked) .scroll:has(> table.heatmap)').nth(k).scrollIntoViewIfNeeded();
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await twoFrames(page);
     return page.evaluate(() => {
       const all = [...document.querySelectorAll('#results section:not(.parked) .scroll:has(> table.heatmap)')];
       for (const box of all) {
@@ -1403,7 +1405,7 @@ test('a table’s labels are sticky where the table scrolls in its box, and only
     const box = page.locator('#results section:not(.parked) .scroll.overflows:has(> table.heatmap)').first();
     await box.scrollIntoViewIfNeeded();
     await box.evaluate((node) => { node.scrollLeft = 120; });
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await twoFrames(page);
     const [scrolled, label, labelEnd, edge, entry] = await box.evaluate((node) => [
       node.scrollLeft,
       node.querySelector('tbody th').getBoundingClientRect().left,
