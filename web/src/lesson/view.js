@@ -509,8 +509,8 @@ export function createStepsView(container, callbacks) {
     // Figures off screen skip layout and paint too when there are many cells, and on every page of
     // all steps: a change there rewrites the numbers of most figures, and most are off screen.
     // Side by side, 7 samples × 2 turns, 2026-12-02: the first page (900 table cells) 0.62–1.14 ×
-    // the time, 12 of 15 interactions faster (Randomise 0.62, hover 0.62); the worked example
-    // 0.63–1.18, 11 of 15 faster (Randomise 0.63, an edit of W_Q 0.66); at T = 8, d_model = 8
+    // the time, 13 of 15 interactions faster (Randomise 0.62, hover 0.62); the worked example
+    // 0.63–1.18, 12 of 15 faster (Randomise 0.63, an edit of W_Q 0.66); at T = 8, d_model = 8
     // (canvases) 0.63–0.98 (τ 0.63, padding 0.70, 9 samples × 2 turns). Printing renders them all.
     container.classList.toggle('many', shownCells > BIG_PAGE_CELLS || !single);
     // A table's figure skipped before it was ever shown takes lesson.css's guess of a size, and the
