@@ -1540,3 +1540,46 @@ test('reused companion runs hold the numbers a fresh run computes', async () => 
   assert.equal(lazy.dots, later.dots);
   assert.equal(runs, 1);
 });
+
+// Each step paints apart from the others (lesson.css: paint containment, so that a step whose
+// height changes does not have every step below it painted again), and so clips what would reach
+// past its box: nothing a step shows may. Checked on the worked example and the first page (all
+// steps) and on 8 tokens (canvases), wide and on a phone: every element outside a scroll box of
+// its own, and a focus ring of 4 px around everything that takes focus, inside its step's box.
+test('each step paints apart, and nothing it shows (a focus ring included) reaches past its box', async () => {
+  const tokens = Array.from({ length: 8 }, (_, i) => `t${i + 1}`).join('+');
+  for (const [hash, width] of [['#preset=journey', 1280], ['#preset=journey', 420], ['', 1280], [`#v=1&s=${tokens}&d=8&h=2`, 1280], ['#preset=journey&step=softmax', 420]]) {
+    const { page, errors, close } = await open(hash, { width });
+    try {
+      const report = await page.evaluate(() => {
+        document.querySelector('#results').classList.add('sizing'); // every figure laid out
+        const sections = [...document.querySelectorAll('#results section.lesson-step:not(.parked)')];
+        const outside = [];
+        for (const section of sections) {
+          const box = section.getBoundingClientRect();
+          for (const el of section.querySelectorAll('*')) {
+            const r = el.getBoundingClientRect();
+            if (r.width === 0 && r.height === 0) continue;
+            let inScroller = false; // what a scroll box (or a clip) of its own holds is clipped there
+            for (let a = el.parentElement; a && a !== section; a = a.parentElement) {
+              const style = getComputedStyle(a);
+              if (style.overflowX !== 'visible' || style.overflowY !== 'visible') inScroller = true;
+            }
+            if (inScroller) continue;
+            const ring = el.tabIndex >= 0 || /^(BUTTON|INPUT|SELECT|A)$/.test(el.tagName) ? 4 : 0;
+            if (r.left - ring < box.left - 0.5 || r.right + ring > box.right + 0.5 || r.top - ring < box.top - 0.5 || r.bottom + ring > box.bottom + 0.5) {
+              outside.push(`${section.dataset.step}: ${el.tagName.toLowerCase()}.${String(el.className).replace(/ /g, '.')}`);
+            }
+          }
+        }
+        return { steps: sections.length, contained: sections.filter((s) => getComputedStyle(s).contain.includes('paint')).length, outside: outside.slice(0, 5) };
+      });
+      assert.ok(report.steps >= 1, `${hash} at ${width} px`);
+      assert.equal(report.contained, report.steps, `${hash} at ${width} px`);
+      assert.deepEqual(report.outside, [], `${hash} at ${width} px`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  }
+});

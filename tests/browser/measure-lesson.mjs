@@ -423,7 +423,7 @@ for (const [title, hash, single] of pages) {
       for (const build of builds) {
         const { samples, label } = await runInteraction(build, single, interaction, REPEAT, !other);
         build.samples.push(...samples);
-        counted = label;
+        if (build === builds[0]) counted = label; // this build's cells and canvases, not the other's
       }
     }
     const mine = builds[0].samples.map(figure);

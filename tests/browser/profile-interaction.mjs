@@ -80,7 +80,8 @@ console.log('\nCPU self time (ms):');
 for (const [name, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${ms.toFixed(1).padStart(9)}  ${name}`);
 
 // (3) with TOTAL=1: inclusive time by function (each sample counted once per function on its
-// stack), to see which caller the self time belongs to (e.g. the lesson or another view).
+// stack), to see which caller the self time belongs to (e.g. the lesson or another view); with
+// UNDER=<function name> as well, of the samples under that function only.
 if (process.env.TOTAL) {
   const parent = new Map();
   for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
@@ -89,6 +90,8 @@ if (process.env.TOTAL) {
   profile.samples.forEach((id, k) => {
     const seen = new Set();
     for (let at = id; at !== undefined; at = parent.get(at)) seen.add(keyOf(nodes.get(at)));
+    // UNDER=<name>: only the samples with that function on their stack (e.g. one view's share).
+    if (process.env.UNDER && ![...seen].some((key) => key.startsWith(`${process.env.UNDER} `))) return;
     for (const key of seen) total.set(key, (total.get(key) ?? 0) + (dt[k] ?? 0) / 1000);
   });
   console.log('\nCPU inclusive time (ms):');

@@ -1,0 +1,56 @@
+// What an interaction has Chromium paint again: a figures-only diagnostic, not a test. Repeats an
+// interaction (a body of JS run in the page, `i` = repetition, with the helpers of
+// lesson-page-helpers.mjs) and prints, per repetition, how many display items Chromium
+// invalidated and the time of its Layout, PrePaint, Paint, Layerize and Commit, then the most
+// frequent invalidated items by kind and reason. A count, unlike a time, does not depend on how
+// busy the machine is: "geometry" means the item moved and was recorded again at its new place.
+//   DIST=/tmp/dist-x node tests/browser/paint-invalidations.mjs '#preset=journey' 'JS body' [repeat]
+// SHOW=<selector>: the element scrolled to the middle of the window first (the control acted on:
+// what is off screen is not painted); EXTRA_CSS='…' adds a style sheet to try a rule without a
+// build; TOP=<n> items listed (20).
+import { baseUrl, dist as defaultDist, launchChromium, serveStatic } from './harness.mjs';
+import { LESSON_PAGE_HELPERS } from './lesson-page-helpers.mjs';
+
+const [hash = '', body = '', repeatArg = '3'] = process.argv.slice(2);
+const repeat = Number(repeatArg);
+const server = await serveStatic(process.env.DIST ?? defaultDist);
+const browser = await launchChromium();
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+await page.goto(`${baseUrl(server)}index.html${hash}`);
+await page.waitForSelector('#results section:not(.parked) [data-matrix]', { timeout: 60000 });
+await page.mouse.move(0, 0); // where no figure comes under it
+if (process.env.EXTRA_CSS) await page.addStyleTag({ content: process.env.EXTRA_CSS });
+if (process.env.SHOW) await page.evaluate((selector) => document.querySelector(selector).scrollIntoView({ block: 'center' }), process.env.SHOW);
+await page.waitForTimeout(800);
+const cdp = await page.context().newCDPSession(page);
+const events = [];
+cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
+const traced = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+await cdp.send('Tracing.start', {
+  categories: 'devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-blink.invalidation',
+  transferMode: 'ReportEvents',
+});
+await page.evaluate(async ({ source, repeat }) => {
+  const act = new Function('i', source);
+  for (let i = 0; i < repeat; i += 1) {
+    act(i);
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    await new Promise((resolve) => setTimeout(resolve, 300)); // what the page put off, too
+  }
+}, { source: LESSON_PAGE_HELPERS + body, repeat });
+await cdp.send('Tracing.end');
+await traced;
+
+const invalidated = events.filter((e) => e.name === 'InvalidateDisplayItemClient');
+const ms = (name) => (events.filter((e) => e.name === name && e.ph === 'X').reduce((sum, e) => sum + e.dur, 0) / 1000 / repeat).toFixed(1);
+console.log(`per repetition: ${Math.round(invalidated.length / repeat)} display items invalidated; Layout ${ms('Layout')} ms, PrePaint ${ms('PrePaint')}, Paint ${ms('Paint')}, Layerize ${ms('Layerize')}, Commit ${ms('Commit')}`);
+const kinds = new Map();
+for (const e of invalidated) {
+  const key = `${e.args?.client ?? '?'} (${e.args?.reason ?? '?'})`;
+  kinds.set(key, (kinds.get(key) ?? 0) + 1);
+}
+for (const [key, count] of [...kinds].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 20))) {
+  console.log(`${(count / repeat).toFixed(1).padStart(8)}  ${key}`);
+}
+await browser.close();
+server.close();
