@@ -576,23 +576,27 @@ async function entryPoint(page, name, head, row, col) {
   }, [row, col]);
 }
 
-// Where tables end: up to 7 tokens (the worked example has 6) every matrix is a table; from 8
-// the matrices with a row per token and the softmax lab are drawn on canvases, the 8 × 8 weights
-// (d_model × d_model) stay tables (matrix-view.js: CANVAS_FROM, W_CANVAS_FROM).
-test('7 tokens are shown as tables, 8 on canvases (the weights stay tables)', async () => {
-  for (const [T, tables] of [[7, true], [8, false]]) {
+// Where tables end, one step at a time: below 8 tokens (the worked example has 6) every matrix is a
+// table while no step prints more than 150 entries of matrices with a row per token (7 tokens,
+// d_model 4, 1 head: 147 at most); past that (6 tokens, d_model 8, 2 heads: 216 in the softmax
+// step), and from 8 tokens on, those matrices are drawn on canvases, on every step. The weights
+// (d_model × d_model) stay tables; the softmax lab is a canvas from 8 keys (matrix-view.js:
+// CANVAS_FROM, W_CANVAS_FROM; view.js: STEP_TABLE_CELLS).
+test('one step at a time, small pages are tables; from 150 entries in a step or 8 tokens, canvases (the weights stay tables)', async () => {
+  for (const [T, d, heads, tables, labCanvas] of [[7, 4, 1, true, false], [6, 8, 2, false, false], [8, 8, 2, false, true]]) {
     const tokens = Array.from({ length: T }, (_, i) => `w${i + 1}`).join('+');
-    const { page, errors, close } = await open(`#v=1&s=${tokens}&d=8&h=2&step=qkv`);
+    const { page, errors, close } = await open(`#v=1&s=${tokens}&d=${d}&h=${heads}&step=qkv`);
     try {
       const shown = '#results section.lesson-step:not(.parked)';
       const kinds = async (names) => page.$$eval(names.map((name) => `${shown} figure[data-matrix-figure="${name}"]`).join(', '), (figures) =>
         figures.map((f) => `${f.dataset.matrixFigure}:${f.querySelector('.cg-body') ? 'canvas' : f.querySelector('table') ? 'table' : '?'}`));
       const rowPerToken = ['x', 'q', 'k', 'v'];
-      assert.deepEqual(await kinds(rowPerToken), rowPerToken.map((name) => `${name}:${tables ? 'table' : 'canvas'}`), `T = ${T}`);
+      assert.deepEqual(await kinds(rowPerToken), rowPerToken.map((name) => `${name}:${tables ? 'table' : 'canvas'}`), `T = ${T}, d_model = ${d}`);
       assert.deepEqual(await kinds(['wq', 'wk', 'wv']), ['wq:table', 'wk:table', 'wv:table'], `T = ${T}`);
       await page.click('button[data-step="softmax"]');
       await page.waitForSelector(`${shown}[data-step="softmax"]`);
-      assert.equal(await page.isVisible('#softmax-lab .lab-canvas'), !tables, `T = ${T}: the lab on a canvas`);
+      assert.deepEqual(await kinds(['weights']), Array(heads).fill(`weights:${tables ? 'table' : 'canvas'}`), `T = ${T}, d_model = ${d}: the softmax step`);
+      assert.equal(await page.isVisible('#softmax-lab .lab-canvas'), labCanvas, `T = ${T}: the lab on a canvas`);
       assert.deepEqual(errors, []);
     } finally {
       await close();
@@ -634,11 +638,13 @@ test('below T = 8 a page of all steps of more than 1 000 cells is drawn on canva
     await page.waitForFunction(() => /^a.*₄₂/.test(document.querySelector('#explain .explain-lines')?.innerText ?? ''));
     const readout = (await page.textContent(`${grid} .cg-readout`)).split(': ').pop();
     assert.equal((await explanation(page)).trim().split(/\s/).pop(), readout);
-    // …which the table of the softmax step, one step at a time, prints.
+    // …which the softmax lab prints for the row selected (a table below 8 keys). The softmax step,
+    // one step at a time, draws A on a canvas too (that step prints 294 entries: STEP_TABLE_CELLS).
     await page.click('button[data-step="softmax"]');
-    await page.waitForSelector('section.lesson-step:not(.parked)[data-step="softmax"] td[data-matrix="weights"]');
-    assert.deepEqual(await figureKinds(page, ['weights']), ['weights:table']);
-    assert.equal((await rowValues(page, 'weights', 0, 3))[1].toFixed(3), Number(readout).toFixed(3));
+    await page.waitForSelector('section.lesson-step:not(.parked)[data-step="softmax"] .cg-body[data-matrix="weights"]');
+    assert.deepEqual(await figureKinds(page, ['weights']), ['weights:canvas']);
+    assert.equal(await page.getAttribute('.lab-rows button[data-lab-row="3"]', 'aria-pressed'), 'true');
+    assert.equal(Number(await page.textContent('#softmax-lab td[data-lab="weight"][data-key="1"] .num')).toFixed(3), Number(readout).toFixed(3));
     // Back to all steps: canvases again.
     await page.click('#step-all');
     await page.waitForFunction(() => document.querySelectorAll('#results section.lesson-step:not(.parked)').length === 9);
@@ -1131,7 +1137,7 @@ test('the steps next to the one shown stay parked: a change takes no section out
 // (A caret left in a parked step cost every frame 4.6 ms afterwards: Chromium lays out the skipped
 // content to compute the selection's bounds. measure-lesson shows the cost; this shows the cause.)
 test('a click on a cell leaves no selection behind once its step is parked; a selection in the step shown stays', async () => {
-  const { page, errors, close } = await open('#v=1&s=t1+t2+t3+t4+t5+t6&d=8&h=2&step=x');
+  const { page, errors, close } = await open('#preset=journey&step=x');
   const selection = () => page.evaluate(() => {
     const s = document.getSelection();
     const node = s.anchorNode?.nodeType === Node.TEXT_NODE ? s.anchorNode.parentElement : s.anchorNode;

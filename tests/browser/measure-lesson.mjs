@@ -263,9 +263,11 @@ function dumpSpan(events, i) {
 
 // Small helpers the interactions use in the page: `cell(name, head, row, col)` is the element to
 // fire at and the point (clientX, clientY) of that entry, for a table cell or a canvas entry.
-// T=<n> measures another number of tokens (32 unless told): 7 is the largest whose matrices
-// are tables one step at a time (matrix-view.js's CANVAS_FROM; a page of all steps of more than
-// 1 000 table cells is drawn on canvases, view.js), 32 the largest shown entry by entry. Entries are
+// T=<n> measures another number of tokens (32 unless told): from 8 the matrices with a row per
+// token are canvases (matrix-view.js's CANVAS_FROM); below, a page of all steps of more than 1 000
+// table cells, and one step at a time a page whose largest step prints more than 150 entries of
+// them (at d_model = 8 with 2 heads: every T here), are canvases too (view.js); 32 is the largest
+// shown entry by entry. Entries are
 // addressed with at(i, first, count): first + i % count, kept below T (at T = 32 every address
 // is the one used before T could be chosen).
 const T = Number(process.env.T ?? 32);
@@ -328,9 +330,11 @@ const pages = [
   [`T = ${T}, d_model = 6, 2 heads, all steps`, `#v=1&s=${tokens}&d=6&h=2`, false, 'asked'],
   // The course's worked example (T = 6, d_model = 3, one head, whatever T says), when asked.
   ['the worked example, all steps', '#preset=journey', false, 'asked'],
+  ['the worked example, one step at a time', '#preset=journey&step=softmax', true, 'asked'],
 ].filter(([title, , , asked]) => (process.env.PAGES ? process.env.PAGES.split('|').some((p) => title.includes(p)) : !asked));
 // PAGES=<a>|<b> keeps the pages whose title holds one of the parts ("one step", "d_model = 16";
-// "d_model = 6" and "worked example" are measured only so);
+// "d_model = 6" and "worked example" are measured only so: the worked example one step at a time
+// is the page of tables one step at a time, view.js's STEP_TABLE_CELLS);
 // ONLY=<a>|<b> the interactions whose label holds one ("stepper|pad a token": an interaction after
 // the stepper has visited other steps).
 

@@ -26,6 +26,15 @@ const BIG_PAGE_CELLS = 3000;
 // off screen already ("many" below), and canvases took 0.95–1.37 times the time of its tables
 // (T = 7, d_model = 16, side by side, 2026-12-02).
 const ALL_STEPS_TABLE_CELLS = 1000;
+// One step at a time, the same below CANVAS_FROM tokens when the largest step of the page would
+// print more cells than this in matrices with a row per token (the W matrices, which change only
+// when edited, are not counted): on every step then, so that the matrices look alike from one
+// step to the next. At T = 6, d_model = 8, 2 heads (the softmax step prints 216 cells) the
+// tables' style, layout and paint took 12 of the 21 ms of a change of ÷√d_k; on canvases 15 of 16
+// interactions were within a frame, against 9–11 (side by side, 2026-12-02). The worked example
+// (108 cells at most) and its comparison preset (144) stay tables: numbers a reader can select,
+// search and have read out, and 13 of its 16 interactions within a frame as tables.
+const STEP_TABLE_CELLS = 150;
 const SPARE_VIEWS = 24;
 const MAX_PARKED = 4; // sections of other steps kept built (each holds up to 8 canvases)
 const IDLE_SLICE_MS = 8; // drawing a canvas of T = 32 takes a few ms
@@ -97,7 +106,7 @@ export function createStepsView(container, callbacks) {
   let tokensKey = '';
   let big = false;
   let huge = false; // matrices past the printed corner: fill views in slices (SLICE_MS)
-  let canvasAll = false; // a page of all steps too large for tables (ALL_STEPS_TABLE_CELLS)
+  let rowsOnCanvas = false; // a page too large for tables below CANVAS_FROM (ALL_STEPS_TABLE_CELLS, STEP_TABLE_CELLS)
   const sized = new WeakSet(); // table views laid out once on a page of all steps ('sizing')
   let sizingRequest = 0;
   let parking = false; // sections of other steps stay in the page, parked (showAmongParked)
@@ -212,14 +221,14 @@ export function createStepsView(container, callbacks) {
     };
     // (Not the symbol: a view takes a new one in place, viewFor.)
     const past = pastCorner(result) || (isW && Math.max(matrix.rows, matrix.cols) > MAX_SHOWN);
-    const canvas = (spec.rows >= (isW ? W_CANVAS_FROM : CANVAS_FROM) || (canvasAll && !isW)) && !past;
+    const canvas = (spec.rows >= (isW ? W_CANVAS_FROM : CANVAS_FROM) || (rowsOnCanvas && !isW)) && !past;
     spec.key = [role, name, head, spec.rows, spec.cols, spec.title, spec.tag, isW ? spec.rows : tokensKey,
       spec.colTokens ? 'sq' : '', editable, tools.map((x) => x.label).join(','), t('table.corner'), canvas ? 'canvas' : 'table'].join('|');
     // Every matrix with a row per token (X too, edited over its canvas) is a canvas from
     // CANVAS_FROM tokens up to the printed corner, and so are the weights from d_model =
     // W_CANVAS_FROM up to it (Randomise W_Q at d_model = 16 restyled and laid out 256 changed table
     // cells, 7 ms of a 20 ms frame; on a canvas the click took 0.58 × the time, 2026-12-01); below
-    // CANVAS_FROM, on a page of all steps of more than ALL_STEPS_TABLE_CELLS table cells (canvasAll). Past
+    // CANVAS_FROM, on a page too large for tables (rowsOnCanvas). Past
     // the corner a matrix stays a table. Past T = MAX_SHOWN it is filled in slices: a step's
     // fresh canvases, each allocated and drawn whole, made one task of 330–480 ms at T = 512,
     // where the sliced tables stay under 50 ms (issue 6). Past d_model = MAX_SHOWN, four fresh
@@ -244,7 +253,7 @@ export function createStepsView(container, callbacks) {
     }
     // What specOf reads besides the tokens and the language (symbolOf: the mask, its order and the
     // scaling, a comparison).
-    const sig = [role, name, head, matrix.rows, matrix.cols, state.mask, state.maskBeforeScale, state.scale, Boolean(ctx.compare), canvasAll].join('|');
+    const sig = [role, name, head, matrix.rows, matrix.cols, state.mask, state.maskBeforeScale, state.scale, Boolean(ctx.compare), rowsOnCanvas].join('|');
     let made = specs.get(sig);
     if (!made) {
       made = specOf(name, head, role, ctx);
@@ -395,15 +404,14 @@ export function createStepsView(container, callbacks) {
     return { groups, tabs: perHead && !all };
   }
 
-  // The entries the page of all steps shows (its plan, without making a figure).
-  function cellsOfAllSteps() {
+  // The entries a step shows (its plan, without making a figure); `rowsOnly`: of its matrices
+  // with a row per token (not the W matrices).
+  function cellsOf(step, single, rowsOnly = false) {
     let cells = 0;
-    for (const step of STEPS) {
-      for (const group of planOf(step, false).groups) {
-        for (const [name, head] of group.figures) {
-          const matrix = matrixOf(name, head, ctx);
-          if (matrix) cells += matrix.rows * matrix.cols;
-        }
+    for (const group of planOf(step, single).groups) {
+      for (const [name, head] of group.figures) {
+        const matrix = rowsOnly && name in W_SYMBOL ? null : matrixOf(name, head, ctx);
+        if (matrix) cells += matrix.rows * matrix.cols;
       }
     }
     return cells;
@@ -482,7 +490,9 @@ export function createStepsView(container, callbacks) {
     const single = ctx.state.step !== 'all';
     const steps = single ? STEPS.filter((s) => s.id === ctx.state.step) : STEPS;
     huge = pastCorner(ctx.result);
-    canvasAll = !single && !huge && ctx.result.dModel < W_CANVAS_FROM && cellsOfAllSteps() > ALL_STEPS_TABLE_CELLS;
+    rowsOnCanvas = !huge && ctx.result.dModel < W_CANVAS_FROM && (single
+      ? Math.max(...STEPS.map((step) => cellsOf(step, true, true))) > STEP_TABLE_CELLS
+      : STEPS.reduce((cells, step) => cells + cellsOf(step, false), 0) > ALL_STEPS_TABLE_CELLS);
     const built = steps.map((step) => sectionFor(step, single));
     live = built.flatMap((b) => b.views);
     const shownCells = live.reduce((n, v) => n + v.rows * v.cols, 0);
