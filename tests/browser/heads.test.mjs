@@ -159,6 +159,40 @@ test('grouped- and multi-query attention: fewer key/value heads, shared, and dra
   }
 });
 
+// A new result redraws the head split's parts (in idle time after the change); its title, caption
+// and toolbar stay in the page: a button there keeps the keyboard focus, and one pressed while the
+// panel is redrawn is still in the page when released (a new toolbar lost that click). A toolbar
+// that says something new is new, and its button takes over the focus.
+test('the head split keeps its toolbar in the page while a new result redraws its parts', async () => {
+  const { page, errors, close } = await harness.open();
+  try {
+    const kv = '#head-split button[data-hs-kv="1"]';
+    await page.focus(kv);
+    // Marked with a property, not an attribute: an attribute would make it differ from a new one.
+    await page.evaluate((selector) => {
+      document.querySelector(selector).mark = 'before';
+      document.querySelector('#head-split .hs-maps').mark = 'before';
+      // A new temperature, from a script: a click or a drag would move the focus.
+      const tau = document.querySelector('#lesson-tau-range');
+      tau.value = '-0.5';
+      tau.dispatchEvent(new Event('input', { bubbles: true }));
+    }, kv);
+    const mark = (selector) => page.evaluate((s) => document.querySelector(s)?.mark ?? null, selector);
+    await page.waitForFunction(() => document.querySelector('#head-split .hs-maps')?.mark === undefined); // redrawn
+    assert.equal(await mark(kv), 'before');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.hsKv), '1');
+    // A change of what the toolbar says gives a new one (the key/value heads pressed), and the
+    // focus moves to the same button in it.
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((selector) => document.querySelector(selector)?.getAttribute('aria-pressed') === 'true', kv);
+    assert.equal(await mark(kv), null);
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.hsKv), '1');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('the links above the lesson land on their panels, though the panels were off screen and not laid out', async () => {
   const { page, errors, close } = await harness.open();
   try {

@@ -416,6 +416,16 @@ export function createSplitView(callbacks) {
 
   // ---- rendering -----------------------------------------------------------------------------------
 
+  // The control in the panel that has the keyboard focus, as a selector that finds its successor
+  // in a redrawn panel (null if the focus is elsewhere).
+  const FOCUS_KEYS = ['data-hs-heads', 'data-hs-kv', 'data-hs-stage', 'data-hs-play', 'data-hs-select'];
+  function focusKey() {
+    const node = document.activeElement;
+    if (!node || node === el || !el.contains(node)) return null;
+    const name = FOCUS_KEYS.find((key) => node.hasAttribute(key));
+    return name ? `[${name}="${CSS.escape(node.getAttribute(name))}"]` : null;
+  }
+
   // Past this many T×Tk entries the parts are drawn one per task (each part costs tens of
   // milliseconds at T = 512; together they would block the page for over 100 ms).
   const PROGRESSIVE_ENTRIES = 64 * 64;
@@ -441,12 +451,23 @@ export function createSplitView(callbacks) {
     if (show('mix')) builders.push(() => mixBlock(ctx));
     const mine = ++generation;
     const slots = builders.map((build, k) => (progressive && k > 0 ? h('div', { className: 'hs-pending' }) : build()));
-    el.replaceChildren(
+    // The title, caption and toolbar stay in the page while they say the same (a new result
+    // mostly changes the parts below them): rebuilt on every update, a toolbar button lost the
+    // keyboard focus, and one pressed while the panel was redrawn (in idle time after a change)
+    // was gone when released, so its click was lost.
+    const refocus = focusKey();
+    const heading = [
       h('h2', { text: t('heads4.split.title') }),
       h('p', { className: 'caption', text: t('heads4.split.caption', { dModel: result.dModel, heads: result.heads, dK: result.dK }) }),
       toolbar(ctx),
-      ...slots,
-    );
+    ].map((node, k) => (el.children[k]?.isEqualNode(node) ? el.children[k] : node));
+    for (const child of [...el.children]) if (!heading.includes(child)) child.remove();
+    heading.forEach((node, k) => {
+      if (el.children[k] !== node) el.insertBefore(node, el.children[k] ?? null);
+    });
+    el.append(...slots);
+    // A control that had the keyboard focus and was replaced hands it to its successor.
+    if (refocus && !el.contains(document.activeElement)) el.querySelector(refocus)?.focus({ preventScroll: true });
     el.dataset.stage = stage;
     shownStage = stage;
     if (progressive) {
