@@ -31,9 +31,9 @@ const ALL_STEPS_TABLE_CELLS = 1000;
 // when edited, are not counted): on every step then, so that the matrices look alike from one
 // step to the next. At T = 6, d_model = 8, 2 heads (the softmax step prints 216 cells) the
 // tables' style, layout and paint took 12 of the 21 ms of a change of ÷√d_k; on canvases 15 of 16
-// interactions were within a frame, against 9–11 (side by side, 2026-12-02). The worked example
-// (108 cells at most) and its comparison preset (144) stay tables: numbers a reader can select,
-// search and have read out, and 13 of its 16 interactions within a frame as tables.
+// interactions were within a frame, against 10 as tables (side by side, 2026-12-02). The worked
+// example (108 cells at most) and its comparison preset (144) stay tables: numbers a reader can
+// select, search and have read out, and 13–14 of its 16 interactions within a frame as tables.
 const STEP_TABLE_CELLS = 150;
 const SPARE_VIEWS = 24;
 const MAX_PARKED = 4; // sections of other steps kept built (each holds up to 8 canvases)
@@ -106,7 +106,7 @@ export function createStepsView(container, callbacks) {
   let tokensKey = '';
   let big = false;
   let huge = false; // matrices past the printed corner: fill views in slices (SLICE_MS)
-  let rowsOnCanvas = false; // a page too large for tables below CANVAS_FROM (ALL_STEPS_TABLE_CELLS, STEP_TABLE_CELLS)
+  let rowsOnCanvas = false; // too many cells for tables below CANVAS_FROM (ALL_STEPS_TABLE_CELLS, STEP_TABLE_CELLS)
   const sized = new WeakSet(); // table views laid out once on a page of all steps ('sizing')
   let sizingRequest = 0;
   let parking = false; // sections of other steps stay in the page, parked (showAmongParked)
@@ -228,8 +228,8 @@ export function createStepsView(container, callbacks) {
     // CANVAS_FROM tokens up to the printed corner, and so are the weights from d_model =
     // W_CANVAS_FROM up to it (Randomise W_Q at d_model = 16 restyled and laid out 256 changed table
     // cells, 7 ms of a 20 ms frame; on a canvas the click took 0.58 × the time, 2026-12-01); below
-    // CANVAS_FROM, on a page too large for tables (rowsOnCanvas). Past
-    // the corner a matrix stays a table. Past T = MAX_SHOWN it is filled in slices: a step's
+    // CANVAS_FROM, on a page with too many cells for tables (rowsOnCanvas). Past the corner a
+    // matrix stays a table. Past T = MAX_SHOWN it is filled in slices: a step's
     // fresh canvases, each allocated and drawn whole, made one task of 330–480 ms at T = 512,
     // where the sliced tables stay under 50 ms (issue 6). Past d_model = MAX_SHOWN, four fresh
     // 48 × 48 weight canvases drawn whole in idle time held back the tables waiting behind them.
