@@ -273,7 +273,8 @@ function dumpSpan(events, i) {
 const T = Number(process.env.T ?? 32);
 if (!Number.isInteger(T) || T < 6 || T > 32) throw new Error(`T=${process.env.T}: a whole number from 6 to 32`);
 const HELPERS = `${LESSON_PAGE_HELPERS}
-  const T = ${T};
+  // The page's own tokens where it has fewer than T (the worked example has 6, whatever T says).
+  const T = Math.min(${T}, document.querySelectorAll('#token-chips .chip:not(.more)').length || ${T});
   const at = (i, first, count) => first + i % Math.max(1, Math.min(count, T - first));
   const D = Number(document.querySelector('#d-model').value); // d_model: W_Q's rows
   const H = Number(document.querySelector('#heads').value); // heads (the worked example has one)

@@ -18,7 +18,9 @@ import { EDITABLE, STEPS, stepIndex } from './steps.js';
 // Per-head steps show every head up to this many T×T cells per figure row, else the selected
 // head only, with a tab per head (a page of 8 heads × 5 steps would not re-render in a frame).
 const HEAD_CELL_BUDGET = 4 * 32 * 32;
-const BIG_PAGE_CELLS = 3000;
+// One step at a time, figures off screen skip layout and paint from this many cells (lesson.css,
+// "many"); every page of all steps does so.
+const MANY_CELLS = 3000;
 // A page of all steps that would print more table cells than this shows its matrices with a row
 // per token on canvases below CANVAS_FROM tokens too (T = 7, d_model = 8, 2 heads: 1 355 cells,
 // whose tables took 34–50 ms to update on a change; the worked example, about 430, stays tables).
@@ -104,11 +106,10 @@ export function createStepsView(container, callbacks) {
   let live = []; // the views on screen now
   let ctx = null;
   let tokensKey = '';
-  let big = false;
+  let allSteps = false; // a page of all steps: what is far from the screen waits (updateView)
   let huge = false; // matrices past the printed corner: fill views in slices (SLICE_MS)
   let rowsOnCanvas = false; // too many cells for tables below CANVAS_FROM (ALL_STEPS_TABLE_CELLS, STEP_TABLE_CELLS)
-  const sized = new WeakSet(); // table views laid out once on a page of all steps ('sizing')
-  let sizingRequest = 0;
+  const sized = new WeakSet(); // tables' figures and steps laid out once ('first-layout')
   let parking = false; // sections of other steps stay in the page, parked (showAmongParked)
   const queue = new Map(); // view → { matrix, options }: waiting for a slice
   let sliceTimer = null;
@@ -150,8 +151,9 @@ export function createStepsView(container, callbacks) {
     if (sliceTimer === null) sliceTimer = setTimeout(slice, 0);
   }
 
-  // On a big page, a matrix far from the viewport is redrawn when it comes near, not on every
-  // change: what is off screen costs nothing. A new matrix is always drawn at once.
+  // On a page of all steps, a matrix far from the viewport is redrawn when it comes near, or in
+  // idle time after the frame, not in the frame of every change: what is off screen costs nothing
+  // then. A new matrix is always drawn at once.
   const near = new IntersectionObserver(
     (entries) => {
       for (const entry of entries) {
@@ -285,8 +287,6 @@ export function createStepsView(container, callbacks) {
     return view;
   }
 
-  // far: the view is away from the screen; a canvas then waits (see render), as does a built
-  // table of a big page.
   function optionsOf(view) {
     const { name } = view.spec;
     const { result, compare, state } = ctx;
@@ -313,10 +313,18 @@ export function createStepsView(container, callbacks) {
     if (view.isCanvas && view.el.classList.contains('far') === shown) view.el.classList.toggle('far', !shown);
   }
 
+  // far: the canvas is away from the screen (farCanvases); it then waits, as does a table already
+  // built that the observer last saw far from the screen on a page of all steps. With the steps
+  // off screen skipped as well (render), side by side against neither (7 samples × 2 turns,
+  // 2026-12-02): the first page (900 table cells) 0.50–1.04 × the time, 13 of 15 interactions
+  // faster (mask kind 0.50, fill 0.52, an edit of X 0.54); the worked example 0.45–1.09, 13 of 15
+  // faster (Randomise 0.45, an edit of W_Q 0.54). They are drawn in idle time just after the
+  // frame, within IDLE_WAIT_MS at the latest, at once when the observer sees them come near
+  // (NEAR_PX), and before printing.
   function updateView(view, far = false) {
     const options = optionsOf(view);
     queue.delete(view); // whatever was queued for it is older
-    if ((view.isCanvas && far) || (big && view.near === false && !view.fresh)) {
+    if ((view.isCanvas && far) || (allSteps && view.near === false && !view.fresh)) {
       view.pending = { matrix: view.matrix, options };
       waiting.add(view);
       scheduleIdle();
@@ -328,7 +336,7 @@ export function createStepsView(container, callbacks) {
     else view.update(view.matrix, options);
   }
 
-  // The mask workbench and the softmax lab on a big page of all steps: one far from the screen is
+  // The mask workbench and the softmax lab on a page of all steps: one far from the screen is
   // brought up to date when it comes near or in idle time, as the far canvases are, not in the
   // frame of every change (in a CPU profile of an edit of W_Q at the top of such a page, T = 32,
   // the lab took 1.6 ms of 7.7 and the workbench 0.3). One step at a time, the panel of the step
@@ -352,10 +360,10 @@ export function createStepsView(container, callbacks) {
       panel.el.lessonPanel = panel;
       near.observe(panel.el);
     }
-    // Only where the last render was a big page of all steps too, with the panel in it: then the
+    // Only where the last render was a page of all steps too, with the panel in it: then the
     // observer's word on where it is holds for this render.
     const stayed = !container.classList.contains('single') && container.contains(panel.el);
-    if (!single && big && stayed && panelNear.get(panel) === false) {
+    if (!single && allSteps && stayed && panelNear.get(panel) === false) {
       panelsWaiting.set(panel, panelCtx);
       scheduleIdle();
       return;
@@ -452,6 +460,7 @@ export function createStepsView(container, callbacks) {
     ]);
     if (sig !== section.sig) {
       section.sig = sig;
+      sized.delete(section.el); // of another height now: laid out again (render)
       for (const g of groupViews) for (const view of g.views) view.nearKnown = false; // moved: measure
       const parts = [];
       if (panel) parts.push(panel.el);
@@ -483,6 +492,22 @@ export function createStepsView(container, callbacks) {
     return { el: section.el, section, views: groupViews.flatMap((g) => g.views) };
   }
 
+  // Figures and steps laid out in the next frame, skipped off screen from the one after
+  // (lesson.css): their sizes are then remembered.
+  function layOutOnce(els) {
+    if (!els.length) return;
+    for (const el of els) {
+      sized.add(el);
+      el.classList.add('first-layout');
+    }
+    requestAnimationFrame(() => requestAnimationFrame(() => els.forEach((el) => el.classList.remove('first-layout'))));
+  }
+  // A font loaded later (KaTeX's, after the first frame) changes the height of the formulas, and a
+  // step skipped meanwhile kept the height it had without it: 1.3 px more once scrolled to.
+  document.fonts?.addEventListener('loadingdone', () => {
+    if (allSteps) layOutOnce([...container.children].filter((el) => el.classList.contains('lesson-step')));
+  });
+
   function render(next) {
     frameComing(); // idle work waits for the frame that shows this
     ctx = next;
@@ -496,7 +521,7 @@ export function createStepsView(container, callbacks) {
     const built = steps.map((step) => sectionFor(step, single));
     live = built.flatMap((b) => b.views);
     const shownCells = live.reduce((n, v) => n + v.rows * v.cols, 0);
-    big = !single && shownCells > BIG_PAGE_CELLS;
+    allSteps = !single;
     for (const view of queue.keys()) if (!live.includes(view)) queue.delete(view);
     const els = built.map((b) => b.el);
     parking = single && !huge;
@@ -513,26 +538,32 @@ export function createStepsView(container, callbacks) {
       if (!same) container.replaceChildren(...els);
     }
     container.classList.toggle('single', single);
-    // Off-screen steps of a big page skip layout and paint until they scroll into view (not on
-    // small pages, where it would only blank them out of full-page screenshots and print).
-    container.classList.toggle('big', big);
+    // On a page of all steps, steps off screen skip style, layout and paint until they come near
+    // (lesson.css): a change rewrites the formulas and notes of most steps, and most are off
+    // screen. Side by side against far tables waiting alone (7 samples × 2 turns, 2026-12-02): 25
+    // of 30 interactions faster on the first page and the worked example; mask order 0.66 and
+    // 0.83 × the time, ÷√d_k 0.85 and 0.93.
+    container.classList.toggle('all-steps', allSteps);
     // Figures off screen skip layout and paint too when there are many cells, and on every page of
     // all steps: a change there rewrites the numbers of most figures, and most are off screen.
     // Side by side, 7 samples × 2 turns, 2026-12-02: the first page (900 table cells) 0.62–1.14 ×
     // the time, 13 of 15 interactions faster (Randomise 0.62, hover 0.62); the worked example
     // 0.63–1.18, 12 of 15 faster (Randomise 0.63, an edit of W_Q 0.66); at T = 8, d_model = 8
     // (canvases) 0.63–0.98 (τ 0.63, padding 0.70, 9 samples × 2 turns). Printing renders them all.
-    container.classList.toggle('many', shownCells > BIG_PAGE_CELLS || !single);
-    // A table's figure skipped before it was ever shown takes lesson.css's guess of a size, and the
-    // page's height changed by 2 100 px as the worked example's were scrolled to: tables new on the
-    // page are laid out in the frame that shows them, and skipped from the next, their own size
-    // remembered (contain-intrinsic-size: auto). (Canvases say their own size.)
-    if (!single && !live.some((v) => v.isCanvas) && live.some((v) => !sized.has(v))) {
-      for (const view of live) sized.add(view);
-      container.classList.add('sizing');
-      const mine = ++sizingRequest;
-      requestAnimationFrame(() => requestAnimationFrame(() => mine === sizingRequest && container.classList.remove('sizing')));
-    }
+    container.classList.toggle('many', shownCells > MANY_CELLS || !single);
+    // A table's figure or a step skipped before it was ever shown takes lesson.css's guess of a
+    // size, and the page's height changed by 2 100 px as the worked example's figures were
+    // scrolled to (and by 340 px as the W tables among canvases were, at T = 6, d_model = 6, 3
+    // heads): new ones (a step whose content was made again too) are laid out in the frame that
+    // shows them, and skipped from the next, their own size remembered (contain-intrinsic-size:
+    // auto). A new figure's step is laid out with it: a figure in a skipped step is skipped too.
+    // (A canvas says its own size, canvas-matrix-view.js: laid out before it is drawn, its legend
+    // not there yet, it would be remembered 9 px short.)
+    const newFigures = live.filter((v) => !v.isCanvas && !sized.has(v.el)).map((v) => v.el);
+    // (A step shown one at a time loses its remembered size: the rule is not on it then.)
+    if (single) for (const section of sections.values()) sized.delete(section.el);
+    const newSteps = allSteps ? els.filter((el) => !sized.has(el) || newFigures.some((f) => el.contains(f))) : [];
+    layOutOnce([...newFigures, ...newSteps]);
     const far = farCanvases();
     for (const view of live) updateView(view, far.has(view));
     if (parking) schedulePrefetch();
@@ -689,6 +720,22 @@ export function createStepsView(container, callbacks) {
       idleHandle = requestIdle(drainIdle, { timeout: 1000 });
     });
   }
+  // Before printing, whatever waits is drawn now: a printout shows every step and figure, far
+  // from the screen or not (lesson.css).
+  function drawAllWaiting() {
+    for (const panel of [...panelsWaiting.keys()]) runPanelUpdate(panel);
+    for (const view of [...waiting]) {
+      waiting.delete(view);
+      if (!view.pending) continue;
+      const { matrix, options } = view.pending;
+      view.pending = null;
+      view.fresh = false;
+      if (huge) enqueue(view, matrix, options);
+      else runUpdate(view, matrix, options);
+    }
+  }
+  window.addEventListener('beforeprint', drawAllWaiting);
+
   // Views shown first, then those of parked sections (prefetch).
   const waiting = new Set(); // views with something pending
   // A view is drawn only when what it took last time fits in the idle period left, or once the
@@ -872,7 +919,7 @@ export function createStepsView(container, callbacks) {
     highlight,
     focusCell,
     /** Redraws the workbench or the lab from `panelCtx`, later if it is far from the screen on a
-     *  big page of all steps (as a render would). */
+     *  page of all steps (as a render would). */
     updatePanel: (panel, panelCtx) => updatePanel(panel, !ctx || ctx.state.step !== 'all', panelCtx),
     /** True when the steps show every head side by side (no head tabs): the chosen head then
      *  changes only the softmax lab, not the figures. */
