@@ -78,6 +78,20 @@ const explanation = (page) => page.innerText('#explain .explain-lines');
 // Two frames rendered: what a change or a scroll drew, and what the page did in the frame after.
 const twoFrames = (page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 
+// What `read(page)` finds on a fresh page opened at `hash`, once it is idle; that page must log
+// no error.
+async function onFreshPage(hash, read) {
+  const fresh = await open(hash);
+  try {
+    await whenIdle(fresh.page);
+    const found = await read(fresh.page);
+    assert.deepEqual(fresh.errors, []);
+    return found;
+  } finally {
+    await fresh.close();
+  }
+}
+
 // The softmax lab drawn on a canvas (from 8 keys on), as a PNG data URL on a fresh page opened at
 // `url`'s address, once scrolled to (a lab far from the window is drawn when it comes near); that
 // page must log no error.
@@ -1202,14 +1216,7 @@ test('a step built ahead moves nothing on the page, and once shown holds what a 
     };
     const drawn = await pictures(page);
     assert.ok(drawn.length > 0);
-    const fresh = await open(`#v=1&s=${tokens}&d=8&h=2&step=concat`);
-    try {
-      await whenIdle(fresh.page);
-      assert.deepEqual(await pictures(fresh.page), drawn);
-      assert.deepEqual(fresh.errors, []);
-    } finally {
-      await fresh.close();
-    }
+    assert.deepEqual(await onFreshPage(`#v=1&s=${tokens}&d=8&h=2&step=concat`, pictures), drawn);
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -1620,19 +1627,13 @@ test('on a page of all steps, steps off screen are skipped and their tables draw
     await page.locator('section[data-step="context"]').scrollIntoViewIfNeeded();
     await page.waitForTimeout(400); // the address is written 250 ms after a change
     const shown = await rowValues(page, 'context', 0, 1);
-    const fresh = await open(page.url().slice(page.url().indexOf('#')));
-    try {
-      await whenIdle(fresh.page);
-      assert.deepEqual(await rowValues(fresh.page, 'context', 0, 1), shown);
-      assert.deepEqual(fresh.errors, []);
-    } finally {
-      await fresh.close();
-    }
+    assert.deepEqual(await onFreshPage(page.url().slice(page.url().indexOf('#')), (fresh) => rowValues(fresh, 'context', 0, 1)), shown);
     assert.deepEqual(errors, []);
   } finally {
     await close();
   }
 });
+
 test('each step paints apart, and nothing it shows (a focus ring included) reaches past its box', async () => {
   const tokens = Array.from({ length: 8 }, (_, i) => `t${i + 1}`).join('+');
   for (const [hash, width] of [['#preset=journey', 1280], ['#preset=journey', 420], ['', 1280], [`#v=1&s=${tokens}&d=8&h=2`, 1280], ['#preset=journey&step=softmax', 420]]) {
