@@ -1395,7 +1395,7 @@ test('a page of all steps skips its tables off screen, and keeps its height as t
     }
     await twoFrames(canvases.page);
     const after = await qkvHeight();
-    // (A canvas estimates its own size before it is first laid out: a few px off, view.js.)
+    // (A canvas estimates its own size before it is first laid out: a few px off, canvas-matrix-view.js.)
     assert.ok(Math.abs(after - before) < 8, `the step of Q, K, V was ${before} px high, ${after} px once scrolled through`);
     assert.deepEqual(canvases.errors, []);
   } finally {
@@ -1576,11 +1576,7 @@ test('reused companion runs hold the numbers a fresh run computes', async () => 
   assert.equal(runs, 1);
 });
 
-// Each step paints apart from the others (lesson.css: paint containment, so that a step whose
-// height changes does not have every step below it painted again), and so clips what would reach
-// past its box: nothing a step shows may. Checked on the worked example and the first page (all
-// steps) and on 8 tokens (canvases), wide and on a phone: every element outside a scroll box of
-// its own, and a focus ring of 4 px around everything that takes focus, inside its step's box.
+// (view.js, updateView and render; lesson.css, .all-steps)
 test('on a page of all steps, steps off screen are skipped and their tables drawn after the frame: up to date in idle time, when scrolled to, and for printing', async () => {
   const { page, errors, close } = await open('#preset=journey');
   try {
@@ -1634,6 +1630,11 @@ test('on a page of all steps, steps off screen are skipped and their tables draw
   }
 });
 
+// Each step paints apart from the others (lesson.css: paint containment, so that a step whose
+// height changes does not have every step below it painted again), and so clips what would reach
+// past its box: nothing a step shows may. Checked on the worked example and the first page (all
+// steps) and on 8 tokens (canvases), wide and on a phone: every element outside a scroll box of
+// its own, and a focus ring of 4 px around everything that takes focus, inside its step's box.
 test('each step paints apart, and nothing it shows (a focus ring included) reaches past its box', async () => {
   const tokens = Array.from({ length: 8 }, (_, i) => `t${i + 1}`).join('+');
   for (const [hash, width] of [['#preset=journey', 1280], ['#preset=journey', 420], ['', 1280], [`#v=1&s=${tokens}&d=8&h=2`, 1280], ['#preset=journey&step=softmax', 420]]) {
