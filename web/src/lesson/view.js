@@ -122,6 +122,15 @@ export function createStepsView(container, callbacks) {
     }
   }
 
+  // Draws what a view was left to draw later (view.pending: when it comes near, in idle time,
+  // before printing), in slices past the printed corner.
+  function drawPending(view) {
+    const { matrix, options } = view.pending;
+    view.pending = null;
+    if (huge) enqueue(view, matrix, options);
+    else runUpdate(view, matrix, options);
+  }
+
   // One slice: views near the screen first, while the time spent plus what the slowest view so
   // far took stays under SLICE_MS (at least one view per slice); then the next slice in a new
   // task. A newer render replaces what is queued (the queue holds each view once).
@@ -166,12 +175,7 @@ export function createStepsView(container, callbacks) {
         view.near = entry.isIntersecting;
         view.nearKnown = true;
         showCanvases(view, view.near);
-        if (view.near && view.pending) {
-          const { matrix, options } = view.pending;
-          view.pending = null;
-          if (huge) enqueue(view, matrix, options);
-          else runUpdate(view, matrix, options);
-        }
+        if (view.near && view.pending) drawPending(view);
       }
     },
     { rootMargin: `${NEAR_PX}px 0px` },
@@ -727,11 +731,8 @@ export function createStepsView(container, callbacks) {
     for (const view of [...waiting]) {
       waiting.delete(view);
       if (!view.pending) continue;
-      const { matrix, options } = view.pending;
-      view.pending = null;
       view.fresh = false;
-      if (huge) enqueue(view, matrix, options);
-      else runUpdate(view, matrix, options);
+      drawPending(view);
     }
   }
   window.addEventListener('beforeprint', drawAllWaiting);
@@ -758,12 +759,9 @@ export function createStepsView(container, callbacks) {
       }
       waitingSince = null;
       waiting.delete(view);
-      const { matrix, options } = view.pending;
-      view.pending = null;
       view.fresh = false;
       const before = performance.now();
-      if (huge) enqueue(view, matrix, options);
-      else runUpdate(view, matrix, options);
+      drawPending(view);
       if (!huge) view.cost = performance.now() - before;
       // More while the idle period lasts, up to IDLE_SLICE_MS, so that an input arriving meanwhile
       // waits little.
