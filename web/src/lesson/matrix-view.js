@@ -173,21 +173,25 @@ export function createMatrixView(spec) {
   }
 
   // The explained cell ('self') and the cells it depends on ('dep'), as data-hl on the cells.
-  let marked = [];
+  // Only the cells whose mark changes are written: a change that redraws the page marks the same
+  // cells again (÷√d_k with a weight selected), and clearing them all first made Chromium restyle
+  // every marked cell for nothing.
+  let marked = new Map(); // td → kind
   function highlight(marks) {
-    for (const td of marked) td.removeAttribute('data-hl');
-    marked = [];
-    if (!marks) return;
+    const next = new Map();
     const mark = (r, c, kind) => {
       const td = r < rows && c < cols ? cells[r * cols + c] : null;
-      if (!td || td.dataset.hl === 'self') return; // not built yet (a large page fills in slices)
-      td.dataset.hl = kind;
-      marked.push(td);
+      if (td && next.get(td) !== 'self') next.set(td, kind); // not built yet: a large page fills in slices
     };
-    if (marks.self) mark(marks.self[0], marks.self[1], 'self');
-    for (const [r, c] of marks.cells) mark(r, c, 'dep');
-    for (const r of marks.rows) for (let c = 0; c < cols; c += 1) mark(r, c, 'dep');
-    for (const c of marks.cols) for (let r = 0; r < rows; r += 1) mark(r, c, 'dep');
+    if (marks) {
+      if (marks.self) mark(marks.self[0], marks.self[1], 'self');
+      for (const [r, c] of marks.cells) mark(r, c, 'dep');
+      for (const r of marks.rows) for (let c = 0; c < cols; c += 1) mark(r, c, 'dep');
+      for (const c of marks.cols) for (let r = 0; r < rows; r += 1) mark(r, c, 'dep');
+    }
+    for (const td of marked.keys()) if (!next.has(td)) td.removeAttribute('data-hl');
+    for (const [td, kind] of next) if (marked.get(td) !== kind) td.dataset.hl = kind;
+    marked = next;
   }
 
   return {
