@@ -133,11 +133,13 @@ export function createSoftmaxLab(callbacks) {
   // the whole table again cost milliseconds on every change of τ, row or head).
   const box = (text = '') => h('span', { className: 'v', text });
   // A box's text, written only when it changes (compared with what was written: reading
-  // textContent back for ~200 boxes per change cost more than the compare).
+  // textContent back for ~200 boxes per change cost more than the compare), into its text node
+  // (a new one is a new object to style and lay out, as setText says).
   const put = (node, text) => {
     if (node.shownText === text) return;
     node.shownText = text;
-    node.textContent = text;
+    if (text && node.firstChild) node.firstChild.data = text;
+    else node.textContent = text;
   };
 
   // The table's header and empty rows, the naive columns included (shown by the class
