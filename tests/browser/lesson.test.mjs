@@ -65,7 +65,10 @@ async function open(hash = '', { width = 1280, height = 900, init = null } = {})
 const cell = (matrix, head, row, col) =>
   `section.lesson-step:not(.parked) td[data-matrix="${matrix}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`}[data-row="${row}"][data-col="${col}"]`;
 
+// A row of numbers as the page settles on it: on a page of all steps, tables far from the window
+// are drawn after the frame (view.js), so they are read once the page is idle.
 async function rowValues(page, matrix, head, row) {
+  await whenIdle(page);
   const texts = await page.$$eval(`section.lesson-step:not(.parked) td[data-matrix="${matrix}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`}[data-row="${row}"]`, (cells) =>
     cells.sort((a, b) => Number(a.dataset.col) - Number(b.dataset.col)).map((c) => c.textContent),
   );
@@ -204,6 +207,24 @@ test('explanations give the worked example’s numbers and highlight what they d
     await page.hover(cell('masked', 0, 0, 1));
     assert.match(await explanation(page), /s₁₂ \+ m₁₂ = 0\.551 \+ \(−∞\) = −∞/);
     assert.match(await page.innerText('#explain .explain-notes'), /“journey” comes after “Your”/);
+
+    // A change that redraws the page keeps the marks where they are, and writes none of them again:
+    // ÷√d_k on and off with a weight selected (each write restyled a marked cell for nothing).
+    await page.click(cell('weights', 0, 1, 0));
+    const marks = () => page.$$eval('[data-hl]', (n) => n.map((c) => `${c.dataset.hl} ${c.dataset.matrix}${c.dataset.head}:${c.dataset.row},${c.dataset.col}`).sort());
+    const selected = await marks();
+    assert.deepEqual(selected.filter((m) => m.startsWith('self')), ['self weights0:1,0']);
+    await page.click('#lesson-scale'); // scrolled to first: the page then stays where it is
+    await page.evaluate(() => {
+      window.hlWrites = [];
+      new MutationObserver((list) => window.hlWrites.push(...list.map((m) => m.target.dataset.matrix))).observe(document.body, { subtree: true, attributeFilter: ['data-hl'] });
+    });
+    await page.click('#lesson-scale');
+    await page.click('#lesson-scale');
+    await page.waitForFunction(() => document.querySelector('#lesson-scale').checked === false);
+    assert.deepEqual(await marks(), selected);
+    assert.deepEqual(await page.evaluate(() => window.hlWrites), []);
+    await page.click('#lesson-scale'); // on again, as the rest of the page was
     assert.deepEqual(errors, []);
   } finally {
     await close();
