@@ -6,8 +6,9 @@
 // busy the machine is: "geometry" means the item moved and was recorded again at its new place.
 //   DIST=/tmp/dist-x node tests/browser/paint-invalidations.mjs '#preset=journey' 'JS body' [repeat]
 // SHOW=<selector>: the element scrolled to the middle of the window first (the control acted on:
-// what is off screen is not painted); EXTRA_CSS='…' adds a style sheet to try a rule without a
-// build; TOP=<n> items listed (20).
+// what is off screen is not painted); PREP='JS body': run once before, untraced (e.g. select a
+// cell first); EXTRA_CSS='…' adds a style sheet to try a rule without a build; TOP=<n> items
+// listed (20).
 import { baseUrl, dist as defaultDist, launchChromium, serveStatic } from './harness.mjs';
 import { LESSON_PAGE_HELPERS } from './lesson-page-helpers.mjs';
 
@@ -21,6 +22,7 @@ await page.waitForSelector('#results section:not(.parked) [data-matrix]', { time
 await page.mouse.move(0, 0); // where no figure comes under it
 if (process.env.EXTRA_CSS) await page.addStyleTag({ content: process.env.EXTRA_CSS });
 if (process.env.SHOW) await page.evaluate((selector) => document.querySelector(selector).scrollIntoView({ block: 'center' }), process.env.SHOW);
+if (process.env.PREP) await page.evaluate((source) => new Function(source)(), LESSON_PAGE_HELPERS + process.env.PREP);
 await page.waitForTimeout(800);
 const cdp = await page.context().newCDPSession(page);
 const events = [];
@@ -43,7 +45,11 @@ await traced;
 
 const invalidated = events.filter((e) => e.name === 'InvalidateDisplayItemClient');
 const ms = (name) => (events.filter((e) => e.name === name && e.ph === 'X').reduce((sum, e) => sum + e.dur, 0) / 1000 / repeat).toFixed(1);
-console.log(`per repetition: ${Math.round(invalidated.length / repeat)} display items invalidated; Layout ${ms('Layout')} ms, PrePaint ${ms('PrePaint')}, Paint ${ms('Paint')}, Layerize ${ms('Layerize')}, Commit ${ms('Commit')}`);
+// Elements styled and objects laid out: counts too, which the machine's speed does not change.
+const count = (name, of) => Math.round(events.filter((e) => e.name === name && e.ph === 'X').reduce((sum, e) => sum + (of(e) ?? 0), 0) / repeat);
+const styled = count('UpdateLayoutTree', (e) => e.args?.elementCount);
+const laidOut = count('Layout', (e) => e.args?.beginData?.dirtyObjects);
+console.log(`per repetition: ${styled} elements styled, ${laidOut} objects laid out, ${Math.round(invalidated.length / repeat)} display items invalidated; Layout ${ms('Layout')} ms, PrePaint ${ms('PrePaint')}, Paint ${ms('Paint')}, Layerize ${ms('Layerize')}, Commit ${ms('Commit')}`);
 const kinds = new Map();
 for (const e of invalidated) {
   const key = `${e.args?.client ?? '?'} (${e.args?.reason ?? '?'})`;
