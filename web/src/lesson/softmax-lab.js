@@ -3,7 +3,7 @@
 // the controls that change them: temperature τ, √d_k scaling, naive softmax (e^z without
 // subtracting the max, in float32, next to the stable result) and scaling X by 10.
 // Every number is read from the engine's results (companions.js); none is computed here.
-import { h, keyedChildren, setAlternatives, setAttr, setHidden, setText } from '../views/dom.js';
+import { h, keyedChildren, setAlternatives, setAttr, setHidden, setText, writeText } from '../views/dom.js';
 import { parseDecimal } from '../state/parse.js';
 import { createLabCanvas } from './lab-canvas.js';
 import { CANVAS_FROM } from './matrix-view.js';
@@ -133,13 +133,11 @@ export function createSoftmaxLab(callbacks) {
   // the whole table again cost milliseconds on every change of τ, row or head).
   const box = (text = '') => h('span', { className: 'v', text });
   // A box's text, written only when it changes (compared with what was written: reading
-  // textContent back for ~200 boxes per change cost more than the compare), into its text node
-  // (a new one is a new object to style and lay out, as setText says).
+  // textContent back for ~200 boxes per change cost more than the compare).
   const put = (node, text) => {
     if (node.shownText === text) return;
     node.shownText = text;
-    if (text && node.firstChild) node.firstChild.data = text;
-    else node.textContent = text;
+    writeText(node, text);
   };
 
   // The table's header and empty rows, the naive columns included (shown by the class

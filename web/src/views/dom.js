@@ -17,16 +17,19 @@ export function h(tag, props = {}, children = []) {
   return node;
 }
 
-/** Sets a node's text only when it differs: rewriting the same text still replaces the text
- *  node, and the browser then lays out its box (and its container) again. A node holding one
- *  text keeps it and gets the new data: a new text node is a new object to style and lay out,
- *  and Chromium drops the old one's too (the lab's numbers and the explanation's lines, on
- *  every change). */
-export function setText(node, text) {
+/** Writes a node's text. A node holding one text keeps it and gets the new data: a new text node
+ *  is a new object to style and lay out, and Chromium drops the old one's too (the lab's numbers
+ *  and the explanation's lines, on every change). */
+export function writeText(node, text) {
   const only = node.firstChild;
-  if (text && only && only === node.lastChild && only.nodeType === Node.TEXT_NODE) {
-    if (only.data !== text) only.data = text;
-  } else if (node.textContent !== text) node.textContent = text;
+  if (text && only && only === node.lastChild && only.nodeType === Node.TEXT_NODE) only.data = text;
+  else node.textContent = text;
+}
+
+/** Sets a node's text only when it differs: rewriting the same text still replaces the text
+ *  node, and the browser then lays out its box (and its container) again. */
+export function setText(node, text) {
+  if (node.textContent !== text) writeText(node, text);
 }
 
 /** The same for an attribute. */
