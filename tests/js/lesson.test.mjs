@@ -142,6 +142,37 @@ test('fill 0 leaves the future visible; the order of mask and scaling shows with
   assert.match(explain(before, 'masked.1.1.2').lines[0], /^\(q₁·k₂ \+ m₁₂\)\/√3 = \(0\.\d+ \+ \(−1e9\)\)\/√3 ≈ −5\.77e8$/);
 });
 
+test('companion runs are taken again only where the engine would compute the same numbers', () => {
+  const runs = [];
+  const counting = { compute: (config) => { runs.push(config); return engine.compute(config); } };
+  const checked = validateDraft(stateToDraft(PRESETS.journey.state), limits);
+  const state = checked.state;
+  const base = toEngineConfig(state);
+  const call = (config, previous) => {
+    const before = previous ? { key: previous.dotsKey, dotsRun: previous.dotsRun, plain: previous.plain } : null;
+    const made = computeCompanions(counting, config, engine.compute(config), state, before);
+    made.dots; // read, as the QKᵀ step does
+    return made;
+  };
+  const scaled = call(base, null);
+  assert.equal(runs.length, 1, 'the unscaled run, made when read');
+  const unscaledScores = [...scaled.dots.perHead[0].scores.data];
+  // ÷√d_k off: the result is the unscaled run; ÷√d_k on again: it serves as dots, no run.
+  const off = call({ ...base, scale: false }, scaled);
+  assert.deepEqual([...off.dots.perHead[0].scores.data], unscaledScores);
+  const on = call({ ...base, scale: true }, off);
+  assert.equal(runs.length, 1, 'no run for dots after scaling is switched back on');
+  assert.deepEqual([...on.dots.perHead[0].scores.data], unscaledScores);
+  // τ changes nothing before the scores; an edit of X does, and the unscaled run is made again.
+  call({ ...base, temperature: 2 }, on);
+  assert.equal(runs.length, 1);
+  const x = base.embeddings.map((row) => row.map((v) => v + 0.5));
+  const edited = call({ ...base, embeddings: x }, on);
+  assert.equal(runs.length, 2);
+  assert.notDeepEqual([...edited.dots.perHead[0].scores.data], unscaledScores);
+  assert.deepEqual([...edited.dots.perHead[0].scores.data], [...engine.compute({ ...base, embeddings: x, scale: false }).perHead[0].scores.data]);
+});
+
 test('the lesson’s fields: defaults, fitting, errors, and text from the address', () => {
   const ctx = { T: 3, dModel: 4, heads: 2 };
   const plain = validateLesson({}, ctx);

@@ -52,7 +52,7 @@ function lazyRun(engine, config) {
  * { result, dots, stable, compare } for a result computed from `config` with `state`.
  * previous: { key, dots or dotsRun, plain } of an earlier call (its dotsKey, dots or dotsRun, and
  * plain): its unscaled run is taken again when only fields after the scores changed (τ, naive
- * softmax, the mask), and its run without naive softmax serves as the stable run of the same
+ * softmax, the mask, the scaling: with scaling off, the result is that run), and its run without naive softmax serves as the stable run of the same
  * config with naive softmax on. Either is what the engine computed for the same inputs: the same
  * numbers, one run less.
  * The unscaled run (`dots`, a getter) is made when first read: only the QKᵀ step, the explanation
@@ -61,7 +61,9 @@ function lazyRun(engine, config) {
  * runs not yet made are handed on as they are, not chained.
  */
 export function computeCompanions(engine, config, result, state, previous = null) {
-  const key = config.scale === false ? null : dotsKey(config);
+  // With scaling off the result is the unscaled run itself: kept under the same key, it serves
+  // the next call when scaling is switched back on (÷√d_k on: one run less in its frame).
+  const key = dotsKey(config);
   let dotsRun;
   if (config.scale === false) dotsRun = () => result;
   else if (previous && previous.key === key && previous.dotsRun) dotsRun = previous.dotsRun;
