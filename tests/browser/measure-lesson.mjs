@@ -180,6 +180,9 @@ async function measure(page, cdp, label, act, prep = '', print = true, repeat = 
   // Which samples the collector ran in, and for how long: its median is 0 when it runs in fewer than half.
   if (GC && print) console.log(`  gc > 0 in ${samples.filter((x) => x.gc > 0).length} samples: ${samples.filter((x) => x.gc > 0).map((x) => `${x.gc.toFixed(1)} of ${x.busy.toFixed(1)}`).join(', ')}`);
   if (process.env.DUMP) dumpSpan(events, Number(process.env.DUMP));
+  // SAMPLES=1: each sample's busy (or work) in order, to see whether alternate samples differ
+  // (a switch turned on, then off).
+  if (process.env.SAMPLES && print) console.log(`  samples: ${samples.map((x) => (UNTRACED ? x.work : x.busy).toFixed(1)).join(' ')}`);
   const stat = (key) => {
     const values = samples.map((s) => s[key]).sort((a, b) => a - b);
     return `${values[Math.floor(values.length / 2)].toFixed(1)} / ${values[Math.floor(values.length * 0.9)].toFixed(1)}`;
