@@ -730,6 +730,26 @@ test('from T = 8 the T×T matrices are canvases that explain, highlight and togg
     assert.equal(await page.locator(`${grid('weights')} .cg-mark[data-hl="self"][data-row="4"][data-col="2"]`).count(), 1);
     const deps = await page.$$eval('section.lesson-step:not(.parked) .cg-mark[data-hl="dep"]', (n) => n.map((m) => `${m.parentNode.parentNode.dataset.matrix}:${m.dataset.row},${m.dataset.col}`));
     assert.ok(deps.some((d) => /^(masked|exps):4,/.test(d)), deps.join(' '));
+    // A change that keeps a₅₃ explained (τ) keeps its outlines: the same nodes, not made anew
+    // (new ones were restyled, laid out and painted at every change). The slider is set by script:
+    // focusing it could scroll the page, and the pointer would then be over another entry.
+    const marksBefore = await page.$$('section.lesson-step:not(.parked) .cg-mark');
+    await page.evaluate(() => {
+      const range = document.querySelector('#lesson-tau-range');
+      range.value = String(Number(range.value) + 0.1);
+      range.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.waitForURL(/tau=/);
+    assert.match(await explanation(page), /a₅₃ = /);
+    const marksAfter = await page.$$('section.lesson-step:not(.parked) .cg-mark');
+    assert.equal(marksAfter.length, marksBefore.length);
+    for (let k = 0; k < marksBefore.length; k += 1) assert.equal(await marksBefore[k].evaluate((a, b) => a === b && a.isConnected, marksAfter[k]), true, `mark ${k} kept`);
+    await page.evaluate(() => {
+      const range = document.querySelector('#lesson-tau-range');
+      range.value = String(Number(range.value) - 0.1);
+      range.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.waitForURL((url) => !/tau=/.test(url.hash));
 
     // A click selects it: the softmax lab moves to row 5, and the explanation ends on its weight.
     await page.mouse.click(p.x, p.y);

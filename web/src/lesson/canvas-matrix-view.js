@@ -449,6 +449,10 @@ export function createCanvasMatrixView(spec, events) {
   // ---- outlines: highlights and the active entry ----------------------------------------------------
 
   let marks = null;
+  // What the outlines show now: every change that keeps a cell explained highlights it again
+  // (τ with a weight hovered), and new outline nodes each time had Chromium restyle, lay out and
+  // repaint them for nothing (as the tables' marks, matrix-view.js, which write only changes).
+  let marksKey = '';
   function placeMarks() {
     const boxes = [];
     if (marks) {
@@ -459,13 +463,15 @@ export function createCanvasMatrixView(spec, events) {
       for (const c of marks.cols) if (c < cols) box('dep', 0, c, 1, rows);
       if (marks.self && marks.self[0] < rows && marks.self[1] < cols) box('self', marks.self[0], marks.self[1], 1, 1);
     }
-    marksLayer.replaceChildren(...boxes.map((b) => {
+    const key = boxes.map((b) => `${b.kind} ${b.r} ${b.c} ${b.x} ${b.y} ${b.w} ${b.h}`).join('|');
+    if (key !== marksKey) marksLayer.replaceChildren(...boxes.map((b) => {
       const node = h('div', { className: 'cg-mark', dataset: { hl: b.kind, row: String(b.r), col: String(b.c) } });
       if (b.w === cellW * cols && cols > 1) node.dataset.col = 'all'; // a whole row
       if (b.h === CELL_H * rows && rows > 1) node.dataset.row = 'all'; // a whole column
       node.style.cssText = `left:${b.x}px;top:${b.y}px;width:${b.w}px;height:${b.h}px`;
       return node;
     }));
+    marksKey = key;
     placeActive();
   }
 
@@ -482,8 +488,12 @@ export function createCanvasMatrixView(spec, events) {
   let hovered = -1;
   const refAt = (r, c) => ({ name, head, row: r, col: c });
 
+  let activeCss = '';
   function placeActive() {
-    active.style.cssText = `left:${at.c * cellW}px;top:${at.r * CELL_H}px;width:${cellW}px;height:${CELL_H}px`;
+    const css = `left:${at.c * cellW}px;top:${at.r * CELL_H}px;width:${cellW}px;height:${CELL_H}px`;
+    if (css === activeCss) return; // (rewriting the same style still restyles the outline)
+    activeCss = css;
+    active.style.cssText = css;
   }
 
   function say() {
