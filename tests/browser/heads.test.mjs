@@ -163,22 +163,29 @@ test('grouped- and multi-query attention: fewer key/value heads, shared, and dra
 // and toolbar stay in the page: a button there keeps the keyboard focus, and one pressed while the
 // panel is redrawn is still in the page when released (a new toolbar lost that click). A toolbar
 // that says something new is new, and its button takes over the focus.
-test('the head split keeps its toolbar in the page while a new result redraws its parts', async () => {
+test('the head split keeps its toolbar and its parts in the page while a new result redraws their numbers', async () => {
   const { page, errors, close } = await harness.open();
   try {
     const kv = '#head-split button[data-hs-kv="1"]';
     await page.focus(kv);
+    const detail = () => page.textContent('#head-split .hs-detail table');
+    const before = await detail();
     // Marked with a property, not an attribute: an attribute would make it differ from a new one.
     await page.evaluate((selector) => {
       document.querySelector(selector).mark = 'before';
       document.querySelector('#head-split .hs-maps').mark = 'before';
+      document.querySelector('#head-split .hs-map canvas').mark = 'before';
       // A new temperature, from a script: a click or a drag would move the focus.
       const tau = document.querySelector('#lesson-tau-range');
       tau.value = '-0.5';
       tau.dispatchEvent(new Event('input', { bubbles: true }));
     }, kv);
     const mark = (selector) => page.evaluate((s) => document.querySelector(s)?.mark ?? null, selector);
-    await page.waitForFunction(() => document.querySelector('#head-split .hs-maps')?.mark === undefined); // redrawn
+    // The small maps are new canvases; the part around them, the same as before, stays in the page
+    // (re-attached, the whole panel was laid out and painted again), with the new numbers.
+    await page.waitForFunction(() => document.querySelector('#head-split .hs-map canvas')?.mark === undefined);
+    assert.equal(await mark('#head-split .hs-maps'), 'before');
+    assert.notEqual(await detail(), before);
     assert.equal(await mark(kv), 'before');
     assert.equal(await page.evaluate(() => document.activeElement?.dataset.hsKv), '1');
     // A change of what the toolbar says gives a new one (the key/value heads pressed), and the
@@ -238,6 +245,27 @@ test('the token view draws a line per weight, highlights on hover and works for 
     assert.deepEqual(printed.map((text) => parseCell(text).toFixed(3)), (await lessonRow(page, 'weights', 0, 8)).map((text) => parseCell(text).toFixed(3)));
     await panelShot(page, '#token-view', shot('tokens-hover-en.png'));
 
+    // New weights over the same tokens (τ, from a script: the pointer stays on q8, pointed at
+    // again after the screenshot): the tokens stay in the page, the lines are drawn again, and the
+    // printed weights are the new ones.
+    await page.hover('#token-view text[data-tv-q="8"]');
+    await page.waitForSelector('#token-view[data-focus="q8"]');
+    const linesDrawn = () => page.$eval('#token-view .tv-canvas', (c) => c.getContext('2d').getImageData(0, 0, c.width, c.height).data.join(','));
+    const drawnBefore = await linesDrawn();
+    const k0 = await page.textContent('#token-view [data-tv-w="k0"]');
+    await page.evaluate(() => {
+      document.querySelector('#token-view .tv-svg').mark = 'before';
+      const tau = document.querySelector('#lesson-tau-range');
+      tau.value = '-0.5';
+      tau.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.waitForFunction((old) => !['', old].includes(document.querySelector('#token-view [data-tv-w="k0"]').textContent), k0);
+    assert.equal(await page.$eval('#token-view .tv-svg', (svg) => svg.mark), 'before');
+    assert.equal(await page.getAttribute('#token-view', 'data-focus'), 'q8');
+    const reprinted = await page.$$eval('#token-view [data-tv-w^="k"]', (ts) => ts.map((t) => t.textContent));
+    assert.deepEqual(reprinted.map((text) => parseCell(text).toFixed(3)), (await lessonRow(page, 'weights', 0, 8)).map((text) => parseCell(text).toFixed(3)));
+    assert.notEqual(await linesDrawn(), drawnBefore);
+
     // 64 tokens: every token drawn, no cut note; 65: a note, 64 drawn.
     const words = (n) => Array.from({ length: n }, (_, i) => `w${i + 1}`).join(' ');
     await retype(page, '#sentence', words(64));
@@ -256,6 +284,20 @@ test('the token view draws a line per weight, highlights on hover and works for 
     await detail.scrollIntoViewIfNeeded();
     // One pixel per entry, shown as 12-pixel cells.
     assert.equal(await detail.evaluate((c) => `${c.width}×${c.height} as ${c.clientWidth}×${c.clientHeight}`), '64×64 as 768×768');
+    // A new τ keeps the figure on screen and gives it the new canvas, whose pointer reads the new
+    // weights (w2 → w1, as in the lesson).
+    await page.evaluate(() => {
+      document.querySelector('#head-split .hv-cells').mark = 'before';
+      document.querySelector('#head-split .hv-cells canvas').mark = 'before';
+      const tau = document.querySelector('#lesson-tau-range');
+      tau.value = '-0.3'; // (−0.5 above)
+      tau.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.waitForFunction(() => document.querySelector('#head-split .hv-cells canvas').mark === undefined);
+    assert.equal(await page.$eval('#head-split .hv-cells', (figure) => figure.mark), 'before');
+    await detail.hover({ position: { x: 5, y: 17 } });
+    const [a21] = await lessonRow(page, 'weights', 0, 1);
+    assert.match(await page.textContent('#head-split .hv-cells .canvas-readout'), new RegExp(`^w2 → w1: ${parseCell(a21).toFixed(3).replace('.', '\\.')}$`));
     await detail.hover({ position: { x: 5, y: 5 } });
     assert.equal(await page.textContent('#head-split .hv-cells .canvas-readout'), 'w1 → w1: 1.000');
     await detail.hover({ position: { x: 17, y: 5 } });

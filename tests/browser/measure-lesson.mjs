@@ -321,6 +321,11 @@ const EXTRAS = [
   // (Rows from 4 on: selecting a weight once, as FRESH does before this, leaves the lab on row 3, and
   // a first pick of row 3 changed nothing: FRESH read 1.5 ms for it until 2026-12-01.)
   ['softmax lab: pick a row', `fire($('button[data-lab-row="' + at(i, 4, 25) + '"]'), 'click');`, '', `$('#softmax-lab .lab-rows')`, 'softmax'],
+  // W_O is edited on the last step, just above the head split (whose parts were all built anew
+  // at every change until 2026-12-03).
+  ['edit a cell of W_O, Enter: recompute', `fire(document.querySelector('#results input.cell-input'), 'keydown', { key: 'Enter' });`,
+    `const p = cell('wo', null, i % Math.min(8, D), 0); if (p.node.tagName === 'TD') p.node.focus(); else fire(p.node, 'click', p); fire(p.node, 'keydown', { key: 'Enter' }); p.node.querySelector('input').value = String((i % 9) / 10);`,
+    `cell('wo', null, i % Math.min(8, D), 0).node`, 'output'],
   ['Randomise W_Q (button): recompute', `fire($('button[data-tool="random"][data-target="wq"]'), 'click');`, '', `$('button[data-tool="random"][data-target="wq"]')`, 'qkv'],
 ];
 const STEPPER = ['stepper: next / previous', `fire($(i % 2 ? '#step-prev' : '#step-next'), 'click');`, '', `$('#stepper')`];

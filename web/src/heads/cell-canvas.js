@@ -78,11 +78,14 @@ export function renderWeightCells({ weights, mask, rowLabels, colLabels, head, m
   }));
   const readout = h('p', { className: 'canvas-readout', 'aria-live': 'polite' });
   let focus = { r: 0, c: 0 };
+  // The readout of the figure the canvas is in when the reader points: a figure kept on screen
+  // takes the canvas of a newer one (heads/part-keeper.js), whose listeners hold the new weights.
   const show = (r, c) => {
     focus = { r, c };
     const k = r * weights.cols + c;
     const value = mask.data[k] ? '0' : formatCell(weights.data[k]);
-    readout.textContent = `${rowLabels[r] ?? r + 1} → ${colLabels[c] ?? c + 1}: ${value}`;
+    const shownIn = canvas.closest('figure')?.querySelector('.canvas-readout') ?? readout;
+    shownIn.textContent = `${rowLabels[r] ?? r + 1} → ${colLabels[c] ?? c + 1}: ${value}`;
   };
   canvas.addEventListener('mousemove', (event) => {
     const c = Math.min(cols - 1, Math.max(0, Math.floor(event.offsetX / pitch)));

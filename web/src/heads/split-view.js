@@ -14,6 +14,7 @@ import { paintWeights, renderWeightCells } from './cell-canvas.js';
 import { columns, renderGrid, weightLegend } from './grid.js';
 import { headColor, kvHeadOf, textOn, tint, weightColor, weightStops } from './head-colors.js';
 import { SPLIT_STAGES } from './issue4-fields.js';
+import { createPartKeeper } from './part-keeper.js';
 
 const NUMBERS_UP_TO = 12; // d_model up to this prints numbers in the split; wider draws squares
 const COLS_DRAWN = 48; // columns of Q (and of the concat) drawn at most
@@ -33,6 +34,15 @@ export function createSplitView(callbacks) {
   let timer = null;
   let ctx = null;
   const grids = new Map(); // renderGrid's tables, refilled in place while their layout stays
+  // A part that comes out as the one on screen stays there (part-keeper.js): its kept tables
+  // are stand-ins while it is built to be compared.
+  const keeper = createPartKeeper(el);
+  const rowBorders = new WeakMap(); // W_O's row label → the border written
+  let standing = false; // while the parts are built to be compared (not when drawn part by part)
+  const grid = (spec) => {
+    const figure = renderGrid(spec, grids);
+    return standing ? keeper.stand(figure) : figure;
+  };
 
   el.addEventListener('click', (event) => {
     const button = event.target.closest('button, [data-hs-select]');
@@ -132,7 +142,7 @@ export function createSplitView(callbacks) {
         blocks.push(
           h('div', { className: 'hs-block', dataset: { hsBlock: name, head: String(g) } }, [
             h('div', { className: 'hs-blabel', style: { color: name === 'q' || !sharing ? headColor(g, heads) : 'inherit' }, text: labelOf(g) }),
-            renderGrid({
+            grid({
               matrix: block,
               name: `split-${name}`,
               head: g,
@@ -143,7 +153,7 @@ export function createSplitView(callbacks) {
               numbers,
               maxCols: COLS_DRAWN,
               t,
-            }, grids),
+            }),
           ]),
         );
         drawn += dK;
@@ -278,7 +288,7 @@ export function createSplitView(callbacks) {
     // 64 × 64 cells would block the page for 50 ms and more).
     const numbers = Tk <= DETAIL_NUMBERS_UP_TO;
     const buildDetail = () => numbers
-      ? renderGrid({
+      ? grid({
         matrix: weights,
         name: 'detail-weights',
         head: selected,
@@ -294,7 +304,7 @@ export function createSplitView(callbacks) {
         maxRows: DETAIL_DRAWN,
         maxCols: DETAIL_DRAWN,
         t,
-      }, grids)
+      })
       : renderWeightCells({
         weights,
         mask: masked,
@@ -340,7 +350,7 @@ export function createSplitView(callbacks) {
       blocks.push(
         h('div', { className: 'hs-block', dataset: { hsBlock: 'context', head: String(k) } }, [
           h('div', { className: 'hs-blabel', style: { color }, text: `head${subscript(k + 1)}` }),
-          renderGrid({
+          grid({
             matrix: result.perHead[k].context,
             name: 'split-context',
             head: k,
@@ -350,7 +360,7 @@ export function createSplitView(callbacks) {
             fill: () => ({ background: tint(color, 0.22) }),
             numbers,
             t,
-          }, grids),
+          }),
         ]),
       );
       drawn += dK;
@@ -374,7 +384,7 @@ export function createSplitView(callbacks) {
     const { heads, dK, tokens, dModel } = result;
     const numbers = dModel <= NUMBERS_UP_TO;
     const colHead = (c) => Math.floor(c / dK);
-    const concat = renderGrid({
+    const concat = grid({
       matrix: result.concat,
       name: 'mix-concat',
       rowLabels: tokens,
@@ -384,9 +394,9 @@ export function createSplitView(callbacks) {
       maxCols: COLS_DRAWN,
       caption: 'Concat',
       t,
-    }, grids);
+    });
     const wo = result.weights.wo;
-    const woGrid = renderGrid({
+    const woGrid = grid({
       matrix: wo,
       name: 'mix-wo',
       rowLabels: Array.from({ length: Math.min(wo.rows, COLS_DRAWN) }, (_, r) => `${r + 1}`),
@@ -396,12 +406,15 @@ export function createSplitView(callbacks) {
       maxCols: COLS_DRAWN,
       caption: 'W_O',
       t,
-    }, grids);
-    // Row labels of W_O carry the head colour as a left border.
-    woGrid.querySelectorAll('tbody th').forEach((th, r) => {
-      th.style.borderLeft = `4px solid ${headColor(colHead(r), heads)}`;
     });
-    const output = renderGrid({ matrix: result.output, name: 'mix-output', rowLabels: tokens, numbers, maxCols: COLS_DRAWN, caption: t('heads4.mix.output'), t }, grids);
+    // Row labels of W_O carry the head colour as a left border (on the kept table when woGrid
+    // stands in for it; written only when it changes, as the table's numbers).
+    keeper.real(woGrid).querySelectorAll('tbody th').forEach((th, r) => {
+      const border = `4px solid ${headColor(colHead(r), heads)}`;
+      if (rowBorders.get(th) !== border) th.style.borderLeft = border;
+      rowBorders.set(th, border);
+    });
+    const output = grid({ matrix: result.output, name: 'mix-output', rowLabels: tokens, numbers, maxCols: COLS_DRAWN, caption: t('heads4.mix.output'), t });
     return h('div', { className: 'hs-mix', dataset: { hsPart: 'mix' } }, [
       h('h3', { text: t('heads4.mix.title') }),
       h('p', { className: 'caption', text: t('heads4.mix.caption', { dK }) }),
@@ -450,7 +463,13 @@ export function createSplitView(callbacks) {
     if (show('concat')) builders.push(() => concatBlock(ctx, concatFrom ?? 'joined'));
     if (show('mix')) builders.push(() => mixBlock(ctx));
     const mine = ++generation;
-    const slots = builders.map((build, k) => (progressive && k > 0 ? h('div', { className: 'hs-pending' }) : build()));
+    standing = !progressive;
+    let slots;
+    try {
+      slots = builders.map((build, k) => (progressive && k > 0 ? h('div', { className: 'hs-pending' }) : build()));
+    } finally {
+      standing = false;
+    }
     // The title, caption and toolbar stay in the page while they say the same (a new result
     // mostly changes the parts below them): rebuilt on every update, a toolbar button lost the
     // keyboard focus, and one pressed while the panel was redrawn (in idle time after a change)
@@ -461,11 +480,16 @@ export function createSplitView(callbacks) {
       h('p', { className: 'caption', text: t('heads4.split.caption', { dModel: result.dModel, heads: result.heads, dK: result.dK }) }),
       toolbar(ctx),
     ].map((node, k) => (el.children[k]?.isEqualNode(node) ? el.children[k] : node));
-    for (const child of [...el.children]) if (!heading.includes(child)) child.remove();
-    heading.forEach((node, k) => {
+    // Each part stays as it is on screen when it came out the same (its numbers refilled in
+    // place): a change of the numbers then lays out and paints only what changed.
+    const onScreen = new Map([...el.children].filter((child) => child.dataset.hsPart).map((child) => [child.dataset.hsPart, child]));
+    const parts = slots.map((made) => (progressive ? made : keeper.settle(onScreen.get(made.dataset.hsPart) ?? null, made)));
+    keeper.clear();
+    const wanted = [...heading, ...parts];
+    for (const child of [...el.children]) if (!wanted.includes(child)) child.remove();
+    wanted.forEach((node, k) => {
       if (el.children[k] !== node) el.insertBefore(node, el.children[k] ?? null);
     });
-    el.append(...slots);
     // A control that had the keyboard focus and was replaced hands it to its successor.
     if (refocus && !el.contains(document.activeElement)) el.querySelector(refocus)?.focus({ preventScroll: true });
     el.dataset.stage = stage;

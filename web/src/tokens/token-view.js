@@ -31,6 +31,8 @@ export function createTokenView(callbacks) {
   let rowsDrawn = 0;
   let colsDrawn = 0;
   let generation = 0; // of the lines being painted
+  let lines = null; // the canvas of lines and its draw and clear
+  let shown = null; // what the panel's text, tokens and marks were made from (see update)
 
   el.addEventListener('click', (event) => {
     const button = event.target.closest('button[data-tv-head]');
@@ -101,6 +103,41 @@ export function createTokenView(callbacks) {
     rowsDrawn = Math.min(T, MAX_TOKENS);
     colsDrawn = Math.min(Tk, MAX_TOKENS);
 
+    // Keys masked for every query (padding) are greyed and struck through.
+    const padded = [];
+    for (let j = 0; j < colsDrawn; j += 1) {
+      let all = mask.rows > 0;
+      for (let i = 0; i < mask.rows && all; i += 1) all = mask.data[i * mask.cols + j] !== 0;
+      if (all) padded.push(j);
+    }
+    // The lines ROWS_PER_TASK query rows at a time, the first ones now and the others in tasks of
+    // their own (64 × 64 lines take 20 ms and more to draw), unless a newer update came.
+    const paintLines = () => {
+      const mine = ++generation;
+      const paint = (from) => {
+        if (mine !== generation) return;
+        const to = Math.min(rowsDrawn, from + ROWS_PER_TASK);
+        lines.draw(weights, from, to);
+        if (to < rowsDrawn) setTimeout(() => paint(to), 0);
+      };
+      paint(0);
+    };
+    // A change of the numbers alone (most changes: τ, an edit, the mask of one pair) redraws the
+    // lines and leaves the rest as it is: rebuilt, the panel's labels were restyled, laid out and
+    // painted anew at every change. The focused token's lines and weights are drawn again.
+    const cross = Boolean(result.source);
+    const texts = ['heads4.tokens.queries', cross ? 'heads4.tokens.sourceKeys' : 'heads4.tokens.keys', 'heads4.tokens.aria', 'heads4.tokens.heads'].map((key) => t(key));
+    const made = JSON.stringify([tokens, keyTokens, T, Tk, heads, selected, cross, padded, texts,
+      t('heads4.tokens.title', { h: selected + 1 }), t(cross ? 'heads4.tokens.captionCross' : 'heads4.tokens.caption')]);
+    if (made === shown && stage && el.contains(stage)) {
+      lines.clear();
+      paintLines();
+      const focused = svg.querySelector('[data-tv-q].on, [data-tv-k].on');
+      if (focused) focus(focused);
+      return;
+    }
+    shown = made;
+
     const choices = [];
     for (let k = 0; k < Math.min(heads, 64); k += 1) {
       choices.push(
@@ -118,26 +155,11 @@ export function createTokenView(callbacks) {
     if (T > MAX_TOKENS || Tk > MAX_TOKENS) notes.push(h('p', { className: 'hv-cut', text: t('heads4.tokens.cut', { max: MAX_TOKENS, T, Tk }) }));
 
     geometry = layout(rowsDrawn, colsDrawn);
-    svg = drawLabels({ geometry, tokens, keyTokens, color, t, cross: Boolean(result.source) });
-    const lines = linesCanvas(geometry, color);
+    svg = drawLabels({ geometry, tokens, keyTokens, color, t, cross });
+    lines = linesCanvas(geometry, color);
     stage = h('div', { className: 'tv-stage' }, [lines.canvas, svg]);
-    // The lines ROWS_PER_TASK query rows at a time, the first ones now and the others in tasks of
-    // their own (64 × 64 lines take 20 ms and more to draw), unless a newer update came.
-    const mine = ++generation;
-    const paint = (from) => {
-      if (mine !== generation) return;
-      const to = Math.min(rowsDrawn, from + ROWS_PER_TASK);
-      lines.draw(weights, from, to);
-      if (to < rowsDrawn) setTimeout(() => paint(to), 0);
-    };
-    paint(0);
-    // Keys masked for every query (padding) are greyed and struck through.
-    for (const node of svg.querySelectorAll('[data-tv-k]')) {
-      const j = Number(node.dataset.tvK);
-      let all = mask.rows > 0;
-      for (let i = 0; i < mask.rows && all; i += 1) all = mask.data[i * mask.cols + j] !== 0;
-      if (all) node.classList.add('padded');
-    }
+    paintLines();
+    for (const j of padded) svg.querySelector(`[data-tv-k="${j}"]`)?.classList.add('padded');
     el.replaceChildren(
       h('h2', { text: t('heads4.tokens.title', { h: selected + 1 }) }),
       h('p', { className: 'caption', text: t(result.source ? 'heads4.tokens.captionCross' : 'heads4.tokens.caption') }),
@@ -222,7 +244,15 @@ function linesCanvas(geometry, color) {
       }
     }
   };
-  return { canvas, draw };
+  // Rubs the lines out (for new weights over the same tokens).
+  const clear = () => {
+    if (!g) return;
+    g.save();
+    g.setTransform(1, 0, 0, 1, 0, 0);
+    g.clearRect(0, 0, canvas.width, canvas.height);
+    g.restore();
+  };
+  return { canvas, draw, clear };
 }
 
 // The tokens on both sides, the places for their weights, and an empty group for the lines of a
