@@ -52,9 +52,9 @@ function lazyRun(engine, config) {
  * { result, dots, stable, compare } for a result computed from `config` with `state`.
  * previous: { key, dots or dotsRun, plain } of an earlier call (its dotsKey, dots or dotsRun, and
  * plain): its unscaled run is taken again when only fields after the scores changed (τ, naive
- * softmax, the mask, the scaling: with scaling off, the result is that run), and its run without naive softmax serves as the stable run of the same
- * config with naive softmax on. Either is what the engine computed for the same inputs: the same
- * numbers, one run less.
+ * softmax, the mask, the scaling: with scaling off, the result is that run), and its run without
+ * naive softmax serves as the stable run of the same config with naive softmax on. Either is what
+ * the engine computed for the same inputs: the same numbers, one run less.
  * The unscaled run (`dots`, a getter) is made when first read: only the QKᵀ step, the explanation
  * of a score and what follows read it, and an edit of X or W on another step then costs one run
  * less (about 1 ms at T = 32) in the frame that shows it. `dotsRun` reads it, for the next call:
