@@ -333,12 +333,20 @@ test('cross-attention: target × source maps, padding on the source, causal only
     assert.ok(first.every((w) => w > 0), first.join(' '));
     assert.deepEqual(await hvRow(page, 'cross-weights', 0, 5), await lessonRow(page, 'weights', 0, 5));
 
-    // Padding: "est" is masked as a key for every target token.
+    // Padding: "est" is masked as a key for every target token. The matrices stay in the page
+    // with new numbers (marked with a property: an attribute would make them differ from new
+    // ones); the lines above them, which say something new, are new.
+    await page.evaluate(() => {
+      document.querySelector('#cross-view .xa-matrices').mark = 'before';
+      document.querySelector('#cross-view .xa-lines').mark = 'before';
+    });
     await page.click('#source-chips button[data-pad="2"]');
     await page.waitForFunction(() => document.querySelector('#source-chips button[data-pad="2"]').getAttribute('aria-pressed') === 'true');
     await page.waitForFunction(() => document.querySelector('td[data-hv="cross-weights"][data-row="3"][data-col="2"]').textContent === '0');
     for (let r = 0; r < 6; r += 1) assert.equal(parseCell((await hvRow(page, 'cross-weights', 0, r))[2]), 0);
     assert.match(await page.textContent('#cross-view'), /source tokens est are masked/);
+    assert.deepEqual(await page.evaluate(() => ['.xa-matrices', '.xa-lines'].map((s) => document.querySelector(`#cross-view ${s}`).mark ?? null)), ['before', null]);
+    assert.deepEqual(await hvRow(page, 'cross-weights', 0, 5), await lessonRow(page, 'weights', 0, 5));
 
     // Causal when asked: target position i sees source positions ≤ i.
     await page.check('#cross-causal');

@@ -4,6 +4,7 @@
 import { colorScale, textColorFor } from '../views/colors.js';
 import { h } from '../views/dom.js';
 import { renderGrid, weightLegend } from '../heads/grid.js';
+import { createPartKeeper } from '../heads/part-keeper.js';
 import { headColor, textOn, weightColor, weightStops } from '../heads/head-colors.js';
 import { superscript } from '../i18n/index.js';
 
@@ -17,6 +18,11 @@ const signedFill = (matrix) => {
 
 export function createCrossPanel() {
   const el = h('section', { className: 'panel hv-panel xa', id: 'cross-view', hidden: true });
+  // Its tables are refilled in place, and a part that comes out as the one on screen stays there
+  // (heads/part-keeper.js): rebuilt at every change, the whole panel was laid out and painted anew.
+  const grids = new Map();
+  const keeper = createPartKeeper(el);
+  const grid = (spec) => keeper.stand(renderGrid(spec, grids));
 
   function update({ result, state, t }) {
     if (!result.source) {
@@ -40,15 +46,15 @@ export function createCrossPanel() {
     const masked = result.mask;
     const weights = result.perHead[selected].weights;
     const color = headColor(selected, heads);
-    el.replaceChildren(
+    const parts = [
       h('h2', { text: t('heads4.cross.title') }),
       h('p', { className: 'caption', text: t('heads4.cross.caption') }),
       h('ul', { className: 'xa-lines' }, lines.map((text) => h('li', { text }))),
       h('div', { className: 'xa-matrices' }, [
-        renderGrid({ matrix: result.x, name: 'cross-target', rowLabels: tokens, fill: signedFill(result.x), caption: t('heads4.cross.xTarget'), t }),
-        renderGrid({ matrix: result.source.x, name: 'cross-source', rowLabels: sourceTokens, fill: signedFill(result.source.x), caption: t('heads4.cross.xSource'), t }),
+        grid({ matrix: result.x, name: 'cross-target', rowLabels: tokens, fill: signedFill(result.x), caption: t('heads4.cross.xTarget'), t }),
+        grid({ matrix: result.source.x, name: 'cross-source', rowLabels: sourceTokens, fill: signedFill(result.source.x), caption: t('heads4.cross.xSource'), t }),
         h('div', { className: 'xa-map', style: { borderColor: color } }, [
-          renderGrid({
+          grid({
             matrix: weights,
             name: 'cross-weights',
             head: selected,
@@ -69,7 +75,14 @@ export function createCrossPanel() {
           weightLegend(weightStops(), t),
         ]),
       ]),
-    );
+    ];
+    const onScreen = [...el.children];
+    const shown = parts.map((made, k) => keeper.settle(onScreen[k] ?? null, made));
+    keeper.clear();
+    for (const child of onScreen) if (!shown.includes(child)) child.remove();
+    shown.forEach((node, k) => {
+      if (el.children[k] !== node) el.insertBefore(node, el.children[k] ?? null);
+    });
   }
 
   return { el, update };
