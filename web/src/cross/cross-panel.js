@@ -2,7 +2,7 @@
 // keys and values from the source, so each attention map is target × source. Shows both inputs
 // and the selected head's map with its tokens on both axes. Every number comes from the result.
 import { colorScale, textColorFor } from '../views/colors.js';
-import { h } from '../views/dom.js';
+import { h, placeChildren } from '../views/dom.js';
 import { renderGrid, weightLegend } from '../heads/grid.js';
 import { createPartKeeper } from '../heads/part-keeper.js';
 import { headColor, textOn, weightColor, weightStops } from '../heads/head-colors.js';
@@ -79,10 +79,7 @@ export function createCrossPanel() {
     const onScreen = [...el.children];
     const shown = parts.map((made, k) => keeper.settle(onScreen[k] ?? null, made));
     keeper.clear();
-    for (const child of onScreen) if (!shown.includes(child)) child.remove();
-    shown.forEach((node, k) => {
-      if (el.children[k] !== node) el.insertBefore(node, el.children[k] ?? null);
-    });
+    placeChildren(el, shown);
   }
 
   return { el, update };

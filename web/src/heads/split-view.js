@@ -9,7 +9,7 @@
 // fills only). Every number comes from the engine's result.
 import { subscript, superscript } from '../i18n/index.js';
 import { divisors } from '../state/parse.js';
-import { h } from '../views/dom.js';
+import { h, placeChildren } from '../views/dom.js';
 import { paintWeights, renderWeightCells } from './cell-canvas.js';
 import { columns, renderGrid, weightLegend } from './grid.js';
 import { headColor, kvHeadOf, textOn, tint, weightColor, weightStops } from './head-colors.js';
@@ -485,11 +485,7 @@ export function createSplitView(callbacks) {
     const onScreen = new Map([...el.children].filter((child) => child.dataset.hsPart).map((child) => [child.dataset.hsPart, child]));
     const parts = slots.map((made) => (progressive ? made : keeper.settle(onScreen.get(made.dataset.hsPart) ?? null, made)));
     keeper.clear();
-    const wanted = [...heading, ...parts];
-    for (const child of [...el.children]) if (!wanted.includes(child)) child.remove();
-    wanted.forEach((node, k) => {
-      if (el.children[k] !== node) el.insertBefore(node, el.children[k] ?? null);
-    });
+    placeChildren(el, [...heading, ...parts]);
     // A control that had the keyboard focus and was replaced hands it to its successor.
     if (refocus && !el.contains(document.activeElement)) el.querySelector(refocus)?.focus({ preventScroll: true });
     el.dataset.stage = stage;

@@ -4,7 +4,7 @@
 // The panel's parts are built once and rewritten in place, each only where it changed: the
 // general formula is the same for every cell of a matrix, and replacing its couple of hundred
 // KaTeX nodes on every pointer move or selection cost style and layout for nothing.
-import { h, setAttr, setText, showAlternative } from '../views/dom.js';
+import { h, placeChildren, setAttr, setText, showAlternative } from '../views/dom.js';
 import { retypeset, typeset } from './typeset.js';
 
 const parts = new WeakMap(); // panel node → its parts
@@ -67,19 +67,8 @@ function showFormula(p, tex, matrix) {
   showAlternative(p.tex, shown);
 }
 
-// node's children after its title, in order; only those not already there in place are moved.
-function showParts(node, wanted) {
-  let at = node.firstElementChild.nextElementSibling; // after the title
-  for (const part of wanted) {
-    if (at !== part) node.insertBefore(part, at);
-    at = part.nextElementSibling;
-  }
-  while (at) {
-    const next = at.nextElementSibling;
-    at.remove();
-    at = next;
-  }
-}
+// node's children after its title, in order (only those not in their place are moved).
+const showParts = (node, wanted) => placeChildren(node, [node.firstElementChild, ...wanted]);
 
 /**
  * node: the panel element. explained: explainCell(...) output or null.

@@ -91,6 +91,17 @@ export function keyedChildren(parent, items, keys, make) {
   });
 }
 
+/** Makes `wanted` the children of `parent`, in order: a child already in its place is not moved
+ *  (moved, it leaves the page and comes back: restyled, laid out and painted anew); the others are
+ *  removed. */
+export function placeChildren(parent, wanted) {
+  const kept = new Set(wanted);
+  for (const child of [...parent.children]) if (!kept.has(child)) child.remove();
+  wanted.forEach((node, k) => {
+    if (parent.children[k] !== node) parent.insertBefore(node, parent.children[k] ?? null);
+  });
+}
+
 // What each container was last built from (a key), for unchanged().
 const builtFrom = new WeakMap();
 
