@@ -1273,6 +1273,9 @@ test('a matrix half out of the window draws the rows near it with the change, th
   // M's box with its top 200 px in the window, the rest of it below.
   const place = async (p) => {
     await p.$eval(M, (canvas) => window.scrollBy(0, canvas.closest('.scroll').getBoundingClientRect().top - (innerHeight - 200)));
+    // Two frames, then idle: the observer reports where the box is at a frame, and an idle period
+    // could come before the first frame after the scroll (a full run failed here once, 2026-12-03).
+    await p.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     await whenIdle(p); // (the observer has said where the box is)
   };
   const { page, errors, close } = await open(`#v=1&s=${tokens}&d=8&h=2&step=mask`);
