@@ -6,7 +6,7 @@
 // it — as SVG elements they took 30–65 ms to build at 64 tokens. Every weight comes from the
 // engine's result.
 import { formatCell } from '../views/format.js';
-import { h } from '../views/dom.js';
+import { h, unchanged } from '../views/dom.js';
 import { headColor } from '../heads/head-colors.js';
 
 export const MAX_TOKENS = 64;
@@ -32,7 +32,6 @@ export function createTokenView(callbacks) {
   let colsDrawn = 0;
   let generation = 0; // of the lines being painted
   let lines = null; // the canvas of lines and its draw and clear
-  let shown = null; // what the panel's text, tokens and marks were made from (see update)
 
   el.addEventListener('click', (event) => {
     const button = event.target.closest('button[data-tv-head]');
@@ -129,14 +128,13 @@ export function createTokenView(callbacks) {
     const texts = ['heads4.tokens.queries', cross ? 'heads4.tokens.sourceKeys' : 'heads4.tokens.keys', 'heads4.tokens.aria', 'heads4.tokens.heads'].map((key) => t(key));
     const made = JSON.stringify([tokens, keyTokens, T, Tk, heads, selected, cross, padded, texts,
       t('heads4.tokens.title', { h: selected + 1 }), t(cross ? 'heads4.tokens.captionCross' : 'heads4.tokens.caption')]);
-    if (made === shown && stage && el.contains(stage)) {
+    if (unchanged(el, made)) {
       lines.clear();
       paintLines();
       const focused = svg.querySelector('[data-tv-q].on, [data-tv-k].on');
       if (focused) focus(focused);
       return;
     }
-    shown = made;
 
     const choices = [];
     for (let k = 0; k < Math.min(heads, 64); k += 1) {
