@@ -266,6 +266,18 @@ test('the token view draws a line per weight, highlights on hover and works for 
     assert.deepEqual(reprinted.map((text) => parseCell(text).toFixed(3)), (await lessonRow(page, 'weights', 0, 8)).map((text) => parseCell(text).toFixed(3)));
     assert.notEqual(await linesDrawn(), drawnBefore);
 
+    // Padding a token (its chip in the mask workbench) strikes its key through in the same
+    // tokens, and unpadding it takes the stroke away: the panel is not built again for it.
+    const struck = () => page.$$eval('#token-view text[data-tv-k].padded', (ts) => ts.map((t) => Number(t.dataset.tvK)));
+    assert.deepEqual(await struck(), []);
+    await page.click('#mask-workbench button[data-pad="11"]');
+    await page.waitForFunction(() => document.querySelector('#token-view text[data-tv-k="11"]').classList.contains('padded'));
+    assert.deepEqual(await struck(), [11]);
+    assert.equal(await page.$eval('#token-view .tv-svg', (svg) => svg.mark), 'before');
+    await page.click('#mask-workbench button[data-pad="11"]');
+    await page.waitForFunction(() => !document.querySelector('#token-view text[data-tv-k="11"]').classList.contains('padded'));
+    assert.equal(await page.$eval('#token-view .tv-svg', (svg) => svg.mark), 'before');
+
     // 64 tokens: every token drawn, no cut note; 65: a note, 64 drawn.
     const words = (n) => Array.from({ length: n }, (_, i) => `w${i + 1}`).join(' ');
     await retype(page, '#sentence', words(64));

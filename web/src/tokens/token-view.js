@@ -126,9 +126,15 @@ export function createTokenView(callbacks) {
     // painted anew at every change. The focused token's lines and weights are drawn again.
     const cross = Boolean(result.source);
     const texts = ['heads4.tokens.queries', cross ? 'heads4.tokens.sourceKeys' : 'heads4.tokens.keys', 'heads4.tokens.aria', 'heads4.tokens.heads'].map((key) => t(key));
-    const made = JSON.stringify([tokens, keyTokens, T, Tk, heads, selected, cross, padded, texts,
+    // (Padding only strikes keys through: it is re-marked in place, not a reason to rebuild.)
+    const made = JSON.stringify([tokens, keyTokens, T, Tk, heads, selected, cross, texts,
       t('heads4.tokens.title', { h: selected + 1 }), t(cross ? 'heads4.tokens.captionCross' : 'heads4.tokens.caption')]);
+    const markPadded = () => {
+      const struck = new Set(padded);
+      for (const key of svg.querySelectorAll('[data-tv-k]')) key.classList.toggle('padded', struck.has(Number(key.dataset.tvK)));
+    };
     if (unchanged(el, made)) {
+      markPadded();
       lines.clear();
       paintLines();
       const focused = svg.querySelector('[data-tv-q].on, [data-tv-k].on');
@@ -157,7 +163,7 @@ export function createTokenView(callbacks) {
     lines = linesCanvas(geometry, color);
     stage = h('div', { className: 'tv-stage' }, [lines.canvas, svg]);
     paintLines();
-    for (const j of padded) svg.querySelector(`[data-tv-k="${j}"]`)?.classList.add('padded');
+    markPadded();
     el.replaceChildren(
       h('h2', { text: t('heads4.tokens.title', { h: selected + 1 }) }),
       h('p', { className: 'caption', text: t(result.source ? 'heads4.tokens.captionCross' : 'heads4.tokens.caption') }),
