@@ -482,6 +482,22 @@ test('sinusoidal positions are a matrix of their own, and shuffling shows what t
     assert.deepEqual(await hvRow(page, 'shuffle-none-shuffled', null, p0), await hvRow(page, 'shuffle-none-typed', null, 0));
     await panelShot(page, '#positions-view', shot('positions-en.png'));
 
+    // τ changes the outputs, not E, P or X: the comparison is built again with the new outputs,
+    // and the three matrices and their formula stay in the page as they were.
+    const typedRow = await hvRow(page, 'shuffle-none-typed', null, 0);
+    await page.evaluate(() => {
+      document.querySelector('#positions-view .pe-matrices').mark = 'kept';
+      const tau = document.querySelector('#lesson-tau-range');
+      tau.value = '-0.5';
+      tau.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.waitForFunction((old) => {
+      const cells = document.querySelectorAll('td[data-hv="shuffle-none-typed"][data-row="0"]');
+      return cells.length > 0 && [...cells].map((td) => td.textContent).join() !== old.join();
+    }, typedRow);
+    assert.equal(await page.$eval('#positions-view .pe-matrices', (node) => node.mark), 'kept');
+    assert.deepEqual(await hvRow(page, 'pos-x', null, 3), await lessonRow(page, 'x', null, 3));
+
     await page.click('#positions-view button[data-pe="typed"]');
     await page.waitForFunction(() => !document.querySelector('#positions-view [data-pe-summary]'));
     await page.check('input[name="positional"][value="none"]');

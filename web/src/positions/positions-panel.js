@@ -6,8 +6,9 @@ import katex from 'katex';
 
 import { colorScale, textColorFor } from '../views/colors.js';
 import { formatCell } from '../views/format.js';
-import { h } from '../views/dom.js';
+import { h, placeChildren } from '../views/dom.js';
 import { renderGrid } from '../heads/grid.js';
+import { sameNumbers } from '../lesson/same-numbers.js';
 import { runShuffle } from './shuffle.js';
 
 const COLS = 8; // output columns shown in the shuffle comparison
@@ -135,12 +136,25 @@ export function createPositionsPanel(callbacks) {
     return parts;
   }
 
+  // What the panel shows is kept while what it was built from is the same: most changes (τ, the
+  // mask, a weight) change none of E, P and X, and rebuilding typeset the formula and laid out the
+  // three matrices again each time. The shuffle's comparison, which depends on everything, is
+  // built anew whenever the shuffle is on.
+  let title = null;
+  let encoding = { from: null, nodes: [] };
+  let shuffle = { from: null, nodes: [] };
+  const matricesOf = (result) => [result.embeddings, result.positions, result.x].map((m) => m?.data ?? null);
+  const sameEncoding = (a, b) => a !== null && a.key === b.key && a.data.every((data, k) => sameNumbers(data, b.data[k]));
+
   function update(ctx) {
-    el.replaceChildren(
-      h('h2', { text: ctx.t('heads4.pos.title') }),
-      ...encodingPart(ctx),
-      ...shufflePart(ctx),
-    );
+    const { result, state, t } = ctx;
+    const titleText = t('heads4.pos.title');
+    if (title?.textContent !== titleText) title = h('h2', { text: titleText });
+    const encodingFrom = { key: JSON.stringify([result.tokens, result.T, result.dModel, Boolean(result.positions), titleText]), data: matricesOf(result) };
+    if (!sameEncoding(encoding.from, encodingFrom)) encoding = { from: encodingFrom, nodes: encodingPart(ctx) };
+    const shuffleFrom = state.shuffle > 0 ? null : titleText;
+    if (shuffleFrom === null || shuffle.from !== shuffleFrom) shuffle = { from: shuffleFrom, nodes: shufflePart(ctx).filter(Boolean) };
+    placeChildren(el, [title, ...encoding.nodes, ...shuffle.nodes]);
   }
 
   return { el, update };
