@@ -3,7 +3,7 @@
 // background (a head tint, a weight colour…). Cells carry data-hv (the matrix), data-head,
 // data-row and data-col (0-based) — not data-matrix, which belongs to the lesson's tables.
 import { formatCell } from '../views/format.js';
-import { h } from '../views/dom.js';
+import { h, setText } from '../views/dom.js';
 
 export const ROWS_SHOWN = 12;
 export const COLS_SHOWN = 48;
@@ -108,7 +108,7 @@ function refill({ cells, fills }, { matrix, fill, text }, rows, cols, numbers) {
       const title = formatCell(value);
       if (td.title !== title) td.title = title;
       const shown = numbers ? (text?.(r, c, value) ?? title) : '';
-      if (td.textContent !== shown) td.textContent = shown;
+      setText(td, shown); // (the text node's data: a new text node is laid out anew)
     }
   }
 }
