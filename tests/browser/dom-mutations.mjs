@@ -1,0 +1,59 @@
+// What an interaction changes in the page: a figures-only diagnostic, not a test. Does the
+// interaction (a body of JS run in the page, with the helpers of lesson-page-helpers.mjs) twice to
+// warm up, then once more under a MutationObserver over the body, and prints each kind of change
+// (text, attribute, children added/removed) with where it happened and how often. A panel built
+// anew shows as its children replaced (+n −n) where only some numbers should have changed.
+//   DIST=/tmp/dist-x node tests/browser/dom-mutations.mjs '#preset=journey' '#lesson-scale' 'JS body'
+// The second argument is the element scrolled to the middle of the window first (views off screen
+// are updated in idle time: WAIT=<ms> (500) is how long changes are recorded after the event);
+// PREP='JS body' runs once before (e.g. select a cell). A body that sets a value should set a new
+// one each time (e.g. from a counter kept on window).
+import { baseUrl, dist as defaultDist, launchChromium, serveStatic } from './harness.mjs';
+import { LESSON_PAGE_HELPERS } from './lesson-page-helpers.mjs';
+
+const [hash = '', show = '#results', body = ''] = process.argv.slice(2);
+const server = await serveStatic(process.env.DIST ?? defaultDist);
+const browser = await launchChromium();
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+await page.goto(`${baseUrl(server)}index.html${hash}`);
+await page.waitForSelector('#results section:not(.parked) [data-matrix]', { timeout: 60000 });
+await page.mouse.move(0, 0); // where no figure comes under it
+await page.evaluate((selector) => document.querySelector(selector).scrollIntoView({ block: 'center' }), show);
+if (process.env.PREP) await page.evaluate((source) => new Function(source)(), LESSON_PAGE_HELPERS + process.env.PREP);
+await page.waitForTimeout(1500);
+for (let k = 0; k < 2; k += 1) {
+  await page.evaluate((source) => new Function(source)(), LESSON_PAGE_HELPERS + body);
+  await page.waitForTimeout(800);
+}
+const records = await page.evaluate(
+  async ({ source, wait }) => {
+    // An element as tag#id.class (two classes), with three of its ancestors.
+    const where = (node) => {
+      const parts = [];
+      for (let e = node.nodeType === 1 ? node : node.parentElement; e && parts.length < 4; e = e.parentElement) {
+        const classes = typeof e.className === 'string' && e.className.trim() ? `.${e.className.trim().split(/\s+/).slice(0, 2).join('.')}` : '';
+        parts.push(`${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${classes}`);
+      }
+      return parts.join(' < ');
+    };
+    const out = [];
+    const observer = new MutationObserver((list) => {
+      for (const m of list) {
+        const what = m.type === 'attributes' ? `attribute ${m.attributeName}` : m.type === 'childList' ? `children +${m.addedNodes.length} −${m.removedNodes.length}` : 'text';
+        out.push(`${what}  ${where(m.target)}`);
+      }
+    });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    new Function(source)();
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    observer.disconnect();
+    return out;
+  },
+  { source: LESSON_PAGE_HELPERS + body, wait: Number(process.env.WAIT ?? 500) },
+);
+const counts = new Map();
+for (const record of records) counts.set(record, (counts.get(record) ?? 0) + 1);
+console.log(`${records.length} changes`);
+for (const [record, n] of [...counts].sort((a, b) => b[1] - a[1])) console.log(`${String(n).padStart(5)}  ${record}`);
+await browser.close();
+server.close();
