@@ -504,6 +504,9 @@ test('the softmax lab: temperature, √d_k, naive softmax overflowing next to th
   try {
     const lab = (kind) => page.$$eval(`#softmax-lab [data-lab="${kind}"]`, (c) => c.map((n) => n.textContent.trim()));
     assert.deepEqual(await lab('weight'), ['0.423', '0.577', '0.000', '0.000', '0.000', '0.000']);
+    // Each weight's bar is as wide as the weight: a share of its box (its background's width).
+    const bars = () => page.$$eval('#softmax-lab td[data-lab="weight"] .v', (boxes) => boxes.map((box) => parseFloat(getComputedStyle(box).backgroundSize)));
+    (await bars()).forEach((width, j) => assert.ok(Math.abs(width - [42.3, 57.7, 0, 0, 0, 0][j]) < 0.06, `bar ${j + 1}: ${width} %`));
     assert.deepEqual(await lab('exp'), ['0.732', '1.000', '0.000', '0.000', '0.000', '0.000']);
     assert.equal((await lab('sum'))[0], 'Σ e^(z − max) = 1.732');
     assert.match((await lab('wsum'))[0], /= 1$/);
@@ -526,6 +529,7 @@ test('the softmax lab: temperature, √d_k, naive softmax overflowing next to th
     assert.equal(await labHeight(), atOne);
     const sharp = (await lab('weight')).map(Number);
     assert.ok(sharp[1] > 0.577 && sharp[1] < 1, sharp.join(' '));
+    (await bars()).forEach((width, j) => assert.ok(Math.abs(width - sharp[j] * 100) < 0.06, `bar ${j + 1} at τ = 0.5: ${width} %`));
     assert.ok(parseFloat((await lab('entropy'))[0].match(/[\d.]+/)[0]) < parseFloat(entropy.match(/[\d.]+/)[0]));
     const formulas = await page.$$eval('section[data-step="softmax"] .step-formula', (n) => n.map((f) => f.dataset.tex));
     assert.match(formulas[0], /\\frac\{S \+ M\}\{\\tau\}/);
@@ -684,7 +688,7 @@ test('below T = 8 a page of all steps of more than 1 000 cells is drawn on canva
     await page.waitForSelector('section.lesson-step:not(.parked)[data-step="softmax"] .cg-body[data-matrix="weights"]');
     assert.deepEqual(await figureKinds(page, ['weights']), ['weights:canvas']);
     assert.equal(await page.getAttribute('.lab-rows button[data-lab-row="3"]', 'aria-pressed'), 'true');
-    assert.equal(Number(await page.textContent('#softmax-lab td[data-lab="weight"][data-key="1"] .num')).toFixed(3), Number(readout).toFixed(3));
+    assert.equal(Number(await page.textContent('#softmax-lab td[data-lab="weight"][data-key="1"]')).toFixed(3), Number(readout).toFixed(3));
     // Back to all steps: canvases again.
     await page.click('#step-all');
     await page.waitForFunction(() => document.querySelectorAll('#results section.lesson-step:not(.parked)').length === 9);

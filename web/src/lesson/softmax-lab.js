@@ -141,7 +141,7 @@ export function createSoftmaxLab(callbacks) {
   };
 
   // The table's header and empty rows, the naive columns included (shown by the class
-  // with-naive): [{ tr, th, z, exp, bar, num, naiveExp, naiveWeight }].
+  // with-naive): [{ tr, th, z, exp, weight, naiveExp, naiveWeight }].
   function buildTable(keys, shown, tr) {
     tauHead = h('th', { scope: 'col' });
     const headCells = [
@@ -158,8 +158,7 @@ export function createSoftmaxLab(callbacks) {
         th: h('th', { scope: 'row', title: keys[j] }, [`${j + 1} `, h('span', { className: 'tok', text: keys[j] })]),
         z: box(),
         exp: box(),
-        bar: h('span', { className: 'bar' }),
-        num: h('span', { className: 'num' }),
+        weight: box(),
         naiveExp: box(),
         naiveWeight: box(),
       };
@@ -169,7 +168,7 @@ export function createSoftmaxLab(callbacks) {
         row.th,
         h('td', { dataset: { lab: 'z', key: String(j) } }, [row.z]),
         h('td', { dataset: { lab: 'exp', key: String(j) } }, [row.exp]),
-        h('td', { className: 'bar-cell', dataset: { lab: 'weight', key: String(j) } }, [h('span', { className: 'v' }, [row.bar, row.num])]),
+        h('td', { className: 'bar-cell', dataset: { lab: 'weight', key: String(j) } }, [row.weight]),
         row.naiveExpCell,
         row.naiveWeightCell,
       ]);
@@ -253,9 +252,16 @@ export function createSoftmaxLab(callbacks) {
       }
       put(row.z, fmt(z));
       put(row.exp, fmt(exp));
-      put(row.num, fmt(weight));
+      put(row.weight, fmt(weight));
+      // The bar is the box's background, sized by --bar (lesson.css): the box keeps its size, so
+      // Chromium repaints it alone. A bar of its own (an absolutely positioned element) changed
+      // the bounds of its paint chunk with each new weight, and every such frame had Chromium
+      // sort the whole page into layers again (1.4 ms of ÷√d_k on the worked example).
       const width = `${Number.isFinite(weight) ? Math.max(0, Math.min(1, weight)) * 100 : 0}%`;
-      if (row.bar.style.width !== width) row.bar.style.width = width;
+      if (row.weight.barWidth !== width) {
+        row.weight.barWidth = width;
+        row.weight.style.setProperty('--bar', width);
+      }
       // The naive columns are hidden without naive softmax: their numbers are left as they were.
       if (naive) {
         const expClass = `naive${Number.isFinite(naiveExp) ? '' : ' bad'}`;
