@@ -12,6 +12,9 @@
 //   table, 36 numbers  every entry's text changed (÷√d_k on the worked example changes about
 //                      that many in each table on screen);
 //   table, 36 + colour every entry's text and background colour changed;
+//   4 tables, 144 + colour  the same in four 6 × 6 tables side by side: ÷√d_k on the worked
+//                      example with no mask changes every entry of S, S + M, the exponentials
+//                      and A, all near the softmax lab, and its row;
 //   canvas, 1 024      a 32 × 32 matrix drawn on a canvas as canvas-matrix-view.js does
 //                      (fillRect + fillText per entry): the drawing alone, no frame;
 //   speed              measure-lesson's arithmetic (2 million square roots), for comparing runs.
@@ -22,7 +25,7 @@ const PAGE = `<!doctype html><meta charset="utf-8"><style>
   body { font-family: system-ui, 'DejaVu Sans', 'Noto Sans', sans-serif; }
   table { border-spacing: 0; font-size: 0.75rem; font-variant-numeric: tabular-nums; }
   td { min-width: 40px; padding: 3px 4px; text-align: right; white-space: nowrap; }
-</style><table id="t"></table><canvas id="c" width="1440" height="640" style="width:1440px;height:640px"></canvas>`;
+</style><table id="t"></table><div id="four" style="display:flex;gap:12px"></div><canvas id="c" width="1440" height="640" style="width:1440px;height:640px"></canvas>`;
 
 const browser = await launchChromium();
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -34,6 +37,16 @@ const figures = await page.evaluate(async (samples) => {
     for (let c = 0; c < 6; c += 1) row.insertCell().textContent = '0.000';
   }
   const cells = [...table.querySelectorAll('td')];
+  const four = document.getElementById('four');
+  for (let n = 0; n < 4; n += 1) {
+    const more = document.createElement('table');
+    for (let r = 0; r < 6; r += 1) {
+      const row = more.insertRow();
+      for (let c = 0; c < 6; c += 1) row.insertCell().textContent = '0.000';
+    }
+    four.append(more);
+  }
+  const fourCells = [...four.querySelectorAll('td')];
   const number = (i, k) => (Math.sin(i * 37 + k) * 0.999).toFixed(3).replace('-', '−'); // new texts each sample
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
   async function work(change) {
@@ -81,6 +94,10 @@ const figures = await page.evaluate(async (samples) => {
     'table, 1 number': await work((i) => { cells[0].firstChild.data = number(i, 0); }),
     'table, 36 numbers': await work((i) => cells.forEach((td, k) => { td.firstChild.data = number(i, k); })),
     'table, 36 + colour': await work((i) => cells.forEach((td, k) => {
+      td.firstChild.data = number(i, k);
+      td.style.backgroundColor = `hsl(${(i * 7 + k * 11) % 360} 60% 85%)`;
+    })),
+    '4 tables, 144 + colour': await work((i) => fourCells.forEach((td, k) => {
       td.firstChild.data = number(i, k);
       td.style.backgroundColor = `hsl(${(i * 7 + k * 11) % 360} 60% 85%)`;
     })),

@@ -29,7 +29,7 @@ const events = [];
 cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
 const traced = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
 await cdp.send('Tracing.start', {
-  categories: 'devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-blink.invalidation',
+  categories: 'devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-blink.invalidation,blink',
   transferMode: 'ReportEvents',
 });
 await page.evaluate(async ({ source, repeat }) => {
@@ -50,6 +50,11 @@ const count = (name, of) => Math.round(events.filter((e) => e.name === name && e
 const styled = count('UpdateLayoutTree', (e) => e.args?.elementCount);
 const laidOut = count('Layout', (e) => e.args?.beginData?.dirtyObjects);
 console.log(`per repetition: ${styled} elements styled, ${laidOut} objects laid out, ${Math.round(invalidated.length / repeat)} display items invalidated; Layout ${ms('Layout')} ms, PrePaint ${ms('PrePaint')}, Paint ${ms('Paint')}, Layerize ${ms('Layerize')}, Commit ${ms('Commit')}`);
+// Layerize either sorts the whole page's paint into layers again (PaintArtifactCompositor::Update,
+// which Chromium does when the paint chunks changed in number, bounds, opacity or properties) or
+// only updates the layers that were repainted (its quick path).
+const full = events.filter((e) => e.name === 'PaintArtifactCompositor::Update' && e.ph === 'X');
+console.log(`layerized in full ${(full.length / repeat).toFixed(1)} times per repetition (${(full.reduce((sum, e) => sum + e.dur, 0) / 1000 / repeat).toFixed(1)} ms)`);
 const kinds = new Map();
 for (const e of invalidated) {
   const key = `${e.args?.client ?? '?'} (${e.args?.reason ?? '?'})`;
