@@ -8,15 +8,11 @@
 // are updated in idle time: WAIT=<ms> (500) is how long changes are recorded after the event);
 // PREP='JS body' runs once before (e.g. select a cell). A body that sets a value should set a new
 // one each time (e.g. from a counter kept on window).
-import { baseUrl, dist as defaultDist, launchChromium, serveStatic } from './harness.mjs';
+import { dist as defaultDist, openLessonPage } from './harness.mjs';
 import { LESSON_PAGE_HELPERS } from './lesson-page-helpers.mjs';
 
 const [hash = '', show = '#results', body = ''] = process.argv.slice(2);
-const server = await serveStatic(process.env.DIST ?? defaultDist);
-const browser = await launchChromium();
-const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-await page.goto(`${baseUrl(server)}index.html${hash}`);
-await page.waitForSelector('#results section:not(.parked) [data-matrix]', { timeout: 60000 });
+const { server, browser, page } = await openLessonPage(process.env.DIST ?? defaultDist, hash);
 await page.mouse.move(0, 0); // where no figure comes under it
 await page.evaluate((selector) => document.querySelector(selector).scrollIntoView({ block: 'center' }), show);
 if (process.env.PREP) await page.evaluate((source) => new Function(source)(), LESSON_PAGE_HELPERS + process.env.PREP);

@@ -61,6 +61,17 @@ export const baseUrl = (server) => `http://127.0.0.1:${server.address().port}/`;
 export const launchChromium = () =>
   chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS] });
 
+/** A figures-only diagnostic's page: the build in `distDir` served and `hash` opened in a window
+ *  of 1280 × 900, once the lesson shows a matrix. → { server, browser, page } */
+export async function openLessonPage(distDir, hash) {
+  const server = await serveStatic(distDir);
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${baseUrl(server)}index.html${hash}`);
+  await page.waitForSelector('#results section:not(.parked) [data-matrix]', { timeout: 60000 });
+  return { server, browser, page };
+}
+
 /** Until the page has an idle period of 10 ms or more to spare: its deferred drawing is done. */
 export const whenIdle = (page) =>
   page.evaluate(async () => {

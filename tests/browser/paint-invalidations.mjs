@@ -9,16 +9,12 @@
 // what is off screen is not painted); PREP='JS body': run once before, untraced (e.g. select a
 // cell first); EXTRA_CSS='…' adds a style sheet to try a rule without a build; TOP=<n> items
 // listed (20).
-import { baseUrl, dist as defaultDist, launchChromium, serveStatic } from './harness.mjs';
+import { dist as defaultDist, openLessonPage } from './harness.mjs';
 import { LESSON_PAGE_HELPERS } from './lesson-page-helpers.mjs';
 
 const [hash = '', body = '', repeatArg = '3'] = process.argv.slice(2);
 const repeat = Number(repeatArg);
-const server = await serveStatic(process.env.DIST ?? defaultDist);
-const browser = await launchChromium();
-const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-await page.goto(`${baseUrl(server)}index.html${hash}`);
-await page.waitForSelector('#results section:not(.parked) [data-matrix]', { timeout: 60000 });
+const { server, browser, page } = await openLessonPage(process.env.DIST ?? defaultDist, hash);
 await page.mouse.move(0, 0); // where no figure comes under it
 if (process.env.EXTRA_CSS) await page.addStyleTag({ content: process.env.EXTRA_CSS });
 if (process.env.SHOW) await page.evaluate((selector) => document.querySelector(selector).scrollIntoView({ block: 'center' }), process.env.SHOW);

@@ -4,15 +4,11 @@
 // time by function. Build without minifying to read function names:
 //   npx vite build --minify false --outDir /tmp/dist-prof --emptyOutDir
 //   DIST=/tmp/dist-prof node tests/browser/profile-interaction.mjs '#v=1&s=a+b' 'JS body'
-import { baseUrl, dist as defaultDist, launchChromium, serveStatic } from './harness.mjs';
+import { dist as defaultDist, openLessonPage } from './harness.mjs';
 import { LESSON_PAGE_HELPERS } from './lesson-page-helpers.mjs';
 
 const [hash = '', body = '', repeatArg = '10'] = process.argv.slice(2);
-const server = await serveStatic(process.env.DIST ?? defaultDist);
-const browser = await launchChromium();
-const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-await page.goto(`${baseUrl(server)}index.html${hash}`);
-await page.waitForSelector('#results section:not(.parked) [data-matrix]', { timeout: 60000 });
+const { server, browser, page } = await openLessonPage(process.env.DIST ?? defaultDist, hash);
 await page.waitForTimeout(500);
 const cdp = await page.context().newCDPSession(page);
 await cdp.send('Profiler.enable');
