@@ -31,23 +31,24 @@ const browser = await launchChromium();
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 await page.setContent(PAGE);
 const figures = await page.evaluate(async (samples) => {
-  const table = document.getElementById('t');
-  for (let r = 0; r < 6; r += 1) {
-    const row = table.insertRow();
-    for (let c = 0; c < 6; c += 1) row.insertCell().textContent = '0.000';
-  }
-  const cells = [...table.querySelectorAll('td')];
-  const four = document.getElementById('four');
-  for (let n = 0; n < 4; n += 1) {
-    const more = document.createElement('table');
+  // A 6 × 6 table of '0.000' in `table`.
+  const fill = (table) => {
     for (let r = 0; r < 6; r += 1) {
-      const row = more.insertRow();
+      const row = table.insertRow();
       for (let c = 0; c < 6; c += 1) row.insertCell().textContent = '0.000';
     }
-    four.append(more);
-  }
+    return table;
+  };
+  const cells = [...fill(document.getElementById('t')).querySelectorAll('td')];
+  const four = document.getElementById('four');
+  for (let n = 0; n < 4; n += 1) four.append(fill(document.createElement('table')));
   const fourCells = [...four.querySelectorAll('td')];
   const number = (i, k) => (Math.sin(i * 37 + k) * 0.999).toFixed(3).replace('-', '−'); // new texts each sample
+  // Every entry's text and background colour changed.
+  const recolour = (tds, i) => tds.forEach((td, k) => {
+    td.firstChild.data = number(i, k);
+    td.style.backgroundColor = `hsl(${(i * 7 + k * 11) % 360} 60% 85%)`;
+  });
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
   async function work(change) {
     const times = [];
@@ -93,14 +94,8 @@ const figures = await page.evaluate(async (samples) => {
   return {
     'table, 1 number': await work((i) => { cells[0].firstChild.data = number(i, 0); }),
     'table, 36 numbers': await work((i) => cells.forEach((td, k) => { td.firstChild.data = number(i, k); })),
-    'table, 36 + colour': await work((i) => cells.forEach((td, k) => {
-      td.firstChild.data = number(i, k);
-      td.style.backgroundColor = `hsl(${(i * 7 + k * 11) % 360} 60% 85%)`;
-    })),
-    '4 tables, 144 + colour': await work((i) => fourCells.forEach((td, k) => {
-      td.firstChild.data = number(i, k);
-      td.style.backgroundColor = `hsl(${(i * 7 + k * 11) % 360} 60% 85%)`;
-    })),
+    'table, 36 + colour': await work((i) => recolour(cells, i)),
+    '4 tables, 144 + colour': await work((i) => recolour(fourCells, i)),
     'canvas, 1 024 (drawing only)': drawing,
     speed: sink > 0 ? speed : [],
   };
