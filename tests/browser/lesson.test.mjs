@@ -1215,7 +1215,7 @@ test('a click on a cell leaves no selection behind once its step is parked; a se
     assert.deepEqual(await selection(), { type: 'None', parked: false, step: null });
     // Padding a token (a button) with a caret in the mask step shown: it stays there.
     await page.click(cell('masked', 0, 2, 3));
-    await page.click('button[data-pad="5"]');
+    await page.click('#mask-workbench button[data-pad="5"]');
     await whenIdle(page);
     assert.deepEqual(await selection(), { type: 'Caret', parked: false, step: 'mask' });
     assert.deepEqual(errors, []);

@@ -315,7 +315,9 @@ const INTERACTIONS = [
 // at a time (else the step is guessed from the code: softmax or mask).
 const EXTRAS = [
   ['mask kind causal / window / prefix / none: recompute', `const f = $('input[name="lesson-mask"][value="' + ['window', 'prefix', 'none', 'causal'][i % 4] + '"]'); f.checked = true; fire(f, 'change');`, '', `$('input[name="lesson-mask"]')`, 'mask'],
-  ['pad a token (click its chip): recompute', `fire($('button[data-pad="' + (T - 1 - i % 4) + '"]'), 'click');`, '', `$('button[data-pad="' + (T - 1) + '"]')`, 'mask'],
+  // The mask workbench's chips (the cross-attention source has padding chips too, earlier in the
+  // page: until 2026-12-03 three clicks in four at T = 6 padded the source instead).
+  ['pad a token (click its chip): recompute', `fire($('#mask-workbench button[data-pad="' + (T - 1 - i % 4) + '"]'), 'click');`, '', `$('#mask-workbench button[data-pad="' + (T - 1) + '"]')`, 'mask'],
   ['mask before / after ÷√d_k: recompute', `const f = $('input[name="lesson-order"][value="' + (i % 2 ? 'after' : 'before') + '"]'); f.checked = true; fire(f, 'change');`, '', `$('input[name="lesson-order"]')`, 'mask'],
   ['÷√d_k on/off (softmax lab): recompute', `const b = $('#lesson-scale'); b.checked = !b.checked; fire(b, 'change');`, '', `$('#lesson-scale')`, 'softmax'],
   // (Rows from 4 on: selecting a weight once, as FRESH does before this, leaves the lab on row 3, and
