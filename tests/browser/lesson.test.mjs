@@ -2,7 +2,8 @@
 // the worked example's numbers, the mask workbench (custom cells, fill 0, padding), editing cells
 // (valid and refused; in a table, and over X's canvas from T = 8), the presets, the softmax lab
 // (temperature, naive softmax overflowing; far from the window on a page of all steps, drawn after
-// the frame), a matrix half out of the window (the rows far from it drawn after the frame),
+// the frame), a matrix half out of the window (the rows far from it drawn after the frame), a
+// table just out of the window (drawn right after the frame, one in the window within it),
 // screenshots in English and Chinese (tests/browser/screenshots/lesson-*.png: look at them), the
 // explanation's fonts loaded ahead, and the lesson in a browser without requestIdleCallback (Safari).
 // Needs the built site: `npm run build` (or the wasm build and `npx vite build`) writes dist/.
@@ -1724,3 +1725,53 @@ test('each step paints apart, and nothing it shows (a focus ring included) reach
     }
   }
 });
+
+test('a table just out of the window is redrawn right after the frame of a change, and one in the window within it (all steps, one step)', async () => {
+  for (const hash of ['#preset=journey', '#preset=journey&step=softmax']) await tableOutOfWindow(hash);
+});
+
+async function tableOutOfWindow(hash) {
+  const { page, errors, close } = await open(hash);
+  try {
+    await whenIdle(page);
+    // A (the softmax step's weights) just below the window, within NEAR_PX (view.js) of its edge;
+    // S + M, above it (all steps) or beside the exponentials above it (one step), in the window.
+    await page.evaluate(() => {
+      const figure = document.querySelector('section.lesson-step:not(.parked)[data-step="softmax"] td[data-matrix="weights"]').closest('figure');
+      window.scrollBy(0, figure.getBoundingClientRect().top - innerHeight - 60);
+    });
+    await twoFrames(page);
+    await page.waitForTimeout(100); // the observers report
+    const where = await page.evaluate(() => ['masked', 'weights'].map((name) => {
+      const box = document.querySelector(`section.lesson-step:not(.parked) td[data-matrix="${name}"]`).closest('figure').getBoundingClientRect();
+      return { name, top: Math.round(box.top), bottom: Math.round(box.bottom), height: innerHeight };
+    }));
+    assert.ok(where[0].top < where[0].height && where[0].bottom > 0, `${hash}: S + M is in the window: ${JSON.stringify(where)}`);
+    assert.ok(where[1].top > where[1].height, `${hash}: A is below the window: ${JSON.stringify(where)}`);
+    // ÷√d_k off: S + M and A change; read during the change's task, after its frame, and once idle.
+    const seen = await page.evaluate(async () => {
+      const read = () => ['masked', 'weights'].map((name) => document.querySelector(`section.lesson-step:not(.parked) td[data-matrix="${name}"][data-head="0"][data-row="1"][data-col="0"]`).textContent);
+      const before = read();
+      const box = document.querySelector('#lesson-scale');
+      box.checked = false;
+      box.dispatchEvent(new Event('change', { bubbles: true }));
+      await null;
+      const during = read();
+      // A task posted from the frame's requestAnimationFrame (asked for after the change's, so
+      // it runs after the page's own task posted from there).
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => setTimeout(resolve, 0), 0)));
+      return { before, during, afterFrame: read() };
+    });
+    assert.notEqual(seen.during[0], seen.before[0], `${hash}: S + M, in the window, is redrawn in the change’s task`);
+    assert.equal(seen.during[1], seen.before[1], `${hash}: A, out of the window, is not redrawn in the change’s task`);
+    assert.notEqual(seen.afterFrame[1], seen.before[1], `${hash}: A is redrawn right after the frame, not in idle time`);
+    // Scrolled to, A holds what a fresh page of the same state computes.
+    await page.locator('section.lesson-step:not(.parked)[data-step="softmax"] figure:has(td[data-matrix="weights"])').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(400); // the address is written 250 ms after a change
+    const shown = await rowValues(page, 'weights', 0, 1);
+    assert.deepEqual(await onFreshPage(page.url().slice(page.url().indexOf('#')), (fresh) => rowValues(fresh, 'weights', 0, 1)), shown);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+}

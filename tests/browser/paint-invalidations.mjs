@@ -8,7 +8,8 @@
 // SHOW=<selector>: the element scrolled to the middle of the window first (the control acted on:
 // what is off screen is not painted); PREP='JS body': run once before, untraced (e.g. select a
 // cell first); EXTRA_CSS='…' adds a style sheet to try a rule without a build; TOP=<n> items
-// listed (20).
+// listed (20); FRAME=1 counts only the frame that shows each change (from the interaction to the
+// end of the first Commit after it), not what the page put off until after that frame.
 import { dist as defaultDist, openLessonPage } from './harness.mjs';
 import { LESSON_PAGE_HELPERS } from './lesson-page-helpers.mjs';
 
@@ -25,12 +26,13 @@ const events = [];
 cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
 const traced = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
 await cdp.send('Tracing.start', {
-  categories: 'devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-blink.invalidation,blink',
+  categories: 'blink.user_timing,devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-blink.invalidation,blink',
   transferMode: 'ReportEvents',
 });
 await page.evaluate(async ({ source, repeat }) => {
   const act = new Function('i', source);
   for (let i = 0; i < repeat; i += 1) {
+    performance.mark('interaction');
     act(i);
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     await new Promise((resolve) => setTimeout(resolve, 300)); // what the page put off, too
@@ -39,17 +41,22 @@ await page.evaluate(async ({ source, repeat }) => {
 await cdp.send('Tracing.end');
 await traced;
 
-const invalidated = events.filter((e) => e.name === 'InvalidateDisplayItemClient');
-const ms = (name) => (events.filter((e) => e.name === name && e.ph === 'X').reduce((sum, e) => sum + e.dur, 0) / 1000 / repeat).toFixed(1);
+// FRAME=1: the events from each interaction's mark to the end of the first Commit after it.
+const starts = events.filter((e) => e.name === 'interaction').map((e) => e.ts);
+const commitEnds = events.filter((e) => e.name === 'Commit' && e.ph === 'X').map((e) => e.ts + e.dur).sort((a, b) => a - b);
+const frames = starts.map((start) => [start, commitEnds.find((end) => end > start) ?? Infinity]);
+const counted = process.env.FRAME ? events.filter((e) => frames.some(([start, end]) => e.ts >= start && e.ts <= end)) : events;
+const invalidated = counted.filter((e) => e.name === 'InvalidateDisplayItemClient');
+const ms = (name) => (counted.filter((e) => e.name === name && e.ph === 'X').reduce((sum, e) => sum + e.dur, 0) / 1000 / repeat).toFixed(1);
 // Elements styled and objects laid out: counts too, which the machine's speed does not change.
-const count = (name, of) => Math.round(events.filter((e) => e.name === name && e.ph === 'X').reduce((sum, e) => sum + (of(e) ?? 0), 0) / repeat);
+const count = (name, of) => Math.round(counted.filter((e) => e.name === name && e.ph === 'X').reduce((sum, e) => sum + (of(e) ?? 0), 0) / repeat);
 const styled = count('UpdateLayoutTree', (e) => e.args?.elementCount);
 const laidOut = count('Layout', (e) => e.args?.beginData?.dirtyObjects);
-console.log(`per repetition: ${styled} elements styled, ${laidOut} objects laid out, ${Math.round(invalidated.length / repeat)} display items invalidated; Layout ${ms('Layout')} ms, PrePaint ${ms('PrePaint')}, Paint ${ms('Paint')}, Layerize ${ms('Layerize')}, Commit ${ms('Commit')}`);
+console.log(`per repetition${process.env.FRAME ? ' (its frame only)' : ''}: ${styled} elements styled, ${laidOut} objects laid out, ${Math.round(invalidated.length / repeat)} display items invalidated; Layout ${ms('Layout')} ms, PrePaint ${ms('PrePaint')}, Paint ${ms('Paint')}, Layerize ${ms('Layerize')}, Commit ${ms('Commit')}`);
 // Layerize either sorts the whole page's paint into layers again (PaintArtifactCompositor::Update,
 // which Chromium does when the paint chunks changed in number, bounds, opacity or properties) or
 // only updates the layers that were repainted (its quick path).
-const full = events.filter((e) => e.name === 'PaintArtifactCompositor::Update' && e.ph === 'X');
+const full = counted.filter((e) => e.name === 'PaintArtifactCompositor::Update' && e.ph === 'X');
 console.log(`layerized in full ${(full.length / repeat).toFixed(1)} times per repetition (${(full.reduce((sum, e) => sum + e.dur, 0) / 1000 / repeat).toFixed(1)} ms)`);
 const kinds = new Map();
 for (const e of invalidated) {

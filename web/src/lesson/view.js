@@ -181,6 +181,26 @@ export function createStepsView(container, callbacks) {
     { rootMargin: `${NEAR_PX}px 0px` },
   );
 
+  // Which tables are in the window itself, no margin (view.inWindow; undefined while not known).
+  // A table out of the window that does not wait for idle time (updateView) is redrawn in a task
+  // just after the frame that shows a change, and at once when it comes into the window.
+  const inWindow = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      const view = entry.target.lessonView;
+      if (!view) continue;
+      view.inWindow = entry.isIntersecting;
+      if (view.inWindow && view.pending) drawPending(view);
+    }
+  });
+  // Where a view is is known again once the observer reports, which it does at once for a target
+  // observed anew (a moved figure's last report may no longer hold).
+  function relocate(view) {
+    view.nearKnown = false;
+    view.inWindow = undefined;
+    inWindow.unobserve(view.el);
+    inWindow.observe(view.el);
+  }
+
   // What a canvas matrix reports: the same callbacks as the table cells' events below.
   const canvasEvents = {
     preview: (ref) => callbacks.preview(ref),
@@ -279,6 +299,7 @@ export function createStepsView(container, callbacks) {
       view.fresh = true;
       view.el.lessonView = view;
       near.observe(view.el);
+      inWindow.observe(view.el);
       views.set(made.spec.key, view);
     } else if (view.spec !== made.spec) {
       // The same figure under another symbol (the masked scores, when the mask moves before or
@@ -318,7 +339,8 @@ export function createStepsView(container, callbacks) {
   }
 
   // far: the canvas is away from the screen (farCanvases); it then waits, as does a table already
-  // built that the observer last saw far from the screen on a page of all steps. With the steps
+  // built that the observer last saw far from the screen on a page of all steps (a table out of
+  // the window but near it, or on a page of one step, is drawn just after the frame: afterFrame). With the steps
   // off screen skipped as well (render), side by side against neither (7 samples × 2 turns,
   // 2026-12-02): the first page (900 table cells) 0.50–1.04 × the time, 13 of 15 interactions
   // faster (mask kind 0.50, fill 0.52, an edit of X 0.54); the worked example 0.45–1.09, 13 of 15
@@ -332,6 +354,12 @@ export function createStepsView(container, callbacks) {
       view.pending = { matrix: view.matrix, options };
       waiting.add(view);
       scheduleIdle();
+      return;
+    }
+    if (view.inWindow === false && !view.isCanvas && !view.fresh) {
+      view.pending = { matrix: view.matrix, options };
+      afterFrame.add(view);
+      scheduleAfterFrame();
       return;
     }
     view.fresh = false;
@@ -465,7 +493,7 @@ export function createStepsView(container, callbacks) {
     if (sig !== section.sig) {
       section.sig = sig;
       sized.delete(section.el); // of another height now: laid out again (render)
-      for (const g of groupViews) for (const view of g.views) view.nearKnown = false; // moved: measure
+      for (const g of groupViews) for (const view of g.views) relocate(view); // moved: measure
       const parts = [];
       if (panel) parts.push(panel.el);
       if (plan.tabs) {
@@ -532,7 +560,7 @@ export function createStepsView(container, callbacks) {
     // The views of a section just shown (attached, or no longer parked): where they are is not
     // known until the observer reports again.
     for (const b of built) {
-      if (b.el.parentNode !== container || b.el.classList.contains('parked')) for (const view of b.views) view.nearKnown = false;
+      if (b.el.parentNode !== container || b.el.classList.contains('parked')) for (const view of b.views) relocate(view);
     }
     if (parking) {
       showAmongParked(els);
@@ -580,6 +608,7 @@ export function createStepsView(container, callbacks) {
     spare.forEach(([key, view], n) => {
       if (n < SPARE_VIEWS) return;
       near.unobserve(view.el);
+      inWindow.unobserve(view.el);
       views.delete(key);
     });
   }
@@ -715,6 +744,32 @@ export function createStepsView(container, callbacks) {
     return far;
   }
 
+  // Tables out of the window (updateView): drawn in a task of their own just after the frame that
+  // shows the change, before the next one, so that the frame holds only what is seen. Near the
+  // window they were drawn in it (NEAR_PX): with ÷√d_k toggled on the worked example (all steps,
+  // the lab in the middle of the window, no mask) the frame laid out 386 objects and repainted 147
+  // numbers, 72 of them in the exponentials and A just below the window; now 217 and 75 (that
+  // frame alone: paint-invalidations.mjs with FRAME=1). Side by side (15 samples × 2 turns,
+  // 2026-12-03), ÷√d_k took 0.82 × the time there and 0.91 on the first page; one step at a time,
+  // where the lab comes first and every matrix of the step below it, from 17.6 to 13.7 ms (the
+  // median of two runs of the whole sequence, one before and one after, not side by side).
+  const afterFrame = new Set();
+  let afterFrameAsked = false;
+  function scheduleAfterFrame() {
+    if (afterFrameAsked) return;
+    afterFrameAsked = true;
+    requestAnimationFrame(() => setTimeout(drawAfterFrame, 0));
+  }
+  function drawAfterFrame() {
+    afterFrameAsked = false;
+    for (const view of [...afterFrame]) {
+      afterFrame.delete(view);
+      if (!view.pending) continue;
+      view.fresh = false;
+      drawPending(view);
+    }
+  }
+
   // Draws the views left for later, in idle callbacks, a few per callback while time remains.
   let idleHandle = null;
   function scheduleIdle() {
@@ -728,6 +783,7 @@ export function createStepsView(container, callbacks) {
   // from the screen or not (lesson.css).
   function drawAllWaiting() {
     for (const panel of [...panelsWaiting.keys()]) runPanelUpdate(panel);
+    drawAfterFrame();
     for (const view of [...waiting]) {
       waiting.delete(view);
       if (!view.pending) continue;
