@@ -1748,7 +1748,7 @@ async function tableOutOfWindow(hash) {
     }));
     assert.ok(where[0].top < where[0].height && where[0].bottom > 0, `${hash}: S + M is in the window: ${JSON.stringify(where)}`);
     assert.ok(where[1].top > where[1].height, `${hash}: A is below the window: ${JSON.stringify(where)}`);
-    // ÷√d_k off: S + M and A change; read during the change's task, after its frame, and once idle.
+    // ÷√d_k off: S + M and A change; read during the change's task and just after its frame.
     const seen = await page.evaluate(async () => {
       const read = () => ['masked', 'weights'].map((name) => document.querySelector(`section.lesson-step:not(.parked) td[data-matrix="${name}"][data-head="0"][data-row="1"][data-col="0"]`).textContent);
       const before = read();
