@@ -196,6 +196,7 @@ export function createStepsView(container, callbacks) {
   // observed anew (a moved figure's last report may no longer hold).
   function relocate(view) {
     view.nearKnown = false;
+    if (view.isCanvas) return;
     view.inWindow = undefined;
     inWindow.unobserve(view.el);
     inWindow.observe(view.el);
@@ -299,7 +300,7 @@ export function createStepsView(container, callbacks) {
       view.fresh = true;
       view.el.lessonView = view;
       near.observe(view.el);
-      inWindow.observe(view.el);
+      if (!view.isCanvas) inWindow.observe(view.el); // (a canvas draws by rows near the window)
       views.set(made.spec.key, view);
     } else if (view.spec !== made.spec) {
       // The same figure under another symbol (the masked scores, when the mask moves before or
