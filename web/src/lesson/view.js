@@ -341,13 +341,13 @@ export function createStepsView(container, callbacks) {
 
   // far: the canvas is away from the screen (farCanvases); it then waits, as does a table already
   // built that the observer last saw far from the screen on a page of all steps (a table out of
-  // the window but near it, or on a page of one step, is drawn just after the frame: afterFrame). With the steps
-  // off screen skipped as well (render), side by side against neither (7 samples × 2 turns,
-  // 2026-12-02): the first page (900 table cells) 0.50–1.04 × the time, 13 of 15 interactions
-  // faster (mask kind 0.50, fill 0.52, an edit of X 0.54); the worked example 0.45–1.09, 13 of 15
-  // faster (Randomise 0.45, an edit of W_Q 0.54). They are drawn in idle time just after the
-  // frame, within IDLE_WAIT_MS at the latest, at once when the observer sees them come near
-  // (NEAR_PX), and before printing.
+  // the window but near it, or on a page of one step, is drawn just after the frame: afterFrame).
+  // With the steps off screen skipped as well (render), side by side against neither (7 samples
+  // × 2 turns, 2026-12-02): the first page (900 table cells) 0.50–1.04 × the time, 13 of 15
+  // interactions faster (mask kind 0.50, fill 0.52, an edit of X 0.54); the worked example
+  // 0.45–1.09, 13 of 15 faster (Randomise 0.45, an edit of W_Q 0.54). They are drawn in idle time
+  // just after the frame, within IDLE_WAIT_MS at the latest, at once when the observer sees them
+  // come near (NEAR_PX), and before printing.
   function updateView(view, far = false) {
     const options = optionsOf(view);
     queue.delete(view); // whatever was queued for it is older
@@ -765,9 +765,7 @@ export function createStepsView(container, callbacks) {
     afterFrameAsked = false;
     for (const view of [...afterFrame]) {
       afterFrame.delete(view);
-      if (!view.pending) continue;
-      view.fresh = false;
-      drawPending(view);
+      if (view.pending) drawPending(view); // (not fresh: a fresh view is drawn in the frame)
     }
   }
 
