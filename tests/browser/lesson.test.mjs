@@ -1272,7 +1272,7 @@ test('a step built ahead moves nothing on the page, and once shown holds what a 
   }
 });
 
-test('a matrix half out of the window draws the rows near it with the change, the others after, and then holds what a fresh page holds', async () => {
+test('a matrix half out of the window draws its rows in the window with the change, those near it just after the frame, the others later, and then holds what a fresh page holds', async () => {
   const tokens = Array.from({ length: 32 }, (_, i) => `t${i + 1}`).join('+');
   const M = 'section.lesson-step:not(.parked) .cg-body[data-matrix="mask"] canvas';
   // M's box with its top 200 px in the window, the rest of it below.
@@ -1305,17 +1305,23 @@ test('a matrix half out of the window draws the rows near it with the change, th
       const top = canvas.getBoundingClientRect().top;
       document.querySelector('input[name="lesson-mask"][value="window"]').click();
       const during = rows();
+      // (The page asked for its task after the frame in the click's handler, before this one.)
       await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      const afterFrame = rows();
       await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 2000 }));
       await new Promise((resolve) => setTimeout(resolve, 200));
-      return { before, during, later: rows(), top, height: innerHeight, picture: canvas.toDataURL() };
+      return { before, during, afterFrame, later: rows(), top, height: innerHeight, picture: canvas.toDataURL() };
     }, M);
     const rowTop = (r) => seen.top + 20 * r;
     const inWindow = seen.before.map((_, r) => r >= 3 && rowTop(r) + 20 <= seen.height);
+    // Below the window by more than ROW_MARGIN (2 rows) and a row of slack, within NEAR_PX (150 px).
+    const near = seen.before.map((_, r) => rowTop(r) >= seen.height + 3 * 20 && rowTop(r) + 20 <= seen.height + 150 - 20);
     const farBelow = seen.before.map((_, r) => rowTop(r) > seen.height + 150 + 3 * 20); // NEAR_PX and a margin
-    assert.ok(inWindow.filter(Boolean).length >= 4 && farBelow.filter(Boolean).length >= 4, JSON.stringify(seen.top));
+    assert.ok(inWindow.filter(Boolean).length >= 4 && near.filter(Boolean).length >= 2 && farBelow.filter(Boolean).length >= 4, JSON.stringify(seen.top));
     seen.before.forEach((hash, r) => {
       if (inWindow[r]) assert.notEqual(seen.during[r], hash, `row ${r + 1}, in the window, is drawn with the change`);
+      if (near[r]) assert.equal(seen.during[r], hash, `row ${r + 1}, just below the window, is not drawn in the change's frame`);
+      if (near[r]) assert.notEqual(seen.afterFrame[r], hash, `row ${r + 1}, just below the window, is drawn right after that frame`);
       if (farBelow[r]) assert.equal(seen.during[r], hash, `row ${r + 1}, far below the window, is drawn after it`);
       if (r >= 3) assert.notEqual(seen.later[r], hash, `row ${r + 1} is drawn once the page is idle`);
     });

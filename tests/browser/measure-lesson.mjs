@@ -392,6 +392,8 @@ async function runInteraction(build, single, [label, act, prep, where, shownStep
   }
   const [cells, canvases] = await page.$$eval('#results section.lesson-step:not(.parked) :is(td[data-matrix], .cg-body)', (n) => [n.filter((x) => x.tagName === 'TD').length, n.filter((x) => x.tagName !== 'TD').length]);
   const counted = `${label} [${cells} cells, ${canvases} canvases]`;
+  // HASH=1: the page's state (its link) before the interaction, to study it on its own.
+  if (process.env.HASH && print) console.log(`  before "${label}": ${await page.evaluate(() => location.hash)}`);
   const show = SHOW ? `${where}.scrollIntoView({ block: 'center', inline: 'nearest' });` : '';
   return { samples: await measure(page, cdp, counted, HELPERS + act, HELPERS + show + prep, print, repeat), label: counted };
 }

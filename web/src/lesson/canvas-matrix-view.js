@@ -98,6 +98,20 @@ function watchSight(target, listener) {
   sightObserver.observe(target);
 }
 
+// Where the window is in the page (px), for the entries in it at a change (inView): noted at each
+// scroll and resize of the window and each report of the observer, where the page is laid out.
+// Reading window.scrollY in an update would have Chromium lay the page out there and then.
+const windowAt = { top: 0, height: 0 };
+let followingWindow = false;
+function noteWindow() {
+  windowAt.top = window.scrollY;
+  windowAt.height = window.innerHeight;
+  if (followingWindow) return;
+  followingWindow = true;
+  window.addEventListener('scroll', noteWindow, { passive: true });
+  window.addEventListener('resize', noteWindow, { passive: true });
+}
+
 /**
  * spec: as createMatrixView's (matrix-view.js); events: { preview(ref | null), select(ref),
  * toggle(row, col), edit(ref, value), focusEntry(ref) → element | null } with ref = { name, head,
@@ -305,10 +319,11 @@ export function createCanvasMatrixView(spec, events) {
         if (looksMasked(look)) anyMasked = true;
       }
     }
-    // pass 2: redraw the entries whose text or look changed, those in view now (the others in
-    // idle time, or when the box is scrolled to them: see drawPending)
+    // pass 2: redraw the entries whose text or look changed, those in the window now (those near
+    // it just after the frame, the others in idle time, or when the box is scrolled to them: see
+    // drawPending)
     latest = { looks, data, dataCols: matrix.cols, scale };
-    const [c0, c1, r0, r1] = inView();
+    const [c0, c1, r0, r1] = inView(true);
     for (let k = 0; k < looks.length; k += 1) {
       const look = looks[k];
       const r = Math.floor(k / cols);
@@ -318,7 +333,10 @@ export function createCanvasMatrixView(spec, events) {
     drawPending(2);
     pendingCount = 0;
     for (let k = 0; k < pending.length; k += 1) pendingCount += pending[k];
-    if (pendingCount) scheduleRest();
+    if (pendingCount) {
+      scheduleNear();
+      scheduleRest();
+    }
     if (rowSums && rowSums.some((text, r) => shownSums[r] !== text)) {
       for (let r = 0; r < rows; r += 1) {
         if (shownSums[r] === rowSums[r]) continue;
@@ -334,12 +352,14 @@ export function createCanvasMatrixView(spec, events) {
   // ---- the entries in view first --------------------------------------------------------------------
 
   // A T = 32 matrix is about 1 800 px wide in a box that shows less than half of it at 1 280 px:
-  // a new result draws the entries in the box's view (and COL_MARGIN columns either side) in the
-  // frame that shows the change, the others in idle time after it, or as the box is scrolled to
-  // them (its scroll events come before the frame that shows the scroll). Drawing text on a
-  // canvas is most of a T = 32 update (fillText, about 2 µs an entry in software).
-  // The box's rows are cut to those near the window too (sight, below): a box 640 px high is
-  // often half out of it.
+  // a new result draws the entries in the box's view in the frame that shows the change, those
+  // COL_MARGIN columns either side just after it (scheduleNear), the others in idle time, or as
+  // the box is scrolled to them (its scroll events come before the frame that shows the scroll).
+  // Drawing text on a canvas is most of a T = 32 update (fillText, about 2 µs an entry in
+  // software). The box's rows are cut to those in the window too (windowAt; those within
+  // NEAR_PX of it, the sight below, just after the frame): a box 640 px high is often half out of
+  // it. (With ÷√d_k toggled at T = 32, all steps, the lab in the middle of the window, 180 of the
+  // 255 entries drawn in the frame were out of the window; now 30, in the margins of ROW_MARGIN.)
   const COL_MARGIN = 2;
   const ROW_MARGIN = 2;
   // pending[k]: 0 = entry k shows its latest look; 1 = it does not yet; 2 = it is being drawn now
@@ -351,6 +371,11 @@ export function createCanvasMatrixView(spec, events) {
   // (Seen before the change's own layout: a change that moves the box by more than NEAR_PX can
   // leave rows that came into the window to the idle drawing after its frame.)
   let sight = null;
+  // px: the box's top in the page (its distance from the top of the document) when the observer
+  // last reported; null: not known. With windowAt it says which rows are in the window at a change
+  // without laying the page out. If the page above has moved since, the rows misjudged are one
+  // frame late: the entries near the window are all drawn just after the frame anyway.
+  let pageTop = null;
   const scroller = grid.parentElement;
   // The box's size, as it is laid out: read when it changes (no layout forced by an update). Its
   // first report comes in the frame that first lays the box out, after the layout and before the
@@ -370,6 +395,8 @@ export function createCanvasMatrixView(spec, events) {
     // A box not laid out now (a parked step's, a figure skipped off screen by content-visibility)
     // has no size: its sight is not known, so that a step shown again draws the rows in its view.
     sight = entry.isIntersecting && seen.height > 0 ? { top: seen.top - all.top - 1, bottom: seen.bottom - all.top - 1 } : null;
+    noteWindow();
+    pageTop = sight ? all.top + windowAt.top : null;
     drawInView();
   });
 
@@ -394,15 +421,24 @@ export function createCanvasMatrixView(spec, events) {
   // made (content-visibility: auto) is not painted, and the frame that lays it out draws its view
   // first (the observer above). (Drawn in the change's handler, one such figure just below the
   // window made the handlers of a change of ÷√d_k 2.4 ms longer: T = 32, all steps, 2026-12-02.)
-  function inView() {
+  // windowOnly: the entries in the window itself (the rows with ROW_MARGIN, for the observer's
+  // steps), not those near it.
+  function inView(windowOnly = false) {
     if (!box) return [0, 0, 0, 0];
     const x = box.left - labelBox.sideW - 1; // canvas px at the box's left edge
     const y = box.top - labelBox.headH - 1;
-    const top = sight ? Math.max(0, sight.top) : 0;
-    const bottom = sight ? Math.min(box.height, sight.bottom) : box.height;
+    let top = sight ? Math.max(0, sight.top) : 0;
+    let bottom = sight ? Math.min(box.height, sight.bottom) : box.height;
+    if (windowOnly && pageTop !== null) {
+      const scrolled = windowAt.top - pageTop; // px: the window's top, from the box's top
+      top = Math.max(top, scrolled - 1);
+      bottom = Math.min(bottom, scrolled + windowAt.height - 1);
+      if (bottom <= top) return [0, 0, 0, 0];
+    }
+    const margin = windowOnly ? 0 : COL_MARGIN;
     return [
-      Math.max(0, Math.floor(x / cellW) - COL_MARGIN),
-      Math.min(cols, Math.ceil((x + box.width) / cellW) + COL_MARGIN),
+      Math.max(0, Math.floor(x / cellW) - margin),
+      Math.min(cols, Math.ceil((x + box.width) / cellW) + margin),
       Math.max(0, Math.floor((y + top) / CELL_H) - ROW_MARGIN),
       Math.min(rows, Math.ceil((y + bottom) / CELL_H) + ROW_MARGIN),
     ];
@@ -424,6 +460,18 @@ export function createCanvasMatrixView(spec, events) {
     }
     for (const k of bold) drawCellAt(k, looks[k], data, dataCols, scale, BOLD);
     return count;
+  }
+
+  // The entries near the window, in a task just after the frame that shows the change: there
+  // before a scroll brings them in, and not in that frame's time.
+  let nearAsked = false;
+  function scheduleNear() {
+    if (nearAsked) return;
+    nearAsked = true;
+    requestAnimationFrame(() => setTimeout(() => {
+      nearAsked = false;
+      drawInView();
+    }, 0));
   }
 
   // The rest, in idle time once the frame that shows the change is out, a few hundred entries
