@@ -20,6 +20,7 @@ import { fontSetter } from '../views/canvas-font.js';
 import { colorScale } from '../views/colors.js';
 import { h, setAttr } from '../views/dom.js';
 import { idleHasRoom, requestIdle, whenFrameIsOut } from '../views/idle.js';
+import { NEAR_PX, pageTopOf, watchSight, windowAt } from '../views/window-sight.js';
 import { looksMasked, writeLook } from './cell-look.js';
 import { createMatrixFrame } from './matrix-frame.js';
 import { startEdit, startsEdit } from './matrix-edit.js';
@@ -74,42 +75,6 @@ function hatchTile(which) {
     tiles[which] = tile;
   }
   return tiles[which];
-}
-
-
-/** px: entries this close to the window are drawn in the frame that shows a change (view.js: whole
- *  figures; here: the rows of a figure's box), those farther in idle time after it. */
-export const NEAR_PX = 150;
-
-// One observer for every box: where each is in the window (± NEAR_PX), reported each time a
-// 1/SIGHT_STEPS of its height comes in or goes out (17 px of a box 75vh high at 900 px, less than
-// a row). (It holds its targets weakly: a box dropped with its view is not kept.)
-const SIGHT_STEPS = 40;
-let sightObserver = null;
-const sightListeners = new WeakMap(); // box → listener(entry)
-function watchSight(target, listener) {
-  sightObserver ??= new IntersectionObserver(
-    (entries) => {
-      for (const entry of entries) sightListeners.get(entry.target)?.(entry);
-    },
-    { rootMargin: `${NEAR_PX}px 0px`, threshold: Array.from({ length: SIGHT_STEPS + 1 }, (_, k) => k / SIGHT_STEPS) },
-  );
-  sightListeners.set(target, listener);
-  sightObserver.observe(target);
-}
-
-// Where the window is in the page (px), for the entries in it at a change (inView): noted at each
-// scroll and resize of the window and each report of the observer, where the page is laid out.
-// Reading window.scrollY in an update would have Chromium lay the page out there and then.
-const windowAt = { top: 0, height: 0 };
-let followingWindow = false;
-function noteWindow() {
-  windowAt.top = window.scrollY;
-  windowAt.height = window.innerHeight;
-  if (followingWindow) return;
-  followingWindow = true;
-  window.addEventListener('scroll', noteWindow, { passive: true });
-  window.addEventListener('resize', noteWindow, { passive: true });
 }
 
 /**
@@ -395,8 +360,7 @@ export function createCanvasMatrixView(spec, events) {
     // A box not laid out now (a parked step's, a figure skipped off screen by content-visibility)
     // has no size: its sight is not known, so that a step shown again draws the rows in its view.
     sight = entry.isIntersecting && seen.height > 0 ? { top: seen.top - all.top - 1, bottom: seen.bottom - all.top - 1 } : null;
-    noteWindow();
-    pageTop = sight ? all.top + windowAt.top : null;
+    pageTop = sight ? pageTopOf(entry) : null;
     drawInView();
   });
 

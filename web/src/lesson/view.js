@@ -5,13 +5,14 @@
 // handled here by delegation and reported through callbacks.
 import { h, setText } from '../views/dom.js';
 import { frameComing, idleHasRoom, requestIdle, whenFrameIsOut } from '../views/idle.js';
+import { NEAR_PX } from '../views/window-sight.js';
 import { superscript, subscript } from '../i18n/index.js';
 import { compareMaskOf } from './companions.js';
 import { fillText } from './explain.js';
 import { updateFormulaLines } from './formula-lines.js';
 import { formulaVariants, stepFormulas } from './formulas.js';
 import { overCell, startEdit, startsEdit } from './matrix-edit.js';
-import { createCanvasMatrixView, NEAR_PX } from './canvas-matrix-view.js';
+import { createCanvasMatrixView } from './canvas-matrix-view.js';
 import { CANVAS_FROM, createMatrixView, MAX_SHOWN, W_CANVAS_FROM } from './matrix-view.js';
 import { EDITABLE, STEPS, stepIndex } from './steps.js';
 

@@ -1,0 +1,47 @@
+// Where things are in the window, known without laying the page out. A change's handler that read
+// an element's place (getBoundingClientRect) or the window's (window.scrollY: Blink lays the page
+// out for it too) after the page's DOM changed would have Chromium lay it out there and then, and
+// again in the frame. So places are noted where the page is laid out already: at the reports of
+// one IntersectionObserver, and at the window's scroll and resize events.
+
+/** px: what is this close to the window counts as near it: drawn just after the frame that shows a
+ *  change, not in idle time (lesson/view.js, lesson/canvas-matrix-view.js). */
+export const NEAR_PX = 150;
+
+// The window's top in the page and its height (px), as last noted.
+export const windowAt = { top: 0, height: 0 };
+let followingWindow = false;
+function noteWindow() {
+  windowAt.top = window.scrollY;
+  windowAt.height = window.innerHeight;
+  if (followingWindow) return;
+  followingWindow = true;
+  window.addEventListener('scroll', noteWindow, { passive: true });
+  window.addEventListener('resize', noteWindow, { passive: true });
+}
+
+// One observer for every target: where each is in the window (± NEAR_PX), reported each time a
+// 1/SIGHT_STEPS of its height comes in or goes out (17 px of a box 75vh high at 900 px, less than
+// a row of a matrix). (It holds its targets weakly: one dropped with its view is not kept.)
+const SIGHT_STEPS = 40;
+let sightObserver = null;
+const sightListeners = new WeakMap(); // target → listener(entry)
+
+/** listener(entry) at each report on target (an IntersectionObserverEntry), windowAt noted first. */
+export function watchSight(target, listener) {
+  sightObserver ??= new IntersectionObserver(
+    (entries) => {
+      noteWindow();
+      for (const entry of entries) sightListeners.get(entry.target)?.(entry);
+    },
+    { rootMargin: `${NEAR_PX}px 0px`, threshold: Array.from({ length: SIGHT_STEPS + 1 }, (_, k) => k / SIGHT_STEPS) },
+  );
+  sightListeners.set(target, listener);
+  sightObserver.observe(target);
+}
+
+/** px: the target's top in the page, from a report of watchSight (null when it is not laid out).
+ *  If the page above it moves later without a report, it is that much off. */
+export function pageTopOf(entry) {
+  return entry.boundingClientRect.height > 0 ? entry.boundingClientRect.top + windowAt.top : null;
+}
