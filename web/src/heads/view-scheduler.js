@@ -15,7 +15,7 @@
 // createViewScheduler() → { track(el), draw(name, el, run, now), forget(name), pending() }
 //   draw(name, el, run, now): run() draws view `name` (whose element is `el`); `now` forces it.
 //   A later draw of the same name replaces a pending one (only the newest result is drawn).
-import { frameComing, idleHasRoom, requestIdle, whenFrameIsOut } from '../views/idle.js';
+import { frameComing, idleHasRoom, justAfterFrame, requestIdle, whenFrameIsOut } from '../views/idle.js';
 
 const IDLE_TIMEOUT_MS = 250;
 const FIRST_GUESS_MS = 8;
@@ -96,7 +96,7 @@ export function createViewScheduler({ rootMargin = '100px 0px' } = {}) {
         // In a task of its own just after the frame: frames come out in order, so the reader sees
         // the view change one frame after the part they acted on.
         frameComing();
-        requestAnimationFrame(() => setTimeout(() => queue.has(name) && runOne(name), 0));
+        justAfterFrame(() => queue.has(name) && runOne(name));
       } else {
         frameComing();
         schedule();

@@ -19,7 +19,7 @@ import { drawingContext } from '../views/canvas-context.js';
 import { fontSetter } from '../views/canvas-font.js';
 import { colorScale } from '../views/colors.js';
 import { h, setAttr } from '../views/dom.js';
-import { idleHasRoom, requestIdle, whenFrameIsOut } from '../views/idle.js';
+import { idleHasRoom, justAfterFrame, requestIdle, whenFrameIsOut } from '../views/idle.js';
 import { NEAR_PX, pageTopOf, watchSight, windowAt } from '../views/window-sight.js';
 import { looksMasked, writeLook } from './cell-look.js';
 import { createMatrixFrame } from './matrix-frame.js';
@@ -432,10 +432,10 @@ export function createCanvasMatrixView(spec, events) {
   function scheduleNear() {
     if (nearAsked) return;
     nearAsked = true;
-    requestAnimationFrame(() => setTimeout(() => {
+    justAfterFrame(() => {
       nearAsked = false;
       drawInView();
-    }, 0));
+    });
   }
 
   // The rest, in idle time once the frame that shows the change is out, a few hundred entries

@@ -4,7 +4,7 @@
 // result rewrites numbers, not the page. Pointing, focusing, editing and toggling cells are
 // handled here by delegation and reported through callbacks.
 import { h, setText } from '../views/dom.js';
-import { frameComing, idleHasRoom, requestIdle, whenFrameIsOut } from '../views/idle.js';
+import { frameComing, idleHasRoom, justAfterFrame, requestIdle, whenFrameIsOut } from '../views/idle.js';
 import { NEAR_PX } from '../views/window-sight.js';
 import { superscript, subscript } from '../i18n/index.js';
 import { compareMaskOf } from './companions.js';
@@ -760,7 +760,7 @@ export function createStepsView(container, callbacks) {
   function scheduleAfterFrame() {
     if (afterFrameAsked) return;
     afterFrameAsked = true;
-    requestAnimationFrame(() => setTimeout(drawAfterFrame, 0));
+    justAfterFrame(drawAfterFrame);
   }
   function drawAfterFrame() {
     afterFrameAsked = false;

@@ -24,6 +24,13 @@ export function whenFrameIsOut(fn) {
   else fn();
 }
 
+/** Runs fn in a task of its own just after the next frame is rendered (posted from that frame's
+ *  animation callbacks): the frame shows a change without fn's work, and fn's work is on screen in
+ *  the frame after it. */
+export function justAfterFrame(fn) {
+  requestAnimationFrame(() => setTimeout(fn, 0));
+}
+
 /** True when the latest change's frame is out and an idle callback's `deadline` has room for a job
  *  that took `costMs` last time, or the job has waited `waitedMs` ≥ `maxWaitMs`. No deadline (a
  *  setTimeout fallback): true. A job refused while a frame is coming should ask again after it
