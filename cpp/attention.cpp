@@ -93,8 +93,9 @@ std::string compute(const Config& config, Result& result, Implementation impleme
     const Problem resolved = resolve(config);  // borrows from config, which outlives it
     if (implementation == Implementation::Reference) {
         forward_reference(resolved, result);
-    } else {
-        forward_simd(resolved, result, progress);
+    } else if (!forward_simd(resolved, result, progress)) {
+        result = Result{};  // an incomplete result is of no use: its storage goes back
+        return kStoppedMessage;
     }
     // What the page shows besides the forward pass: the raw embeddings and positions.
     if (config.positional == Positional::Sinusoidal) {

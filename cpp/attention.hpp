@@ -33,6 +33,15 @@ inline constexpr int kMaxTokens = 1024;
 // The forward-only path keeps no T×T matrix, so it takes longer sequences.
 inline constexpr int kMaxTokensOutputOnly = 8192;
 inline constexpr int kMaxModelWidth = 1024;
+// Entries are bounded so that no intermediate can overflow float32: with |entries| ≤ 1e6 and
+// C ≤ 1024, |Q| ≤ 1e15 and |scores| ≤ 1e33 < 3.4e38. Hence no ∞ and no NaN downstream.
+inline constexpr float kMaxEntry = 1e6f;
+// What the engine may hold for one call: inputs, every intermediate and the copy handed to
+// JavaScript. The wasm module stops at 2 GiB; the rest is headroom for the allocator and the
+// strings, so a call that passes this check cannot run out of memory.
+inline constexpr double kMemoryBudgetBytes = 1536.0 * 1024 * 1024;
+// A token's string is hashed into its vector; longer strings are refused before they are copied.
+inline constexpr int kMaxTokenBytes = 1024;
 // Temperature range: outside it softmax(S/τ) is a one-hot or uniform row anyway, and the bounds
 // keep S/τ finite for every accepted input.
 inline constexpr float kMinTemperature = 0.01f;
@@ -163,12 +172,58 @@ struct OutputOnlyResult {
 };
 
 // Called now and then during a long computation with the fraction done, in [0, 1]. It lets a
-// caller show progress; it must not call back into the core.
-using Progress = std::function<void(double fraction)>;
+// caller show progress; returning false stops the computation. It must not call back into the core.
+using Progress = std::function<bool(double fraction)>;
+
+// What compute() and compute_output_only() return when the progress callback stopped them.
+inline constexpr const char* kStoppedMessage = "stopped: the progress callback asked to stop";
+
+// The sizes of a call as the caller gave them: everything that decides how much memory the call
+// takes, checked before any input is copied or any storage allocated. Doubles, because a number
+// from JavaScript is checked as given, so that a message quotes it exactly (2³¹ stays 2147483648).
+struct CallSizes {
+    struct Shape { double rows = 0, cols = 0; };
+    bool output_only = false;
+    double T = 0;                   // query tokens
+    bool cross = false;
+    double S = 0;                   // source tokens, in cross-attention
+    double longest_token = 0;       // UTF-8 bytes of the longest token string
+    double C = 0, NH = 1, KVH = 0;  // KVH 0: as many as NH
+    bool positional = false;
+    bool has_embeddings = false;
+    Shape embeddings;
+    bool has_source_embeddings = false;
+    Shape source_embeddings;
+    bool explicit_weights = false;
+    Shape wq, wk, wv, wo;
+    MaskKind mask = MaskKind::Causal;
+    double window = 1, prefix = 0;
+    Shape custom_mask;              // MaskKind::Custom
+    bool has_padding = false;
+    double padding = 0;             // entries
+    double weight_rows = 0;         // output_only: query rows whose weights are kept
+};
+
+// The sizes of a native Config (for validate).
+CallSizes sizes_of(const Config& config, bool output_only, double weight_rows = 0);
+
+// An empty string when the sizes are acceptable and fit kMemoryBudgetBytes, else a message naming
+// the problem; over the budget it says how much would fit.
+std::string validate_sizes(const CallSizes& sizes);
+
+// The bytes the engine holds at most during a call of these sizes (inputs, intermediates, result
+// and the result's copy for JavaScript). `sizes` must have passed every check but the budget.
+double bytes_needed(const CallSizes& sizes);
 
 // An empty string when `config` is acceptable, else a message naming the problem (for people:
-// it is shown on the page and thrown as a JavaScript Error).
-std::string validate(const Config& config, int max_tokens = kMaxTokens);
+// it is shown on the page and thrown as a JavaScript Error). validate_sizes, then the entries.
+std::string validate(const Config& config, bool output_only = false, double weight_rows = 0);
+
+// An empty string when every entry of `rows` (from a caller, as given) is a query row in [0, T).
+std::string validate_weight_rows(const std::vector<double>& rows, int T);
+
+// Numbers in messages: whole numbers in full (1000001, 2147483648), others to 9 digits.
+std::string number_text(double value);
 
 // Makes X and the weights concrete, borrowing the config's matrices (see Problem). `config` must
 // have passed `validate`. The T×Tk mask matrix is built unless `materialize_mask` is false (the
@@ -178,7 +233,8 @@ Problem resolve(const Config& config, bool materialize_mask = true);
 // The two implementations of the same forward pass. `result` is resized as needed and reuses its
 // storage between calls.
 void forward_reference(const Problem& problem, Result& result);
-void forward_simd(const Problem& problem, Result& result, const Progress& progress = {});
+// forward_simd returns false when `progress` stopped it (`result` is then incomplete).
+bool forward_simd(const Problem& problem, Result& result, const Progress& progress = {});
 
 // The forward-only path: the same output as the full forward pass (to 1e-5), computed in tiles
 // of queries × keys with an online softmax (running max and running sum, as in FlashAttention),
@@ -186,8 +242,9 @@ void forward_simd(const Problem& problem, Result& result, const Progress& progre
 std::string compute_output_only(const Config& config, const std::vector<int>& weight_rows,
                                 OutputOnlyResult& result, const Progress& progress = {});
 
-// validate → resolve → forward. Returns the validation message (empty on success); on failure
-// `result` is left untouched.
+// validate → resolve → forward. Returns the validation message (empty on success); on a refusal
+// `result` is left untouched; when `progress` stops the computation, `result` is emptied (its
+// storage freed) and kStoppedMessage returned. compute_output_only does the same.
 std::string compute(const Config& config, Result& result,
                     Implementation implementation = Implementation::Simd,
                     const Progress& progress = {});

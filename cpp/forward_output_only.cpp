@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <sstream>
 
 #include "attention.hpp"
 #include "mask.hpp"
@@ -102,17 +101,11 @@ void logits_of_row(const MaskRule& rule, const Logit& logit, float visible_scale
 
 std::string compute_output_only(const Config& config, const std::vector<int>& weight_rows,
                                 OutputOnlyResult& r, const Progress& progress) {
-    std::string problem = validate(config, kMaxTokensOutputOnly);
+    std::string problem = validate(config, /*output_only=*/true, double(weight_rows.size()));
     if (!problem.empty()) return problem;
     const int T = static_cast<int>(config.tokens.size());
-    for (std::size_t n = 0; n < weight_rows.size(); ++n) {
-        if (weight_rows[n] < 0 || weight_rows[n] >= T) {
-            std::ostringstream out;
-            out << "weightRows[" << n << "] = " << weight_rows[n] << " is not a query row (0 to "
-                << T - 1 << ")";
-            return out.str();
-        }
-    }
+    problem = validate_weight_rows(std::vector<double>(weight_rows.begin(), weight_rows.end()), T);
+    if (!problem.empty()) return problem;
     const Problem p = resolve(config, /*materialize_mask=*/false);
     const MaskRule rule = MaskRule::from(config, p.Tk);
     const int Tk = p.Tk, C = p.C, HS = p.HS();
@@ -220,7 +213,10 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
             }
             // Progress by keys done; with a causal mask later chunks cost less, which a progress
             // bar may show as a slight speed-up.
-            if (progress) progress((h + double(c1) / Tk) / (p.NH + 1));
+            if (progress && !progress((h + double(c1) / Tk) / (p.NH + 1))) {
+                r = OutputOnlyResult{};  // an incomplete result is of no use: its storage goes back
+                return kStoppedMessage;
+            }
         }
         // pass 6: o / l, into head h's columns of the concatenation; a row that saw no key at
         // all (l = 0) is defined as zeros, as in the full pass.

@@ -20,7 +20,7 @@ namespace attn {
 #if ATTN_HAVE_SIMD
 using namespace simd;
 
-void forward_simd(const Problem& p, Result& r, const Progress& progress) {
+bool forward_simd(const Problem& p, Result& r, const Progress& progress) {
     detail::shape_result(p, r);
     const int T = p.T, Tk = p.Tk, HS = p.HS();
     const float minus_infinity = -std::numeric_limits<float>::infinity();
@@ -87,19 +87,20 @@ void forward_simd(const Problem& p, Result& r, const Progress& progress) {
         matmul(head.weights, head.v, head.context, row_k_end.data());
         // pass 7: concat
         detail::paste_head_columns(head.context, h, r.concat);
-        if (progress) progress(double(h + 1) / (p.NH + 1));
+        if (progress && !progress(double(h + 1) / (p.NH + 1))) return false;
     }
     // pass 8: output projection                                                  (T, C)
     matmul_auto(r.concat, *p.wo, r.output);
+    return true;
 }
 
 std::string simd_arch_name() { return xsimd::default_arch::name(); }
 
 #else  // a build without SIMD: the reference is the only implementation
 
-void forward_simd(const Problem& p, Result& r, const Progress& progress) {
+bool forward_simd(const Problem& p, Result& r, const Progress& progress) {
     forward_reference(p, r);
-    if (progress) progress(1.0);
+    return !progress || progress(1.0);
 }
 
 std::string simd_arch_name() { return "scalar"; }

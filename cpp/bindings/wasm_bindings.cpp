@@ -6,10 +6,14 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <malloc.h>
+
 #include <array>
+#include <climits>
 #include <string>
 
 #include "attention.hpp"
+#include "weights.hpp"
 
 namespace {
 
@@ -26,16 +30,28 @@ enum OutputId {
     kExps
 };
 
-// The scalar settings of one call, in the order of OPTION_NAMES in web/src/engine/module-ids.js.
-// JS writes them straight into a Float64Array over `options_` (no per-field conversion: the
-// smallest configs must cost microseconds).
+// The scalar settings and the sizes of one call, in the order of OPTION_NAMES in
+// web/src/engine/module-ids.js. JS writes them straight into a Float64Array over `options_` (no
+// per-field conversion: the smallest configs must cost microseconds). Sizes come as the caller
+// gave them, so that check() can refuse a call before any input is copied into the module.
 enum OptionIndex {
     kOptAnonymousTokens,  // > 0: no token strings were given; T comes from the embeddings
     kOptDModel, kOptHeads, kOptKvHeads, kOptHasEmbeddings, kOptWeightsKind, kOptSeed,
     kOptPositional, kOptCross, kOptHasSourceEmbeddings, kOptMask, kOptWindow, kOptPrefix,
     kOptHasCustomMask, kOptHasPadding, kOptMaskFill, kOptMaskBeforeScale, kOptScale,
-    kOptTemperature, kOptNaiveSoftmax, kOptUseReference, kOptOptionCount
+    kOptTemperature, kOptNaiveSoftmax, kOptUseReference,
+    kOptTokenCount, kOptSourceTokenCount, kOptLongestToken, kOptEmbeddingsRows, kOptEmbeddingsCols,
+    kOptSourceEmbeddingsRows, kOptSourceEmbeddingsCols, kOptWqRows, kOptWqCols, kOptWkRows,
+    kOptWkCols, kOptWvRows, kOptWvCols, kOptWoRows, kOptWoCols, kOptCustomMaskRows,
+    kOptCustomMaskCols, kOptPaddingLength, kOptOutputOnly, kOptWeightRowCount, kOptOptionCount
 };
+
+// A number from JavaScript as an int, saturated: only window and prefix can be out of range after
+// check(), and for them any value past T means the same.
+int saturated_int(double value) {
+    if (!(value > INT_MIN)) return INT_MIN;
+    return value < INT_MAX ? static_cast<int>(value) : INT_MAX;
+}
 
 template <typename T>
 val view_of(std::vector<T>& v) {
@@ -59,26 +75,60 @@ public:
         return view_of(bytes);
     }
 
-    // Runs validate → resolve → forward. Returns "" on success, else the validation message.
-    // The settings block, as a Float64Array for JS to fill before each run.
+    // The settings block, as a Float64Array for JS to fill before each call.
     val options() { return val(emscripten::typed_memory_view(options_.size(), options_.data())); }
 
-    // Token lists: `null` keeps the previous call's (saves converting strings that did not change).
-    // `progress`: a JS function called with the fraction done, or null.
-    std::string run(val tokens, val source_tokens, val progress) {
-        configure(tokens, source_tokens);
-        return attn::compute(config_, result_,
-                             options_[kOptUseReference] != 0 ? attn::Implementation::Reference
-                                                             : attn::Implementation::Simd,
-                             progress_of(progress));
+    // Checks the sizes in the settings block before JS copies any input in: "" when they are
+    // acceptable and fit the memory budget, else the message. A refusal frees what the engine holds.
+    std::string check() {
+        std::string problem = attn::validate_sizes(sizes());
+        if (!problem.empty()) release();
+        return problem;
     }
 
-    // The forward-only path; `weight_rows` (Int32Array) names the query rows whose weights to keep.
+    // Runs validate → resolve → forward. Returns "" on success, else the validation message.
+    // Token lists: `null` keeps the previous call's (saves converting strings that did not change).
+    // `progress`: a JS function called with the fraction done that returns false to stop, or null.
+    // It must not throw: an exception unwinding through the module would skip its destructors.
+    std::string run(val tokens, val source_tokens, val progress) {
+        configure(tokens, source_tokens);
+        return finished(attn::compute(config_, result_,
+                                      options_[kOptUseReference] != 0 ? attn::Implementation::Reference
+                                                                      : attn::Implementation::Simd,
+                                      progress_of(progress)));
+    }
+
+    // The forward-only path; `weight_rows` (numbers) names the query rows whose weights to keep.
     std::string runOutputOnly(val tokens, val source_tokens, val weight_rows, val progress) {
         configure(tokens, source_tokens);
-        return attn::compute_output_only(config_, emscripten::vecFromJSArray<int>(weight_rows),
-                                         output_only_, progress_of(progress));
+        const auto rows = emscripten::vecFromJSArray<double>(weight_rows);
+        std::string problem = attn::validate_weight_rows(rows, static_cast<int>(config_.tokens.size()));
+        if (!problem.empty()) return finished(problem);
+        return finished(attn::compute_output_only(config_, std::vector<int>(rows.begin(), rows.end()),
+                                                  output_only_, progress_of(progress)));
     }
+
+    // The vectors "one vector per token" gives these tokens (no positions, no attention), for
+    // an editor of X. The sizes must have passed check().
+    val tokenEmbeddings(val tokens) {
+        token_embeddings_ = attn::token_embeddings(emscripten::vecFromJSArray<std::string>(tokens),
+                                                   static_cast<int>(options_[kOptDModel]));
+        return view_of(token_embeddings_);
+    }
+
+    // Lets go of everything the engine holds (inputs, token lists, results): after a failed call,
+    // so that the memory in use returns to what it was at start.
+    void release() {
+        config_ = attn::Config{};
+        result_ = attn::Result{};
+        output_only_ = attn::OutputOnlyResult{};
+        packed_ = std::vector<float>{};
+        token_embeddings_ = attn::Matrix{};
+    }
+
+    // Bytes the module's allocator has handed out and not taken back (the module's memory itself
+    // only grows): after a refused or failed call this is back to its value at start.
+    double memoryInUse() const { return static_cast<double>(mallinfo().uordblks); }
 
     // Views of the forward-only result: the output (head ignored), or head h's kept weight rows.
     val outputOnly(int id, int head) {
@@ -135,12 +185,55 @@ public:
 private:
     static attn::Progress progress_of(val callback) {
         if (callback.isNull() || callback.isUndefined()) return {};
-        return [callback](double fraction) { callback(fraction); };
+        return [callback](double fraction) { return callback(fraction).as<bool>(); };
     }
+
+    attn::CallSizes sizes() const {
+        const auto& o = options_;
+        const auto flag = [&o](OptionIndex i) { return o[i] != 0; };
+        const auto shape = [&o](OptionIndex rows, OptionIndex cols) {
+            return attn::CallSizes::Shape{o[rows], o[cols]};
+        };
+        attn::CallSizes s;
+        s.output_only = flag(kOptOutputOnly);
+        s.T = o[kOptTokenCount];
+        s.cross = flag(kOptCross);
+        s.S = s.cross ? o[kOptSourceTokenCount] : s.T;
+        s.longest_token = o[kOptLongestToken];
+        s.C = o[kOptDModel];
+        s.NH = o[kOptHeads];
+        s.KVH = o[kOptKvHeads];
+        s.positional = o[kOptPositional] != 0;
+        s.has_embeddings = flag(kOptHasEmbeddings);
+        s.embeddings = shape(kOptEmbeddingsRows, kOptEmbeddingsCols);
+        s.has_source_embeddings = s.cross && flag(kOptHasSourceEmbeddings);
+        s.source_embeddings = shape(kOptSourceEmbeddingsRows, kOptSourceEmbeddingsCols);
+        s.explicit_weights = o[kOptWeightsKind] == static_cast<double>(attn::WeightsKind::Explicit);
+        s.wq = shape(kOptWqRows, kOptWqCols);
+        s.wk = shape(kOptWkRows, kOptWkCols);
+        s.wv = shape(kOptWvRows, kOptWvCols);
+        s.wo = shape(kOptWoRows, kOptWoCols);
+        s.mask = static_cast<attn::MaskKind>(static_cast<int>(o[kOptMask]));
+        s.window = o[kOptWindow];
+        s.prefix = o[kOptPrefix];
+        s.custom_mask = shape(kOptCustomMaskRows, kOptCustomMaskCols);
+        s.has_padding = flag(kOptHasPadding);
+        s.padding = o[kOptPaddingLength];
+        s.weight_rows = o[kOptWeightRowCount];
+        return s;
+    }
+
+    // After a call: on any failure the engine lets go of everything it holds (inputs, results),
+    // so that its memory in use returns to what it was at start. JS then drops its views.
+    std::string finished(std::string problem) {
+        if (!problem.empty()) release();
+        return problem;
+    }
+
 
     void configure(val tokens, val source_tokens) {
         const auto& o = options_;
-        const auto integer = [&o](OptionIndex i) { return static_cast<int>(o[i]); };
+        const auto integer = [&o](OptionIndex i) { return saturated_int(o[i]); };
         const auto flag = [&o](OptionIndex i) { return o[i] != 0; };
         if (integer(kOptAnonymousTokens) > 0) {
             config_.tokens.assign(integer(kOptAnonymousTokens), std::string());
@@ -188,6 +281,7 @@ private:
     attn::Result result_;
     attn::OutputOnlyResult output_only_;
     std::vector<float> packed_;
+    attn::Matrix token_embeddings_;
     std::array<double, kOptOptionCount> options_{};
 };
 
@@ -199,12 +293,19 @@ EMSCRIPTEN_BINDINGS(attention_core) {
         .function("options", &WasmEngine::options)
         .function("input", &WasmEngine::input)
         .function("byteInput", &WasmEngine::byteInput)
+        .function("check", &WasmEngine::check)
+        .function("release", &WasmEngine::release)
         .function("run", &WasmEngine::run)
         .function("packed", &WasmEngine::packed)
         .function("runOutputOnly", &WasmEngine::runOutputOnly)
-        .function("outputOnly", &WasmEngine::outputOnly);
+        .function("outputOnly", &WasmEngine::outputOnly)
+        .function("tokenEmbeddings", &WasmEngine::tokenEmbeddings)
+        .function("memoryInUse", &WasmEngine::memoryInUse);
     emscripten::function("simdArchName", &attn::simd_arch_name);
     emscripten::constant("maxTokens", attn::kMaxTokens);
     emscripten::constant("maxTokensOutputOnly", attn::kMaxTokensOutputOnly);
     emscripten::constant("maxModelWidth", attn::kMaxModelWidth);
+    emscripten::constant("maxEntry", attn::kMaxEntry);
+    emscripten::constant("maxTokenBytes", attn::kMaxTokenBytes);
+    emscripten::constant("memoryBudgetBytes", attn::kMemoryBudgetBytes);
 }

@@ -158,12 +158,12 @@ TEST_CASE("mask settings are validated", "[mask][validation]") {
     SECTION("window") {
         c.mask = attn::MaskKind::Window;
         c.window = 0;
-        CHECK(attn::validate(c) == "window must be at least 1 (got 0)");
+        CHECK(attn::validate(c) == "window must be a whole number, at least 1 (got 0)");
     }
     SECTION("prefix") {
         c.mask = attn::MaskKind::Prefix;
         c.prefix = -1;
-        CHECK(attn::validate(c) == "prefix must be 0 or more (got -1)");
+        CHECK(attn::validate(c) == "prefix must be a whole number, 0 or more (got -1)");
     }
     SECTION("custom mask of the wrong size") {
         c.mask = attn::MaskKind::Custom;

@@ -137,14 +137,14 @@ TEST_CASE("long computations report their progress in order", "[output-only][pro
     attn::Config c = sized(70, 8, 2);
     std::vector<double> seen;
     attn::OutputOnlyResult fast;
-    REQUIRE(attn::compute_output_only(c, {}, fast, [&](double f) { seen.push_back(f); }).empty());
+    REQUIRE(attn::compute_output_only(c, {}, fast, [&](double f) { seen.push_back(f); return true; }).empty());
     REQUIRE(seen.size() >= 2);
     CHECK(std::is_sorted(seen.begin(), seen.end()));
     CHECK(seen.front() > 0.0);
     CHECK(seen.back() < 1.0);
     seen.clear();
     attn::Result full;
-    REQUIRE(attn::compute(c, full, attn::Implementation::Simd, [&](double f) { seen.push_back(f); }).empty());
+    REQUIRE(attn::compute(c, full, attn::Implementation::Simd, [&](double f) { seen.push_back(f); return true; }).empty());
     CHECK(seen.size() == 2);
     CHECK(std::is_sorted(seen.begin(), seen.end()));
 }

@@ -61,14 +61,15 @@ test('key/value heads, cross-attention and positions change the shapes they shou
 
 test('the new options are validated with named errors', () => {
   const cases = [
-    [{ ...base, mask: 'window', window: 0 }, /window must be at least 1/],
+    [{ ...base, mask: 'window', window: 0 }, /window must be a whole number, at least 1/],
     [{ ...base, mask: 'custom' }, /needs customMask/],
     [{ ...base, mask: 'custom', customMask: [[true]] }, /customMask must be 5×5/],
     [{ ...base, padding: [true] }, /padding must have one entry per token \(5\), got 1/],
     [{ ...base, maskFill: 'zero' }, /maskFill must be "-inf" or a number/],
     [{ ...base, maskFill: 5 }, /maskFill must be -Infinity or a number between -1e30 and 0/],
     [{ ...base, temperature: 0 }, /temperature must be between 0.01 and 100/],
-    [{ ...base, kvHeads: 3 }, /kvHeads \(3\) must divide heads \(2\)/],
+    [{ ...base, kvHeads: 3 }, /kvHeads must be between 1 and heads = 2 \(got 3\)/],
+    [{ ...base, heads: 4, dModel: 8, kvHeads: 3 }, /kvHeads \(3\) must divide heads \(4\)/],
     [{ ...base, positional: 'rope' }, /unknown positional "rope"/],
     [{ ...base, source: { tokens: [] } }, /no source tokens/],
     [{ ...base, naiveSoftmax: 'yes' }, /naiveSoftmax must be true or false/],

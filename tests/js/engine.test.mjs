@@ -22,7 +22,7 @@ for (const build of BUILDS) {
       assert.equal(info.build, build);
       if (build === 'simd') assert.match(info.simdPath, /^xsimd sse4\.1 → wasm simd128$/);
       else assert.match(info.simdPath, /scalar/);
-      assert.deepEqual(info.limits, { maxTokens: 1024, maxTokensOutputOnly: 8192, maxDModel: 1024 });
+      assert.deepEqual(info.limits, { maxTokens: 1024, maxTokensOutputOnly: 8192, maxDModel: 1024, maxEntry: 1e6, maxTokenBytes: 1024, memoryBudgetBytes: 1536 * 1024 * 1024 });
     });
 
     test('reproduces the worked example to 3 decimals', () => {
@@ -107,7 +107,7 @@ for (const build of BUILDS) {
         ['zero heads', { tokens: ['a'], dModel: 6, heads: 0 }, /heads must be between 1 and dModel/],
         ['dModel missing', { tokens: ['a'], heads: 1 }, /dModel must be a whole number/],
         ['embeddings of the wrong shape', { ...WORKED_EXAMPLE, embeddings: WORKED_EXAMPLE.embeddings.slice(1) }, /embeddings must be 6×3.*got 5×3/],
-        ['ragged embeddings', { ...WORKED_EXAMPLE, embeddings: [[1, 2, 3], [1, 2]] }, /embeddings\[1\] has 2 numbers/],
+        ['ragged embeddings', { ...WORKED_EXAMPLE, embeddings: WORKED_EXAMPLE.embeddings.map((r, i) => (i === 1 ? r.slice(0, 2) : r)) }, /embeddings\[1\] has 2 numbers/],
         ['a non-numeric entry', { ...WORKED_EXAMPLE, embeddings: WORKED_EXAMPLE.embeddings.map((r, i) => (i === 2 ? [r[0], 'x', r[2]] : r)) }, /embeddings\[2\]\[1\] is not a number/],
         ['a NaN entry', { ...WORKED_EXAMPLE, embeddings: WORKED_EXAMPLE.embeddings.map((r, i) => (i === 3 ? [NaN, 0, 0] : r)) }, /embeddings\[3\]\[0\] is not a finite number/],
         ['an infinite weight', { ...WORKED_EXAMPLE, weights: { wq: [[1, 0, 0], [0, 1, 0], [0, 0, Infinity]], wk: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], wv: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], wo: [[1, 0, 0], [0, 1, 0], [0, 0, 1]] } }, /wq\[2\]\[2\] is not a finite number/],

@@ -105,14 +105,27 @@ export interface AttentionEngine {
     build: 'simd' | 'scalar';
     /** e.g. "xsimd sse4.1 → wasm simd128" */
     simdPath: string;
-    limits: { maxTokens: number; maxTokensOutputOnly: number; maxDModel: number };
+    limits: {
+      maxTokens: number; maxTokensOutputOnly: number; maxDModel: number;
+      /** |entry| of embeddings and weights */
+      maxEntry: number;
+      /** UTF-8 bytes of one token string */
+      maxTokenBytes: number;
+      /** what one call may hold in the engine's memory; a call past it is refused, saying what fits */
+      memoryBudgetBytes: number;
+    };
   };
-  /** Bytes of WebAssembly memory the engine holds (it grows and never shrinks). */
+  /** Bytes of WebAssembly memory the engine has reserved (it grows and never shrinks). */
   memoryBytes(): number;
-  /** Throws an Error naming the problem for bad input; the engine stays usable. */
+  /** Bytes of that memory in use; after a refused or failed call, back to the value at start. */
+  memoryInUse(): number;
+  /**
+   * Throws an Error naming the problem for bad input; the engine stays usable. onProgress may
+   * not call compute(); if it throws, the computation stops and compute() throws what it threw.
+   */
   compute(config: AttentionConfig, options?: {
     implementation?: 'simd' | 'reference';
-    onProgress?: (fraction: number) => void;
+    onProgress?: ((fraction: number) => void) | null;
   }): AttentionResult;
   /** The forward-only path: no T×T matrix kept; tokens may be omitted when embeddings are given. */
   compute(config: Omit<AttentionConfig, 'tokens'> & { tokens?: string[] }, options: {
@@ -120,8 +133,10 @@ export interface AttentionEngine {
     weightRows?: number[];
     /** T·dModel floats that receive the output (returned as output.data) instead of a new array. */
     outputInto?: Float32Array;
-    onProgress?: (fraction: number) => void;
+    onProgress?: ((fraction: number) => void) | null;
   }): OutputOnlyResult;
+  /** The vectors "one vector per token" gives these tokens (no positions), without running attention. */
+  tokenEmbeddings(tokens: string[], dModel: number): Matrix;
 }
 
 export function createAttention(options?: { build?: 'auto' | 'simd' | 'scalar' }): Promise<AttentionEngine>;

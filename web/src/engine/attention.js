@@ -6,7 +6,7 @@
 //   result.perHead[0].weights  // { rows: 2, cols: 2, data: Float32Array }
 //
 // The API is documented in README.md ("The JavaScript API"); types in attention.d.ts.
-import { normaliseConfig } from './config.js';
+import { normaliseConfig, quoted } from './config.js';
 import { BYTE_INPUT, HEAD_OUTPUT, INPUT, MODEL_OUTPUT, OPTION_NAMES } from './module-ids.js';
 import { loadModule, pickBuild } from './load-module.js';
 
@@ -33,6 +33,37 @@ export async function createAttention({ build = 'auto' } = {}) {
   return new AttentionEngine(module, chosen);
 }
 
+const IMPLEMENTATIONS = Object.freeze({ simd: true, reference: true });
+
+// A list of whole numbers, checked index by index (every() would skip the holes of a sparse array);
+// whether each is in range is the core's check.
+function wholeNumbers(value, name) {
+  if (!Array.isArray(value)) throw new Error(`${name} must be an array of whole numbers (query rows)`);
+  for (let n = 0; n < value.length; ++n) {
+    if (!Number.isInteger(value[n])) throw new Error(`${name}[${n}] must be a whole number (got ${quoted(value[n])})`);
+  }
+  return value;
+}
+
+// onProgress as the core calls it: an exception must not unwind through WebAssembly (it would skip
+// the core's destructors and leak its stack), so it is caught here and stops the computation.
+function guardedProgress(onProgress) {
+  const guard = { callback: null, thrown: false, error: undefined };
+  if (onProgress) {
+    guard.callback = (fraction) => {
+      try {
+        onProgress(fraction);
+        return true;
+      } catch (error) {
+        guard.thrown = true;
+        guard.error = error;
+        return false;
+      }
+    };
+  }
+  return guard;
+}
+
 const sameStrings = (a, b) => a !== null && b !== null && a.length === b.length && a.every((s, i) => s === b[i]);
 
 // compute()'s outputInto option: checked before anything runs, so a bad one changes nothing.
@@ -50,6 +81,7 @@ class AttentionEngine {
   #lastTokens = null;     // the token lists the core holds, so unchanged ones are not re-sent
   #lastSourceTokens = null;
   #inputViews = [];       // per input id: { rows, cols, view } of the last input() call
+  #running = false;       // a call is in progress (a progress callback may not start another)
 
   constructor(module, build) {
     // One core object for the engine's lifetime: it keeps its buffers between calls.
@@ -62,13 +94,17 @@ class AttentionEngine {
         maxTokens: module.maxTokens,
         maxTokensOutputOnly: module.maxTokensOutputOnly,
         maxDModel: module.maxModelWidth,
+        maxEntry: module.maxEntry,
+        maxTokenBytes: module.maxTokenBytes,
+        memoryBudgetBytes: module.memoryBudgetBytes,
       }),
     });
   }
 
   /**
-   * Runs the forward pass. Throws an Error naming the problem for bad input; the engine stays
-   * usable. Options:
+   * Runs the forward pass. Throws an Error naming the problem for bad input (including a call
+   * that would not fit the engine's memory: the message says what fits); the engine stays usable,
+   * and after any failed call holds no more memory than it did at start. Options:
    * - `outputOnly: true` — the forward-only path for large inputs: returns { T, Tk, dModel,
    *   heads, kvHeads, dK, output } and, for the query rows listed in `weightRows`, their
    *   attention weights per head (`rowWeights[h]`, weightRows.length × Tk). No T×T matrix is
@@ -77,32 +113,90 @@ class AttentionEngine {
    *   the full path, for checking one against the other).
    * - `outputInto`: with outputOnly, a Float32Array of T·dModel floats that receives the output
    *   (and is returned as output.data) instead of a new array: a caller that runs large inputs
-   *   again and again then allocates nothing per call (a fresh 256 KiB array cost 0.7 ms of a
-   *   5 ms forward at T = 256, dModel = 256 in Node 20).
+   *   again and again then allocates nothing per call.
    * - `onProgress(fraction)`: called during the computation with the fraction done (0…1), for
-   *   progress bars when computing in a worker.
+   *   progress bars when computing in a worker. If it throws, the computation stops and compute()
+   *   throws what it threw. It may not call compute() again.
    */
-  compute(config, { implementation = 'simd', outputOnly = false, weightRows = [], outputInto = null, onProgress = null } = {}) {
-    const c = normaliseConfig(config, { tokensOptional: outputOnly });
-    if (outputInto !== null) checkOutputInto(outputInto, outputOnly, c.T * c.options.dModel);
+  compute(config, { implementation = 'simd', outputOnly = false, weightRows, outputInto = null, onProgress = null } = {}) {
+    return this.#guarded(() => {
+      if (!Object.hasOwn(IMPLEMENTATIONS, implementation)) {
+        throw new Error(`unknown implementation ${quoted(implementation)}: use "simd" or "reference"`);
+      }
+      if (outputOnly && implementation !== 'simd') throw new Error('the forward-only path (outputOnly) has one implementation: leave out implementation');
+      if (!outputOnly && weightRows !== undefined) throw new Error('weightRows works with outputOnly: true only');
+      if (onProgress !== null && typeof onProgress !== 'function') throw new Error('onProgress must be a function (or null)');
+      const rows = outputOnly ? wholeNumbers(weightRows ?? [], 'weightRows') : [];
+      const c = normaliseConfig(config, { outputOnly, limits: this.info.limits });
+      if (outputInto !== null) checkOutputInto(outputInto, outputOnly, c.T * c.options.dModel);
+      c.options.useReference = implementation === 'reference'; // (c is normaliseConfig's own copy)
+      c.options.weightRowCount = rows.length;
+      this.#writeOptions(c.options);
+      this.#throwIf(this.#core.check());  // sizes and memory, before anything is copied in
+      this.#writeInputs(c);
+      const progress = guardedProgress(onProgress);
+      const problem = outputOnly
+        ? this.#core.runOutputOnly(...this.#tokensToSend(c), rows, progress.callback)
+        : this.#core.run(...this.#tokensToSend(c), progress.callback);
+      if (progress.thrown) throw progress.error;
+      this.#throwIf(problem);
+      return outputOnly ? this.#readOutputOnly(c, rows, outputInto) : this.#readResult(c);
+    });
+  }
+
+  /**
+   * The vectors "one vector per token" gives `tokens` at `dModel` (no positions), computed without
+   * running attention: for an editor of X. { rows, cols, data: Float32Array }.
+   */
+  tokenEmbeddings(tokens, dModel) {
+    return this.#guarded(() => {
+      const c = normaliseConfig({ tokens, dModel }, { limits: this.info.limits });
+      this.#writeOptions(c.options);
+      this.#throwIf(this.#core.check());
+      return { rows: tokens.length, cols: dModel, data: this.#core.tokenEmbeddings(tokens).slice() };
+    });
+  }
+
+  /** Bytes of WebAssembly memory the engine has reserved (it grows, and never shrinks). */
+  memoryBytes() {
+    return this.#module.HEAP8.length;
+  }
+
+  /** Bytes of that memory in use: after a refused or failed call, back to the value at start. */
+  memoryInUse() {
+    return this.#core.memoryInUse();
+  }
+
+  // One call at a time (a callback may not re-enter), and after a failure the core lets go of
+  // what it holds and every view of its storage is dropped.
+  #guarded(call) {
+    if (this.#running) throw new Error('compute() was called from inside onProgress: wait until the running call returns');
+    this.#running = true;
+    try {
+      return call();
+    } catch (error) {
+      this.#core.release();
+      this.#lastTokens = null;
+      this.#lastSourceTokens = null;
+      this.#inputViews = [];
+      throw error;
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  #throwIf(problem) {
+    if (problem) throw new Error(problem);
+  }
+
+  #writeInputs(c) {
     if (c.embeddings) this.#writeInput(INPUT.embeddings, c.embeddings);
     if (c.source?.embeddings) this.#writeInput(INPUT.sourceEmbeddings, c.source.embeddings);
     if (c.weightMatrices) {
       for (const name of ['wq', 'wk', 'wv', 'wo']) this.#writeInput(INPUT[name], c.weightMatrices[name]);
     }
-    if (c.customMask) this.#core.byteInput(BYTE_INPUT.customMask, c.customMask.length).set(c.customMask);
-    if (c.padding) this.#core.byteInput(BYTE_INPUT.padding, c.padding.length).set(c.padding);
-    if (outputOnly) return this.#computeOutputOnly(c, weightRows, outputInto, onProgress);
-    c.options.useReference = implementation === 'reference'; // (c is normaliseConfig's own copy)
-    this.#writeOptions(c.options);
-    const problem = this.#core.run(...this.#tokensToSend(c), onProgress);
-    if (problem) throw new Error(problem);
-    return this.#readResult(c);
-  }
-
-  /** Bytes of WebAssembly memory in use by the engine (it grows, and never shrinks). */
-  memoryBytes() {
-    return this.#module.HEAP8.length;
+    if (c.customMask) c.customMask.writeInto(this.#core.byteInput(BYTE_INPUT.customMask, c.customMask.rows * c.customMask.cols));
+    if (c.padding) c.padding.writeInto(this.#core.byteInput(BYTE_INPUT.padding, c.padding.cols));
   }
 
   #writeOptions(options) {
@@ -122,13 +216,7 @@ class AttentionEngine {
     return [tokens, sourceTokens];
   }
 
-  #computeOutputOnly(c, weightRows, outputInto, onProgress) {
-    if (!Array.isArray(weightRows) || !weightRows.every(Number.isInteger)) {
-      throw new Error('weightRows must be an array of whole numbers (query rows)');
-    }
-    this.#writeOptions(c.options);
-    const problem = this.#core.runOutputOnly(...this.#tokensToSend(c), weightRows, onProgress);
-    if (problem) throw new Error(problem);
+  #readOutputOnly(c, weightRows, outputInto) {
     const { T, options: { dModel, heads } } = c;
     const Tk = c.source ? c.source.tokens.length : T;
     const kvHeads = c.options.kvHeads || heads;
@@ -152,13 +240,14 @@ class AttentionEngine {
   // while the shape stays the same (the core then keeps the same buffer): one Embind call less per
   // matrix, which is a fifth of a (6, 3, 1) forward. A view goes stale only when wasm memory grows
   // (it is then detached: length 0).
-  #writeInput(id, { rows, cols, data }) {
+  #writeInput(id, matrix) {
+    const { rows, cols } = matrix;
     let cached = this.#inputViews[id];
     if (!cached || cached.rows !== rows || cached.cols !== cols || cached.view.length !== rows * cols) {
       cached = { rows, cols, view: this.#core.input(id, rows, cols) };
       this.#inputViews[id] = cached;
     }
-    cached.view.set(data);
+    matrix.writeInto(cached.view);
   }
 
   // Copies every result out of wasm memory in one go (the core packs them into one array), so

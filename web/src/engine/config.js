@@ -1,7 +1,7 @@
 // Turns the documented JavaScript config into what the core takes, checking the things only
-// JavaScript can get wrong (types, ragged rows, unknown names). Value checks — NaN, ∞, shapes
-// against T and d_model, heads dividing d_model, limits — are the core's (cpp/validate.cpp), so
-// native and browser builds give the same messages.
+// JavaScript can get wrong (types, holes, ragged rows, unknown names, numbers float32 cannot hold).
+// Value checks — NaN, ∞, shapes against T and d_model, heads dividing d_model, limits, memory — are
+// the core's (cpp/validate.cpp), so native and browser builds give the same messages.
 import { MASK_KIND, POSITIONAL, WEIGHTS_KIND } from './module-ids.js';
 
 const WEIGHT_NAMES = ['wq', 'wk', 'wv', 'wo'];
@@ -10,7 +10,17 @@ function fail(message) {
   throw new Error(message);
 }
 
-const quoted = (value) => (typeof value === 'string' ? `"${value}"` : String(value));
+// A caller's value in a message: short, and never "[object Object]".
+export function quoted(value) {
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
+  let text;
+  try {
+    text = JSON.stringify(value) ?? typeof value;
+  } catch {
+    text = typeof value;
+  }
+  return text.length > 40 ? `${text.slice(0, 37)}…` : text;
+}
 
 function integer(value, name, fallback) {
   if (value === undefined && fallback !== undefined) return fallback;
@@ -24,64 +34,118 @@ function boolean(value, name, fallback) {
   return value;
 }
 
+// A setting left out takes its default; any other value, null included, must be a valid one.
+const given = (value, fallback) => (value === undefined ? fallback : value);
+
 function oneOf(value, name, table, fallback) {
-  const chosen = value ?? fallback;
+  const chosen = given(value, fallback);
   if (!Object.hasOwn(table, chosen)) {
     fail(`unknown ${name} ${quoted(chosen)}: use ${Object.keys(table).map((k) => `"${k}"`).join(', ')}`);
   }
   return table[chosen];
 }
 
+// Checked index by index: forEach would skip the holes of a sparse array ([, 'a']).
 function stringList(value, name) {
   if (!Array.isArray(value)) fail(`${name} must be an array of strings`);
-  value.forEach((token, t) => {
-    if (typeof token !== 'string') fail(`${name}[${t}] must be a string`);
-  });
+  for (let t = 0; t < value.length; ++t) {
+    if (typeof value[t] !== 'string') fail(`${name}[${t}] must be a string`);
+  }
   return value;
 }
 
+// Bytes of a string in UTF-8, as Embind copies it (a lone surrogate becomes 3 bytes).
+function utf8Bytes(text) {
+  let bytes = 0;
+  for (let i = 0; i < text.length; ++i) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit < 0xdc00 && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i += 1;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+// The UTF-8 length of the longest string; strings too short to pass any limit are not counted.
+function longestUtf8(lists, limit) {
+  let longest = 0;
+  for (const list of lists) {
+    for (const text of list) if (text.length * 3 > limit) longest = Math.max(longest, utf8Bytes(text));
+  }
+  return longest;
+}
+
 /**
- * A number[][] or a { rows, cols, data } matrix, as { rows, cols, data: Float32Array }.
- * Entries must be numbers; whether they are finite is checked by the core.
+ * A number[][] or a { rows, cols, data } matrix, described by its shape; its entries are checked
+ * and written later, straight into the engine's storage (`writeInto(view)`), once the core has
+ * accepted the shape: a matrix of the wrong size is refused before anything is copied.
  */
-export function toMatrix(value, name) {
+function matrixSource(value, name, maxEntry) {
+  const checkEntry = (entry, r, c) => {
+    if (typeof entry !== 'number') fail(`${name}[${r}][${c}] is not a number (got ${quoted(entry)})`);
+    // float32 turns a finite number past ±3.4e38 into ±∞, which the core would call "not finite":
+    // say what it was. (Every other value is the core's to check.)
+    if (Number.isFinite(entry) && !Number.isFinite(Math.fround(entry))) fail(`${name}[${r}][${c}] = ${entry} is too large (the limit is ±${maxEntry})`);
+  };
   if (value && typeof value === 'object' && ArrayBuffer.isView(value.data)) {
     const { rows, cols, data } = value;
     if (!Number.isInteger(rows) || !Number.isInteger(cols) || rows < 0 || cols < 0 || data.length !== rows * cols) {
       fail(`${name} must have whole-number rows and cols and rows·cols entries in data`);
     }
-    return { rows, cols, data: data instanceof Float32Array ? data : Float32Array.from(data) };
+    return {
+      rows, cols,
+      writeInto(view) {
+        if (!(data instanceof Float32Array)) {
+          for (let n = 0; n < data.length; ++n) checkEntry(Number(data[n]), Math.floor(n / cols), n % cols);
+        }
+        view.set(data);
+      },
+    };
   }
   if (!Array.isArray(value)) fail(`${name} must be an array of rows (number[][]) or { rows, cols, data }`);
   const rows = value.length;
   const cols = rows > 0 && Array.isArray(value[0]) ? value[0].length : 0;
-  const data = new Float32Array(rows * cols);
-  value.forEach((row, r) => {
-    if (!Array.isArray(row)) fail(`${name}[${r}] must be an array of numbers`);
-    if (row.length !== cols) fail(`${name}[${r}] has ${row.length} numbers, but ${name}[0] has ${cols}`);
-    row.forEach((entry, c) => {
-      if (typeof entry !== 'number') fail(`${name}[${r}][${c}] is not a number (got ${JSON.stringify(entry) ?? String(entry)})`);
-      data[r * cols + c] = entry;
-    });
-  });
-  return { rows, cols, data };
+  return {
+    rows, cols,
+    writeInto(view) {
+      for (let r = 0; r < rows; ++r) {
+        const row = value[r];
+        if (!Array.isArray(row)) fail(`${name}[${r}] must be an array of numbers`);
+        if (row.length !== cols) fail(`${name}[${r}] has ${row.length} numbers, but ${name}[0] has ${cols}`);
+        for (let c = 0; c < cols; ++c) {
+          const entry = row[c];
+          checkEntry(entry, r, c);
+          view[r * cols + c] = entry;
+        }
+      }
+    },
+  };
 }
 
-// boolean[] or boolean[][] (true = masked / padding) as bytes, row-major.
-function toBytes(value, name, nested) {
-  const rows = nested ? value : [value];
-  if (!Array.isArray(value) || (nested && !value.every(Array.isArray))) {
-    fail(`${name} must be ${nested ? 'an array of rows of true/false' : 'an array of true/false'}`);
-  }
-  const out = [];
-  rows.forEach((row, r) => row.forEach((entry, c) => {
-    if (typeof entry !== 'boolean' && entry !== 0 && entry !== 1) {
-      fail(`${name}${nested ? `[${r}]` : ''}[${c}] must be true or false`);
-    }
-    out.push(entry ? 1 : 0);
-  }));
-  if (nested && rows.some((row) => row.length !== rows[0].length)) fail(`${name} rows must all have the same length`);
-  return Uint8Array.from(out);
+// boolean[] or boolean[][] (true = masked / padding), described by its shape; written as bytes,
+// row-major, once the core has accepted the shape.
+function bytesSource(value, name, nested) {
+  if (!Array.isArray(value)) fail(`${name} must be ${nested ? 'an array of rows of true/false' : 'an array of true/false'}`);
+  const rows = nested ? value.length : 1;
+  const cols = nested ? (Array.isArray(value[0]) ? value[0].length : 0) : value.length;
+  return {
+    rows, cols,
+    writeInto(view) {
+      for (let r = 0; r < rows; ++r) {
+        const row = nested ? value[r] : value;
+        if (!Array.isArray(row)) fail(`${name} must be an array of rows of true/false`);
+        if (row.length !== cols) fail(`${name} rows must all have the same length`);
+        for (let c = 0; c < cols; ++c) {
+          const entry = row[c];
+          if (typeof entry !== 'boolean' && entry !== 0 && entry !== 1) fail(`${name}${nested ? `[${r}]` : ''}[${c}] must be true or false`);
+          view[r * cols + c] = entry ? 1 : 0;
+        }
+      }
+    },
+  };
 }
 
 function maskFillValue(value) {
@@ -91,30 +155,32 @@ function maskFillValue(value) {
 }
 
 /**
- * The config with defaults applied and names turned into the core's codes. With
- * `tokensOptional` (the forward-only path), tokens may be left out when embeddings are given:
- * T is then the number of embedding rows.
+ * The config with defaults applied and names turned into the core's codes, with the sizes the core
+ * checks before any input is copied (options.tokenCount …). Matrices and masks stay as sources
+ * (matrixSource, bytesSource) until then. On the forward-only path (`outputOnly`), tokens may be
+ * left out when embeddings are given: T is then the number of embedding rows.
+ * limits: the engine's { maxEntry, maxTokenBytes }.
  */
-export function normaliseConfig(config, { tokensOptional = false } = {}) {
+export function normaliseConfig(config, { outputOnly = false, limits }) {
   if (!config || typeof config !== 'object') fail('compute() needs a config object');
-  const anonymous = tokensOptional && config.tokens === undefined;
+  const anonymous = outputOnly && config.tokens === undefined;
   if (anonymous && config.embeddings === undefined) fail('tokens may only be left out when embeddings are given');
   const tokens = anonymous ? [] : stringList(config.tokens, 'tokens');
-  const embeddings = config.embeddings === undefined ? null : toMatrix(config.embeddings, 'embeddings');
+  const embeddings = config.embeddings === undefined ? null : matrixSource(config.embeddings, 'embeddings', limits.maxEntry);
 
   let source = null;
   if (config.source !== undefined) {
     if (!config.source || typeof config.source !== 'object') fail('source must be { tokens, embeddings? }');
     source = {
       tokens: stringList(config.source.tokens, 'source.tokens'),
-      embeddings: config.source.embeddings === undefined ? null : toMatrix(config.source.embeddings, 'source.embeddings'),
+      embeddings: config.source.embeddings === undefined ? null : matrixSource(config.source.embeddings, 'source.embeddings', limits.maxEntry),
     };
   }
 
   const seed = integer(config.seed, 'seed', 0);
   if (seed < 0 || seed > 0xffffffff) fail(`seed must be between 0 and 4294967295 (got ${seed})`);
 
-  const weights = config.weights ?? 'random';
+  const weights = given(config.weights, 'random');
   let weightsKind;
   let weightMatrices = null;
   if (weights === 'identity' || weights === 'random') {
@@ -124,7 +190,7 @@ export function normaliseConfig(config, { tokensOptional = false } = {}) {
     weightMatrices = {};
     for (const name of WEIGHT_NAMES) {
       if (weights[name] === undefined) fail(`weights.${name} is missing: give wq, wk, wv and wo`);
-      weightMatrices[name] = toMatrix(weights[name], name);
+      weightMatrices[name] = matrixSource(weights[name], name, limits.maxEntry);
     }
   } else {
     fail(`unknown weights ${quoted(weights)}: use "identity", "random" or { wq, wk, wv, wo }`);
@@ -132,22 +198,27 @@ export function normaliseConfig(config, { tokensOptional = false } = {}) {
 
   const mask = oneOf(config.mask, 'mask', MASK_KIND, 'causal');
   if (mask === MASK_KIND.custom && config.customMask === undefined) fail('mask "custom" needs customMask (boolean[][], true = masked)');
-  const temperature = config.temperature ?? 1;
+  const customMask = mask === MASK_KIND.custom ? bytesSource(config.customMask, 'customMask', true) : null;
+  const padding = config.padding === undefined ? null : bytesSource(config.padding, 'padding', false);
+  const temperature = given(config.temperature, 1);
   if (typeof temperature !== 'number') fail(`temperature must be a number (got ${quoted(temperature)})`);
 
+  const heads = integer(config.heads, 'heads', 1);
+  const T = anonymous ? embeddings.rows : tokens.length;
+  const shape = (matrix, name) => ({ [`${name}Rows`]: matrix?.rows ?? 0, [`${name}Cols`]: matrix?.cols ?? 0 });
   return {
     tokens,
     source,
     embeddings,
-    T: anonymous ? embeddings.rows : tokens.length,
+    T,
     weightMatrices,
-    customMask: mask === MASK_KIND.custom ? toBytes(config.customMask, 'customMask', true) : null,
-    padding: config.padding === undefined ? null : toBytes(config.padding, 'padding', false),
+    customMask,
+    padding,
     options: {
       anonymousTokens: anonymous ? Math.max(1, embeddings.rows) : 0,
       dModel: integer(config.dModel, 'dModel'),
-      heads: integer(config.heads, 'heads', 1),
-      kvHeads: integer(config.kvHeads, 'kvHeads', 0),
+      heads,
+      kvHeads: integer(config.kvHeads, 'kvHeads', heads),
       hasEmbeddings: config.embeddings !== undefined,
       weightsKind,
       seed: seed >>> 0,
@@ -165,6 +236,18 @@ export function normaliseConfig(config, { tokensOptional = false } = {}) {
       temperature,
       naiveSoftmax: boolean(config.naiveSoftmax, 'naiveSoftmax', false),
       useReference: false,
+      // the sizes, checked by the core before anything is copied in
+      tokenCount: T,
+      sourceTokenCount: source?.tokens.length ?? 0,
+      longestToken: longestUtf8([tokens, source?.tokens ?? []], limits.maxTokenBytes),
+      ...shape(embeddings, 'embeddings'),
+      ...shape(source?.embeddings, 'sourceEmbeddings'),
+      ...shape(weightMatrices?.wq, 'wq'), ...shape(weightMatrices?.wk, 'wk'),
+      ...shape(weightMatrices?.wv, 'wv'), ...shape(weightMatrices?.wo, 'wo'),
+      ...shape(customMask, 'customMask'),
+      paddingLength: padding?.cols ?? 0,
+      outputOnly,
+      weightRowCount: 0,
     },
   };
 }

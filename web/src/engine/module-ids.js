@@ -17,10 +17,14 @@ export const WEIGHTS_KIND = Object.freeze({ identity: 0, random: 1, explicit: 2 
 export const MASK_KIND = Object.freeze({ none: 0, causal: 1, window: 2, prefix: 3, custom: 4 });
 export const POSITIONAL = Object.freeze({ none: 0, sinusoidal: 1 });
 
-// The settings block of one call, in the order of OptionIndex in cpp/bindings/wasm_bindings.cpp.
+// The settings and sizes of one call, in the order of OptionIndex in cpp/bindings/wasm_bindings.cpp.
 export const OPTION_NAMES = Object.freeze([
   'anonymousTokens', 'dModel', 'heads', 'kvHeads', 'hasEmbeddings', 'weightsKind', 'seed',
   'positional', 'cross', 'hasSourceEmbeddings', 'mask', 'window', 'prefix', 'hasCustomMask',
   'hasPadding', 'maskFill', 'maskBeforeScale', 'scale', 'temperature', 'naiveSoftmax',
   'useReference',
+  'tokenCount', 'sourceTokenCount', 'longestToken', 'embeddingsRows', 'embeddingsCols',
+  'sourceEmbeddingsRows', 'sourceEmbeddingsCols', 'wqRows', 'wqCols', 'wkRows', 'wkCols',
+  'wvRows', 'wvCols', 'woRows', 'woCols', 'customMaskRows', 'customMaskCols', 'paddingLength',
+  'outputOnly', 'weightRowCount',
 ]);
