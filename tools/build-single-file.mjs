@@ -6,6 +6,7 @@
 //   node tools/build-single-file.mjs        → dist/attention-playground-standalone.html
 //
 // `npx vite build` runs this by itself (vite.config.js calls buildSingleFile after the site).
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -75,6 +76,40 @@ export function dropLegacyFonts(css) {
   return css.replace(/,\s*url\((["']?)data:font\/(?:woff|ttf|truetype);base64,[^)"']*\1\)\s*format\((["'])(?:woff|truetype)\2\)/g, '');
 }
 
+// The single file's Content Security Policy, in place of the site's (web/index.html), which
+// allows files of its own origin: here everything is inline. Its one script is allowed by its
+// hash (no 'unsafe-inline'), the engine's wasm and the fonts are data: URLs, the worker a blob:
+// URL; data: images for the PNG export. No eval, no network. (docs/embedding.md)
+export function singleFilePolicy(scriptHashes) {
+  return [
+    "default-src 'none'",
+    `script-src ${scriptHashes.map((hash) => `'${hash}'`).join(' ')} 'wasm-unsafe-eval'`,
+    'worker-src blob:',
+    'connect-src data:',
+    "style-src 'unsafe-inline'",
+    'font-src data:',
+    'img-src data:',
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+// The hash CSP compares: SHA-256 of the element's text as the HTML parser sees it (CR LF → LF).
+const scriptHash = (code) => `sha256-${createHash('sha256').update(code.replace(/\r\n?/g, '\n'), 'utf8').digest('base64')}`;
+
+/** The inlined page with the single file's policy in place of the page's (or, if it has none, first in its head). */
+export function withSingleFilePolicy(html) {
+  const hashes = [...html.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)].map((m) => scriptHash(m[1]));
+  const policy = `<meta http-equiv="Content-Security-Policy" content="${singleFilePolicy(hashes)}" />`;
+  const meta = /<meta\s+http-equiv="Content-Security-Policy"\s+content="[^"]*"\s*\/?>/;
+  if (meta.test(html)) return html.replace(meta, () => policy);
+  // Before any script or style it governs, after <meta charset> (which must come first).
+  const at = /<meta charset="[^"]*"\s*\/?>|<head[^>]*>/i.exec(html);
+  if (!at) throw new Error('single file: the page has no <head> to hold its Content-Security-Policy');
+  const end = at.index + at[0].length;
+  return `${html.slice(0, end)}${policy}${html.slice(end)}`;
+}
+
 /** Builds the single file into `outDir` (default dist/). Returns its path. */
 export async function buildSingleFile({
   outDir = path.join(repo, 'dist'),
@@ -116,11 +151,11 @@ export async function buildSingleFile({
     for (const name of await readdir(path.join(work, 'assets'))) {
       assets.set(`./assets/${name}`, await readFile(path.join(work, 'assets', name), 'utf8'));
     }
-    const single = inlineHtml(html, (ref) => {
+    const single = withSingleFilePolicy(inlineHtml(html, (ref) => {
       const text = assets.get(ref.startsWith('./') ? ref : `./${ref}`);
       if (text === undefined) throw new Error(`single file: ${ref} is not in the build`);
       return text;
-    });
+    }));
     await mkdir(outDir, { recursive: true });
     const file = path.join(outDir, fileName);
     await writeFile(file, single);

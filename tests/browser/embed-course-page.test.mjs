@@ -1,19 +1,36 @@
 // The example course page (examples/course-page.html) with an iframe and two
 // <attention-playground> elements: each embed shows the worked numbers, fits its height through
 // the postMessage protocol, keeps its own state, leaks no style either way, and carries an
-// "open in the full playground" link with its current state. Needs the built site.
+// "open in the full playground" link with its current state. Then hostile hosts and frames: an
+// element's `src` cannot run script, a frame of another origin or page cannot set the height or
+// data-link, and the reader's state reaches only a parent that asks. Needs the built site.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { baseUrl, dist, serveStatic } from './harness.mjs';
 import { openPage, printedCells, rowTexts, screenshots, startHarness } from './share-harness.mjs';
 
 let harness;
+// A second site for made-up host pages (a CMS page, hostile frames) with the built playground
+// next to them, served for real: Chromium refuses a page the test makes up on the fly (a route)
+// to frame a local address. Reachable as 127.0.0.1 and, a different origin, as localhost.
+let site;
 before(async () => {
   harness = await startHarness();
+  const root = mkdtempSync(path.join(tmpdir(), 'attention-cms-'));
+  symlinkSync(dist, path.join(root, 'dist')); // (PLAYGROUND_DIST: another build)
+  const server = await serveStatic(root);
+  site = { root, server, base: baseUrl(server), other: baseUrl(server).replace('127.0.0.1', 'localhost') };
 });
 after(async () => {
   await harness?.close();
+  if (site) {
+    await new Promise((resolve) => site.server.close(resolve));
+    rmSync(site.root, { recursive: true, force: true });
+  }
 });
 
 // The frame of an embed: the iframe by id, or the iframe in a custom element's shadow root.
@@ -137,5 +154,213 @@ test('the two elements keep their own state; each "open in the full playground" 
     assert.deepEqual(errors, []);
   } finally {
     await close();
+  }
+});
+
+// ---- hostile authors, frames and hosts (docs/embedding.md, "Safe to allow in a CMS") --------------
+
+// Writes the made-up pages (`pages`: path on the site → HTML), then opens `url` in a fresh context
+// that records console warnings and errors.
+async function openWithPages(url, pages) {
+  for (const [name, html] of Object.entries(pages)) writeFileSync(path.join(site.root, name), html);
+  const context = await harness.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const warnings = [];
+  const errors = [];
+  page.on('console', (message) => {
+    if (message.type() === 'warning') warnings.push(message.text());
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  await page.goto(url);
+  return { page, warnings, errors, close: () => context.close() };
+}
+
+// Every message a window hears, as [origin, data] (kept in window.heard).
+const RECORD_MESSAGES = `<script>
+  window.heard = [];
+  addEventListener('message', (e) => heard.push([e.origin, JSON.parse(JSON.stringify(e.data ?? null))]));
+</script>`;
+
+// A page that tries to take over the frame's host: a height of 100 000 px, and links the host
+// might show (to another site, to the playground's site but not the playground), then 'done'.
+const hostileFrame = (playgroundLink) => `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>hostile</title><script>
+  const say = (message) => parent.postMessage({ protocol: 'attention-playground', version: 2, ...message }, '*');
+  say({ type: 'ready', height: 100000 });
+  say({ type: 'resize', height: 100000 });
+  say({ type: 'state', link: 'https://evil.example/phish#v=1' });
+  say({ type: 'state', link: location.origin + '/examples/course-page.html#v=1' });
+  say({ type: 'state', link: ${JSON.stringify(playgroundLink)} });
+  parent.postMessage('hostile page done', '*');
+</script>`;
+
+test('an element’s src cannot run script: javascript: and data: are refused, the default playground shows', async () => {
+  const html = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>A CMS page</title>${RECORD_MESSAGES}
+<attention-playground id="js" src="javascript:top.ranInHost = 'javascript'" preset="cat"></attention-playground>
+<attention-playground id="data" src="data:text/html,<script>parent.postMessage('data page ran', '*')</script>" preset="cat"></attention-playground>
+<attention-playground id="tab" src=" java&#9;script:top.ranInHost = 'tab'" preset="cat"></attention-playground>
+<attention-playground id="other" src="${site.other}dist/index.html" preset="cat" lang="en"></attention-playground>
+<script>
+  window.events = [];
+  for (const el of document.querySelectorAll('attention-playground')) {
+    for (const type of ['error', 'ready', 'resize', 'state']) el.addEventListener('attention-playground-' + type, (e) => events.push([el.id, type, e.detail]));
+  }
+</script>
+<script type="module" src="dist/attention-playground.js"></script>`;
+  const { page, warnings, errors, close } = await openWithPages(`${site.base}cms-lesson.html`, { 'cms-lesson.html': html });
+  try {
+    for (const id of ['js', 'data', 'tab']) {
+      const { frame } = await frameOf(page, `#${id}`);
+      // The default playground, next to the script, computed its numbers.
+      assert.match(await page.$eval(`#${id}`, (el) => el.playgroundUrl), new RegExp(`^${site.base}dist/index\\.html#preset=cat`), id);
+      assert.ok(frame.url().startsWith(`${site.base}dist/index.html#`), id);
+    }
+    // A playground on another origin (localhost) is heard: its height, and its link once asked.
+    const { frame: otherFrame } = await frameOf(page, '#other');
+    assert.ok(otherFrame.url().startsWith(`${site.other}dist/index.html#preset=cat`));
+    await page.waitForFunction((origin) => document.querySelector('#other').dataset.link?.startsWith(`${origin}dist/index.html#`), site.other);
+    assert.ok((await page.$eval('#other', (el) => el.getBoundingClientRect().height)) > 300);
+
+    assert.equal(await page.evaluate(() => window.ranInHost), undefined, 'no script of a src ran in the host');
+    const heard = await page.evaluate(() => window.heard);
+    assert.ok(!heard.some(([, data]) => data === 'data page ran'), 'the data: page never loaded');
+    const refused = await page.evaluate(() => events.filter(([, type]) => type === 'error').map(([id, , detail]) => [id, detail.src]));
+    assert.deepEqual(refused, [
+      ['js', "javascript:top.ranInHost = 'javascript'"],
+      ['data', "data:text/html,<script>parent.postMessage('data page ran', '*')</script>"],
+      ['tab', " java\tscript:top.ranInHost = 'tab'"],
+    ]);
+    assert.equal(warnings.filter((text) => /src refused/.test(text)).length, 3);
+    await page.screenshot({ path: path.join(screenshots, 'embed-refused-src.png'), fullPage: false });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('a frame that is not the playground cannot set the height or data-link; a huge height is clamped', async () => {
+  const genuineLink = `${site.other}dist/index.html#v=1&s=planted+answer`;
+  const html = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>frames</title>${RECORD_MESSAGES}
+<attention-playground id="remote" src="${site.other}dist/index.html" preset="cat" lang="en"></attention-playground>
+<attention-playground id="local" preset="cat" lang="en"></attention-playground>
+<script>
+  window.events = [];
+  for (const el of document.querySelectorAll('attention-playground')) {
+    for (const type of ['ready', 'resize', 'state']) el.addEventListener('attention-playground-' + type, (e) => events.push([el.id, type, e.detail]));
+  }
+</script>
+<script type="module" src="dist/attention-playground.js"></script>`;
+  const { page, errors, close } = await openWithPages(`${site.base}cms-frames.html`, {
+    'cms-frames.html': html,
+    // Served from 127.0.0.1, not the remote playground's origin: the remote element must ignore it all.
+    'hostile.html': hostileFrame(genuineLink),
+    // On the local playground's own origin, but not the playground.
+    'hostile-same-origin.html': hostileFrame(`${site.base}dist/index.html#v=1&s=planted+answer`),
+  });
+  const state = (id) =>
+    page.$eval(`#${id}`, (el) => ({ height: el.shadowRoot.querySelector('iframe').style.height, link: el.dataset.link ?? null }));
+  // Points an element's frame at `url` (as a link inside it, or a redirect, would) and waits for
+  // the page there to have said everything.
+  const navigateFrame = async (id, url) => {
+    const count = await page.evaluate(() => heard.filter(([, data]) => data === 'hostile page done').length);
+    await page.$eval(`#${id}`, (el, address) => {
+      el.shadowRoot.querySelector('iframe').src = address;
+    }, url);
+    await page.waitForFunction((n) => heard.filter(([, data]) => data === 'hostile page done').length > n, count);
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50))); // (the element hears after `heard`)
+  };
+  try {
+    await frameOf(page, '#remote');
+    await frameOf(page, '#local');
+    await page.waitForFunction(() => ['remote', 'local'].every((id) => document.getElementById(id).dataset.link));
+    // Until the playgrounds have settled (their last resize a second ago): later changes are not theirs.
+    await page.waitForFunction(() => {
+      const count = events.length;
+      if (window.quiet?.count !== count) window.quiet = { count, since: performance.now() };
+      return performance.now() - window.quiet.since > 1000;
+    }, null, { polling: 100 });
+    const before = { remote: await state('remote'), local: await state('local') };
+    const eventCount = await page.evaluate(() => events.length);
+
+    // Another origin's page, then a data: page, in the remote element's frame: nothing is heard.
+    await navigateFrame('remote', `${site.base}hostile.html`);
+    await navigateFrame('remote', `data:text/html,${encodeURIComponent(hostileFrame(genuineLink))}`);
+    assert.deepEqual(await state('remote'), before.remote);
+    assert.deepEqual((await page.evaluate(() => events)).slice(eventCount).filter(([id]) => id === 'remote'), []);
+
+    // A page of the local playground's origin that is not the playground: its height is clamped
+    // to 20 000 px, its links to another site or another page are dropped.
+    await navigateFrame('local', `${site.base}hostile-same-origin.html`);
+    const local = await state('local');
+    assert.equal(local.height, '20000px');
+    assert.equal(await page.$eval('#local', (el) => el.getBoundingClientRect().height), 20000);
+    assert.ok(local.link.startsWith(`${site.base}dist/index.html#`), local.link);
+    const heardByLocal = (await page.evaluate(() => events)).slice(eventCount).filter(([id]) => id === 'local');
+    assert.ok(heardByLocal.some(([, type, detail]) => type === 'resize' && detail.height === 20000));
+    const links = heardByLocal.filter(([, type]) => type === 'state').map(([, , detail]) => detail.link);
+    assert.deepEqual(links, [`${site.base}dist/index.html#v=1&s=planted+answer`]);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the reader’s state reaches the host only when the parent asks, and only for its origin', async () => {
+  const request = (watch) => ({ protocol: 'attention-playground', version: 2, type: 'request-state', watch });
+  const hostHtml = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>host</title>
+<script>
+  // What the embed hands to this window's postMessage, with the target origin it names (the
+  // embed calls it directly when the host is of its own origin).
+  window.posted = [];
+  const post = window.postMessage;
+  window.postMessage = function (data, target) { posted.push([data?.type ?? data, target]); return post.apply(this, arguments); };
+</script>${RECORD_MESSAGES}
+<iframe id="embed" src="${site.base}dist/index.html#preset=cat&v=1&embed=1" style="width:100%;height:3000px;border:0"></iframe>
+<iframe id="sibling" src="${site.other}lms-sibling.html"></iframe>`;
+  const sibling = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">${RECORD_MESSAGES}<script>
+  // Another frame of the host page asks the embed for the state, and hears whatever comes.
+  window.ask = () => parent.frames[0].postMessage(${JSON.stringify(request(true))}, '*');
+</script>`;
+
+  // A host on another origin than the playground's, then one on the same origin.
+  for (const hostBase of [site.other, site.base]) {
+    const { page, errors, close } = await openWithPages(`${hostBase}lms-host.html`, { 'lms-host.html': hostHtml, 'lms-sibling.html': sibling });
+    try {
+      const embed = await (await page.$('#embed')).contentFrame();
+      const siblingFrame = await (await page.$('#sibling')).contentFrame();
+      await embed.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="weights"]');
+      await siblingFrame.waitForFunction(() => typeof window.ask === 'function');
+      await embed.fill('#sentence', 'my secret answer');
+      await embed.waitForFunction(() => document.querySelector('#share-open-full').href.includes('my+secret+answer'));
+      // A sibling frame asks; then the host asks for a height, whose answer comes after.
+      await siblingFrame.evaluate(() => window.ask());
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)));
+      const resizes = await page.evaluate(() => heard.filter(([, d]) => d?.type === 'resize').length);
+      await page.evaluate(() => document.getElementById('embed').contentWindow.postMessage({ protocol: 'attention-playground', version: 2, type: 'request-height' }, '*'));
+      await page.waitForFunction((n) => heard.filter(([, d]) => d?.type === 'resize').length > n, resizes);
+      const unasked = await page.evaluate(() => heard);
+      assert.ok(unasked.every(([, data]) => data.type === 'ready' || data.type === 'resize'), JSON.stringify(unasked));
+      assert.doesNotMatch(JSON.stringify(unasked), /secret/);
+      assert.deepEqual(await siblingFrame.evaluate(() => heard), []);
+
+      // The host asks: the state comes, and keeps coming while the reader types.
+      await page.evaluate(([message, target]) => document.getElementById('embed').contentWindow.postMessage(message, target), [request(true), site.base]);
+      await page.waitForFunction(() => heard.some(([, d]) => d?.type === 'state' && d.link.includes('my+secret+answer')));
+      await embed.fill('#sentence', 'my second answer');
+      await page.waitForFunction(() => heard.some(([, d]) => d?.type === 'state' && d.link.includes('my+second+answer')));
+      const states = await page.evaluate(() => heard.filter(([, d]) => d?.type === 'state'));
+      assert.ok(states.every(([from, d]) => `${from}/` === site.base && d.link.startsWith(`${site.base}dist/index.html#`)));
+      if (hostBase === site.base) {
+        // Same origin: the embed's own calls are seen, with their target origins.
+        const targets = await page.evaluate(() => posted);
+        assert.ok(targets.some(([type, target]) => type === 'resize' && target === '*'));
+        const stateTargets = targets.filter(([type]) => type === 'state').map(([, target]) => target);
+        assert.ok(stateTargets.length >= 2);
+        assert.deepEqual([...new Set(stateTargets)], [site.base.replace(/\/$/, '')]);
+      }
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
   }
 });

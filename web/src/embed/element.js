@@ -10,9 +10,14 @@
 //   link        a playground link (e.g. from "Copy link"); preset/lang/hide override it
 //   hide        controls to hide, separated by spaces or commas: "heads mask"
 //   hide-prose  present → the explanations are hidden
-//   src         the playground page (default: index.html next to this script)
+//   src         the playground page: http:, https: or relative (default: index.html next to
+//               this script); anything else is refused, see #render
 //   height      the height before the first report, in px (default 480)
-import { embedFragment, makeMessage, readMessage } from './protocol.js';
+//
+// A CMS may let authors write this element, so nothing an author or the framed page does may
+// run script in the host or write outside the element: `src` is checked, and messages are read
+// only from the element's own frame showing a page of the origin `src` names.
+import { embedFragment, fitHeight, linkToPage, makeMessage, playgroundPage, readMessage } from './protocol.js';
 
 // This file is dist/attention-playground.js next to dist/index.html once built, and
 // web/src/embed/element.js under the dev server.
@@ -29,13 +34,21 @@ class AttentionPlaygroundElement extends HTMLElement {
   static observedAttributes = ['preset', 'lang', 'link', 'hide', 'hide-prose', 'src', 'height'];
 
   #frame;
+  #page = null; // the URL (no fragment) of the page the frame was given
+  #refusedSrc = null; // the last refused `src`, reported once
+
   #onMessage = (event) => {
     if (!this.#frame || event.source !== this.#frame.contentWindow) return;
+    // The frame may have navigated (a link inside it, or a redirect) to a page of another origin.
+    if (!this.#page || event.origin !== this.#page.origin) return;
     const message = readMessage(event.data);
     if (!message) return;
-    if (message.height !== undefined) {
-      this.#frame.style.height = `${Math.max(80, message.height)}px`;
+    if (message.link !== undefined) {
+      message.link = linkToPage(message.link, this.#page);
+      if (message.link === null) return; // not a playground link: nothing to show the host
     }
+    if (message.height !== undefined) this.#frame.style.height = `${message.height}px`;
+    if (message.type === 'ready') this.#post(makeMessage('request-state', { watch: true }));
     if (message.link) this.dataset.link = message.link;
     this.dispatchEvent(new CustomEvent(`attention-playground-${message.type}`, { detail: message }));
   };
@@ -49,7 +62,8 @@ class AttentionPlaygroundElement extends HTMLElement {
     this.#frame.setAttribute('part', 'frame');
     this.#frame.title = 'Attention playground';
     this.#frame.addEventListener('load', () => {
-      this.#frame.contentWindow?.postMessage(makeMessage('request-height'), '*');
+      this.#post(makeMessage('request-height'));
+      this.#post(makeMessage('request-state', { watch: true })); // for data-link
     });
     root.append(style, this.#frame);
   }
@@ -72,18 +86,40 @@ class AttentionPlaygroundElement extends HTMLElement {
     return this.#frame.src;
   }
 
+  // Only to the origin of the page the frame was given: if it is showing another, the browser drops it.
+  #post(message) {
+    if (this.#page) this.#frame.contentWindow?.postMessage(message, this.#page.origin);
+  }
+
+  // The page `src` names, or the default page (and a warning and an error event) when `src` is
+  // not http(s).
+  #chosenPage() {
+    const src = this.getAttribute('src');
+    if (src) {
+      const page = playgroundPage(src, document.baseURI);
+      if (page) return page;
+      if (src !== this.#refusedSrc) {
+        this.#refusedSrc = src;
+        const reason = 'src must be an http:, https: or relative address';
+        console.warn(`<attention-playground>: src refused (${reason}); showing the default playground.`, src);
+        this.dispatchEvent(new CustomEvent('attention-playground-error', { detail: { type: 'error', reason, src } }));
+      }
+    }
+    return new URL(DEFAULT_PAGE, HERE);
+  }
+
   #render() {
-    const page = new URL(this.getAttribute('src') || DEFAULT_PAGE, this.getAttribute('src') ? document.baseURI : HERE);
-    const fragment = embedFragment({
+    const page = this.#chosenPage();
+    this.#page = playgroundPage(page.href); // (null for a file: default page: no messages then)
+    page.hash = embedFragment({
       link: this.getAttribute('link') ?? '',
       preset: this.getAttribute('preset') ?? '',
       lang: this.getAttribute('lang') ?? '',
       hide: (this.getAttribute('hide') ?? '').split(/[\s,]+/).filter(Boolean),
       hideProse: this.hasAttribute('hide-prose'),
     });
-    page.hash = fragment;
-    const height = Number.parseInt(this.getAttribute('height') ?? '', 10);
-    if (!this.#frame.style.height) this.#frame.style.height = `${Number.isFinite(height) && height > 0 ? height : 480}px`;
+    const height = fitHeight(Number.parseInt(this.getAttribute('height') ?? '', 10));
+    if (!this.#frame.style.height) this.#frame.style.height = `${height ?? 480}px`;
     const title = this.getAttribute('lang') === 'zh-CN' ? '注意力机制演练场' : 'Attention playground';
     this.#frame.title = title;
     if (this.#frame.src !== page.href) this.#frame.src = page.href;

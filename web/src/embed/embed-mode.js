@@ -3,7 +3,7 @@
 // holds the iframe (protocol.js, docs/embedding.md).
 import { makeMessage, readMessage } from './protocol.js';
 
-/** Turns embed mode on; returns { setLink(url), ready(url) } for the page to keep it current. */
+/** Turns embed mode on; returns { setLink(url) } for the page to keep it current. */
 export function enterEmbedMode(doc = document, win = window) {
   doc.documentElement.classList.add('ap-embed');
   let bar = doc.getElementById('share-embed-bar');
@@ -21,10 +21,11 @@ export function enterEmbedMode(doc = document, win = window) {
   }
   const link = doc.getElementById('share-open-full');
 
-  // Height: the content's, whenever it changes, at most once per frame.
+  // Heights go to any origin: a course page may be served from anywhere and speaks only after
+  // it has loaded, and a height says nothing of what the reader typed.
   const inFrame = win.parent && win.parent !== win;
-  const post = (type, fields) => {
-    if (inFrame) win.parent.postMessage(makeMessage(type, fields), '*');
+  const postHeight = (type, height) => {
+    if (inFrame) win.parent.postMessage(makeMessage(type, { height }), '*');
   };
   const height = () => Math.ceil(doc.documentElement.getBoundingClientRect().height);
   let last = -1;
@@ -37,15 +38,38 @@ export function enterEmbedMode(doc = document, win = window) {
       const now = height();
       if (now !== last || force) {
         last = now;
-        post('resize', { height: now });
+        postHeight('resize', now);
       }
     });
   };
+
+  // The state (the reader's link) goes only to the parent that asked for it, and only to the
+  // origin it asked from: if the parent's document has since been replaced by another
+  // origin's, the browser drops the message.
+  let currentLink = null;
+  let asker = null; // { origin, watch } of the last request-state
+  const sendState = () => {
+    if (!asker || currentLink === null) return;
+    try {
+      win.parent.postMessage(makeMessage('state', { link: currentLink }), asker.origin);
+    } catch {
+      asker = null; // an origin postMessage cannot address
+      return;
+    }
+    if (!asker.watch) asker = null;
+  };
+
   if (inFrame) {
     new win.ResizeObserver(() => report()).observe(doc.documentElement);
     win.addEventListener('message', (event) => {
       if (event.source !== win.parent) return;
-      if (readMessage(event.data)?.type === 'request-height') report(true);
+      const message = readMessage(event.data);
+      if (message?.type === 'request-height') report(true);
+      // An opaque origin ('null': a file:// or sandboxed host) cannot be addressed: no state.
+      if (message?.type === 'request-state' && event.origin !== 'null') {
+        asker = { origin: event.origin, watch: message.watch };
+        sendState();
+      }
     });
   }
 
@@ -55,9 +79,11 @@ export function enterEmbedMode(doc = document, win = window) {
       link.href = url;
       if (!readySent) {
         readySent = true;
-        post('ready', { height: height(), link: url });
+        postHeight('ready', height());
       }
-      post('state', { link: url });
+      if (url === currentLink) return;
+      currentLink = url;
+      sendState();
     },
   };
 }

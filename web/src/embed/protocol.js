@@ -1,30 +1,45 @@
 // The postMessage protocol between an embedded playground (an iframe in embed mode) and the page
-// that holds it. docs/embedding.md documents it for course authors. No DOM here.
+// that holds it. docs/embedding.md documents it for course authors, with the origin rules. No DOM here.
 //
-// Every message is a plain object { protocol: 'attention-playground', version: 1, type, … }:
-//   embed → host  { type: 'ready',  height, link }  once, when the first result is on screen
+// Every message is a plain object { protocol: 'attention-playground', version: 2, type, … }:
+//   embed → host  { type: 'ready',  height }        once, when the first result is on screen
 //   embed → host  { type: 'resize', height }        whenever the content's height changes
-//   embed → host  { type: 'state',  link }          after each change: the full-page link
+//   embed → host  { type: 'state',  link }          only in answer to 'request-state', and only
+//                                                   to the origin that asked
 //   host → embed  { type: 'request-height' }        asks for a 'resize' now
+//   host → embed  { type: 'request-state', watch }  asks for a 'state' now (watch: true → and
+//                                                   after every change, until asked again)
 // height: CSS pixels of the embed's content; link: an http(s) or file URL of the full
 // playground showing the same state. Unknown fields are ignored (later versions may add some);
 // anything else — another protocol, a wrong type, a bad height or link — is not a message of ours.
 export const PROTOCOL = 'attention-playground';
-export const PROTOCOL_VERSION = 1;
+// 2: the state (what the reader typed) is no longer broadcast; 'ready' carries no link.
+export const PROTOCOL_VERSION = 2;
 
 const FROM_EMBED = new Set(['ready', 'resize', 'state']);
-const FROM_HOST = new Set(['request-height']);
+const FROM_HOST = new Set(['request-height', 'request-state']);
 export const MESSAGE_TYPES = Object.freeze([...FROM_EMBED, ...FROM_HOST]);
 
-export const MAX_HEIGHT = 100000;
+// The heights a host gives an embed: below MIN the "open in the full playground" bar alone would
+// not fit; above MAX (a page of all steps at large sizes) the embed scrolls inside its frame
+// rather than a hostile or broken frame making the host page kilometres long.
+export const MIN_HEIGHT = 80;
+export const MAX_HEIGHT = 20000;
 const MAX_LINK = 4_000_000;
 
+/** A reported height as the frame's height: whole pixels in [MIN_HEIGHT, MAX_HEIGHT]; null if not a finite number. */
+export function fitHeight(height) {
+  if (typeof height !== 'number' || !Number.isFinite(height)) return null;
+  return Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, Math.ceil(height)));
+}
+
 /** The message object for `type` with its fields (height is rounded up to whole pixels). */
-export function makeMessage(type, { height, link } = {}) {
+export function makeMessage(type, { height, link, watch } = {}) {
   if (!MESSAGE_TYPES.includes(type)) throw new Error(`unknown message type ${type}`);
   const message = { protocol: PROTOCOL, version: PROTOCOL_VERSION, type };
-  if (height !== undefined) message.height = Math.min(MAX_HEIGHT, Math.max(0, Math.ceil(height)));
+  if (height !== undefined) message.height = Math.max(0, Math.ceil(height));
   if (link !== undefined) message.link = String(link);
+  if (watch !== undefined) message.watch = Boolean(watch);
   return message;
 }
 
@@ -40,8 +55,34 @@ export function safeLink(text) {
 }
 
 /**
- * event.data → { type, height?, link? } for a valid message of this protocol, else null.
- * Never throws, whatever `data` is.
+ * The page an element's `src` names, resolved against `base` (the host document's address):
+ * a URL without its fragment, or null unless it is http: or https: (javascript:, data:, blob:,
+ * file:, … are refused: they would run script as the host, or give the frame an origin that
+ * cannot be told apart from any other).
+ */
+export function playgroundPage(src, base) {
+  try {
+    const url = new URL(String(src), base);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    url.hash = '';
+    return url;
+  } catch {
+    return null;
+  }
+}
+
+/** `link` if it is a link to `page` (same origin, path and query; any fragment), else null. */
+export function linkToPage(link, page) {
+  const safe = safeLink(link);
+  if (safe === null || !page) return null;
+  const url = new URL(safe);
+  url.hash = '';
+  return url.href === new URL(page).href.split('#')[0] ? safe : null;
+}
+
+/**
+ * event.data → { type, height?, link?, watch? } for a valid message of this protocol, else null.
+ * A height is any finite number, given back fitted (fitHeight). Never throws, whatever `data` is.
  */
 export function readMessage(data) {
   try {
@@ -51,15 +92,16 @@ export function readMessage(data) {
     if (typeof data.type !== 'string' || !MESSAGE_TYPES.includes(data.type)) return null;
     const message = { type: data.type };
     if (data.type === 'ready' || data.type === 'resize') {
-      const { height } = data;
-      if (typeof height !== 'number' || !Number.isFinite(height) || height < 0 || height > MAX_HEIGHT) return null;
-      message.height = Math.ceil(height);
+      const height = fitHeight(data.height);
+      if (height === null) return null;
+      message.height = height;
     }
-    if (data.type === 'ready' || data.type === 'state') {
+    if (data.type === 'state') {
       const link = safeLink(data.link);
       if (link === null) return null;
       message.link = link;
     }
+    if (data.type === 'request-state') message.watch = data.watch === true;
     return message;
   } catch {
     return null; // e.g. a Proxy or a getter that throws
