@@ -47,20 +47,20 @@ TrainerConfig default_config(Task task) {
     switch (task) {
         case Task::Previous:
             c.context_length = 12; c.d_model = 16; c.heads = 1; c.layers = 1;
-            c.learning_rate = 1e-2f; c.batch_size = 16;
+            c.learning_rate = 1e-2; c.batch_size = 16;
             break;
         case Task::Induction:
             c.context_length = 24; c.d_model = 32; c.heads = 2; c.layers = 2;
-            c.learning_rate = 1e-2f; c.batch_size = 32;
+            c.learning_rate = 1e-2; c.batch_size = 32;
             break;
         case Task::Reverse:
         case Task::Sort:
             c.context_length = 11; c.d_model = 48; c.heads = 4; c.layers = 2; c.mlp = true;
-            c.layer_norm = true; c.learning_rate = 3e-3f; c.batch_size = 32;
+            c.layer_norm = true; c.learning_rate = 3e-3; c.batch_size = 32;
             break;
         case Task::Text:
             c.context_length = 32; c.d_model = 48; c.heads = 4; c.layers = 2; c.mlp = true;
-            c.layer_norm = true; c.learning_rate = 3e-3f; c.batch_size = 16;
+            c.layer_norm = true; c.learning_rate = 3e-3; c.batch_size = 16;
             break;
     }
     return c;
@@ -113,7 +113,7 @@ float Trainer::step(int n) {
         make_batch(task_, B, T, batches_, inputs_.data(), targets_.data());
         loss = forward(model_, parameters_, inputs_.data(), targets_.data(), B, T, activations_);
         backward(model_, parameters_, inputs_.data(), targets_.data(), activations_, gradients_);
-        optimizer_.update(config_.learning_rate);
+        optimizer_.update(static_cast<float>(config_.learning_rate));
     }
     return loss;
 }

@@ -21,7 +21,7 @@ struct TrainerConfig {
     bool mlp = false;
     bool layer_norm = false;
     Positions positions = Positions::Learned;
-    float learning_rate = 0;
+    double learning_rate = 0;
     int batch_size = 0;
     std::uint32_t seed = 0;
 };

@@ -135,8 +135,49 @@ export interface AttentionEngine {
     outputInto?: Float32Array;
     onProgress?: ((fraction: number) => void) | null;
   }): OutputOnlyResult;
+  /** A trainer of a tiny decoder-only transformer on a task (README "Training"). */
+  createTrainer(config?: TrainerConfigInput): Trainer;
   /** The vectors "one vector per token" gives these tokens (no positions), without running attention. */
   tokenEmbeddings(tokens: string[], dModel: number): Matrix;
+}
+
+export type TrainingTask = 'previous' | 'induction' | 'reverse' | 'sort' | 'text';
+
+export interface TrainerConfig {
+  task: TrainingTask;
+  /** Token id i is vocab[i]; reverse and sort need the separator "|". */
+  vocab: string[];
+  contextLength: number;
+  dModel: number;
+  heads: number;
+  layers: number;
+  mlp: boolean;
+  layerNorm: boolean;
+  positions: 'none' | 'sinusoidal' | 'learned';
+  learningRate: number;
+  batchSize: number;
+  seed: number;
+}
+export type TrainerConfigInput = Partial<TrainerConfig>;
+
+export interface TrainerRun {
+  logits: Matrix;            // T×V
+  predictions: number[];     // the most likely next id at each position
+  targets: number[];         // the task's right answers, −1 where it defines none
+  layers: { input: Matrix /* the layer's h, what its attention sees */; heads: { attention: Matrix }[] }[];
+}
+
+export interface Trainer {
+  readonly config: Readonly<TrainerConfig>;
+  /** n AdamW steps on fresh batches; step counts every step since creation. */
+  step(n?: number): { step: number; loss: number };
+  evaluate(count?: number): { loss: number; accuracy: number };
+  run(tokens: (number | string)[]): TrainerRun;
+  /** By name: wte, wpe, layers.l.ln1.g, layers.l.wq, …, lnf.g, unembed (copies). */
+  parameters(): Record<string, Matrix>;
+  setParameters(params: Record<string, Matrix>): void;
+  lossAndGradients(batch: { inputs: number[][]; targets: number[][] }): { loss: number; gradients: Record<string, Matrix> };
+  dispose(): void;
 }
 
 export function createAttention(options?: { build?: 'auto' | 'simd' | 'scalar' }): Promise<AttentionEngine>;

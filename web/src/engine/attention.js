@@ -9,6 +9,7 @@
 import { normaliseConfig, quoted } from './config.js';
 import { BYTE_INPUT, HEAD_OUTPUT, INPUT, MODEL_OUTPUT, OPTION_NAMES } from './module-ids.js';
 import { loadModule, pickBuild } from './load-module.js';
+import { Trainer } from './trainer.js';
 
 const invert = (table) => {
   const names = [];
@@ -155,6 +156,14 @@ class AttentionEngine {
       this.#throwIf(this.#core.check());
       return { rows: tokens.length, cols: dModel, data: this.#core.tokenEmbeddings(tokens).slice() };
     });
+  }
+
+  /**
+   * A trainer of a tiny decoder-only transformer on a task, sharing this engine's module:
+   * step(), evaluate(), run(), parameters(), setParameters(), lossAndGradients(), dispose().
+   */
+  createTrainer(options = {}) {
+    return new Trainer(this.#module, options);
   }
 
   /** Bytes of WebAssembly memory the engine has reserved (it grows, and never shrinks). */
