@@ -55,7 +55,7 @@ TrainerConfig default_config(Task task) {
             break;
         case Task::Reverse:
         case Task::Sort:
-            c.context_length = 11; c.d_model = 48; c.heads = 4; c.layers = 2; c.mlp = true;
+            c.context_length = 11; c.d_model = 32; c.heads = 4; c.layers = 2;
             c.layer_norm = true; c.learning_rate = 3e-3; c.batch_size = 32;
             break;
         case Task::Text:

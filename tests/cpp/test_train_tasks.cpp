@@ -115,7 +115,7 @@ TEST_CASE("the default tasks learn", "[train]") {
 TEST_CASE("bad configs and batches are named, and leave the trainer as it was", "[train]") {
     TrainerConfig config = default_config(Task::Sort);
     config.heads = 5;
-    CHECK(validate(config) == "heads (5) must divide dModel (48)");
+    CHECK(validate(config) == "heads (5) must divide dModel (32)");
     config = default_config(Task::Sort);
     config.vocab.pop_back();
     CHECK(validate(config) == "the sort task needs the separator \"|\" in vocab");

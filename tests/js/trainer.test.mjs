@@ -22,8 +22,8 @@ const worst = (a, b) => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i])), 0
 test('the config is filled in from the task, vocab included', () => {
   const t = trainer({ task: 'sort' });
   assert.deepEqual(t.config, {
-    task: 'sort', vocab: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', '|'], contextLength: 11, dModel: 48,
-    heads: 4, layers: 2, mlp: true, layerNorm: true, positions: 'learned', learningRate: 0.003, batchSize: 32, seed: 1,
+    task: 'sort', vocab: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', '|'], contextLength: 11, dModel: 32,
+    heads: 4, layers: 2, mlp: false, layerNorm: true, positions: 'learned', learningRate: 0.003, batchSize: 32, seed: 1,
   });
   assert.ok(Object.isFrozen(t.config.vocab));
   assert.equal(trainer({}).config.task, 'induction');
@@ -66,7 +66,7 @@ test('run() shows the attention the lesson computes from the layer input and the
   for (let l = 0; l < 2; ++l) {
     const lesson = engines.simd.compute({
       tokens: ids.map((id) => t.config.vocab[id]),
-      dModel: 48,
+      dModel: 32,
       heads: 4,
       embeddings: run.layers[l].input,
       weights: { wq: params[`layers.${l}.wq`], wk: params[`layers.${l}.wk`], wv: params[`layers.${l}.wv`], wo: params[`layers.${l}.wo`] },
@@ -113,7 +113,7 @@ test('explicit batches give a loss and every gradient, without an update', () =>
 test('bad configs and calls are named and leave the trainer as it was', () => {
   const refused = (run, message) => assert.throws(run, (e) => e instanceof Error && message.test(e.message), String(message));
   refused(() => trainer({ task: 'bogus' }), /^unknown task "bogus"/);
-  refused(() => trainer({ task: 'sort', heads: 5 }), /^heads \(5\) must divide dModel \(48\)$/);
+  refused(() => trainer({ task: 'sort', heads: 5 }), /^heads \(5\) must divide dModel \(32\)$/);
   refused(() => trainer({ dModl: 8 }), /^unknown field "dModl"/);
   refused(() => trainer({ task: 'sort', vocab: ['a', 'b'] }), /needs the separator "\|"/);
   refused(() => trainer({ vocab: ['a', 'a', 'b'] }), /^vocab must list distinct tokens$/);

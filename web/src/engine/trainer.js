@@ -65,6 +65,11 @@ export class Trainer {
     this.#idOf = new Map(this.config.vocab.map((token, id) => [token, id]));
   }
 
+  /** Optimizer steps taken since creation. */
+  get steps() {
+    return this.#live().steps();
+  }
+
   /** n optimizer steps on fresh batches of the task → { step, loss } (step counts since creation). */
   step(n = 1) {
     wholeNumber(n, 'step count', 1, MAX_STEPS_PER_CALL);
