@@ -160,3 +160,54 @@ test('clicking a matrix’s caption selects it for export', async () => {
     await close();
   }
 });
+
+test('tokens with a NUL, control characters, quotes or a formula start: every export stays valid', async () => {
+  // "nul\0byte bell\a "q" back\slash x;=1+1 esc\x1b[0m", from a link as anyone could make it.
+  const link = '#v=1&mask=none&s=nul%00byte+bell%07+%22q%22+back%5Cslash+x%3B%3D1%2B1+esc%1B[0m';
+  const { page, errors, close } = await openPage(harness.browser, `${harness.base}dist/index.html${link}`, { acceptDownloads: true });
+  try {
+    await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="weights"]');
+    await page.click('[data-share-open="share-export"]');
+    await page.selectOption('#share-export-matrix', 'x');
+    const tokens = JSON.parse(readFileSync((await download(page, 'json')).path, 'utf8')).rowLabels;
+    assert.deepEqual(tokens, ['nul\u0000byte', 'bell\u0007', '"q"', 'back\\slash', 'x;=1+1', 'esc\u001b[0m']);
+
+    // The Python scripts: Python reads the tokens back exactly, and the NumPy one runs.
+    const python = ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import numpy']).status === 0);
+    for (const action of ['numpy', 'pytorch']) {
+      const file = await download(page, action);
+      const read = spawnSync(python ?? 'python3', ['-c', 'import ast, json, sys\nfor n in ast.parse(open(sys.argv[1], "rb").read()).body:\n    if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "tokens": print(json.dumps(ast.literal_eval(n.value)))', file.path], { encoding: 'utf8' });
+      if (read.error?.code === 'ENOENT') break;
+      assert.equal(read.status, 0, `${action}: ${read.stderr}`);
+      assert.deepEqual(JSON.parse(read.stdout), tokens, action);
+      if (action === 'numpy' && python) {
+        const run = spawnSync(python, [file.path], { encoding: 'utf8' });
+        assert.equal(run.status, 0, run.stderr);
+        assert.match(run.stdout, /output =/);
+      }
+    }
+
+    // CSV: the formula after ';' is defused.
+    assert.ok(readFileSync((await download(page, 'csv')).path, 'utf8').includes(`"x;'=1+1"`));
+
+    // SVG: strict XML, as the browser's own parser reads it; the labels visible (NUL as \x00).
+    await page.selectOption('#share-export-matrix', 'weights.1');
+    const svg = readFileSync((await download(page, 'svg')).path, 'utf8');
+    const parsed = await page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+      return { error: doc.querySelector('parsererror')?.textContent ?? null, root: doc.documentElement.nodeName, labels: [...doc.querySelectorAll('text')].map((t) => t.textContent) };
+    }, svg);
+    assert.equal(parsed.error, null);
+    assert.equal(parsed.root, 'svg');
+    for (const label of ['nul\\x00byte', 'bell\\x07', '"q"', 'back\\slash', 'x;=1+1', 'esc\\x1b[0m']) assert.ok(parsed.labels.includes(label), label);
+    // PNG: drawn from that SVG.
+    const png = readFileSync((await download(page, 'png')).path);
+    assert.deepEqual([...png.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], 'PNG signature');
+    assert.ok(png.readUInt32BE(16) > 400, 'PNG width');
+    copyFileSync((await download(page, 'png')).path, path.join(screenshots, 'export-control-characters.png'));
+    await page.locator('#share-export').screenshot({ path: path.join(screenshots, 'share-export-control-characters.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

@@ -4,6 +4,9 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 import { createAttention } from '../../web/src/engine/attention.js';
 import { expectedComment, numpyCode, pytorchCode } from '../../web/src/export/code.js';
@@ -149,3 +152,108 @@ for (const [library, module, generate] of [
     });
   });
 }
+
+// ---- tokens that are not plain words ------------------------------------------------------------
+
+// What a link or a caller of the engine can put in a token: a NUL, a bell, quotes, backslashes,
+// line and paragraph separators, a lone surrogate, CR LF and tab, DEL and NEL.
+const HOSTILE_TOKENS = [
+  'nul\u0000byte',
+  'bell\u0007',
+  '"quoted" \'single\' """',
+  'back\\slash\\',
+  'line\u2028sep\u2029',
+  'lone\uD800surrogate',
+  'cr\r\nlf\ttab',
+  'del\u007F nel\u0085 \\N{BULLET} {x}',
+];
+const HOSTILE_SOURCE = ['=src;x', '\u0000', '\uDFFF'];
+
+function hostileRun() {
+  const config = { ...engineConfigOf(decodeHash('#v=1&d=4&h=2&seed=3').state), tokens: HOSTILE_TOKENS, source: { tokens: HOSTILE_SOURCE } };
+  return { config, result: engine.compute(config), link: 'https://example.org/playground/#v=1&s=nul%00byte' };
+}
+
+// Each script saved as the page saves it (UTF-8), and Python's own reading of it: the token lists
+// as Python parses them (JSON), without running the script.
+function parsedByPython(python, files) {
+  const reader = `
+import ast, json, sys
+out = []
+for name in sys.argv[1:]:
+    with open(name, "rb") as f:
+        tree = ast.parse(f.read(), name)
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and node.targets[0].id in ("tokens", "source_tokens"):
+            found[node.targets[0].id] = ast.literal_eval(node.value)
+    out.append(found)
+print(json.dumps(out))
+`;
+  const run = spawnSync(python, ['-c', reader, ...files], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout);
+}
+
+test('tokens with a NUL, control characters, quotes, backslashes or a lone surrogate: the scripts parse and keep them exactly', (t) => {
+  const python = pythonWith('ast');
+  const input = hostileRun();
+  const work = mkdtempSync(path.join(tmpdir(), 'attention-export-'));
+  try {
+    const files = [['pytorch', pytorchCode], ['numpy', numpyCode]].map(([name, generate]) => {
+      const code = generate(input);
+      // Nothing raw that Python or an editor would stumble on: no control character but the line
+      // ends, no lone surrogate (it would be written as U+FFFD and change the token).
+      assert.doesNotMatch(code, /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u2028\u2029]/, name);
+      assert.ok(code.isWellFormed(), `${name}: no lone surrogate`);
+      // The comments show the tokens as Python's repr() would: NUL as \x00, CR LF as \r\n…
+      for (const shown of ['# nul\\x00byte', '# bell\\x07', '# cr\\r\\nlf\\ttab', '# del\\x7f nel', '# lone\\ud800surrogate', '# \\udfff']) {
+        assert.ok(code.includes(shown), `${name}: ${shown}`);
+      }
+      const file = path.join(work, `attention_${name}.py`);
+      writeFileSync(file, code);
+      return file;
+    });
+    if (!python) {
+      t.skip('no python3');
+      return;
+    }
+    for (const [i, found] of parsedByPython(python, files).entries()) {
+      assert.deepEqual(found.tokens, HOSTILE_TOKENS, files[i]);
+      assert.deepEqual(found.source_tokens, HOSTILE_SOURCE, files[i]);
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+test('the NumPy script with such tokens runs as a file and prints the engine’s output', (t) => {
+  const python = pythonWith('numpy');
+  if (!python) {
+    t.skip('no Python with numpy (Debian: python3-numpy)');
+    return;
+  }
+  const input = hostileRun();
+  const work = mkdtempSync(path.join(tmpdir(), 'attention-export-'));
+  try {
+    const file = path.join(work, 'attention_numpy.py');
+    writeFileSync(file, numpyCode(input));
+    const run = spawnSync(python, [file], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /output =/);
+    // The script's own variables, read back after running it as a file.
+    const reader = `
+import json, math, runpy, sys, io, contextlib
+with contextlib.redirect_stdout(io.StringIO()):
+    scope = runpy.run_path(sys.argv[1])
+print(json.dumps({"tokens": scope["tokens"], "output": [[v if math.isfinite(v) else str(v) for v in row] for row in scope["output"].tolist()]}))
+`;
+    const back = spawnSync(python, ['-c', reader, file], { encoding: 'utf8' });
+    assert.equal(back.status, 0, back.stderr);
+    const { tokens, output } = JSON.parse(back.stdout);
+    assert.deepEqual(tokens, HOSTILE_TOKENS);
+    assertSame(output, input.result.output, 'NumPy output');
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});

@@ -10,6 +10,7 @@
 // script starts from exactly the engine's inputs.
 import { formatFloat32 } from '../state/url.js';
 import { toRows } from './matrices.js';
+import { visibleText } from './visible-text.js';
 
 // Expected values printed in comments: at most this many rows and columns of each matrix.
 const COMMENT_MAX = 16;
@@ -72,10 +73,16 @@ function pyFloat(value) {
   return /[.e]/.test(text) ? text : `${text}.0`;
 }
 
-const pyString = (text) => JSON.stringify(String(text)); // JSON escapes are valid Python escapes
+// A Python str literal that reads back as exactly the same text (a token may hold a NUL, a
+// quote, a lone surrogate…): JSON's escapes are Python's too, and JSON.stringify writes control
+// characters and lone surrogates as escapes. DEL, C1 and U+2028/2029, which JSON leaves raw and
+// some editors or readers take as line ends or hide, are escaped as well.
+const pyString = (text) =>
+  JSON.stringify(String(text)).replace(/[\u007F-\u009F\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
-// A comment line may not hold a line break.
-const commentSafe = (text) => String(text).replace(/[\r\n\u2028\u2029]+/g, ' ');
+// A comment holds the text as seen (visible-text.js), on one line: Python refuses a NUL anywhere
+// in a source file, and a line break would end the comment.
+const commentSafe = (text) => visibleText(text).replace(/[\u0085\u2028\u2029]/g, ' ');
 
 // A matrix literal, one row per line, each row labelled with a comment (e.g. its token).
 function pyRows(rows, indent, labels = null, trailing = '') {

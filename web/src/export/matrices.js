@@ -75,21 +75,32 @@ export function exportNumber(value) {
   return formatFloat32(value);
 }
 
-// One CSV field (RFC 4180). A label that a spreadsheet would run as a formula (=, +, -, @) gets
-// a leading apostrophe: tokens come from whoever made the link.
-function csvField(text) {
-  let field = String(text);
-  if (/^[=+\-@\t\r]/.test(field)) field = `'${field}`;
-  return /[",\r\n]/.test(field) ? `"${field.replace(/"/g, '""')}"` : field;
+// A text cell (a token label) as one CSV field. Tokens come from whoever made the link, and a
+// spreadsheet runs a cell that starts with = + - @ (or a tab or CR) as a formula. The file says
+// ',' but a spreadsheet set to ';' or tab splits the line there instead, and a lax reader splits
+// at any ',' or line break inside quotes too: so each part of the text that some reader could
+// take for a cell gets a leading apostrophe when it starts that way (after spaces or quotes,
+// which some readers drop). Then RFC 4180 quoting for ',' ';' '"' tab and line breaks. Numbers
+// never come here: −0.5 stays a number.
+const CELL_BREAK = /([,;\t]|\r\n?|\n)/;
+const FORMULA_START = /^[ "]*[=+\-@]/;
+
+export function csvTextField(text) {
+  let field = String(text)
+    .split(CELL_BREAK) // (the breaks at the odd indices)
+    .map((part, i) => (i % 2 === 0 && FORMULA_START.test(part) ? `'${part}` : part))
+    .join('');
+  if (/^[\t\r\n]/.test(field)) field = `'${field}`;
+  return /[",;\t\r\n]/.test(field) ? `"${field.replace(/"/g, '""')}"` : field;
 }
 
 // entry: one item of matrixCatalog → CSV text: a header row (corner, column labels), then one
 // row per matrix row (its label, the numbers).
 export function matrixToCSV(entry) {
   const { matrix, rowLabels, colLabels } = entry;
-  const lines = [['', ...colLabels].map(csvField).join(',')];
+  const lines = [['', ...colLabels].map(csvTextField).join(',')];
   toRows(matrix).forEach((row, r) => {
-    lines.push([csvField(rowLabels[r] ?? String(r + 1)), ...row.map(exportNumber)].join(','));
+    lines.push([csvTextField(rowLabels[r] ?? String(r + 1)), ...row.map(exportNumber)].join(','));
   });
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -3,6 +3,7 @@
 // PNG through a canvas. Every label is XML-escaped: tokens come from whoever made the link.
 import { colorScale } from '../views/colors.js';
 import { formatCell } from '../views/format.js';
+import { visibleText } from './visible-text.js';
 
 // The largest heatmap drawn; bigger matrices show their top-left corner and say so.
 export const SVG_MAX_SHOWN = 64;
@@ -11,8 +12,10 @@ const CELL_W = 58;
 const CELL_H = 26;
 const FONT = "system-ui, 'Noto Sans', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
 
+// Text as XML 1.0 character data or attribute value: markup escaped, and the characters XML does
+// not allow at all (a NUL, a lone surrogate… in a token) shown as visible-text.js says.
 export function escapeXml(text) {
-  return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]);
+  return visibleText(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]);
 }
 
 // Rough width of a label in px at 13px: CJK and other wide characters count double.
@@ -22,9 +25,10 @@ function textWidth(text, size = 13) {
   return units * size;
 }
 
-function clip(text, maxWidth) {
-  if (textWidth(text) <= maxWidth) return String(text);
-  const chars = [...String(text)];
+function clip(raw, maxWidth) {
+  const text = visibleText(raw);
+  if (textWidth(text) <= maxWidth) return text;
+  const chars = [...text];
   let out = '';
   for (const ch of chars) {
     if (textWidth(`${out}${ch}…`) > maxWidth) return `${out}…`;
@@ -40,7 +44,7 @@ export function heatmapSVG(entry, { title = '' } = {}) {
   const rows = Math.min(matrix.rows, SVG_MAX_SHOWN);
   const cols = Math.min(matrix.cols, SVG_MAX_SHOWN);
   const scale = colorScale(kind, matrix.data);
-  const labelW = Math.min(160, Math.max(40, ...rowLabels.slice(0, rows).map((l) => textWidth(l) + 16)));
+  const labelW = Math.min(160, Math.max(40, ...rowLabels.slice(0, rows).map((l) => textWidth(visibleText(l)) + 16)));
   const headH = 40;
   const top = 34;
   const left = labelW;
