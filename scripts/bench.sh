@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds what the benchmarks compare (native, wasm SIMD, wasm scalar) and runs them: first our three
 # builds side by side (bench/bench.mjs), then ours against onnxruntime-web, tfjs-backend-wasm and
-# plain JavaScript (bench/compare.mjs, a few minutes). Arguments go to compare.mjs, e.g.
-# `npm run bench -- --sizes small`.
+# plain JavaScript (bench/compare.mjs, a few minutes), then training against TensorFlow.js
+# (bench/train-compare.mjs, a few minutes) and in Chromium (bench/browser-training.mjs).
+# Arguments go to compare.mjs, e.g. `npm run bench -- --sizes small`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs
@@ -12,3 +13,5 @@ bash scripts/build-wasm.sh
 cmake --build --preset wasm --target bench_kernels   # the floors compare.mjs prints
 node bench/bench.mjs
 node bench/compare.mjs "$@"
+node bench/train-compare.mjs
+node bench/browser-training.mjs
