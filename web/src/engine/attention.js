@@ -171,7 +171,10 @@ class AttentionEngine {
     return this.#module.HEAP8.length;
   }
 
-  /** Bytes of that memory in use: after a refused or failed call, back to the value at start. */
+  /**
+   * Bytes of that memory in use (by the engine and any trainer made from it): after a refused or
+   * failed call, back to its value at start.
+   */
   memoryInUse() {
     return this.#core.memoryInUse();
   }
