@@ -3,19 +3,20 @@
 
 #include <cmath>
 
+#include "alibi.hpp"
 #include "mask.hpp"
 #include "weights.hpp"
 
 namespace attn {
 
-Matrix sinusoidal_positions(int T, int C) {
+Matrix sinusoidal_positions(int T, int C, int offset) {
     // Computed in double and rounded once, so every platform's libm gives the same float (or
     // at worst one ulp apart).
     Matrix p(T, C);
     for (int t = 0; t < T; ++t) {
         for (int c = 0; c < C; ++c) {
             const int pair = c / 2;
-            const double angle = t / std::pow(10000.0, 2.0 * pair / C);
+            const double angle = (double(offset) + t) / std::pow(10000.0, 2.0 * pair / C);
             p(t, c) = static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
         }
     }
@@ -35,8 +36,8 @@ const Matrix* sequence_input(const Config& config, bool has_embeddings, const Ma
     const bool positions = config.positional == Positional::Sinusoidal;
     if (has_embeddings && !positions) return &embeddings;
     Matrix& x = made.emplace_back(has_embeddings ? embeddings : token_embeddings(tokens, config.C));
-    // Each sequence counts its positions from 0.
-    if (positions) add_in_place(x, sinusoidal_positions(x.rows, x.cols));
+    // Each sequence counts its positions from the same offset (0 unless asked).
+    if (positions) add_in_place(x, sinusoidal_positions(x.rows, x.cols, config.position_offset));
     return &x;
 }
 
@@ -54,6 +55,11 @@ Problem resolve(const Config& config, bool materialize_mask) {
     p.scale = config.scale;
     p.temperature = config.temperature;
     p.naive_softmax = config.naive_softmax;
+    // (validate refuses RoPE and ALiBi in cross-attention: they measure distances within one sequence)
+    p.rope = config.positional == Positional::Rope;
+    if (p.rope) p.rotary = rotary_table(p.T, p.HS(), config.position_offset);
+    p.alibi = config.alibi;
+    if (p.alibi) p.alibi_slopes = alibi_slopes(p.NH);
 
     p.x = sequence_input(config, config.has_embeddings, config.embeddings, config.tokens, p.made);
     p.cross = config.cross;
@@ -98,8 +104,10 @@ std::string compute(const Config& config, Result& result, Implementation impleme
         return kStoppedMessage;
     }
     // What the page shows besides the forward pass: the raw embeddings and positions.
+    result.rope_angles = resolved.rope ? resolved.rotary.angle : Matrix{};
+    result.alibi_slopes = resolved.alibi_slopes;
     if (config.positional == Positional::Sinusoidal) {
-        result.positions = sinusoidal_positions(resolved.T, resolved.C);
+        result.positions = sinusoidal_positions(resolved.T, resolved.C, config.position_offset);
         result.embeddings = config.has_embeddings ? config.embeddings
                                                   : token_embeddings(config.tokens, config.C);
     } else {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "matrix.hpp"
+#include "rotary.hpp"
 
 namespace attn {
 
@@ -46,6 +47,14 @@ inline constexpr int kMaxTokenBytes = 1024;
 // keep S/τ finite for every accepted input.
 inline constexpr float kMinTemperature = 0.01f;
 inline constexpr float kMaxTemperature = 100.0f;
+// Positions may start past 0 (positionOffset), to show that RoPE scores depend only on distance.
+// Up to 10⁶ the angles, computed in double, are exact to float32.
+inline constexpr int kMaxPositionOffset = 1000000;
+// The FlashAttention trace records every tile of every head: O(NH·T²·(1 + HS/Bc)) floats, for
+// learning on small inputs only. Tile sizes run from 1 to this limit too.
+inline constexpr int kMaxTokensTrace = 64;
+// The incremental decode keeps a T×T row table per head and runs the full path beside it.
+inline constexpr int kMaxTokensDecode = 256;
 
 // Which keys a query may see (query i, key j):
 //   None    every key                              (bidirectional, as in BERT)
@@ -57,7 +66,9 @@ inline constexpr float kMaxTemperature = 100.0f;
 // Padding tokens are masked as keys on top of any kind.
 enum class MaskKind { None, Causal, Window, Prefix, Custom };
 enum class WeightsKind { Identity, Random, Explicit };
-enum class Positional { None, Sinusoidal };
+// Sinusoidal positions are added to X; rotary positions (RoPE) rotate q and k inside each head
+// (rotary.hpp). Both count from `position_offset`.
+enum class Positional { None, Sinusoidal, Rope };
 // Which implementation runs the forward pass: the scalar reference that reads like the lesson, or
 // the xsimd one (the default where the build has SIMD).
 enum class Implementation { Reference, Simd };
@@ -76,7 +87,9 @@ struct Config {
     std::uint32_t seed = 0;              // for WeightsKind::Random
     Matrix wq, wo;                       // (C, C), for WeightsKind::Explicit
     Matrix wk, wv;                       // (C, KVH·HS), for WeightsKind::Explicit
-    Positional positional = Positional::None;  // added to X (and to the source)
+    Positional positional = Positional::None;  // added to X (and to the source), or RoPE
+    int position_offset = 0;                   // the first token's position, 0 … kMaxPositionOffset
+    bool alibi = false;                        // add ALiBi's −m_h·|i − j| to the scores (alibi.hpp)
 
     // Cross-attention: present = queries from `tokens`, keys and values from the source.
     bool cross = false;
@@ -115,6 +128,10 @@ struct Problem {
     bool scale = true;
     float temperature = 1.0f;
     bool naive_softmax = false;
+    bool rope = false;
+    RotaryTable rotary;                // (T, ⌊HS/2⌋) with rope (self-attention: keys share it)
+    bool alibi = false;
+    std::vector<float> alibi_slopes;   // (NH) with alibi
     int HS() const { return C / NH; }
     // The key/value head that query head h reads: heads are grouped NH/KVH to a key/value head.
     int kv_head_of(int h) const { return h / (NH / KVH); }
@@ -127,10 +144,13 @@ struct Problem {
 };
 
 struct HeadResult {
-    Matrix q;              // (T, HS)  column slice of Q
-    Matrix k, v;           // (Tk, HS) column slices of K and V (of this head's key/value head)
+    Matrix q;              // (T, HS)  column slice of Q, rotated by RoPE when it is on
+    Matrix k, v;           // (Tk, HS) column slices of K and V (of this head's key/value head);
+                           //          k rotated by RoPE when it is on
     Matrix scores;         // (T, Tk)  Q_h·K_hᵀ, divided by √HS when scaling is on
-    Matrix masked;         // (T, Tk)  the logits before temperature: scores + M (or (QKᵀ + M)/√HS)
+    Matrix bias;           // (T, Tk)  ALiBi's −m_h·|i − j| (empty without ALiBi)
+    Matrix masked;         // (T, Tk)  the logits before temperature: scores + bias + M
+                           //          (or (QKᵀ + M)/√HS + bias)
     Matrix exps;           // (T, Tk)  e^(z − max) of z = masked/τ (naive softmax: e^z)
     Matrix weights;        // (T, Tk)  softmax(masked / τ) = exps / row_sum; 0 where masked with −∞
     Matrix context;        // (T, HS)  weights·V_h
@@ -145,6 +165,8 @@ struct Result {
     Matrix xs;                     // (Tk, C)  the source, in cross-attention (else empty)
     Matrix embeddings;             // (T, C)   X before positions (empty without positions)
     Matrix positions;              // (T, C)   the positional encoding added (empty without)
+    Matrix rope_angles;            // (T, ⌊HS/2⌋) RoPE's angle of pair p at each position (or empty)
+    std::vector<float> alibi_slopes;  // (NH) ALiBi's m_h (or empty)
     Matrix q;                      // (T, C)
     Matrix k, v;                   // (Tk, KVH·HS)
     Matrix wq, wk, wv, wo;         // the weights used, as resolved from the config
@@ -189,7 +211,10 @@ struct CallSizes {
     double S = 0;                   // source tokens, in cross-attention
     double longest_token = 0;       // UTF-8 bytes of the longest token string
     double C = 0, NH = 1, KVH = 0;  // KVH 0: as many as NH
-    bool positional = false;
+    bool positional = false;        // sinusoidal positions added to X
+    bool rope = false;
+    bool alibi = false;
+    double position_offset = 0;
     bool has_embeddings = false;
     Shape embeddings;
     bool has_source_embeddings = false;
@@ -202,6 +227,9 @@ struct CallSizes {
     bool has_padding = false;
     double padding = 0;             // entries
     double weight_rows = 0;         // output_only: query rows whose weights are kept
+    bool trace = false;             // trace_output_only (implies output_only)
+    double block_rows = 0, block_keys = 0;  // the trace's tile, Br × Bc
+    bool decode = false;            // decode_incremental
 };
 
 // The sizes of a native Config (for validate).
@@ -242,6 +270,52 @@ bool forward_simd(const Problem& problem, Result& result, const Progress& progre
 std::string compute_output_only(const Config& config, const std::vector<int>& weight_rows,
                                 OutputOnlyResult& result, const Progress& progress = {});
 
+// A recording of the forward-only path's tiles (FlashAttention's forward pass, tile by tile), for
+// T ≤ kMaxTokensTrace and a tile of Br queries × Bc keys chosen by the caller. Tiles are listed in
+// the order the path visits them: head by head, block of queries by block, tile of keys by tile.
+// For a tile of `rows` × `keys` that is not skipped, the flat arrays hold, in that order:
+//   logits   rows·keys  z = (scaled score + bias + M)/τ, −∞ where masked with −∞
+//   max, sum rows       the running max m and running sum ℓ of each row after the tile
+//   rescale  rows       e^(m_old − m_new), the factor applied to the row's partial output
+//                       (and to ℓ) before this tile's keys were added; 1 while m is unchanged
+//   partial  rows·HS    the un-normalised output o = Σ e^(z − m)·v of each row after the tile
+// A skipped tile (hidden entirely by a −∞ mask) is listed and has no entries.
+struct FlashTrace {
+    int T = 0, Tk = 0, C = 0, NH = 1, KVH = 1, HS = 0, block_rows = 0, block_keys = 0;
+    Matrix tiles;            // (n, 6): head, first row, rows, first key, keys, skipped (1 or 0)
+    std::vector<float> logits, max, sum, rescale, partial;
+    std::vector<Matrix> context;  // per head (T, HS): o / ℓ, the head's output
+    Matrix output;           // (T, C) the same output as compute_output_only's
+};
+
+// Runs the forward-only path with Br × Bc tiles and records every step (see FlashTrace).
+std::string trace_output_only(const Config& config, int block_rows, int block_keys, FlashTrace& trace);
+
+// Generation as a decoder runs it, one token per step with a KV cache: at step t only token t's
+// q, k and v are computed (k rotated at position t with RoPE), k and v are appended to the cache,
+// and token t's attention row is computed against the cache (t + 1 keys). Causal self-attention
+// only, T ≤ kMaxTokensDecode. The full causal forward pass runs beside it for the comparison.
+struct DecodeResult {
+    int T = 0, C = 0, NH = 1, KVH = 1, HS = 0;
+    Matrix k_cache, v_cache;         // (T, KVH·HS) the cache after the last step; after step t
+                                     //             it holds rows 0 … t
+    std::vector<Matrix> weights;     // per head (T, T): row t computed at step t (0 after t)
+    Matrix output;                   // (T, C) row t computed at step t
+    std::vector<float> difference;   // (T) largest |incremental − full| over step t's weight rows
+                                     //     (every head) and its output row
+    // Multiply-adds of step t (doubles: exact up to 2⁵³). With the cache: token t's projections
+    // (q, k, v and the output), its scores and weighted sum against t + 1 keys. Without: the full
+    // causal pass over tokens 0 … t again (every projection, and the visible pairs only).
+    std::vector<double> madds_cached, madds_uncached;
+    double cache_bytes_per_token = 0;  // per layer: K and V, KVH·HS floats each, 4 bytes a float
+};
+
+std::string decode_incremental(const Config& config, DecodeResult& result);
+
+// What only the incremental decode refuses among a config's values (validate_sizes has checked
+// its sizes with CallSizes::decode): "" when acceptable.
+std::string validate_decode(const Config& config);
+
 // validate → resolve → forward. Returns the validation message (empty on success); on a refusal
 // `result` is left untouched; when `progress` stops the computation, `result` is emptied (its
 // storage freed) and kStoppedMessage returned. compute_output_only does the same.
@@ -249,9 +323,9 @@ std::string compute(const Config& config, Result& result,
                     Implementation implementation = Implementation::Simd,
                     const Progress& progress = {});
 
-// The sinusoidal positional encoding of "Attention Is All You Need", (T, C):
-// P[t][2i] = sin(t / 10000^(2i/C)), P[t][2i+1] = cos(t / 10000^(2i/C)).
-Matrix sinusoidal_positions(int T, int C);
+// The sinusoidal positional encoding of "Attention Is All You Need", (T, C), for positions
+// offset … offset + T − 1: P[t][2i] = sin(pos / 10000^(2i/C)), P[t][2i+1] = cos(pos / 10000^(2i/C)).
+Matrix sinusoidal_positions(int T, int C, int offset = 0);
 
 // Names the SIMD instruction set the xsimd implementation was compiled for (e.g. "sse4.1",
 // "fma3+avx2"), or "scalar" when the build has none and forward_simd is the reference.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "alibi.hpp"
+
 namespace attn::detail {
 
 void shape_result(const Problem& p, Result& r) {
@@ -35,6 +37,7 @@ void shape_result(const Problem& p, Result& r) {
         head.k.resize(p.Tk, HS);
         head.v.resize(p.Tk, HS);
         head.scores.resize(p.T, p.Tk);
+        if (p.alibi) head.bias.resize(p.T, p.Tk); else head.bias.resize(0, 0);
         head.masked.resize(p.T, p.Tk);
         head.exps.resize(p.T, p.Tk);
         head.weights.resize(p.T, p.Tk);
@@ -59,6 +62,13 @@ void paste_head_columns(const Matrix& src, int h, Matrix& dst) {
         std::copy(src.row(t), src.row(t) + src.cols, dst.row(t) + h * src.cols);
     }
 }
+
+void fill_alibi_bias(const Problem& p, int h, Matrix& bias) {
+    for (int i = 0; i < bias.rows; ++i)
+        for (int j = 0; j < bias.cols; ++j) bias(i, j) = alibi_bias(p.alibi_slopes[h], i, j);
+}
+
+void rotate_head(const Problem& p, Matrix& m) { rotate_rows(m.data.data(), m.rows, m.cols, m.cols, p.rotary); }
 
 bool row_fully_masked(const Problem& p, int i) {
     if (!std::isinf(p.mask_fill)) return false;

@@ -22,6 +22,12 @@ inline float mask_term(const Problem& p, int i, int j) {
     return p.mask[std::size_t(i) * p.Tk + j] ? p.mask_fill : 0.0f;
 }
 
+// Head h's ALiBi bias matrix, bias(i, j) = −m_h·|i − j|        (T, Tk)
+void fill_alibi_bias(const Problem& problem, int h, Matrix& bias);
+
+// Rotates the rows of a head's q or k by RoPE (row t at position t).
+void rotate_head(const Problem& problem, Matrix& q_or_k);
+
 // True when query i may see no key at all and the fill is −∞: softmax would be 0/0, and the
 // row is defined as all-zero weights instead.
 bool row_fully_masked(const Problem& p, int i);

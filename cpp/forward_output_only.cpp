@@ -8,10 +8,14 @@
 //
 // and at the end o / l is the row of softmax(z)·V. Tiles entirely hidden by a −∞ mask (above the
 // diagonal of a causal mask, outside a window) are never computed.
+//
+// trace_output_only runs the same loops with a tile of the caller's size and records each step
+// (FlashTrace): the recording is a branch per tile, not a second implementation.
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "alibi.hpp"
 #include "attention.hpp"
 #include "mask.hpp"
 #include "packing.hpp"
@@ -97,15 +101,29 @@ void logits_of_row(const MaskRule& rule, const Logit& logit, float visible_scale
     for (int b = hi; b < keys; ++b) z[b] = logit.masked(z[b]);
 }
 
-}  // namespace
+// ALiBi's bias for query i and keys [j0, j0 + keys), divided by τ, added to logits.
+void add_alibi_row(float* z, int keys, float slope_over_tau, int i, int j0) {
+    for (int b = 0; b < keys; ++b) z[b] += alibi_bias(slope_over_tau, i, j0 + b);
+}
 
-std::string compute_output_only(const Config& config, const std::vector<int>& weight_rows,
-                                OutputOnlyResult& r, const Progress& progress) {
-    std::string problem = validate(config, /*output_only=*/true, double(weight_rows.size()));
-    if (!problem.empty()) return problem;
+// How the keys are cut: the fast path's tiles start on strip boundaries and come in chunks that
+// fit L2; a trace's tiles lie on a grid of the caller's size, all in one chunk.
+struct Tiling {
+    int block_rows = kBlockRows;
+    int tile_keys = kTileKeys;
+    bool trace = false;
+};
+
+// Appends one tile's record to `trace` (see FlashTrace in attention.hpp).
+void record_tile(FlashTrace& trace, int h, int i0, int rows, int j0, int keys, bool skipped) {
+    const int n = trace.tiles.rows;
+    trace.tiles.data.insert(trace.tiles.data.end(), {float(h), float(i0), float(rows), float(j0), float(keys), skipped ? 1.0f : 0.0f});
+    trace.tiles.rows = n + 1;
+}
+
+std::string run_tiled(const Config& config, const std::vector<int>& weight_rows, OutputOnlyResult& r,
+                      const Progress& progress, const Tiling& tiling, FlashTrace* trace) {
     const int T = static_cast<int>(config.tokens.size());
-    problem = validate_weight_rows(std::vector<double>(weight_rows.begin(), weight_rows.end()), T);
-    if (!problem.empty()) return problem;
     const Problem p = resolve(config, /*materialize_mask=*/false);
     const MaskRule rule = MaskRule::from(config, p.Tk);
     const int Tk = p.Tk, C = p.C, HS = p.HS();
@@ -117,7 +135,7 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
     // scaled once (so that Q_h·K_hᵀ are the logits), and each row of a tile is one max and one
     // exp over its visible keys. (Scaling Q rounds once per entry of Q instead of once per
     // logit: a different rounding, well within float32's error of the products themselves.)
-    const bool band_path = rule.is_band() && infinite_fill && !p.naive_softmax;
+    const bool band_path = rule.is_band() && infinite_fill && !p.naive_softmax && !p.alibi;
     const float dot_scale = band_path ? 1.0f : visible_scale;  // logit = dot · this, where visible
 
     r.T = T; r.Tk = Tk; r.C = C; r.NH = p.NH; r.KVH = p.KVH; r.HS = HS;
@@ -126,7 +144,10 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
     r.v.resize(Tk, p.KVH * HS);
     r.concat.resize(T, C);
     r.output.resize(T, C);
-    r.tile.resize(kBlockRows, kTileKeys);
+    constexpr int S = kernels::kStrip;
+    // (a trace's tile may start inside a strip: room for the products from the strip's start)
+    r.tile.resize(tiling.block_rows, tiling.tile_keys + (tiling.trace ? S : 0));
+    const int ld_tile = r.tile.cols;
     r.head_out.resize(T, HS);
     r.running_max.resize(T);
     r.running_sum.resize(T);
@@ -135,17 +156,25 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
 
     // pass 1: projections Q = X·W_Q, K = X_s·W_K, V = X_s·W_V — O(T·C) memory
     kernels::gemm_auto(p.x->data.data(), C, p.wq->data.data(), C, r.q.data.data(), C, T, C, C);
+    // RoPE turns each head's columns of Q and K by position (before Q is scaled, as in the full path)
+    if (p.rope) {
+        for (int h = 0; h < p.NH; ++h) rotate_rows(r.q.data.data() + h * HS, T, C, HS, p.rotary);
+    }
     if (band_path && visible_scale != 1.0f) kernels::scale_row(r.q.data.data(), T * C, visible_scale);
     kernels::gemm_auto(p.xs->data.data(), C, p.wk->data.data(), r.k.cols, r.k.data.data(), r.k.cols, Tk, C, r.k.cols);
     kernels::gemm_auto(p.xs->data.data(), C, p.wv->data.data(), r.v.cols, r.v.data.data(), r.v.cols, Tk, C, r.v.cols);
+    if (p.rope) {
+        for (int g = 0; g < p.KVH; ++g) rotate_rows(r.k.data.data() + g * HS, Tk, r.k.cols, HS, p.rotary);
+    }
 
     // K_gᵀ and V_g are packed in strips of kStrip keys / head columns (packing.hpp): a tile's
     // products then read contiguous memory instead of rows Tk floats apart.
-    constexpr int S = kernels::kStrip;
     const std::size_t k_strip_stride = std::size_t(HS) * S;   // a strip of Kᵀ: HS rows × S keys
     const std::size_t v_strip_stride = std::size_t(Tk) * S;   // a strip of V: Tk rows × S columns
     // Keys per chunk: the chunk's K and V together take about kChunkBytes (a whole number of tiles).
-    const int chunk_keys = std::max(kTileKeys, int(kChunkBytes / (2 * sizeof(float) * HS)) / kTileKeys * kTileKeys);
+    const int chunk_keys = tiling.trace ? std::max(Tk, 1)
+                                        : std::max(kTileKeys, int(kChunkBytes / (2 * sizeof(float) * HS)) / kTileKeys * kTileKeys);
+    std::vector<float> max_before(trace ? tiling.block_rows : 0);  // a trace's m_old per row
     r.k_packed.resize(packed_size<S>(HS, Tk));
     r.v_packed.resize(packed_size<S>(Tk, HS));
 
@@ -169,29 +198,48 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
         // mind the order in which a row meets its keys.
         for (int c0 = 0; c0 < Tk; c0 += chunk_keys) {
             const int c1 = std::min(Tk, c0 + chunk_keys);
-            for (int i0 = 0; i0 < T; i0 += kBlockRows) {
-                const int i1 = std::min(T, i0 + kBlockRows), rows = i1 - i0;
-                // Tiles start on a strip boundary; keys before `lo` that this adds are masked anyway.
-                auto [lo, hi] = key_range(rule, infinite_fill, i0, i1);
-                lo = std::max(lo - lo % S, c0);
-                hi = std::min(hi, c1);
+            for (int i0 = 0; i0 < T; i0 += tiling.block_rows) {
+                const int i1 = std::min(T, i0 + tiling.block_rows), rows = i1 - i0;
+                const auto [visible_lo, visible_hi] = key_range(rule, infinite_fill, i0, i1);
+                // Tiles start on a strip boundary; keys before `lo` that this adds are masked
+                // anyway. A trace walks the whole grid and records the tiles it skips.
+                const int lo = tiling.trace ? c0 : std::max(visible_lo - visible_lo % S, c0);
+                const int hi = tiling.trace ? c1 : std::min(visible_hi, c1);
                 float* const out = r.head_out.row(i0);
-                for (int j0 = lo; j0 < hi; j0 += kTileKeys) {
-                    const int j1 = std::min(hi, j0 + kTileKeys), keys = j1 - j0;
+                for (int j0 = lo; j0 < hi; j0 += tiling.tile_keys) {
+                    const int j1 = std::min(hi, j0 + tiling.tile_keys), keys = j1 - j0;
+                    if (trace && (j1 <= visible_lo || j0 >= visible_hi)) {
+                        record_tile(*trace, h, i0, rows, j0, keys, true);
+                        continue;
+                    }
                     // pass 2: raw dot products of the block's queries with the tile's keys
-                    kernels::gemm_packed(q_h + std::size_t(i0) * C, C, r.k_packed.data() + (j0 / S) * k_strip_stride,
-                                         k_strip_stride, r.tile.data.data(), kTileKeys, rows, HS, keys);
+                    // (from the start of the tile's strip: a trace's grid need not lie on strips)
+                    const int js = j0 - j0 % S;
+                    kernels::gemm_packed(q_h + std::size_t(i0) * C, C, r.k_packed.data() + (js / S) * k_strip_stride,
+                                         k_strip_stride, r.tile.data.data(), ld_tile, rows, HS, j1 - js);
+                    if (js != j0) {
+                        for (int a = 0; a < rows; ++a) std::copy(r.tile.row(a) + (j0 - js), r.tile.row(a) + (j1 - js), r.tile.row(a));
+                    }
+                    if (trace) {
+                        record_tile(*trace, h, i0, rows, j0, keys, false);
+                        std::copy(m + i0, m + i1, max_before.begin());
+                    }
                     for (int a = 0; a < rows; ++a) {
                         const int i = i0 + a;
                         float* z = r.tile.row(a);
                         if (band_path) {
-                            m[i] = band_row_update(z, keys, std::clamp(rule.first_visible(i) - j0, 0, keys),
-                                                   std::clamp(rule.last_visible(i) + 1 - j0, 0, keys), m[i], l[i],
-                                                   out + std::size_t(a) * HS, HS);
+                            const int row_lo = std::clamp(rule.first_visible(i) - j0, 0, keys);
+                            const int row_hi = std::clamp(rule.last_visible(i) + 1 - j0, 0, keys);
+                            if (trace) {  // the logits: −∞ outside the band, which the update never reads
+                                for (int b = 0; b < keys; ++b) trace->logits.push_back(b >= row_lo && b < row_hi ? z[b] : kMinusInfinity);
+                            }
+                            m[i] = band_row_update(z, keys, row_lo, row_hi, m[i], l[i], out + std::size_t(a) * HS, HS);
                             continue;
                         }
-                        // pass 3: logits z = (scaled score + M)/τ, −∞ where masked with −∞
+                        // pass 3: logits z = (scaled score + bias + M)/τ, −∞ where masked with −∞
                         logits_of_row(rule, logit, visible_scale, i, j0, z, keys);
+                        if (p.alibi) add_alibi_row(z, keys, p.alibi_slopes[h] * logit.inverse_temperature, i, j0);
+                        if (trace) trace->logits.insert(trace->logits.end(), z, z + keys);
                         // pass 4: online softmax update of row i (the naive form keeps m = 0)
                         const float m_new = p.naive_softmax ? 0.0f : std::max(m[i], kernels::row_max(z, keys));
                         if (m_new == kMinusInfinity) {  // nothing visible yet: this tile adds nothing
@@ -207,8 +255,17 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
                         if (alpha != 1.0f) kernels::scale_row(out + std::size_t(a) * HS, HS, alpha);
                     }
                     // pass 5: o += e^(z − m)·V over the tile
-                    kernels::gemm_packed<true>(r.tile.data.data(), kTileKeys, r.v_packed.data() + std::size_t(j0) * S,
+                    kernels::gemm_packed<true>(r.tile.data.data(), ld_tile, r.v_packed.data() + std::size_t(j0) * S,
                                                v_strip_stride, out, HS, rows, keys, HS);
+                    if (trace) {
+                        for (int a = 0; a < rows; ++a) {
+                            const float m_old = max_before[a], m_new = m[i0 + a];
+                            trace->max.push_back(m_new);
+                            trace->sum.push_back(l[i0 + a]);
+                            trace->rescale.push_back(m_old == m_new ? 1.0f : std::exp(m_old - m_new));
+                        }
+                        trace->partial.insert(trace->partial.end(), out, out + std::size_t(rows) * HS);
+                    }
                 }
             }
             // Progress by keys done; with a causal mask later chunks cost less, which a progress
@@ -229,6 +286,7 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
             }
             std::copy(o, o + HS, r.concat.row(i) + h * HS);
         }
+        if (trace) trace->context[h] = r.head_out;
 
         // The weights of the rows asked for: e^(z − m)/l with the row's final m and l.
         Matrix& weights = r.row_weights[h];
@@ -238,13 +296,47 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
             float* a = weights.row(n);
             kernels::gemm_packed(q_h + std::size_t(i) * C, C, r.k_packed.data(), k_strip_stride, a, Tk, 1, HS, Tk);
             for (int j = 0; j < Tk; ++j) {
-                const float z = rule.masked(i, j) ? logit.masked(a[j]) : a[j] * dot_scale;
+                float z = rule.masked(i, j) ? logit.masked(a[j]) : a[j] * dot_scale;
+                if (p.alibi) z += alibi_bias(p.alibi_slopes[h] * logit.inverse_temperature, i, j);
                 a[j] = r.running_sum[i] > 0.0f ? std::exp(z - r.running_max[i]) / r.running_sum[i] : 0.0f;
             }
         }
     }
     // pass 7: output = concat · W_O
     kernels::gemm_auto(r.concat.data.data(), C, p.wo->data.data(), C, r.output.data.data(), C, T, C, C);
+    return {};
+}
+
+}  // namespace
+
+std::string compute_output_only(const Config& config, const std::vector<int>& weight_rows,
+                                OutputOnlyResult& r, const Progress& progress) {
+    std::string problem = validate(config, /*output_only=*/true, double(weight_rows.size()));
+    if (!problem.empty()) return problem;
+    const int T = static_cast<int>(config.tokens.size());
+    problem = validate_weight_rows(std::vector<double>(weight_rows.begin(), weight_rows.end()), T);
+    if (!problem.empty()) return problem;
+    return run_tiled(config, weight_rows, r, progress, Tiling{}, nullptr);
+}
+
+std::string trace_output_only(const Config& config, int block_rows, int block_keys, FlashTrace& trace) {
+    CallSizes sizes = sizes_of(config, /*output_only=*/true);
+    sizes.trace = true;
+    sizes.block_rows = block_rows;
+    sizes.block_keys = block_keys;
+    std::string problem = validate_sizes(sizes);
+    if (problem.empty()) problem = validate(config, /*output_only=*/true);
+    if (!problem.empty()) return problem;
+    trace = FlashTrace{};
+    trace.block_rows = block_rows;
+    trace.block_keys = block_keys;
+    trace.tiles.resize(0, 6);
+    trace.context.resize(config.NH);
+    OutputOnlyResult scratch;
+    run_tiled(config, {}, scratch, {}, Tiling{block_rows, block_keys, true}, &trace);
+    trace.T = scratch.T; trace.Tk = scratch.Tk; trace.C = scratch.C;
+    trace.NH = scratch.NH; trace.KVH = scratch.KVH; trace.HS = scratch.HS;
+    trace.output = std::move(scratch.output);
     return {};
 }
 

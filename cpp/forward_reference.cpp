@@ -43,18 +43,25 @@ void forward_reference(const Problem& p, Result& r) {
         detail::copy_head_columns(r.q, h, head.q);
         detail::copy_head_columns(r.k, g, head.k);
         detail::copy_head_columns(r.v, g, head.v);
+        // RoPE turns q and k of each position (rotary.hpp); ALiBi's bias depends on i − j only
+        if (p.rope) {
+            detail::rotate_head(p, head.q);
+            detail::rotate_head(p, head.k);
+        }
+        if (p.alibi) detail::fill_alibi_bias(p, h, head.bias);
 
         for (int i = 0; i < T; ++i) {
             // pass 3: s_ij = q_i · k_j / √HS for every key, masked or not            (T, Tk)
-            // pass 4: add the mask M — after the scaling, QKᵀ/√d_k + M, or before it,
-            //         (QKᵀ + M)/√d_k; with M = −∞ both give −∞.
+            // pass 4: add ALiBi's bias B and the mask M — after the scaling, QKᵀ/√d_k + B + M,
+            //         or M before it, (QKᵀ + M)/√d_k + B; with M = −∞ both give −∞.
             for (int j = 0; j < Tk; ++j) {
                 float dot = 0.0f;
                 for (int c = 0; c < HS; ++c) dot += head.q(i, c) * head.k(j, c);
                 const float m = detail::mask_term(p, i, j);
+                const float b = p.alibi ? head.bias(i, j) : 0.0f;
                 head.scores(i, j) = dot * score_scale;
-                head.masked(i, j) = p.mask_before_scale ? (dot + m) * score_scale
-                                                        : dot * score_scale + m;
+                head.masked(i, j) = p.mask_before_scale ? (dot + m) * score_scale + b
+                                                        : (dot * score_scale + b) + m;
             }
             // pass 5: softmax of z = masked / τ. The stable form subtracts the row max, so every
             // exponent is ≤ 0 and exp cannot overflow; exp(−∞) = 0 gives masked keys exactly zero

@@ -41,6 +41,11 @@ bool forward_simd(const Problem& p, Result& r, const Progress& progress) {
         detail::copy_head_columns(r.q, h, head.q);
         detail::copy_head_columns(r.k, g, head.k);
         detail::copy_head_columns(r.v, g, head.v);
+        if (p.rope) {
+            detail::rotate_head(p, head.q);
+            detail::rotate_head(p, head.k);
+        }
+        if (p.alibi) detail::fill_alibi_bias(p, h, head.bias);
 
         // pass 3: QK_hᵀ for every pair (the page shows the unmasked scores too). `masked`
         // holds the raw dot products until pass 4 rewrites it row by row.
@@ -54,9 +59,17 @@ bool forward_simd(const Problem& p, Result& r, const Progress& progress) {
             // pass 3 (end): scaled scores; pass 4: the mask, after or before the scaling
             std::copy(m_i, m_i + Tk, s_i);
             scale_row(s_i, Tk, score_scale);
-            for (int j = 0; j < Tk; ++j) {
-                const float m = detail::mask_term(p, i, j);
-                m_i[j] = p.mask_before_scale ? (m_i[j] + m) * score_scale : s_i[j] + m;
+            if (p.alibi) {  // (a loop of its own: the common case keeps its shorter one)
+                const float* b_i = head.bias.row(i);
+                for (int j = 0; j < Tk; ++j) {
+                    const float m = detail::mask_term(p, i, j);
+                    m_i[j] = p.mask_before_scale ? (m_i[j] + m) * score_scale + b_i[j] : (s_i[j] + b_i[j]) + m;
+                }
+            } else {
+                for (int j = 0; j < Tk; ++j) {
+                    const float m = detail::mask_term(p, i, j);
+                    m_i[j] = p.mask_before_scale ? (m_i[j] + m) * score_scale : s_i[j] + m;
+                }
             }
             // pass 5: softmax of z = masked / τ (stable unless naive was asked for)
             if (detail::row_fully_masked(p, i)) {

@@ -128,7 +128,10 @@ CallSizes sizes_of(const Config& config, bool output_only, double weight_rows) {
     s.C = config.C;
     s.NH = config.NH;
     s.KVH = config.KVH == 0 ? config.NH : config.KVH;
-    s.positional = config.positional != Positional::None;
+    s.positional = config.positional == Positional::Sinusoidal;
+    s.rope = config.positional == Positional::Rope;
+    s.alibi = config.alibi;
+    s.position_offset = config.position_offset;
     // (a Matrix whose data does not hold rows·cols entries reports NaN rows: it is refused)
     const auto shape = [](const Matrix& m) {
         const bool whole = m.data.size() == std::size_t(m.rows) * std::size_t(m.cols);
@@ -166,27 +169,55 @@ double bytes_needed(const CallSizes& s) {
     floats += 2 * (T * C + (s.cross ? Tk * C : 0));  // X made (and a positions table while adding)
     floats += weights;                                 // given or generated, once
     double bytes = tokens + (s.mask == MaskKind::Custom ? T * Tk : 0) + Tk;
+    // RoPE's table of angles, cosines and sines (T, HS/2) each, and the angles in the result
+    if (s.rope) floats += 3 * T * HS / 2 + 2 * T * HS / 2;
     if (s.output_only) {
         // q, concat, output, head_out (T×C at most), k, v and their packed copies, the kept rows
         // (and the list of rows as given and as ints)
         floats += 4 * T * C + 4 * Tk * kv_width + NH * s.weight_rows * Tk + 3 * s.weight_rows;
+        if (s.trace) {
+            // every tile's record, then its copy for JS: the tile table, the logits (at most every
+            // pair), per row of a tile m, ℓ and the rescale, the partial outputs, each head's
+            // output and the model's (the tile of the trace is at most Br × (Bc + a strip))
+            const double key_tiles = std::ceil(Tk / s.block_keys);
+            const double tiles = NH * std::ceil(T / s.block_rows) * key_tiles;
+            const double trace = 6 * tiles + NH * T * Tk + NH * T * key_tiles * (3 + HS) + NH * T * HS + T * C;
+            floats += 2 * trace + s.block_rows * (s.block_keys + 16);
+        }
         return bytes + 4 * floats;
     }
     // The full result: the model's matrices, every head's slices and T×Tk matrices, row statistics.
     const double model = (4 + 2 * s.positional) * T * C + (s.cross ? Tk * C : 0) + 2 * Tk * kv_width +
                          weights + T * Tk;
-    const double per_head = 2 * T * HS + 2 * Tk * HS + 4 * T * Tk + 3 * T;
+    const double per_head = 2 * T * HS + 2 * Tk * HS + (4 + s.alibi) * T * Tk + 3 * T + s.alibi;
     const double result = model + NH * per_head;
     // resolve's mask (bytes), the transposed K of a head, and the result packed again for JS.
     bytes += T * Tk;
     floats += HS * Tk + result + result + 3 * NH * T;
+    if (s.decode) {
+        // the incremental result beside the full one, and its copy for JS: the caches, the
+        // weight rows of every head, the output, per step the difference and two counts
+        const double decoded = 2 * T * kv_width + NH * T * T + T * C + 3 * T + 2 * C;
+        floats += 2 * decoded;
+    }
     return bytes + 4 * floats;
 }
 
 std::string validate_sizes(const CallSizes& s) {
     std::ostringstream out;
-    const int max_tokens = s.output_only ? kMaxTokensOutputOnly : kMaxTokens;
+    const int max_tokens = s.trace ? kMaxTokensTrace : s.decode ? kMaxTokensDecode
+                         : s.output_only ? kMaxTokensOutputOnly : kMaxTokens;
     if (s.T == 0) return "no tokens: give at least one token";
+    if (s.trace && s.T > max_tokens) {
+        out << "the FlashAttention trace takes at most " << max_tokens << " tokens (got " << number_text(s.T)
+            << "): it records every tile; for longer inputs use the forward-only path";
+        return out.str();
+    }
+    if (s.decode && s.T > max_tokens) {
+        out << "the incremental decode takes at most " << max_tokens << " tokens (got " << number_text(s.T) << ")";
+        return out.str();
+    }
+    if (s.decode && s.cross) return "the incremental decode is self-attention only: leave out source";
     if (s.T > max_tokens) {
         out << "too many tokens: " << number_text(s.T) << " (the limit is " << max_tokens << ")";
         return out.str();
@@ -246,6 +277,30 @@ std::string validate_sizes(const CallSizes& s) {
             if (!problem.empty()) return problem;
         }
     }
+    if (s.rope && s.cross) {
+        return "positional \"rope\" works in self-attention only (it measures distances within one "
+               "sequence): leave out source or use \"sinusoidal\"";
+    }
+    if (s.alibi && s.cross) {
+        return "alibi works in self-attention only (it measures distances within one sequence): leave out source";
+    }
+    if (!whole_in(s.position_offset, 0, kMaxPositionOffset)) {
+        out << "positionOffset must be a whole number between 0 and " << kMaxPositionOffset << " (got "
+            << number_text(s.position_offset) << ")";
+        return out.str();
+    }
+    if (s.trace) {
+        for (const auto& [name, value] : {std::pair{"blockRows", s.block_rows}, {"blockKeys", s.block_keys}}) {
+            if (whole_in(value, 1, kMaxTokensTrace)) continue;
+            out << name << " must be a whole number between 1 and " << kMaxTokensTrace << " (got "
+                << number_text(value) << ")";
+            return out.str();
+        }
+    }
+    if (s.decode && (s.mask != MaskKind::Causal || s.has_padding)) {
+        return "the incremental decode needs mask \"causal\" without padding: a KV cache holds only the "
+               "tokens generated so far";
+    }
     // Window and prefix: any whole number in range; beyond T they mean "every earlier key".
     if (s.mask == MaskKind::Window && !(std::floor(s.window) == s.window && s.window >= 1)) {
         out << "window must be a whole number, at least 1 (got " << number_text(s.window) << ")";
@@ -300,6 +355,12 @@ std::string validate(const Config& config, bool output_only, double weight_rows)
         return out.str();
     }
     return {};
+}
+
+std::string validate_decode(const Config& config) {
+    if (std::isinf(config.mask_fill)) return {};
+    return "the incremental decode needs maskFill -Infinity: with a finite fill the full causal rows "
+           "weigh keys that are not in the cache yet (got " + number_text(config.mask_fill) + ")";
 }
 
 std::string validate_weight_rows(const std::vector<double>& rows, int T) {

@@ -55,6 +55,35 @@ inline bool masked(const attn::Config& c, int i, int j) {
     return false;
 }
 
+// ALiBi's slopes as the paper's reference code (ofirpress/attention_with_linear_biases) computes
+// them: a geometric sequence from 2^(−8/n) for a power of two n, otherwise the closest smaller
+// power of two's slopes and then every other slope of twice that.
+inline std::vector<double> alibi_slopes(int n) {
+    const auto power_of_2 = [](int m) {
+        std::vector<double> slopes;
+        const double start = std::pow(2.0, -std::pow(2.0, -(std::log2(double(m)) - 3)));
+        for (int i = 0; i < m; ++i) slopes.push_back(start * std::pow(start, i));
+        return slopes;
+    };
+    if (std::floor(std::log2(double(n))) == std::log2(double(n))) return power_of_2(n);
+    const int closest = 1 << int(std::floor(std::log2(double(n))));
+    std::vector<double> slopes = power_of_2(closest);
+    const std::vector<double> more = alibi_slopes(2 * closest);
+    for (size_t i = 0; slopes.size() < size_t(n); i += 2) slopes.push_back(more[i]);
+    return slopes;
+}
+
+// RoPE in double on the columns [first, first + HS) of row `row` at position `pos`: adjacent
+// pairs (2p, 2p+1) turned by pos·10000^(−2p/HS); an odd HS leaves its last column as it is.
+inline void rotate(std::vector<double>& row, int first, int HS, double pos) {
+    for (int p = 0; 2 * p + 1 < HS; ++p) {
+        const double angle = pos * std::pow(10000.0, -2.0 * p / HS);
+        const double x = row[first + 2 * p], y = row[first + 2 * p + 1];
+        row[first + 2 * p] = x * std::cos(angle) - y * std::sin(angle);
+        row[first + 2 * p + 1] = x * std::sin(angle) + y * std::cos(angle);
+    }
+}
+
 // `p` supplies the resolved inputs (X, the source, the weights); everything else comes from
 // the config and the textbook formulas.
 inline Forward forward(const attn::Config& c, const attn::Problem& p) {
@@ -66,6 +95,13 @@ inline Forward forward(const attn::Config& c, const attn::Problem& p) {
     f.q = mul(x, from(*p.wq));
     f.k = mul(xs, from(*p.wk));
     f.v = mul(xs, from(*p.wv));
+    if (c.positional == attn::Positional::Rope) {
+        for (int i = 0; i < T; ++i) {
+            for (int h = 0; h < p.NH; ++h) rotate(f.q[i], h * HS, HS, c.position_offset + i);
+            for (int g = 0; g < p.KVH; ++g) rotate(f.k[i], g * HS, HS, c.position_offset + i);
+        }
+    }
+    const std::vector<double> slopes = alibi_slopes(p.NH);
     f.mask.assign(T, std::vector<bool>(Tk));
     for (int i = 0; i < T; ++i)
         for (int j = 0; j < Tk; ++j) f.mask[i][j] = masked(c, i, j);
@@ -86,8 +122,9 @@ inline Forward forward(const attn::Config& c, const attn::Problem& p) {
                 double dot = 0.0;
                 for (int e = 0; e < HS; ++e) dot += f.q[i][h * HS + e] * f.k[j][g * HS + e];
                 const double m = f.mask[i][j] ? fill : 0.0;
+                const double bias = c.alibi ? -slopes[h] * std::abs(i - j) : 0.0;
                 head.scores[i][j] = dot * scale;
-                head.masked[i][j] = c.mask_before_scale ? (dot + m) * scale : dot * scale + m;
+                head.masked[i][j] = c.mask_before_scale ? (dot + m) * scale + bias : dot * scale + bias + m;
                 any_visible = any_visible || !f.mask[i][j];
             }
             if (!any_visible && std::isinf(fill)) {

@@ -67,7 +67,7 @@ TEST_CASE("forward-only equals the full pass for shapes across tile edges", "[ou
 }
 
 TEST_CASE("forward-only equals the full pass for every mask and softmax option", "[output-only][mask]") {
-    struct Case { const char* name; attn::MaskKind mask; float fill; bool before; float tau; int KVH; bool cross; bool pad; bool scale = true; bool naive = false; };
+    struct Case { const char* name; attn::MaskKind mask; float fill; bool before; float tau; int KVH; bool cross; bool pad; bool scale = true; bool naive = false; bool rope = false; bool alibi = false; };
     const float inf = std::numeric_limits<float>::infinity();
     const Case k = GENERATE_COPY(values<Case>({
         {"window 40", attn::MaskKind::Window, -inf, false, 1.0f, 0, false, false},
@@ -83,6 +83,13 @@ TEST_CASE("forward-only equals the full pass for every mask and softmax option",
         {"window 40, unscaled, tau 0.5", attn::MaskKind::Window, -inf, false, 0.5f, 0, false, false, false},
         {"causal, unscaled", attn::MaskKind::Causal, -inf, true, 1.0f, 0, false, false, false},
         {"causal, naive softmax", attn::MaskKind::Causal, -inf, false, 1.0f, 0, false, false, true, true},
+        // RoPE rotates Q and K before the tiles; ALiBi adds its bias inside them
+        {"causal, RoPE", attn::MaskKind::Causal, -inf, false, 1.0f, 0, false, false, true, false, true, false},
+        {"causal, ALiBi", attn::MaskKind::Causal, -inf, false, 1.0f, 0, false, false, true, false, false, true},
+        {"window 40, RoPE + ALiBi, GQA, tau 0.5", attn::MaskKind::Window, -inf, false, 0.5f, 2, false, false, true, false, true, true},
+        {"none + padding, ALiBi, tau 0.3", attn::MaskKind::None, -inf, false, 0.3f, 0, false, true, true, false, false, true},
+        {"causal, fill -1e9, before scale, ALiBi, MQA", attn::MaskKind::Causal, -1e9f, true, 1.0f, 1, false, false, true, false, false, true},
+        {"prefix 150, ALiBi, naive softmax", attn::MaskKind::Prefix, -inf, false, 1.0f, 0, false, false, true, true, false, true},
     }));
     CAPTURE(k.name);
     attn::Config c = sized(200, 24, 4);
@@ -95,6 +102,9 @@ TEST_CASE("forward-only equals the full pass for every mask and softmax option",
     c.temperature = k.tau;
     c.scale = k.scale;
     c.naive_softmax = k.naive;
+    c.positional = k.rope ? attn::Positional::Rope : attn::Positional::None;
+    c.position_offset = k.rope ? 5 : 0;
+    c.alibi = k.alibi;
     c.cross = k.cross;
     if (k.cross) for (int t = 0; t < 170; ++t) c.source_tokens.push_back("s" + std::to_string(t));
     const int Tk = k.cross ? 170 : 200;
