@@ -25,9 +25,15 @@ enum ByteInputId { kInCustomMask = 0, kInPadding };
 enum OutputId {
     // whole-model matrices
     kX = 0, kQ, kK, kV, kConcat, kOutput, kWq, kWk, kWv, kWo, kMask, kXs, kEmbeddings, kPositions,
+    kRopeAngles, kAlibiSlopes,
     // per-head matrices and row statistics
     kHeadQ = 20, kHeadK, kHeadV, kScores, kMasked, kWeights, kContext, kRowMax, kRowSum, kEntropy,
-    kExps
+    kExps, kBias,
+    // the FlashAttention trace
+    kTraceTiles = 40, kTraceLogits, kTraceMax, kTraceSum, kTraceRescale, kTracePartial, kTraceContext,
+    kTraceOutput,
+    // the incremental decode
+    kDecodeKCache = 50, kDecodeVCache, kDecodeWeights, kDecodeOutput, kDecodeDifference
 };
 
 // The scalar settings and the sizes of one call, in the order of OPTION_NAMES in
@@ -43,7 +49,8 @@ enum OptionIndex {
     kOptTokenCount, kOptSourceTokenCount, kOptLongestToken, kOptEmbeddingsRows, kOptEmbeddingsCols,
     kOptSourceEmbeddingsRows, kOptSourceEmbeddingsCols, kOptWqRows, kOptWqCols, kOptWkRows,
     kOptWkCols, kOptWvRows, kOptWvCols, kOptWoRows, kOptWoCols, kOptCustomMaskRows,
-    kOptCustomMaskCols, kOptPaddingLength, kOptOutputOnly, kOptWeightRowCount, kOptOptionCount
+    kOptCustomMaskCols, kOptPaddingLength, kOptOutputOnly, kOptWeightRowCount,
+    kOptPositionOffset, kOptAlibi, kOptTrace, kOptBlockRows, kOptBlockKeys, kOptDecode, kOptOptionCount
 };
 
 // A number from JavaScript as an int, saturated: only window and prefix can be out of range after
@@ -122,6 +129,9 @@ public:
         config_ = attn::Config{};
         result_ = attn::Result{};
         output_only_ = attn::OutputOnlyResult{};
+        trace_ = attn::FlashTrace{};
+        decode_ = attn::DecodeResult{};
+        decode_counts_ = std::vector<double>{};
         packed_ = std::vector<float>{};
         token_embeddings_ = attn::Matrix{};
     }
@@ -129,6 +139,49 @@ public:
     // Bytes the module's allocator has handed out and not taken back (the module's memory itself
     // only grows): after a refused or failed call this is back to its value at start.
     double memoryInUse() const { return static_cast<double>(mallinfo().uordblks); }
+
+    // The FlashAttention trace with the settings block's tile (blockRows × blockKeys).
+    std::string runTrace(val tokens, val source_tokens) {
+        configure(tokens, source_tokens);
+        return finished(attn::trace_output_only(config_, saturated_int(options_[kOptBlockRows]),
+                                                saturated_int(options_[kOptBlockKeys]), trace_));
+    }
+
+    // The last trace, packed as packed() packs a result (tiles as a matrix of 6 columns, the flat
+    // arrays as 1×n rows).
+    val tracePacked() {
+        const attn::FlashTrace& t = trace_;
+        std::vector<Entry> entries = {
+            {kTraceTiles, 0, t.tiles.rows, t.tiles.cols, t.tiles.data.data()},
+            row_entry(kTraceLogits, 0, t.logits), row_entry(kTraceMax, 0, t.max),
+            row_entry(kTraceSum, 0, t.sum), row_entry(kTraceRescale, 0, t.rescale),
+            row_entry(kTracePartial, 0, t.partial), matrix_entry(kTraceOutput, 0, t.output)};
+        for (int h = 0; h < static_cast<int>(t.context.size()); ++h) entries.push_back(matrix_entry(kTraceContext, h, t.context[h]));
+        return pack(entries);
+    }
+
+    // Generation with a KV cache, step by step, beside the full causal pass.
+    std::string runDecode(val tokens) {
+        configure(tokens, val::null());
+        return finished(attn::decode_incremental(config_, decode_));
+    }
+
+    val decodePacked() {
+        const attn::DecodeResult& d = decode_;
+        std::vector<Entry> entries = {matrix_entry(kDecodeKCache, 0, d.k_cache), matrix_entry(kDecodeVCache, 0, d.v_cache),
+                                      matrix_entry(kDecodeOutput, 0, d.output), row_entry(kDecodeDifference, 0, d.difference)};
+        for (int h = 0; h < static_cast<int>(d.weights.size()); ++h) entries.push_back(matrix_entry(kDecodeWeights, h, d.weights[h]));
+        return pack(entries);
+    }
+
+    // The decode's counts as doubles (they pass 2²⁴): multiply-adds per step with the cache, then
+    // without it, then the cache's bytes per token per layer.
+    val decodeCounts() {
+        decode_counts_ = decode_.madds_cached;
+        decode_counts_.insert(decode_counts_.end(), decode_.madds_uncached.begin(), decode_.madds_uncached.end());
+        decode_counts_.push_back(decode_.cache_bytes_per_token);
+        return view_of(decode_counts_);
+    }
 
     // Views of the forward-only result: the output (head ignored), or head h's kept weight rows.
     val outputOnly(int id, int head) {
@@ -142,47 +195,60 @@ public:
     // integers, exact in float32; offsets are summed in JS, where they cannot overflow.)
     // Valid until the next call into the module: the facade copies it at once.
     val packed() {
-        struct Entry { int id, head; const attn::Matrix* m; };
-        std::vector<Entry> entries = {
-            {kX, 0, &result_.x}, {kQ, 0, &result_.q}, {kK, 0, &result_.k}, {kV, 0, &result_.v},
-            {kConcat, 0, &result_.concat}, {kOutput, 0, &result_.output}, {kWq, 0, &result_.wq},
-            {kWk, 0, &result_.wk}, {kWv, 0, &result_.wv}, {kWo, 0, &result_.wo},
-            {kMask, 0, &result_.mask}, {kXs, 0, &result_.xs}, {kEmbeddings, 0, &result_.embeddings},
-            {kPositions, 0, &result_.positions}};
-        std::vector<attn::Matrix> stats;  // row statistics as 1×T matrices
-        stats.reserve(3 * result_.heads.size());
-        for (int h = 0; h < static_cast<int>(result_.heads.size()); ++h) {
-            attn::HeadResult& hr = result_.heads[h];
+        const attn::Result& r = result_;
+        std::vector<Entry> entries;
+        for (auto [id, m] : {std::pair{kX, &r.x}, {kQ, &r.q}, {kK, &r.k}, {kV, &r.v}, {kConcat, &r.concat},
+                             {kOutput, &r.output}, {kWq, &r.wq}, {kWk, &r.wk}, {kWv, &r.wv}, {kWo, &r.wo},
+                             {kMask, &r.mask}, {kXs, &r.xs}, {kEmbeddings, &r.embeddings},
+                             {kPositions, &r.positions}, {kRopeAngles, &r.rope_angles}}) {
+            entries.push_back(matrix_entry(id, 0, *m));
+        }
+        entries.push_back(row_entry(kAlibiSlopes, 0, r.alibi_slopes));
+        for (int h = 0; h < static_cast<int>(r.heads.size()); ++h) {
+            const attn::HeadResult& hr = r.heads[h];
             for (auto [id, m] : {std::pair{kHeadQ, &hr.q}, {kHeadK, &hr.k}, {kHeadV, &hr.v},
                                  {kScores, &hr.scores}, {kMasked, &hr.masked}, {kExps, &hr.exps},
-                                 {kWeights, &hr.weights}, {kContext, &hr.context}}) {
-                entries.push_back({id, h, m});
+                                 {kWeights, &hr.weights}, {kContext, &hr.context}, {kBias, &hr.bias}}) {
+                entries.push_back(matrix_entry(id, h, *m));
             }
+            // row statistics as 1×T rows
             for (auto [id, v] : {std::pair{kRowMax, &hr.row_max}, {kRowSum, &hr.row_sum},
                                  {kEntropy, &hr.entropy}}) {
-                attn::Matrix& row = stats.emplace_back(1, static_cast<int>(v->size()));
-                row.data = *v;
-                entries.push_back({id, h, &row});
+                entries.push_back(row_entry(id, h, *v));
             }
         }
+        return pack(entries);
+    }
+
+
+private:
+    struct Entry { int id, head, rows, cols; const float* data; };
+    static Entry matrix_entry(int id, int head, const attn::Matrix& m) { return {id, head, m.rows, m.cols, m.data.data()}; }
+    static Entry row_entry(int id, int head, const std::vector<float>& v) {
+        return {id, head, 1, static_cast<int>(v.size()), v.data()};
+    }
+
+    // Layout: [n, then n entries of (id, head, rows, cols)], then each entry's rows·cols floats in
+    // that order. (Header values are small integers, exact in float32; offsets are summed in JS,
+    // where they cannot overflow.) Valid until the next call into the module.
+    val pack(const std::vector<Entry>& entries) {
         std::size_t offset = 1 + 4 * entries.size(), total = offset;
-        for (const Entry& e : entries) total += e.m->data.size();
+        for (const Entry& e : entries) total += std::size_t(e.rows) * e.cols;
         packed_.resize(total);
         packed_[0] = static_cast<float>(entries.size());
         float* header = packed_.data() + 1;
         for (const Entry& e : entries) {
             *header++ = static_cast<float>(e.id);
             *header++ = static_cast<float>(e.head);
-            *header++ = static_cast<float>(e.m->rows);
-            *header++ = static_cast<float>(e.m->cols);
-            std::copy(e.m->data.begin(), e.m->data.end(), packed_.begin() + offset);
-            offset += e.m->data.size();
+            *header++ = static_cast<float>(e.rows);
+            *header++ = static_cast<float>(e.cols);
+            const std::size_t n = std::size_t(e.rows) * e.cols;
+            std::copy(e.data, e.data + n, packed_.begin() + offset);
+            offset += n;
         }
         return view_of(packed_);
     }
 
-
-private:
     static attn::Progress progress_of(val callback) {
         if (callback.isNull() || callback.isUndefined()) return {};
         return [callback](double fraction) { return callback(fraction).as<bool>(); };
@@ -203,7 +269,6 @@ private:
         s.C = o[kOptDModel];
         s.NH = o[kOptHeads];
         s.KVH = o[kOptKvHeads];
-        s.positional = o[kOptPositional] != 0;
         s.has_embeddings = flag(kOptHasEmbeddings);
         s.embeddings = shape(kOptEmbeddingsRows, kOptEmbeddingsCols);
         s.has_source_embeddings = s.cross && flag(kOptHasSourceEmbeddings);
@@ -220,6 +285,14 @@ private:
         s.has_padding = flag(kOptHasPadding);
         s.padding = o[kOptPaddingLength];
         s.weight_rows = o[kOptWeightRowCount];
+        s.rope = o[kOptPositional] == static_cast<double>(attn::Positional::Rope);
+        s.positional = o[kOptPositional] == static_cast<double>(attn::Positional::Sinusoidal);
+        s.alibi = flag(kOptAlibi);
+        s.position_offset = o[kOptPositionOffset];
+        s.trace = flag(kOptTrace);
+        s.block_rows = o[kOptBlockRows];
+        s.block_keys = o[kOptBlockKeys];
+        s.decode = flag(kOptDecode);
         return s;
     }
 
@@ -264,6 +337,8 @@ private:
         config_.scale = flag(kOptScale);
         config_.temperature = static_cast<float>(o[kOptTemperature]);
         config_.naive_softmax = flag(kOptNaiveSoftmax);
+        config_.position_offset = integer(kOptPositionOffset);
+        config_.alibi = flag(kOptAlibi);
     }
 
     attn::Matrix& input_matrix(int id) {
@@ -280,6 +355,9 @@ private:
     attn::Config config_;
     attn::Result result_;
     attn::OutputOnlyResult output_only_;
+    attn::FlashTrace trace_;
+    attn::DecodeResult decode_;
+    std::vector<double> decode_counts_;
     std::vector<float> packed_;
     attn::Matrix token_embeddings_;
     std::array<double, kOptOptionCount> options_{};
@@ -299,11 +377,19 @@ EMSCRIPTEN_BINDINGS(attention_core) {
         .function("packed", &WasmEngine::packed)
         .function("runOutputOnly", &WasmEngine::runOutputOnly)
         .function("outputOnly", &WasmEngine::outputOnly)
+        .function("runTrace", &WasmEngine::runTrace)
+        .function("tracePacked", &WasmEngine::tracePacked)
+        .function("runDecode", &WasmEngine::runDecode)
+        .function("decodePacked", &WasmEngine::decodePacked)
+        .function("decodeCounts", &WasmEngine::decodeCounts)
         .function("tokenEmbeddings", &WasmEngine::tokenEmbeddings)
         .function("memoryInUse", &WasmEngine::memoryInUse);
     emscripten::function("simdArchName", &attn::simd_arch_name);
     emscripten::constant("maxTokens", attn::kMaxTokens);
     emscripten::constant("maxTokensOutputOnly", attn::kMaxTokensOutputOnly);
+    emscripten::constant("maxTokensTrace", attn::kMaxTokensTrace);
+    emscripten::constant("maxTokensDecode", attn::kMaxTokensDecode);
+    emscripten::constant("maxPositionOffset", attn::kMaxPositionOffset);
     emscripten::constant("maxModelWidth", attn::kMaxModelWidth);
     emscripten::constant("maxEntry", attn::kMaxEntry);
     emscripten::constant("maxTokenBytes", attn::kMaxTokenBytes);

@@ -62,7 +62,9 @@ function fuzzCall(r) {
     config.weights = { wq: fuzzMatrix(r, C, C), wk: fuzzMatrix(r, C, kv), wv: fuzzMatrix(r, C, kv), wo: fuzzMatrix(r, C, C) };
   }
   if (r.chance(0.3)) config.seed = fuzzValue(r, () => r.int(0, 1000));
-  if (r.chance(0.2)) config.positional = r.pick(['none', 'sinusoidal', 'rope']);
+  if (r.chance(0.25)) config.positional = r.pick(['none', 'sinusoidal', 'rope', 'rope', 'rotary']);
+  if (r.chance(0.15)) config.positionOffset = fuzzValue(r, () => r.pick([0, 1, 37, 1000000, 1000001, -1]));
+  if (r.chance(0.2)) config.alibi = r.pick([true, true, false, 'yes', 1]);
   const S = r.int(1, 6);
   if (r.chance(0.15)) config.source = { tokens: fuzzTokens(r, S), ...(r.chance(0.3) ? { embeddings: fuzzMatrix(r, S, C) } : {}) };
   const Tk = config.source ? S : T;
@@ -78,6 +80,12 @@ function fuzzCall(r) {
   for (const flag of ['maskBeforeScale', 'scale', 'naiveSoftmax']) if (r.chance(0.1)) config[flag] = r.pick([true, false, 'yes']);
 
   const options = {};
+  // a tenth of the calls each go to the FlashAttention trace and to the incremental decode
+  if (r.chance(0.1)) {
+    const block = () => fuzzValue(r, () => r.pick([1, 2, 3, 5, 16, 64, 65, 0]));
+    return { config, options, method: 'flashTrace', methodOptions: r.chance(0.95) ? { blockRows: block(), blockKeys: block() } : undefined };
+  }
+  if (r.chance(0.1)) return { config, options, method: 'decode' };
   if (r.chance(0.3)) {
     options.outputOnly = true;
     if (r.chance(0.5)) options.weightRows = Array.from({ length: r.int(0, 3) }, () => fuzzValue(r, () => r.int(0, T)));
@@ -85,14 +93,16 @@ function fuzzCall(r) {
   }
   if (r.chance(0.05)) options.implementation = r.pick(['reference', 'simd', 'bogus']);
   if (r.chance(0.1)) options.onProgress = r.pick([5, 'x', () => {}, () => { throw new Error('thrown by onProgress'); }, 'reenter']);
-  return { config, options };
+  return { config, options, method: 'compute' };
 }
 
-function checkResult(result, config, options) {
+function checkResult(result, config, options, method) {
   const T = config.tokens?.length ?? result.T;
   assert.equal(result.output.rows, T);
   assert.equal(result.output.cols, config.dModel);
   if (!options.outputOnly) assert.equal(result.perHead.length, config.heads ?? 1);
+  if (method === 'decode') assert.equal(result.difference.length, T);
+  if (method === 'flashTrace') assert.ok(result.perHead.every((head) => head.tiles.length > 0));
 }
 
 for (const build of ['simd', 'scalar']) {
@@ -103,12 +113,13 @@ for (const build of ['simd', 'scalar']) {
     const r = rng(SEED + (build === 'simd' ? 0 : 1));
     let computed = 0;
     for (let n = 0; n < CALLS_PER_BUILD; ++n) {
-      const { config, options } = fuzzCall(r);
+      const { config, options, method, methodOptions } = fuzzCall(r);
       if (options.onProgress === 'reenter') options.onProgress = () => engine.compute(FIXED);
-      const where = `call ${n} of seed ${SEED}: ${JSON.stringify(config).slice(0, 400)} ${JSON.stringify(options)}`;
+      const where = `call ${n} of seed ${SEED}, ${method}: ${JSON.stringify(config).slice(0, 400)} ${JSON.stringify(methodOptions ?? options)}`;
       let result;
       try {
-        result = engine.compute(config, options);
+        result = method === 'compute' ? engine.compute(config, options)
+          : method === 'flashTrace' ? engine.flashTrace(config, methodOptions) : engine.decode(config);
       } catch (error) {
         assert.ok(error instanceof Error, `${where} threw a non-Error`);
         assert.ok(error.message.length > 0 && !BROKEN.test(error.message), `${where}: ${error.message}`);
@@ -116,7 +127,7 @@ for (const build of ['simd', 'scalar']) {
         continue;
       }
       computed += 1;
-      checkResult(result, config, options);
+      checkResult(result, config, options, method);
     }
     assert.ok(computed > CALLS_PER_BUILD / 10, `only ${computed} calls computed: the fuzz is too hostile to reach the core`);
     assert.deepEqual(engine.compute(FIXED).output.data, expected);

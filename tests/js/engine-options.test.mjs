@@ -70,7 +70,7 @@ test('the new options are validated with named errors', () => {
     [{ ...base, temperature: 0 }, /temperature must be between 0.01 and 100/],
     [{ ...base, kvHeads: 3 }, /kvHeads must be between 1 and heads = 2 \(got 3\)/],
     [{ ...base, heads: 4, dModel: 8, kvHeads: 3 }, /kvHeads \(3\) must divide heads \(4\)/],
-    [{ ...base, positional: 'rope' }, /unknown positional "rope"/],
+    [{ ...base, positional: 'rotary' }, /unknown positional "rotary": use "none", "sinusoidal", "rope"/],
     [{ ...base, source: { tokens: [] } }, /no source tokens/],
     [{ ...base, naiveSoftmax: 'yes' }, /naiveSoftmax must be true or false/],
   ];

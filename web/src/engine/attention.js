@@ -7,7 +7,8 @@
 //
 // The API is documented in README.md ("The JavaScript API"); types in attention.d.ts.
 import { normaliseConfig, quoted } from './config.js';
-import { BYTE_INPUT, HEAD_OUTPUT, INPUT, MODEL_OUTPUT, OPTION_NAMES } from './module-ids.js';
+import { BYTE_INPUT, DECODE_OUTPUT, HEAD_OUTPUT, INPUT, MODEL_OUTPUT, OPTION_NAMES, POSITIONAL, TRACE_OUTPUT } from './module-ids.js';
+import { attentionMemory } from './memory-figures.js';
 import { loadModule, pickBuild } from './load-module.js';
 import { Trainer } from './trainer.js';
 
@@ -21,6 +22,46 @@ const invert = (table) => {
 const MODEL_NAME = invert(MODEL_OUTPUT);
 const ROW_STAT_NAME = invert({ rowMax: HEAD_OUTPUT.rowMax, rowSum: HEAD_OUTPUT.rowSum, entropy: HEAD_OUTPUT.entropy });
 const HEAD_NAME = invert(HEAD_OUTPUT);
+const TRACE_NAME = invert(TRACE_OUTPUT);
+const DECODE_NAME = invert(DECODE_OUTPUT);
+// The sequence length the trace's memory figures are also given for.
+const LONG_SEQUENCE = 8192;
+
+// The entries of a packed array ([n, n × (id, head, rows, cols), data…]) as { id, head, rows,
+// cols, data } with data a view into `packed` (copied out of wasm memory already).
+function* unpack(packed) {
+  const count = packed[0];
+  let offset = 1 + 4 * count;
+  for (let n = 0; n < count; ++n) {
+    const h = 1 + 4 * n;
+    const rows = packed[h + 2], cols = packed[h + 3];
+    yield { id: packed[h], head: packed[h + 1], rows, cols, data: new Float32Array(packed.buffer, 4 * offset, rows * cols) };
+    offset += rows * cols;
+  }
+}
+
+// The FlashAttention trace's flat arrays cut into tiles (see FlashTrace in cpp/attention.hpp).
+function traceTiles(parts, heads, dK) {
+  const perHead = Array.from({ length: heads }, (_, h) => ({ tiles: [], context: parts.context[h] }));
+  const table = parts.tiles;
+  let logit = 0, row = 0, partial = 0;
+  for (let n = 0; n < table.rows; ++n) {
+    const [head, row0, rows, key0, keys, skipped] = table.data.subarray(6 * n, 6 * n + 6);
+    const tile = { row0, rows, key0, keys, skipped: skipped !== 0 };
+    if (!tile.skipped) {
+      tile.logits = { rows, cols: keys, data: parts.logits.data.subarray(logit, logit + rows * keys) };
+      tile.max = parts.max.data.subarray(row, row + rows);
+      tile.sum = parts.sum.data.subarray(row, row + rows);
+      tile.rescale = parts.rescale.data.subarray(row, row + rows);
+      tile.partial = { rows, cols: dK, data: parts.partial.data.subarray(partial, partial + rows * dK) };
+      logit += rows * keys;
+      row += rows;
+      partial += rows * dK;
+    }
+    perHead[head].tiles.push(tile);
+  }
+  return perHead;
+}
 
 const SIMD_PATH_LABEL = {
   simd: (arch) => `xsimd ${arch} → wasm simd128`,
@@ -94,6 +135,9 @@ class AttentionEngine {
       limits: Object.freeze({
         maxTokens: module.maxTokens,
         maxTokensOutputOnly: module.maxTokensOutputOnly,
+        maxTokensTrace: module.maxTokensTrace,
+        maxTokensDecode: module.maxTokensDecode,
+        maxPositionOffset: module.maxPositionOffset,
         maxDModel: module.maxModelWidth,
         maxEntry: module.maxEntry,
         maxTokenBytes: module.maxTokenBytes,
@@ -142,6 +186,80 @@ class AttentionEngine {
       if (progress.thrown) throw progress.error;
       this.#throwIf(problem);
       return outputOnly ? this.#readOutputOnly(c, rows, outputInto) : this.#readResult(c);
+    });
+  }
+
+  /**
+   * The forward-only path run with tiles of blockRows × blockKeys (1…64, T ≤ 64), every step
+   * recorded: per head, its tiles in the order the path visits them, each { row0, rows, key0,
+   * keys, skipped } and, unless skipped, its logits, the running max and sum after it, the
+   * rescale factor e^(m_old − m_new) and the partial output. See README "The JavaScript API".
+   */
+  flashTrace(config, { blockRows, blockKeys } = {}) {
+    return this.#guarded(() => {
+      for (const [name, value] of [['blockRows', blockRows], ['blockKeys', blockKeys]]) {
+        if (!Number.isInteger(value)) throw new Error(`${name} must be a whole number (got ${quoted(value)})`);
+      }
+      const c = normaliseConfig(config, { limits: this.info.limits });
+      Object.assign(c.options, { outputOnly: true, trace: true, blockRows, blockKeys });
+      this.#writeOptions(c.options);
+      this.#throwIf(this.#core.check());
+      this.#writeInputs(c);
+      this.#throwIf(this.#core.runTrace(...this.#tokensToSend(c)));
+      const parts = { context: [] };
+      for (const entry of unpack(this.#core.tracePacked().slice())) {
+        const name = TRACE_NAME[entry.id];
+        const matrix = { rows: entry.rows, cols: entry.cols, data: entry.data };
+        if (name === 'context') parts.context[entry.head] = matrix;
+        else parts[name] = matrix;
+      }
+      const { T, options: { dModel, heads } } = c;
+      const dK = dModel / heads;
+      const shape = { dModel, heads, blockRows, blockKeys };
+      return {
+        T, Tk: T, dModel, heads, kvHeads: c.options.kvHeads || heads, dK, blockRows, blockKeys,
+        perHead: traceTiles(parts, heads, dK),
+        output: parts.output,
+        memory: { current: attentionMemory({ T, ...shape }), long: attentionMemory({ T: LONG_SEQUENCE, ...shape }) },
+      };
+    });
+  }
+
+  /**
+   * Causal generation with a KV cache, one token per step (T ≤ 256): step t computes token t's
+   * q, k, v and its attention row against the cache of tokens 0…t. Returns the rows (row t of
+   * perHead[h].weights), the outputs, the final cache (after step t it holds rows 0…t), per step
+   * the largest difference from the full causal pass and the multiply-adds with and without the
+   * cache, and the cache's bytes per token per layer.
+   */
+  decode(config) {
+    return this.#guarded(() => {
+      const c = normaliseConfig(config, { limits: this.info.limits });
+      c.options.decode = true;
+      this.#writeOptions(c.options);
+      this.#throwIf(this.#core.check());
+      this.#writeInputs(c);
+      this.#throwIf(this.#core.runDecode(this.#tokensToSend(c)[0]));
+      const parts = { weights: [] };
+      for (const entry of unpack(this.#core.decodePacked().slice())) {
+        const name = DECODE_NAME[entry.id];
+        const matrix = { rows: entry.rows, cols: entry.cols, data: entry.data };
+        if (name === 'weights') parts.weights[entry.head] = matrix;
+        else parts[name] = matrix;
+      }
+      const counts = this.#core.decodeCounts().slice();
+      const { T, options: { dModel, heads } } = c;
+      return {
+        T, dModel, heads, kvHeads: c.options.kvHeads || heads, dK: dModel / heads,
+        tokens: [...c.tokens],
+        perHead: parts.weights.map((weights) => ({ weights })),
+        output: parts.output,
+        kCache: parts.kCache,
+        vCache: parts.vCache,
+        difference: parts.difference.data,
+        multiplyAdds: { cached: counts.subarray(0, T), uncached: counts.subarray(T, 2 * T) },
+        cacheBytesPerToken: counts[2 * T],
+      };
     });
   }
 
@@ -265,7 +383,7 @@ class AttentionEngine {
   // Copies every result out of wasm memory in one go (the core packs them into one array), so
   // the result stays valid after later calls; the matrices are views into that one copy.
   #readResult({ tokens, source, options }) {
-    const { dModel, heads, positional, cross } = options;
+    const { dModel, heads, positional, cross, alibi } = options;
     const packed = this.#core.packed().slice(); // slice(): the fastest copy of a same-type view
     const model = {};
     const perHead = Array.from({ length: heads }, () => ({}));
@@ -279,7 +397,7 @@ class AttentionEngine {
       offset += rows * cols;
       if (MODEL_NAME[id] !== undefined) model[MODEL_NAME[id]] = { rows, cols, data };
       else if (ROW_STAT_NAME[id] !== undefined) perHead[head][ROW_STAT_NAME[id]] = data;
-      else perHead[head][HEAD_NAME[id]] = { rows, cols, data };
+      else if (id !== HEAD_OUTPUT.bias || alibi) perHead[head][HEAD_NAME[id]] = { rows, cols, data };
     }
     const T = tokens.length || model.x.rows;
     const result = {
@@ -291,12 +409,15 @@ class AttentionEngine {
       weights: { wq: model.wq, wk: model.wk, wv: model.wv, wo: model.wo },
     };
     if (cross) result.source = { tokens: [...source.tokens], x: model.xs };
-    if (positional) {
+    if (positional === POSITIONAL.sinusoidal) {
       result.positions = model.positions;
       result.embeddings = model.embeddings;
     }
+    if (positional === POSITIONAL.rope) result.ropeAngles = model.ropeAngles;
+    if (alibi) result.alibiSlopes = model.alibiSlopes.data;
     return result;
   }
 }
 
 export { tokenize } from './tokenize.js';
+export { attentionMemory, kvCacheBytesPerToken, MODEL_SHAPES } from './memory-figures.js';

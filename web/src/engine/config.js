@@ -223,6 +223,8 @@ export function normaliseConfig(config, { outputOnly = false, limits }) {
       weightsKind,
       seed: seed >>> 0,
       positional: oneOf(config.positional, 'positional', POSITIONAL, 'none'),
+      positionOffset: integer(config.positionOffset, 'positionOffset', 0),
+      alibi: boolean(config.alibi, 'alibi', false),
       cross: source !== null,
       hasSourceEmbeddings: source?.embeddings != null,
       mask,
@@ -248,6 +250,11 @@ export function normaliseConfig(config, { outputOnly = false, limits }) {
       paddingLength: padding?.cols ?? 0,
       outputOnly,
       weightRowCount: 0,
+      // set by the engine's flashTrace() and decode()
+      trace: false,
+      blockRows: 0,
+      blockKeys: 0,
+      decode: false,
     },
   };
 }

@@ -5,17 +5,23 @@ export const BYTE_INPUT = Object.freeze({ customMask: 0, padding: 1 });
 
 export const MODEL_OUTPUT = Object.freeze({
   x: 0, q: 1, k: 2, v: 3, concat: 4, output: 5, wq: 6, wk: 7, wv: 8, wo: 9,
-  mask: 10, xs: 11, embeddings: 12, positions: 13,
+  mask: 10, xs: 11, embeddings: 12, positions: 13, ropeAngles: 14, alibiSlopes: 15,
 });
 
 export const HEAD_OUTPUT = Object.freeze({
   q: 20, k: 21, v: 22, scores: 23, masked: 24, weights: 25, context: 26,
-  rowMax: 27, rowSum: 28, entropy: 29, exps: 30,
+  rowMax: 27, rowSum: 28, entropy: 29, exps: 30, bias: 31,
 });
+
+export const TRACE_OUTPUT = Object.freeze({
+  tiles: 40, logits: 41, max: 42, sum: 43, rescale: 44, partial: 45, context: 46, output: 47,
+});
+
+export const DECODE_OUTPUT = Object.freeze({ kCache: 50, vCache: 51, weights: 52, output: 53, difference: 54 });
 
 export const WEIGHTS_KIND = Object.freeze({ identity: 0, random: 1, explicit: 2 });
 export const MASK_KIND = Object.freeze({ none: 0, causal: 1, window: 2, prefix: 3, custom: 4 });
-export const POSITIONAL = Object.freeze({ none: 0, sinusoidal: 1 });
+export const POSITIONAL = Object.freeze({ none: 0, sinusoidal: 1, rope: 2 });
 
 // The settings and sizes of one call, in the order of OptionIndex in cpp/bindings/wasm_bindings.cpp.
 export const OPTION_NAMES = Object.freeze([
@@ -27,4 +33,5 @@ export const OPTION_NAMES = Object.freeze([
   'sourceEmbeddingsRows', 'sourceEmbeddingsCols', 'wqRows', 'wqCols', 'wkRows', 'wkCols',
   'wvRows', 'wvCols', 'woRows', 'woCols', 'customMaskRows', 'customMaskCols', 'paddingLength',
   'outputOnly', 'weightRowCount',
+  'positionOffset', 'alibi', 'trace', 'blockRows', 'blockKeys', 'decode',
 ]);
