@@ -45,18 +45,31 @@ export interface AttentionConfig {
   temperature?: number;
   /** e^s / Σ e^s without subtracting the row max (overflows for large scores). Default false. */
   naiveSoftmax?: boolean;
-  /** Default "none". Added to X (and to the source). */
-  positional?: 'none' | 'sinusoidal';
+  /**
+   * Default "none". "sinusoidal" is added to X (and to the source); "rope" rotates q and k inside
+   * each head: adjacent pairs (2p, 2p+1), as in the RoFormer paper, by position·θ_p with
+   * θ_p = 10000^(−2p/dK); an odd dK leaves its last dimension unrotated. Self-attention only.
+   */
+  positional?: 'none' | 'sinusoidal' | 'rope';
+  /** The first token's position, 0…1 000 000 (default 0): sinusoidal and RoPE count from it. */
+  positionOffset?: number;
+  /**
+   * ALiBi: adds −m_h·|i − j| to head h's scaled scores (the paper's −m_h·(i − j) wherever a causal
+   * mask lets a query see a key). Slopes of the paper's reference code: 2^(−8h/heads) for a power
+   * of two, else interpolated. Self-attention only. Default false.
+   */
+  alibi?: boolean;
   /** Cross-attention: keys and values from these tokens. */
   source?: { tokens: string[]; embeddings?: MatrixInput };
 }
 
 export interface HeadResult {
-  q: Matrix;        // T×dK
-  k: Matrix;        // Tk×dK (of this head's key/value head)
+  q: Matrix;        // T×dK  (rotated with RoPE: the head's columns of result.q are not)
+  k: Matrix;        // Tk×dK (of this head's key/value head; rotated with RoPE)
   v: Matrix;        // Tk×dK
   scores: Matrix;   // T×Tk  QKᵀ/√dK
-  masked: Matrix;   // T×Tk  scores + M (−Infinity where masked with −∞)
+  bias?: Matrix;    // T×Tk  ALiBi's −m_h·|i − j|, with alibi
+  masked: Matrix;   // T×Tk  scores + bias + M (−Infinity where masked with −∞)
   exps: Matrix;     // T×Tk  e^(z − max), z = masked/τ (naive: e^z)
   weights: Matrix;  // T×Tk  softmax(masked/τ) = exps / rowSum
   context: Matrix;  // T×dK  weights·V
@@ -86,6 +99,73 @@ export interface AttentionResult {
   source?: { tokens: string[]; x: Matrix };
   positions?: Matrix;   // T×dModel, with positional "sinusoidal"
   embeddings?: Matrix;  // T×dModel, X before positions, with positional "sinusoidal"
+  /** T×⌊dK/2⌋, with positional "rope": the angle (positionOffset + t)·θ_p of pair p at token t. */
+  ropeAngles?: Matrix;
+  /** heads entries, with alibi: m_h. */
+  alibiSlopes?: Float32Array;
+}
+
+/** One tile of the FlashAttention trace: queries row0…row0+rows−1 against keys key0…key0+keys−1. */
+export interface FlashTile {
+  row0: number;
+  rows: number;
+  key0: number;
+  keys: number;
+  /** Hidden entirely by a −∞ mask: never computed, and none of the fields below. */
+  skipped: boolean;
+  logits?: Matrix;          // rows×keys  z = (scaled score + bias + M)/τ, −Infinity where masked
+  max?: Float32Array;       // rows: the running max m after this tile (−Infinity while nothing was visible)
+  sum?: Float32Array;       // rows: the running sum ℓ after this tile
+  /** rows: e^(m_old − m_new), applied to the partial output and ℓ before this tile's keys are added (0 on a row's first visible tile, 1 while m stays). */
+  rescale?: Float32Array;
+  partial?: Matrix;         // rows×dK  the un-normalised output Σ e^(z − m)·v after this tile
+}
+
+/** Bytes one layer's attention keeps (see memory-figures.js). */
+export interface AttentionMemory {
+  T: number;
+  /** heads·T² values: the ordinary path's score matrices, O(T²). */
+  scoresBytes: number;
+  /** heads·2T + Br·Bc values: running m and ℓ, and one tile, O(T). */
+  tiledBytes: number;
+  /** 4·T·dModel values: Q, K, V and the output, which both keep, O(T·d). */
+  qkvoBytes: number;
+}
+
+export interface FlashTraceResult {
+  T: number; Tk: number; dModel: number; heads: number; kvHeads: number; dK: number;
+  blockRows: number;
+  blockKeys: number;
+  /** Per head: its tiles in the order the path visits them (block of queries by block, tiles of keys left to right), and its output o/ℓ. */
+  perHead: { tiles: FlashTile[]; context: Matrix /* T×dK */ }[];
+  output: Matrix;           // T×dModel, the forward-only path's output
+  /** For this T, and for T = 8192 with the same heads and tile (4-byte values). */
+  memory: { current: AttentionMemory; long: AttentionMemory };
+}
+
+export interface DecodeResult {
+  T: number; dModel: number; heads: number; kvHeads: number; dK: number;
+  tokens: string[];
+  /** Row t of weights (T×T) was computed at step t against the cache of tokens 0…t (0 after t). */
+  perHead: { weights: Matrix }[];
+  output: Matrix;           // T×dModel, row t computed at step t
+  /** Tk×(kvHeads·dK) after the last step (keys rotated with RoPE); after step t it holds rows 0…t. */
+  kCache: Matrix;
+  vCache: Matrix;
+  /** T: per step, the largest |incremental − full causal| over its weight rows and output row. */
+  difference: Float32Array;
+  /** T each: multiply-adds of step t with the cache (token t's projections and row) and without (the full causal pass over tokens 0…t). */
+  multiplyAdds: { cached: Float64Array; uncached: Float64Array };
+  /** 2·kvHeads·dK·4: K and V of one token in one layer, float32. */
+  cacheBytesPerToken: number;
+}
+
+/** A published model's attention shape, from its config.json (`source`). */
+export interface ModelShape {
+  name: string;
+  kind: 'multi-head' | 'grouped-query' | 'multi-query';
+  layers: number; heads: number; kvHeads: number; dK: number; dModel: number;
+  source: string;
 }
 
 export interface OutputOnlyResult {
@@ -107,6 +187,9 @@ export interface AttentionEngine {
     simdPath: string;
     limits: {
       maxTokens: number; maxTokensOutputOnly: number; maxDModel: number;
+      /** T of flashTrace() (and its largest tile side) and of decode() */
+      maxTokensTrace: number; maxTokensDecode: number;
+      maxPositionOffset: number;
       /** |entry| of embeddings and weights */
       maxEntry: number;
       /** UTF-8 bytes of one token string */
@@ -135,6 +218,10 @@ export interface AttentionEngine {
     outputInto?: Float32Array;
     onProgress?: ((fraction: number) => void) | null;
   }): OutputOnlyResult;
+  /** The forward-only path with blockRows × blockKeys tiles (1…64, T ≤ 64), every step recorded. */
+  flashTrace(config: AttentionConfig, options: { blockRows: number; blockKeys: number }): FlashTraceResult;
+  /** Causal generation with a KV cache, one token per step (T ≤ 256, mask "causal", self-attention). */
+  decode(config: AttentionConfig): DecodeResult;
   /** A trainer of a tiny decoder-only transformer on a task (README "Training"). */
   createTrainer(config?: TrainerConfigInput): Trainer;
   /** The vectors "one vector per token" gives these tokens (no positions), without running attention. */
@@ -181,6 +268,13 @@ export interface Trainer {
 }
 
 export function createAttention(options?: { build?: 'auto' | 'simd' | 'scalar' }): Promise<AttentionEngine>;
+
+/** What each way of computing attention keeps, from shapes alone (bytesPerValue default 4). */
+export function attentionMemory(shape: { T: number; dModel: number; heads: number; blockRows: number; blockKeys: number; bytesPerValue?: number }): AttentionMemory;
+/** 2·kvHeads·dK·bytesPerValue (default 4): a decoder's KV cache per token and layer. */
+export function kvCacheBytesPerToken(shape: { kvHeads: number; dK: number; bytesPerValue?: number }): number;
+/** GPT-2 small, Llama 2 7B, Llama 3 8B (GQA), Mistral 7B (GQA), Falcon 7B (MQA). */
+export const MODEL_SHAPES: readonly ModelShape[];
 
 /**
  * Splits text into tokens: "whitespace" (default), "char" (grapheme clusters) or "word"
