@@ -1,11 +1,13 @@
 // The state is the link, in a real browser: the address follows the reader's edits, "Copy link"
 // gives a link that opens the same numbers in a new page, a hostile link opens with a
 // dismissible message and injects nothing, gallery entries are links, hidden controls stay
-// hidden. Needs the built site (`npm run build`).
+// hidden; the largest hostile links (2 MB, compression bombs) open with a message and leave the
+// page usable. Needs the built site (`npm run build`).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 
+import { COMPRESSED_PARAMS, hostileLinks } from './hostile-links.mjs';
 import { openPage, printedCells, rowTexts, screenshots, startHarness } from './share-harness.mjs';
 
 let harness;
@@ -143,6 +145,62 @@ test('the classroom link hides the chosen controls and the explanations', async 
     } finally {
       await student.close();
     }
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+// A new sentence typed over the old one: computed and drawn (the page answers).
+async function typeAWord(page) {
+  await page.click('#sentence');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('the page still answers');
+  await page.waitForFunction(() => [...document.querySelectorAll('#results section.lesson-step:not(.parked) figure.matrix .shape')].some((s) => s.textContent.startsWith('4 ×')), null, { timeout: 120000 });
+  assert.match(await page.textContent('#token-count'), /\b4\b/);
+}
+
+const noticeItems = (page) => page.$$eval('#share-notice li', (nodes) => nodes.map((node) => node.textContent));
+
+test('the largest hostile links open with a message naming what was refused, and the page stays usable', async () => {
+  const links = hostileLinks(site());
+  const cases = [
+    ['2 MB of garbage', (items) => items.length <= 257 && items.some((item) => /^The link has \d{5,} parts; only the first 256 were read\.$/.test(item))],
+    ['eight ~ fields of 16 KB', (items) =>
+      COMPRESSED_PARAMS.every((param) => items.some((item) => item.startsWith(`${param}: the compressed value expands past `))) &&
+      items.includes('x: the compressed value expands past 18874368 characters, the most this field can hold here; the example’s value is used.')],
+    ['2 MB of valid-looking fields', (items) => items.includes('x: a 1021 × 1024 matrix does not fit the 1024 × 1024 that the tokens and d_model need; it is left out.')],
+    ['1 M tokens', (items) => items.length === 1 && /^s is too long \(2\d{6} characters\); the example’s value is used\.$/.test(items[0])],
+  ];
+  for (const [name, expected] of cases) {
+    const { page, errors, close } = await openPage(harness.browser, site(links[name]));
+    try {
+      await page.waitForSelector('#share-notice:not([hidden])', { timeout: 120000 });
+      await page.waitForSelector('#results section.lesson-step:not(.parked) figure.matrix .shape', { timeout: 120000 });
+      const items = await noticeItems(page);
+      assert.ok(expected(items), `${name}: ${JSON.stringify(items.slice(-3))}`);
+      if (name.startsWith('eight')) await page.screenshot({ path: path.join(screenshots, 'share-compression-bombs.png') });
+      await typeAWord(page);
+      assert.deepEqual(errors, [], name);
+    } finally {
+      await close();
+    }
+  }
+});
+
+test('a link the engine refuses (it does not fit in memory) opens its example and says why', async () => {
+  const words = Array.from({ length: 1024 }, (_, i) => `w${i}`).join('+');
+  const { page, errors, close } = await openPage(harness.browser, site(`#preset=journey&v=1&s=${words}&d=64&h=64`));
+  try {
+    await page.waitForFunction(() => /The link holds an invalid setting, so the example was opened instead/.test(document.querySelector('#message').textContent), null, { timeout: 120000 });
+    const message = await page.textContent('#message');
+    // The engine's own words: what does not fit, and the largest size that does.
+    assert.match(message, /memory|MB|MiB|GB|GiB/i, message);
+    // The example is on screen: the worked example's second row of A.
+    await page.waitForFunction(() => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="weights"][data-head="0"][data-row="1"]').length === 6);
+    assert.deepEqual(await rowTexts(page, 'weights', 0, 1), ['0.423', '0.577', '0', '0', '0', '0']);
+    await page.locator('#message').screenshot({ path: path.join(screenshots, 'share-link-refused-by-engine.png') });
+    await typeAWord(page);
     assert.deepEqual(errors, []);
   } finally {
     await close();

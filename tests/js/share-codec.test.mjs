@@ -53,6 +53,7 @@ test('the codec’s limits are the engine’s', async () => {
   const engine = await createAttention();
   assert.equal(LIMITS.maxTokens, engine.info.limits.maxTokens);
   assert.equal(LIMITS.maxDModel, engine.info.limits.maxDModel);
+  assert.equal(LIMITS.maxTokenBytes, engine.info.limits.maxTokenBytes);
 });
 
 test('only what differs from the preset is written, after v=1', () => {

@@ -10,7 +10,9 @@ import { ALL_FIELDS, decodeHash, encodeHash, LIMITS } from '../../web/src/state/
 import { validateDraft } from '../../web/src/state/validate.js';
 import { engineConfigOf } from '../../web/src/share/engine-config.js';
 import { FROZEN_LINKS } from './share-frozen-links.mjs';
-import { asFloat32, randomPage, rng } from './share-random.mjs';
+import LZString from 'lz-string';
+
+import { asFloat32, compressionBomb, LZ_ALPHABET, randomPage, rng } from './share-random.mjs';
 
 let engine;
 before(async () => {
@@ -146,6 +148,67 @@ test('values at and past every limit are clamped or refused, never passed on', (
     `#mask=custom&cm=111111.111111.111111.111111.111111.111111`,
     `#pad=111111&fill=0`,
     `#naive=1&x=${Array.from({ length: 6 }, () => Array(6).fill('100').join(',')).join(';')}`,
+    // Found by the fuzz: a token longer than the engine's 1 024 bytes (the mutation ran numbers
+    // together into one), in the sentence and in the source.
+    `#s=${'7'.repeat(LIMITS.maxTokenBytes + 1)}`,
+    `#s=a+${'猫'.repeat(342)}`,
+    `#cross=1&src=${'x'.repeat(LIMITS.maxTokenBytes + 1)}`,
   ];
   for (const link of links) assertUsable(decodeHash(link), link);
+});
+
+// Compressed values ('~…') as an attacker or a broken copy makes them: random text of the
+// alphabet, real values cut short or with a character changed, values of the wrong kind or shape,
+// and compression bombs (16 KB that expand to 33 million characters) in every field that may be
+// compressed, several at once.
+const COMPRESSIBLE = ALL_FIELDS.filter((field) => ['matrix', 'bools', 'boolMatrix'].includes(field.kind)).map((field) => field.param);
+
+function hostileCompressed(r) {
+  const lz = (text) => `~${LZString.compressToEncodedURIComponent(text)}`;
+  const real = lz(Array.from({ length: 6 }, () => Array.from({ length: 6 }, () => (r() * 4 - 2).toFixed(2)).join(',')).join(';'));
+  switch (r.int(0, 7)) {
+    case 0:
+      return `~${Array.from({ length: r.int(0, 3000) }, () => r.pick([...LZ_ALPHABET])).join('')}`;
+    case 1:
+      return real.slice(0, r.int(1, real.length));
+    case 2: {
+      const at = r.int(1, real.length - 1);
+      return real.slice(0, at) + r.pick([...`${LZ_ALPHABET}%~ `]) + real.slice(at + 1);
+    }
+    case 3:
+      return lz(r.pick(['0', '1', ';', ',', '.', '0.5', 'NaN', '1e999', '', '猫']).repeat(r.int(1, 5000)));
+    case 4:
+      return lz(Array.from({ length: r.int(1, 40) }, () => Array.from({ length: r.int(1, 40) }, () => r.pick(['0', '1', '-3.5', '1e6', '2e6'])).join(',')).join(';'));
+    case 5:
+      return `~${compressionBomb(r.int(2, 16384), r.pick(['0', '1', ',', '9']))}`;
+    case 6:
+      return `~${compressionBomb(LIMITS.maxCompressed + r.int(1, 10))}`; // past the packed limit
+    default:
+      return real;
+  }
+}
+
+test('hostile compressed values never throw, never expand past their field, and open a usable state', () => {
+  const r = rng(3);
+  for (let i = 0; i < 300; i += 1) {
+    const fields = Array.from({ length: r.int(1, 8) }, () => `${r.pick(COMPRESSIBLE)}=${hostileCompressed(r)}`);
+    const head = r.pick(['', 'preset=journey&', 's=a+b+c+d+e+f&d=6&', 'mask=custom&cross=1&', `s=${Array.from({ length: 64 }, (_, k) => `w${k}`).join('+')}&d=64&h=4&`]);
+    const link = `#${head}${fields.join('&')}`;
+    let decoded;
+    assert.doesNotThrow(() => {
+      decoded = decodeHash(link);
+    }, link.slice(0, 200));
+    assertUsable(decoded, link);
+  }
+  // Eight bombs at once, with the most tokens and the widest d_model: each is refused by its
+  // limit (the most characters its value can have), not read to its end.
+  const bomb = `~${compressionBomb()}`;
+  const sentence = Array.from({ length: LIMITS.maxTokens }, (_, k) => `w${k}`).join('+');
+  const link = `#s=${sentence}&d=${LIMITS.maxDModel}&h=1&mask=custom&cross=1&${COMPRESSIBLE.map((param) => `${param}=${bomb}`).join('&')}`;
+  const { ignored } = decodeHash(link);
+  for (const param of COMPRESSIBLE) {
+    const said = ignored.find((item) => item.param === param);
+    assert.equal(said?.key, 'share.ignored.expands', `${param}: ${JSON.stringify(said)}`);
+    assert.ok(said.params.max >= 1 && said.params.max <= LIMITS.maxEntries * 18, `${param}: ${said.params.max}`);
+  }
 });

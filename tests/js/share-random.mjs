@@ -179,3 +179,51 @@ export function asFloat32(state) {
   }
   return out;
 }
+
+// lz-string's URI-safe alphabet: 6 bits per character.
+export const LZ_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-$';
+
+/**
+ * A compression bomb of `chars` characters in lz-string's URI-safe format: one literal `letter`,
+ * then codes that each name the dictionary entry being defined (LZW's "KwKwK" case), so the n-th
+ * code adds n + 1 letters: 16 384 characters expand to about 33 million. Written bit by bit as
+ * lz-string's decompressor reads them (its code widths grow with its dictionary).
+ */
+export function compressionBomb(chars = 16384, letter = '0') {
+  const out = [];
+  let value = 0;
+  let used = 0;
+  const bit = (b) => {
+    value = (value << 1) | b;
+    used += 1;
+    if (used === 6) {
+      out.push(LZ_ALPHABET[value]);
+      value = 0;
+      used = 0;
+    }
+  };
+  const write = (number, width) => {
+    for (let k = 0; k < width; k += 1) bit((number >> k) & 1); // least significant bit first
+  };
+  write(0, 2); // an 8-bit literal
+  write(letter.charCodeAt(0), 8);
+  let dictSize = 4;
+  let numBits = 3;
+  let enlargeIn = 4;
+  const grow = () => {
+    enlargeIn -= 1;
+    if (enlargeIn === 0) {
+      enlargeIn = 2 ** numBits;
+      numBits += 1;
+    }
+  };
+  // Leave room for the end code and the last character.
+  while ((out.length * 6 + used + 2 * numBits + 6) / 6 < chars) {
+    write(dictSize, numBits);
+    dictSize += 1;
+    grow();
+  }
+  write(2, numBits); // end of stream
+  while (used !== 0) bit(0);
+  return out.join('');
+}

@@ -4,6 +4,7 @@ export default {
   'share.copy': 'Copy link',
   'share.copied': 'Link copied',
   'share.copyFailed': 'Could not copy: the link is in the address bar',
+  'share.tooLarge': 'This configuration is too large for a link: {length} characters, and browsers open links of up to {max}.',
   'share.embedButton': 'Embed / use in class',
   'share.exportButton': 'Export',
   'share.galleryButton': 'Examples',
@@ -19,8 +20,12 @@ export default {
   'share.ignored.clamped': '{name}={value} is out of range; {used} is used.',
   'share.ignored.tooLong': '{name} is too long ({length} characters); the example’s value is used.',
   'share.ignored.linkTooLong': 'The link is too long ({length} characters) and was not read.',
+  'share.ignored.expands':
+    '{name}: the compressed value expands past {max} characters, the most this field can hold here; the example’s value is used.',
+  'share.ignored.tooManyParts': 'The link has {count} parts; only the first {max} were read.',
   'share.ignored.noTokens': '{name}: the sentence has no tokens; “{used}” is used.',
   'share.ignored.tokens': '{name}: the sentence has {T} tokens, more than {max}; “{used}” is used.',
+  'share.ignored.tokenBytes': '{name}: a token is {bytes} bytes long, more than the {max} the engine takes; “{used}” is used.',
   'share.ignored.heads': '{heads} heads do not divide d_model = {dModel}; h = {used} is used.',
   'share.ignored.shape':
     '{name}: a {rows} × {cols} matrix does not fit the {wantRows} × {wantCols} that the tokens and d_model need; {used} is used.',

@@ -2,7 +2,12 @@
 import { lessonDraftOf } from '../lesson/lesson-state.js';
 import { formatMatrixText } from './parse.js';
 
+// The embeddings go as the state's rows (stateEmbeddings: exactly the numbers a link gave, for the
+// page's editor) and as the editor's text (4 decimals), which is written only when something
+// reads it: the text of 1 024 × 1 024 numbers takes a second.
 export function stateToDraft(state) {
+  const rows = state.embeddings ?? null;
+  let text = rows ? null : '';
   return {
     sentence: state.sentence,
     dModel: String(state.dModel),
@@ -12,7 +17,11 @@ export function stateToDraft(state) {
     weights: state.weights,
     seed: String(state.seed),
     embeddingsMode: state.embeddings ? 'edit' : 'token',
-    embeddingsText: state.embeddings ? formatMatrixText(state.embeddings) : '',
+    stateEmbeddings: rows,
+    get embeddingsText() {
+      text ??= formatMatrixText(rows);
+      return text;
+    },
     ...lessonDraftOf(state), // the lesson's fields are plain values already
   };
 }

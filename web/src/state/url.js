@@ -18,13 +18,12 @@
 // - Decoding never throws and never trusts: every value is parsed, range-checked (numbers are
 //   clamped) and checked against the fields before it; what cannot be used stays at the preset's
 //   value, and `ignored` lists what happened, for the page to show. Nothing is evaluated.
-import LZString from 'lz-string';
-
 import {
   ISSUE4_DEFAULTS,
   ISSUE4_FIELDS,
   MAX_SHUFFLE_SEED,
   sentenceTokens,
+  sourceTokens,
   validateStructure,
 } from '../heads/issue4-fields.js';
 import { LANGUAGES } from '../i18n/index.js';
@@ -32,7 +31,8 @@ import { LESSON_DEFAULTS, LESSON_FIELDS, WEIGHT_KEYS } from '../lesson/lesson-fi
 import { validateLesson } from '../lesson/lesson-state.js';
 import { DEFAULT_PRESET, PRESETS } from '../presets/index.js';
 import { stateToDraft } from './draft.js';
-import { parseDecimal } from './parse.js';
+import { compressSteps, decompressSteps, runSteps } from './lz-bounded.js';
+import { longestToken, parseDecimal } from './parse.js';
 import { MAX_SEED, snapHeads } from './validate.js';
 
 export const SCHEMA_VERSION = 1;
@@ -41,12 +41,18 @@ export const SCHEMA_VERSION = 1;
 export const LIMITS = Object.freeze({
   maxTokens: 1024,
   maxDModel: 1024,
+  maxTokenBytes: 1024, // UTF-8 bytes of one token
   maxSentence: 20000, // characters
   maxEntries: 1024 * 1024, // numbers in one matrix
   maxEntry: 1e6, // |a matrix entry| (the engine's bound: no intermediate overflows float32)
-  maxCompressed: 16384, // characters of one '~' value: bounds the work of decompressing it
+  maxCompressed: 16384, // characters of one '~' value
   maxHash: 4_000_000, // characters of the whole fragment
+  maxParts: 256, // name=value parts read from one link (every field and every _hide is 100)
 });
+
+// The most characters one matrix entry takes as the page writes it (formatFloat32 within ±1e6:
+// '-0.00000123456789', 17) and its separator: what bounds a '~' value's expansion (textLimit).
+export const MAX_ENTRY_CHARS = 18;
 
 // ---- the field table -------------------------------------------------------------------------
 // A field: { key, param, kind, ... }
@@ -67,8 +73,17 @@ export const LIMITS = Object.freeze({
 //   length(state) → n             bools: the required length
 //   check(value, state) → null | { key, params }   any other rule against earlier fields
 //   repair(state, value) → value  what to use when both the link's and the preset's values fail
+//   textLimit(state) → n  matrix, bools, boolMatrix: the most characters its value can have
+//               given earlier fields; a '~' value is decompressed no further (default: the
+//               largest any state allows)
 //   default     the value when no preset holds this key
 // Fields are read in table order, so a rule may look at the fields above it.
+
+// A token longer than the engine takes, as a field's problem (or null).
+const tokenBytesProblem = (tokens) => {
+  const bytes = longestToken(tokens, LIMITS.maxTokenBytes);
+  return bytes > LIMITS.maxTokenBytes ? { key: 'share.ignored.tokenBytes', params: { bytes, max: LIMITS.maxTokenBytes } } : null;
+};
 
 // T under the state's tokenization (read before the sentence: see ALL_FIELDS).
 const tokenCount = (state) => sentenceTokens(state).length;
@@ -83,7 +98,7 @@ export const FIELDS = Object.freeze([
       const T = sentenceTokens({ ...state, sentence }).length;
       if (T === 0) return { key: 'share.ignored.noTokens', params: {} };
       if (T > LIMITS.maxTokens) return { key: 'share.ignored.tokens', params: { T, max: LIMITS.maxTokens } };
-      return null;
+      return tokenBytesProblem(sentenceTokens({ ...state, sentence }));
     },
   },
   { key: 'dModel', param: 'd', kind: 'int', min: 1, max: LIMITS.maxDModel },
@@ -109,6 +124,7 @@ export const FIELDS = Object.freeze([
     nullable: true,
     nullText: 'token',
     shape: (state) => [tokenCount(state), state.dModel],
+    textLimit: (state) => tokenCount(state) * state.dModel * MAX_ENTRY_CHARS,
   },
 ]);
 
@@ -120,8 +136,15 @@ const RESERVED = new Set(['v', 'preset', 'lang', 'embed']);
 // field with the same key as one above replaces it in place (the lesson's `mask` allows five
 // kinds); a param used twice is an error. The codec adds what the lesson's table leaves to its
 // validation: ranges (so that an out-of-range value is clamped and said so) and the defaults.
+const weightsText = { textLimit: (state) => state.dModel * state.dModel * MAX_ENTRY_CHARS };
 const LESSON_LIMITS = {
   head: { min: 1, max: LIMITS.maxDModel },
+  padding: { textLimit: (state) => tokenCount(state) },
+  customMask: { textLimit: (state) => tokenCount(state) * (tokenCount(state) + 1) },
+  wq: weightsText,
+  wk: weightsText,
+  wv: weightsText,
+  wo: weightsText,
   row: { min: 1, max: LIMITS.maxTokens },
   cell: { maxLength: 64 },
   window: { min: 1, max: 100000 },
@@ -136,7 +159,8 @@ const LESSON_TABLE = LESSON_FIELDS.map((field) =>
 const ISSUE4_LIMITS = {
   kvHeads: { min: 0, max: LIMITS.maxDModel },
   shuffle: { min: 0, max: MAX_SHUFFLE_SEED },
-  source: { maxLength: LIMITS.maxSentence },
+  source: { maxLength: LIMITS.maxSentence, check: (source, state) => tokenBytesProblem(sourceTokens({ ...state, source })) },
+  sourcePadding: { textLimit: (state) => sourceTokens(state).length },
 };
 const ISSUE4_TABLE = ISSUE4_FIELDS.map((field) =>
   Object.freeze({ ...field, default: ISSUE4_DEFAULTS[field.key] ?? null, ...ISSUE4_LIMITS[field.key] }),
@@ -216,7 +240,7 @@ function plainText(field, value) {
       return value ? '1' : '0';
     case 'matrix':
       if (value === null) return field.nullText ?? '';
-      return value.map((row) => row.map(formatFloat32).join(',')).join(';');
+      return runSteps(matrixRowsSteps(value)).texts.join(';');
     case 'bools':
       if (value === null) return field.nullText ?? '';
       return value.map((b) => (b ? '1' : '0')).join('');
@@ -233,17 +257,87 @@ function plainText(field, value) {
 
 const CAN_COMPRESS = new Set(['matrix', 'bools', 'boolMatrix']);
 
-// The value as it appears in the link (already escaped).
-function linkText(field, value) {
-  const plain = plainText(field, value);
-  const escaped = escapeValue(plain);
-  if (CAN_COMPRESS.has(field.kind) && escaped.length >= 256) {
-    const packed = LZString.compressToEncodedURIComponent(plain);
-    // "Clearly shorter": at most 70 % of the plain text (a few rows of typed numbers stay
-    // readable), and small enough to read back.
-    if (packed.length + 1 <= 0.7 * escaped.length && packed.length <= LIMITS.maxCompressed) return COMPRESSED + packed;
+// The value as it appears in the link (already escaped), in steps. A long matrix that does not
+// compress comes as a JoinedText: its rows are joined only if the whole link is asked for (the
+// address takes links of up to 64 K characters; joining 7.5 MB of text took 20 ms, twice).
+function* linkTextSteps(field, value) {
+  let plain; // the text, or a matrix's rows' texts (to be joined by ';')
+  let escaped = null;
+  let length;
+  if (field.kind === 'matrix' && value !== null) {
+    const rows = yield* matrixRowsSteps(value);
+    // A matrix's text is digits, '.', '-', 'e', ',' and ';', which stay as they are; '+' only in
+    // numbers of 1e21 and more.
+    if (rows.plus) escaped = escapeValue((plain = rows.texts.join(';')));
+    else plain = rows.texts;
+    length = escaped?.length ?? rows.length;
+  } else {
+    plain = plainText(field, value);
+    escaped = escapeValue(plain);
+    length = escaped.length;
   }
-  return escaped;
+  if (CAN_COMPRESS.has(field.kind) && length >= 256) {
+    // "Clearly shorter": at most 70 % of the plain text (a few rows of typed numbers stay
+    // readable), and small enough to read back. Compressing stops once it cannot be either.
+    const room = Math.min(LIMITS.maxCompressed, Math.floor(0.7 * length) - 1);
+    const packed = yield* compressSteps(plain, room, ';');
+    if (packed !== null && packed.length + 1 <= 0.7 * length && packed.length <= LIMITS.maxCompressed) return COMPRESSED + packed;
+  }
+  return escaped ?? new JoinedText(plain, ';', length);
+}
+
+// Text made of pieces, joined when first used as a string; its length is known before.
+class JoinedText {
+  #pieces;
+  #separator;
+  #text = null;
+  constructor(pieces, separator, length) {
+    this.#pieces = pieces;
+    this.#separator = separator;
+    this.length = length;
+  }
+  toString() {
+    this.#text ??= this.#pieces.join(this.#separator);
+    return this.#text;
+  }
+}
+
+// A matrix row's text in a link, kept by row: the shortest float32 decimal of a number takes
+// about 2 µs, so the 1 000 × 1 024 X a reader edits would take 2 s each time the address is
+// written. Kept with the row's float32 values: a row changed in place is written anew.
+const rowTexts = new WeakMap();
+const ENTRIES_PER_TEXT_STEP = 1 << 12;
+
+// → { texts: each row's text, length: of them joined by ';', plus: whether one holds a '+' }
+function* matrixRowsSteps(rows) {
+  const texts = [];
+  let length = Math.max(0, rows.length - 1);
+  let plus = false;
+  let formatted = 0;
+  for (const row of rows) {
+    let kept = rowTexts.get(row);
+    formatted += row.length >> 4; // (checking a kept row costs about a sixteenth of writing it)
+    if (kept === undefined || !sameFloat32Row(kept.values, row)) {
+      const text = row.map(formatFloat32).join(',');
+      kept = { values: Float32Array.from(row), text, plus: text.includes('+') };
+      rowTexts.set(row, kept);
+      formatted += row.length;
+      if (formatted >= ENTRIES_PER_TEXT_STEP) {
+        formatted = 0;
+        yield;
+      }
+    }
+    texts.push(kept.text);
+    length += kept.text.length;
+    plus ||= kept.plus;
+  }
+  return { texts, length, plus };
+}
+
+function sameFloat32Row(values, row) {
+  if (values.length !== row.length) return false;
+  for (let j = 0; j < row.length; j += 1) if (values[j] !== Math.fround(row[j])) return false;
+  return true;
 }
 
 // Like URLSearchParams (spaces as '+'), but ',', ';' and '$' stay readable.
@@ -258,22 +352,35 @@ function toWellFormed(text) {
 // Whether two values of a field would be written the same.
 function sameValue(field, a, b) {
   if (a === b) return true;
-  if (field.kind === 'matrix') return a != null && b != null ? sameFloat32Matrix(a, b) : false;
-  if (CAN_COMPRESS.has(field.kind)) return a != null && b != null && plainText(field, a) === plainText(field, b);
+  if (a == null || b == null) return false;
+  if (field.kind === 'matrix') return sameFloat32Matrix(a, b);
+  // (compared as written, '1' or '0', without writing a million of them)
+  const sameFlags = (x, y) => x.length === y.length && x.every((flag, i) => Boolean(flag) === Boolean(y[i]));
+  if (field.kind === 'bools') return sameFlags(a, b);
+  if (field.kind === 'boolMatrix') return a.length === b.length && a.every((row, r) => sameFlags(row, b[r]));
   return false;
 }
 
 // ---- reading one value -----------------------------------------------------------------------
 // → { ok: true, value, clamped?: true } | { ok: false, key, params }
 
+// (Spreads at most 82 code units: a value may be megabytes long.)
 const shorten = (text) => {
-  const chars = [...String(text)];
-  return chars.length > 40 ? `${chars.slice(0, 40).join('')}…` : chars.join('');
+  const whole = String(text);
+  const chars = [...whole.slice(0, 82)];
+  return chars.length > 40 || whole.length > 82 ? `${chars.slice(0, 40).join('')}…` : chars.join('');
 };
 
 const fail = (key, params = {}) => ({ ok: false, key, params });
 
-function readValue(field, text) {
+// The kinds readStructuredSteps reads (in steps: a value may be megabytes).
+const STRUCTURED = new Set(['matrix', 'bools', 'boolMatrix']);
+
+// A matrix's entries parsed between two steps of the decoder (a few milliseconds' worth).
+const ENTRIES_PER_STEP = 1 << 15;
+
+// state: the fields read so far (for a '~' value's textLimit).
+function readValue(field, text, state = {}) {
   switch (field.kind) {
     case 'string':
       if (text.length > (field.maxLength ?? LIMITS.maxSentence)) return fail('share.ignored.tooLong', { length: text.length });
@@ -296,7 +403,7 @@ function readValue(field, text) {
       if (text === '0' || text === 'false') return { ok: true, value: false };
       return fail('share.ignored.malformed');
     default:
-      return readStructured(field, text);
+      return runSteps(readStructuredSteps(field, text, state));
   }
 }
 
@@ -308,18 +415,17 @@ function clampNumber(field, value) {
   return { ok: true, value: Object.is(value, -0) ? 0 : value };
 }
 
-function readStructured(field, text) {
+function* readStructuredSteps(field, text, state) {
   if (field.nullable !== false && (text === '' || text === field.nullText)) return { ok: true, value: null };
   let plain = text;
   if (text.startsWith(COMPRESSED)) {
     const packed = text.slice(1);
     if (packed.length > LIMITS.maxCompressed) return fail('share.ignored.tooLong', { length: text.length });
-    try {
-      plain = LZString.decompressFromEncodedURIComponent(packed);
-    } catch {
-      plain = null;
-    }
-    if (typeof plain !== 'string' || plain.length === 0) return fail('share.ignored.malformed');
+    // Bounded by what it writes: 16 KB of '~' can stand for tens of millions of characters.
+    const max = textLimit(field, state);
+    const expanded = yield* decompressSteps(packed, max);
+    if (!expanded.ok) return expanded.reason === 'tooLong' ? fail('share.ignored.expands', { max }) : fail('share.ignored.malformed');
+    plain = expanded.text;
   }
   if (field.kind === 'bools') {
     if (!/^[01]{1,4096}$/.test(plain)) return fail('share.ignored.malformed');
@@ -340,10 +446,15 @@ function readStructured(field, text) {
   const high = field.max ?? LIMITS.maxEntry;
   let clamped = false;
   let entries = 0;
+  let nextStep = ENTRIES_PER_STEP;
   for (const rowText of rowsText) {
     const fields = rowText.split(',');
     entries += fields.length;
     if (entries > LIMITS.maxEntries) return fail('share.ignored.tooLong', { length: text.length });
+    if (entries >= nextStep) {
+      nextStep = entries + ENTRIES_PER_STEP;
+      yield;
+    }
     const row = [];
     for (const entry of fields) {
       const value = parseDecimal(entry.trim());
@@ -356,6 +467,15 @@ function readStructured(field, text) {
     rows.push(row);
   }
   return clamped ? { ok: true, value: rows, clamped: true, used: `±${high}` } : { ok: true, value: rows };
+}
+
+// The most characters a value of `field` can have after the fields in `state` (see textLimit).
+function textLimit(field, state) {
+  const limit = field.textLimit && Number.isInteger(state.dModel) && typeof state.sentence === 'string' ? field.textLimit(state) : NaN;
+  if (Number.isFinite(limit) && limit >= 1) return limit;
+  if (field.kind === 'bools') return 4096;
+  if (field.kind === 'boolMatrix') return LIMITS.maxTokens * 4097;
+  return LIMITS.maxEntries * MAX_ENTRY_CHARS;
 }
 
 // The field's rules against the fields read before it: null, or { key, params }.
@@ -394,26 +514,84 @@ export function presetState(presetId, fields = ALL_FIELDS) {
 
 // ---- the link → state ------------------------------------------------------------------------
 
-// Splits the fragment into [name, text] pairs; a part that is not valid %-encoding is reported.
+// Splits the fragment into [name, raw value, part] (the name unescaped); a name that is not
+// valid %-encoding is reported. At most LIMITS.maxParts parts are read (2 MB of '&' would be a
+// million).
 function readPairs(text, ignored) {
   const pairs = [];
-  for (const part of text.split('&')) {
+  let from = 0;
+  let parts = 0;
+  while (from <= text.length) {
+    let end = text.indexOf('&', from);
+    if (end < 0) end = text.length;
+    const part = text.slice(from, end);
+    from = end + 1;
     if (part === '') continue;
+    if (++parts > LIMITS.maxParts) {
+      let count = parts;
+      for (let at = text.indexOf('&', from); at >= 0; at = text.indexOf('&', at + 1)) count += 1;
+      ignored.push({ param: '#', key: 'share.ignored.tooManyParts', params: { name: '#', count, max: LIMITS.maxParts } });
+      break;
+    }
     const eq = part.indexOf('=');
     const name = unescapePart(eq < 0 ? part : part.slice(0, eq));
-    const value = unescapePart(eq < 0 ? '' : part.slice(eq + 1));
-    if (name === null || value === null) {
+    if (name === null) {
       ignored.push({ param: shorten(part), key: 'share.ignored.unreadable', params: { value: shorten(part) } });
       continue;
     }
-    pairs.push([name, value]);
+    pairs.push([name, eq < 0 ? '' : part.slice(eq + 1), part]);
   }
   return pairs;
 }
 
+// The link's values by name, unescaped when first read: unescaping 2 MB of 'a+a+…' took 100 ms,
+// and a value too long for its field need not be (rawLength). A value that is not valid
+// %-encoding counts as not given, and is reported (`unreadable(part)`) when first read.
+class LinkParams {
+  #raw = new Map(); // name → [raw value, part]
+  #text = new Map(); // name → text, or null
+  #unreadable;
+  constructor(unreadable) {
+    this.#unreadable = unreadable;
+  }
+  set(name, raw, part) {
+    this.#raw.set(name, [raw, part]);
+  }
+  /** Whether the link gives `name` (readably, unless `read` is false). */
+  has(name, read = true) {
+    return this.#raw.has(name) && (!read || this.get(name) !== undefined);
+  }
+  get(name) {
+    if (!this.#raw.has(name)) return undefined;
+    if (!this.#text.has(name)) {
+      const [raw, part] = this.#raw.get(name);
+      const text = unescapePart(raw);
+      if (text === null) this.#unreadable(part);
+      this.#text.set(name, text);
+    }
+    return this.#text.get(name) ?? undefined;
+  }
+  rawLength(name) {
+    return this.#raw.get(name)?.[0].length ?? 0;
+  }
+  raw(name) {
+    return this.#raw.get(name)?.[0] ?? '';
+  }
+  keys() {
+    return this.#raw.keys();
+  }
+  *[Symbol.iterator]() {
+    for (const name of this.#raw.keys()) {
+      const text = this.get(name);
+      if (text !== undefined) yield [name, text];
+    }
+  }
+}
+
 function unescapePart(raw) {
   try {
-    return decodeURIComponent(raw.replace(/\+/g, ' '));
+    // (split and join: a regular expression took 300 ms to replace the million '+' of 2 MB)
+    return decodeURIComponent(raw.includes('+') ? raw.split('+').join(' ') : raw);
   } catch {
     return null;
   }
@@ -429,9 +607,21 @@ function unescapePart(raw) {
  *   ignored  [{ param, key, params }]: what was not applied or was changed, as i18n keys
  * Never throws.
  */
-export function decodeHash(hash, { fields = ALL_FIELDS } = {}) {
+export function decodeHash(hash, options) {
+  return runSteps(decodeSteps(hash, options));
+}
+
+/**
+ * decodeHash in steps: a generator that yields every few milliseconds of work and returns what
+ * decodeHash returns, for a page that reads a long link without blocking (runSliced, views/idle.js).
+ */
+export function* decodeSteps(hash, { fields = ALL_FIELDS } = {}) {
   const ignored = [];
-  const note = (param, key, params = {}) => ignored.push({ param, key, params: { name: param, ...params } });
+  const noted = new Set(); // params said something about already
+  const note = (param, key, params = {}) => {
+    noted.add(param);
+    ignored.push({ param, key, params: { name: param, ...params } });
+  };
   let text = typeof hash === 'string' ? hash : '';
   if (text.startsWith('#')) text = text.slice(1);
   if (text.length > LIMITS.maxHash) {
@@ -439,11 +629,11 @@ export function decodeHash(hash, { fields = ALL_FIELDS } = {}) {
     text = '';
   }
 
-  // First occurrence of each name wins.
-  let params = new Map();
-  for (const [name, value] of readPairs(text, ignored)) {
-    if (params.has(name)) note(shorten(name), 'share.ignored.duplicate');
-    else params.set(name, value);
+  // First occurrence of each name wins. Values are unescaped when read (see LinkParams).
+  let params = new LinkParams((part) => ignored.push({ param: shorten(part), key: 'share.ignored.unreadable', params: { value: shorten(part) } }));
+  for (const [name, raw, part] of readPairs(text, ignored)) {
+    if (params.has(name, false)) note(shorten(name), 'share.ignored.duplicate');
+    else params.set(name, raw, part);
   }
 
   // The version, and the steps from an older one.
@@ -456,7 +646,7 @@ export function decodeHash(hash, { fields = ALL_FIELDS } = {}) {
   if (version > SCHEMA_VERSION) {
     note('v', 'share.ignored.newer', { value: version });
   } else if (version < SCHEMA_VERSION) {
-    params = migrate(params, version);
+    params = migrate(new Map(params), version);
   }
 
   // The preset the values are relative to.
@@ -477,9 +667,13 @@ export function decodeHash(hash, { fields = ALL_FIELDS } = {}) {
     const base = baseValue(field, presetId);
     let value = base;
     let fromLink = false;
-    if (params.has(field.param)) {
+    if (field.kind === 'string' && params.rawLength?.(field.param) > 9 * (field.maxLength ?? LIMITS.maxSentence)) {
+      // Too long whatever it unescapes to (a character is at most 9 characters of %-encoding).
+      const length = params.rawLength(field.param);
+      note(field.param, 'share.ignored.tooLong', { value: shorten(params.raw(field.param)), length });
+    } else if (params.has(field.param)) {
       const written = params.get(field.param);
-      const read = readValue(field, written);
+      const read = STRUCTURED.has(field.kind) ? yield* readStructuredSteps(field, written, state) : readValue(field, written, state);
       if (!read.ok) note(field.param, read.key, { value: shorten(written), ...read.params });
       else {
         value = read.value;
@@ -502,9 +696,13 @@ export function decodeHash(hash, { fields = ALL_FIELDS } = {}) {
       });
     }
     state[field.key] = value;
+    if (params.has(field.param, false)) yield;
   }
-  if (fields.some((field) => LESSON_KEYS.has(field.key))) fitLesson(state, presetId, params, note);
-  if (fields.some((field) => ISSUE4_KEYS.has(field.key))) fitStructure(state, presetId, params, note);
+  // (A value the link gave that was refused above is not said again to be "fitted".)
+  const given = { has: (param) => params.has(param, false) && !noted.has(param) };
+  if (fields.some((field) => LESSON_KEYS.has(field.key))) fitLesson(state, presetId, given, note);
+  if (fields.some((field) => ISSUE4_KEYS.has(field.key))) fitStructure(state, presetId, given, note);
+  yield;
 
   // The view: language, embed mode, hidden parts.
   let lang = null;
@@ -521,8 +719,9 @@ export function decodeHash(hash, { fields = ALL_FIELDS } = {}) {
   }
   const hideable = [...fields.map((field) => field.key), ...PAGE_PARTS];
   const hidden = new Set();
-  for (const [name, written] of params) {
-    if (!name.endsWith('_hide')) continue;
+  for (const name of params.keys()) {
+    if (!name.endsWith('_hide') || !params.has(name)) continue;
+    const written = params.get(name);
     const target = name.slice(0, -'_hide'.length);
     const read = readValue({ kind: 'bool' }, written);
     if (!hideable.includes(target)) note(shorten(name), 'share.ignored.unknown');
@@ -543,9 +742,9 @@ export function decodeHash(hash, { fields = ALL_FIELDS } = {}) {
 // The state as the page's form holds it: the controls' text (state/draft.js) and, as typed
 // values, every other field (the lesson reads those with validateLesson).
 export function draftOf(state) {
-  const draft = {};
-  for (const [key, value] of Object.entries(state)) if (!CORE_KEYS.has(key)) draft[key] = value;
-  return { ...draft, ...stateToDraft(state) };
+  const draft = stateToDraft(state); // (its embeddingsText is written when first read)
+  for (const [key, value] of Object.entries(state)) if (!CORE_KEYS.has(key) && !Object.hasOwn(draft, key)) draft[key] = value;
+  return draft;
 }
 
 const CORE_KEYS = new Set(FIELDS.map((field) => field.key).filter((key) => key !== 'mask'));
@@ -650,24 +849,57 @@ function describe(field, value) {
  * preset, or '' for the plain default page. Keys missing from `state` count as the preset's.
  */
 export function encodeHash({ presetId, state, lang = null, view = {} }, { fields = ALL_FIELDS } = {}) {
+  return linkOf(runSteps(encodeStateSteps({ presetId, state }, { fields })), { lang, view });
+}
+
+/**
+ * The expensive half of encodeHash in steps (a generator that yields every few milliseconds of
+ * work, like decodeSteps): the state's values as link text. → parts for linkOf, which adds the
+ * language and the view (the address and the embed link differ only there).
+ */
+export function* encodeStateSteps({ presetId, state }, { fields = ALL_FIELDS } = {}) {
   const id = Object.hasOwn(PRESETS, presetId) ? presetId : DEFAULT_PRESET;
-  const parts = [];
-  if (id !== DEFAULT_PRESET) parts.push(`preset=${escapeValue(id)}`);
   const written = [];
   for (const field of fields) {
     if (!Object.hasOwn(state, field.key)) continue;
     const value = state[field.key];
     if (sameValue(field, value, baseValue(field, id))) continue;
-    written.push(`${field.param}=${linkText(field, value)}`);
+    written.push([field.param, yield* linkTextSteps(field, value)]);
   }
+  return { id, written, fields };
+}
+
+
+/** Whether `state` is its preset's as loaded (encodeHash would write only the preset). */
+export function isPresetState(presetId, state, { fields = ALL_FIELDS } = {}) {
+  const id = Object.hasOwn(PRESETS, presetId) ? presetId : DEFAULT_PRESET;
+  return fields.every((field) => !Object.hasOwn(state, field.key) || sameValue(field, state[field.key], baseValue(field, id)));
+}
+
+/** The link of encodeStateSteps's parts with a language and a view (see encodeHash). */
+export function linkOf(state, options) {
+  const parts = linkParts(state, options);
+  return parts.length ? `#${parts.map((part) => (typeof part === 'string' ? part : `${part.param}=${part.value}`)).join('&')}` : '';
+}
+
+/** The length of linkOf(parts, options), without making it (a matrix's text may be megabytes). */
+export function linkLength(state, options) {
+  const parts = linkParts(state, options);
+  return parts.reduce((sum, part) => sum + 1 + (typeof part === 'string' ? part.length : part.param.length + 1 + part.value.length), 0);
+}
+
+// The link's name=value parts in order: strings, and { param, value } for the state's values.
+function linkParts({ id, written, fields }, { lang = null, view = {} } = {}) {
+  const parts = [];
+  if (id !== DEFAULT_PRESET) parts.push(`preset=${escapeValue(id)}`);
   const hideable = [...fields.map((field) => field.key), ...PAGE_PARTS];
   const hidden = new Set(view.hidden ?? []);
   const viewParts = [];
   if (view.embed) viewParts.push('embed=1');
   for (const name of hideable) if (hidden.has(name)) viewParts.push(`${name}_hide=1`);
   if (written.length > 0 || viewParts.length > 0) parts.push(`v=${SCHEMA_VERSION}`);
-  parts.push(...written);
+  for (const [param, value] of written) parts.push({ param, value });
   if (lang) parts.push(`lang=${escapeValue(lang)}`);
   parts.push(...viewParts);
-  return parts.length ? `#${parts.join('&')}` : '';
+  return parts;
 }

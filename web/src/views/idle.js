@@ -52,3 +52,34 @@ export function requestIdle(fn, options) {
     fn({ didTimeout: false, timeRemaining: () => Math.max(0, EMULATED_IDLE_MS - (performance.now() - start)) });
   }, 1);
 }
+
+/** Runs a step generator (one that yields every few milliseconds of work, e.g. state/url.js
+ *  decodeSteps) in tasks of about `sliceMs` each, so that the page answers between them.
+ *  → a Promise of the generator's value (rejected with what it throws). */
+export function runSliced(steps, { sliceMs = 8 } = {}) {
+  return new Promise((resolve, reject) => {
+    // A message to a port of one's own: a new task at once (nested timeouts wait 4 ms each).
+    const channel = new MessageChannel();
+    const slice = () => {
+      const end = performance.now() + sliceMs;
+      try {
+        for (;;) {
+          const { done, value } = steps.next();
+          if (done) {
+            channel.port1.close();
+            resolve(value);
+            return;
+          }
+          if (performance.now() >= end) break;
+        }
+      } catch (error) {
+        channel.port1.close();
+        reject(error);
+        return;
+      }
+      channel.port2.postMessage(null);
+    };
+    channel.port1.onmessage = slice;
+    slice();
+  });
+}
