@@ -25,6 +25,15 @@ const facts = (page) =>
 
 const words = (n) => Array.from({ length: n }, (_, i) => `w${i + 1}`).join(' ');
 
+// A page opened afresh with `hash` (not waiting for a result: it may never come).
+async function openFresh(hash) {
+  const opened = await harness.open();
+  const address = opened.page.url().split('#')[0];
+  await opened.page.goto('about:blank');
+  await opened.page.goto(`${address}${hash}`);
+  return opened;
+}
+
 test('the performance panel shows the path, the last computation, its FLOPs and memory, and plots time against T', async () => {
   const { page, errors, close } = await harness.open();
   try {
@@ -89,6 +98,92 @@ test('a large input is computed in the worker with a progress bar; Cancel keeps 
     await page.waitForSelector('#compute-progress', { state: 'hidden' });
     assert.equal(await page.isHidden('#message'), true);
     assert.notDeepEqual(await lessonRow(page, 'weights', 0, 5), before);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('a link computed in the worker and cancelled before anything was computed says that nothing is on screen', async () => {
+  const { page, errors, close } = await openFresh(`#v=1&s=${words(1000).replace(/ /g, '+')}&d=64&h=8`);
+  try {
+    const progress = page.locator('#compute-progress');
+    await progress.waitFor({ state: 'visible', timeout: 60000 });
+    await progress.locator('button.progress-cancel').click();
+    await progress.waitFor({ state: 'hidden' });
+    const message = await page.textContent('#message');
+    assert.match(message, /Computation cancelled: nothing has been computed yet\. Change the input to compute again\./);
+    assert.doesNotMatch(message, /previous result/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('a size the engine refuses (it does not fit in memory) is said with the largest that fits; the previous result stays', async () => {
+  const { page, errors, close } = await harness.open();
+  try {
+    await page.fill('#d-model', '64');
+    await page.fill('#heads', '64');
+    await page.waitForSelector('button[data-head-tab="63"]', { state: 'attached' }); // 64 heads computed
+    await whenIdle(page);
+    const small = await lessonRow(page, 'weights', 0, 5);
+    await retype(page, '#sentence', words(1024));
+    await page.waitForFunction(() => /does not fit|more than its limit/.test(document.querySelector('#message').textContent), null, { timeout: 120000 });
+    const message = await page.textContent('#message');
+    assert.match(message, /this needs about \d+ MiB of the engine's memory, more than its limit of \d+ MiB: with these settings at most \d+ tokens fit/);
+    assert.match(message, /The matrices below still show the last valid input\./);
+    assert.deepEqual(await lessonRow(page, 'weights', 0, 5), small); // the 6 tokens of before
+    await page.locator('#message').screenshot({ path: path.join(screenshots, 'perf-engine-refused-en.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('typing into the embeddings box at 1 000 tokens × d_model 1 024 edits X where typed (a window of its rows)', async () => {
+  const { page, errors, close } = await openFresh(`#v=1&s=${words(1000).replace(/ /g, '+')}&d=1024&h=1`);
+  try {
+    const corner = (r, c) => page.textContent(`section.lesson-step:not(.parked) td[data-matrix="x"][data-row="${r}"][data-col="${c}"]`);
+    await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="x"][data-row="0"][data-col="0"]', { timeout: 300000 });
+    await page.check('input[name="embeddings"][value="edit"]');
+    await page.waitForSelector('#embeddings-editor:not([hidden])');
+    // The box holds 16 rows of 1 024 numbers at a time, the window's place said under it.
+    const where = () => page.textContent('.editor-window-where');
+    assert.equal(await where(), 'Rows 1–16 of 1000 (the box holds at most 16384 numbers at a time)');
+    const firstLine = async () => (await page.inputValue('#embeddings-text')).split('\n')[0];
+    const lines = (await page.inputValue('#embeddings-text')).split('\n');
+    assert.equal(lines.length, 16);
+    assert.equal(lines[0].split(' ').length, 1024);
+    await page.waitForSelector('#compute-progress', { state: 'hidden', timeout: 300000 });
+    const [x00, x01] = [await corner(0, 0), await corner(0, 1)];
+    // Replace the first number of the first row, as a reader types it.
+    const typeFirstNumber = async (text) => {
+      await page.click('#embeddings-text');
+      await page.evaluate(() => {
+        const box = document.querySelector('#embeddings-text');
+        box.setSelectionRange(0, box.value.indexOf(' '));
+      });
+      await page.keyboard.type(text);
+    };
+    await typeFirstNumber('0.4321');
+    await page.waitForFunction(() => document.querySelector('section.lesson-step:not(.parked) td[data-matrix="x"][data-row="0"][data-col="0"]')?.textContent === '0.432', null, { timeout: 300000 });
+    assert.notEqual(x00, '0.432');
+    assert.equal(await corner(0, 1), x01); // the rest of the row as it was
+    assert.equal(await page.isHidden('#message'), true);
+    // The next 16 rows, labelled with their tokens: what is typed there is row 17 of X, and it
+    // stays when the window moves back and forth.
+    await page.click('.editor-window-move[data-move="1"]');
+    assert.equal(await where(), 'Rows 17–32 of 1000 (the box holds at most 16384 numbers at a time)');
+    assert.equal(await page.textContent('#row-labels div'), 'w17');
+    await typeFirstNumber('-2');
+    await page.waitForSelector('#compute-progress', { state: 'hidden', timeout: 300000 });
+    await page.click('.editor-window-move[data-move="-1"]');
+    assert.match(await firstLine(), /^0\.4321 /);
+    await page.click('.editor-window-move[data-move="1"]');
+    assert.match(await firstLine(), /^-2 /);
+    assert.equal(await page.isHidden('#message'), true);
+    await page.locator('#embeddings-editor').screenshot({ path: path.join(screenshots, 'perf-editor-window-en.png') });
     assert.deepEqual(errors, []);
   } finally {
     await close();

@@ -6,6 +6,7 @@ import { PRESETS } from '../../web/src/presets/index.js';
 import { stateToDraft } from '../../web/src/state/draft.js';
 import { carryEmbeddings, rememberRows } from '../../web/src/state/embeddings.js';
 import {
+  asciiNumbers,
   divisors,
   formatMatrixText,
   formatNumber,
@@ -43,6 +44,27 @@ test('numbers: whole numbers and decimals as people write them, nothing else', (
   for (const bad of ['NaN', 'Infinity', '-Infinity', '1e999', '0x10', 'abc', '1.2.3', '']) {
     assert.equal(parseDecimal(bad), null, bad);
   }
+});
+
+test('numbers typed with a Chinese input method (full-width) are read as their ASCII forms', () => {
+  assert.equal(parseWholeNumber('１２'), 12);
+  assert.equal(parseWholeNumber(' ６４ '), 64);
+  assert.equal(parseWholeNumber('　８　'), 8); // ideographic spaces around
+  assert.equal(parseDecimal('３．５'), 3.5);
+  assert.equal(parseDecimal('－１'), -1);
+  assert.equal(parseDecimal('−0.25'), -0.25); // the minus sign
+  assert.equal(parseDecimal('３。５'), 3.5); // '.' typed in Chinese punctuation mode
+  assert.equal(parseDecimal('１ｅ－３'), 0.001);
+  assert.deepEqual(parseMatrixText('１，２　３\n４ －５ ６．５'), { ok: true, rows: [[1, 2, 3], [4, -5, 6.5]] });
+  assert.deepEqual(asciiNumbers('d = ６４'), 'd = 64');
+  // Still refused: what is not a number in any width.
+  for (const bad of ['１２ａ', '３．５．１', '－', 'ＮａＮ', 'Ｉｎｆｉｎｉｔｙ', '１e９９９']) assert.equal(parseDecimal(bad), null, bad);
+  for (const bad of ['－１', '２．５', '１２３４５６７８９０１']) assert.equal(parseWholeNumber(bad), null, bad);
+  // Validation takes them for d_model, heads, the seed and the embeddings.
+  const checked = validateDraft(draftOf({ sentence: 'a b', dModel: '４', heads: '２', seed: '７', embeddingsMode: 'edit', embeddingsText: '１ ０ ０ ０\n０ １ ０ －１' }), limits);
+  assert.equal(checked.ok, true, JSON.stringify(checked.error));
+  assert.deepEqual([checked.state.dModel, checked.state.heads, checked.state.seed], [4, 2, 7]);
+  assert.deepEqual(checked.state.embeddings, [[1, 0, 0, 0], [0, 1, 0, -1]]);
 });
 
 test('embeddings text parses row by row and names the first bad entry', () => {

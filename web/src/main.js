@@ -5,20 +5,20 @@ import { createTranslator, LANGUAGES, pickLanguage } from './i18n/index.js';
 import { PRESETS } from './presets/index.js';
 import { stateToDraft } from './state/draft.js';
 import { carryEmbeddings, rememberRows } from './state/embeddings.js';
-import { formatMatrixText, parseMatrixText, parseWholeNumber } from './state/parse.js';
-import { decodeHash, encodeHash } from './state/url.js';
+import { parseWholeNumber } from './state/parse.js';
+import { decodeHash, decodeSteps, isPresetState } from './state/url.js';
 import { snapHeads, toEngineConfig, validateDraft } from './state/validate.js';
 import {
   markInvalid,
   readDraft,
   renderHeadChoices,
-  renderRowLabels,
   renderTokens,
   syncEnabled,
   writeDraft,
 } from './views/controls.js';
 import { applyTranslations } from './views/i18n-dom.js';
 import { setAlternatives, setHidden, setText } from './views/dom.js';
+import { runSliced } from './views/idle.js';
 import { createEmbeddingsText } from './views/embeddings-text.js';
 import { createLesson } from './lesson/index.js';
 import { computeCompanionsAsync } from './lesson/companions.js';
@@ -30,7 +30,8 @@ import { installPerformance } from './perf/install.js';
 const $ = (selector) => document.querySelector(selector);
 const form = $('#controls');
 const textarea = $('#embeddings-text');
-const embeddingsText = createEmbeddingsText(textarea);
+// The text box of X: one line per row, a window of rows when X is large.
+const editor = createEmbeddingsText(textarea, { labels: $('#row-labels'), pager: $('#embeddings-editor'), t: () => page.t });
 
 const page = {
   engine: null,
@@ -107,9 +108,7 @@ function renderDerived(draft) {
   setText($('#token-count'), page.t(headViews.tokenCountKey(), { T: tokens.length }));
   renderTokens($('#token-chips'), tokens, page.t);
   renderHeadChoices($('#head-choices'), draft.dModel, draft.heads);
-  renderRowLabels($('#row-labels'), tokens);
-  const rows = Math.min(Math.max(tokens.length, 3), 16);
-  if (textarea.rows !== rows) textarea.rows = rows;
+  editor.setTokens(tokens); // (the row labels, and the box's height)
   syncEnabled(form);
 }
 
@@ -122,8 +121,7 @@ function renderPresetNote() {
   const preset = PRESETS[page.presetId];
   setHidden(presetNote, !(preset?.noteKey && page.lastState));
   if (presetNote.hidden) return;
-  // Encoding the state costs milliseconds with edited matrices: only for a preset with a note.
-  const pristine = encodeHash({ presetId: page.presetId, state: page.lastState }) === `#preset=${page.presetId}`;
+  const pristine = isPresetState(page.presetId, page.lastState);
   const text = page.t(preset.noteKey);
   setAlternatives(presetNote, [text, page.t('preset.changed', { note: text })], pristine ? 0 : 1); // as loaded, changed since
 }
@@ -159,11 +157,12 @@ function writeHash() {
 // ---- the one path from controls to screen ------------------------------------------------------
 
 // Returns true when a new result is on screen, 'pending' when a worker is computing it; on bad
-// input the previous result stays.
-function update() {
+// input the previous result stays. onWorkerFailure(message): instead of the message, when the
+// worker's engine refuses or fails.
+function update({ onWorkerFailure = null } = {}) {
   // The head views' fields come last: a head picked in them is handed to the lesson's `head`.
   const draft = { ...readDraft(form), ...lesson.draft(), ...headViews.draft() };
-  if (embeddingsText.ahead) draft.embeddingsRows = embeddingsText.ahead; // (the text box is behind)
+  if (draft.embeddingsMode === 'edit') draft.embeddingsParsed = editor.read(); // (only changed lines are read)
   renderDerived(draft);
   if (!page.engine) return false;
 
@@ -177,7 +176,7 @@ function update() {
   const T = config.tokens.length;
   const Tk = config.source?.tokens.length ?? T;
   if (perf.plan(T, Tk, config.dModel, config.heads) === 'worker') {
-    computeInWorker(config, checked.state, T, Tk);
+    computeInWorker(packedForWorker(config), checked.state, T, Tk, onWorkerFailure);
     return 'pending';
   }
   perf.cancel();  // a smaller input supersedes a large one still computing
@@ -195,6 +194,47 @@ function update() {
   return true;
 }
 
+// The config's matrices as one Float32Array each, for the worker: posting a million numbers as
+// nested arrays took 100–200 ms of the page's time, one Float32Array of them about 10. Packed
+// row by row from the rows that changed since the last time (rows are never changed in place),
+// into an array with room for the most tokens (a typed word is one row more, not a new array).
+// The worker's message copies it as it is posted, so the next change may write into it.
+const packs = new Map(); // name → { rows: the rows packed, cols, data }
+const PACK_ROWS = 1024; // (the engine's maxTokens; more rows get an array of their own)
+function packMatrix(name, rows) {
+  const cols = rows[0]?.length ?? 0;
+  if (rows.length * cols < 4096 || !rows.every((row) => Array.isArray(row) && row.length === cols)) return rows;
+  let pack = packs.get(name);
+  if (!pack || pack.cols !== cols || pack.data.length < rows.length * cols) {
+    pack = { rows: [], cols, data: new Float32Array(Math.max(rows.length, PACK_ROWS) * cols) };
+    packs.set(name, pack);
+  }
+  for (let r = 0; r < rows.length; r += 1) {
+    const row = rows[r];
+    if (pack.rows[r] === row) continue;
+    for (let c = 0; c < cols; c += 1) {
+      const value = Math.fround(row[c]);
+      if (!Number.isFinite(value)) {
+        packs.delete(name);
+        return rows; // (as given: the engine names the entry)
+      }
+      pack.data[r * cols + c] = value;
+    }
+    pack.rows[r] = row;
+  }
+  pack.rows.length = rows.length;
+  return { rows: rows.length, cols, data: pack.data.subarray(0, rows.length * cols) };
+}
+
+function packedForWorker(config) {
+  const packed = { ...config };
+  if (Array.isArray(config.embeddings)) packed.embeddings = packMatrix('x', config.embeddings);
+  if (config.weights && typeof config.weights === 'object') {
+    packed.weights = Object.fromEntries(Object.entries(config.weights).map(([name, rows]) => [name, Array.isArray(rows) ? packMatrix(name, rows) : rows]));
+  }
+  return packed;
+}
+
 function accept(result, state, companions = null) {
   page.error = null;
   page.notice = null;
@@ -207,7 +247,7 @@ function accept(result, state, companions = null) {
 }
 
 // The previous result stays on screen until the worker's arrives; typing again cancels it.
-async function computeInWorker(config, state, T, Tk) {
+async function computeInWorker(config, state, T, Tk, onFailure) {
   try {
     const { result, ms, memoryBytes } = await perf.computeInWorker(config, T);
     perf.record({ ms, where: 'worker', T, Tk, dModel: config.dModel, memoryBytes });
@@ -223,7 +263,10 @@ async function computeInWorker(config, state, T, Tk) {
   } catch (error) {
     if (error.cancelled) {
       if (perf.busy()) return;  // superseded by a newer computation, which reports itself
-      page.notice = { key: 'progress.cancelled' };
+      page.notice = { key: page.lastResult ? 'progress.cancelled' : 'progress.cancelledNothing' };
+    } else if (onFailure) {
+      onFailure(error.message);
+      return;
     } else {
       page.error = { key: 'error.engine', params: { message: error.message }, field: null };
     }
@@ -233,11 +276,11 @@ async function computeInWorker(config, state, T, Tk) {
 
 // ---- hand-edited embeddings ----------------------------------------------------------------------
 
-// The engine's per-token vectors for this shape (what "one vector per token" would use).
-function perTokenRows(tokens, dModel) {
+// The engine's per-token vectors for this shape (what "one vector per token" uses), computed
+// without attention: { rows, cols, data }, or null.
+function perTokenVectors(tokens, dModel) {
   try {
-    const { x } = page.engine.compute({ tokens, dModel, heads: 1, weights: 'identity', mask: 'none' });
-    return Array.from({ length: x.rows }, (_, r) => Array.from(x.data.subarray(r * x.cols, (r + 1) * x.cols)));
+    return page.engine.tokenEmbeddings(tokens, dModel);
   } catch {
     return null;
   }
@@ -254,56 +297,57 @@ function refitEditor({ force = false } = {}) {
   const dModel = parseWholeNumber(draft.dModel);
   const { maxTokens, maxDModel } = page.engine.info.limits;
   if (tokens.length === 0 || tokens.length > maxTokens || !dModel || dModel > maxDModel) return;
-  const parsed = parseMatrixText(draft.embeddingsText);
+  const parsed = editor.read();
   if (!parsed.ok) return; // leave the reader's text and its message alone
   const matches = parsed.rows.length === page.editorTokens.length;
   if (!matches && !force) return;
-  const fallback = perTokenRows(tokens, dModel);
-  if (!fallback) return;
   const rows = carryEmbeddings({
     tokens,
     dModel,
     previousTokens: page.editorTokens,
     previousRows: matches ? parsed.rows : [],
     remembered: page.remembered,
-    fallback,
+    fallback: (needed) => perTokenVectors(needed.map((i) => tokens[i]), dModel), // (the rows with nothing to keep)
   });
-  textarea.value = formatMatrixText(rows);
+  if (!rows) return;
+  // Opened, or small: its text at once; else, while the reader types elsewhere, after the frame.
+  editor.show(rows, tokens, { later: !force && tokens.length * dModel > 4096 });
   page.editorTokens = tokens;
 }
 
 // X edited in the lesson (an entry, or a tool over the whole matrix): its rows, or null for one
-// vector per token. The rows go to validation and the engine as numbers, and the text box gets
-// their text after the frame (views/embeddings-text.js). When the editor opens (its text is shown
-// at once), and for rows that are not all finite (validation says which entry), as a reader
-// would: the control set, and the same 'input' event.
+// vector per token. The rows go to validation and the engine as numbers (at the text box's
+// precision), and the text box gets their text after the frame (views/embeddings-text.js). When
+// the editor opens (its text is shown at once), and for rows that are not all finite (the text
+// box's reading says which entry), as a reader would: the control set, and the same 'input' event.
 function setEmbeddings(rows) {
   const radio = form.querySelector(`input[name="embeddings"][value="${rows ? 'edit' : 'token'}"]`);
+  const tokens = headViews.tokenize($('#sentence').value);
   if (!rows || !radio.checked || !rows.every((row) => row.every(Number.isFinite))) {
-    embeddingsText.write();
     radio.checked = true;
-    if (rows) textarea.value = formatMatrixText(rows);
+    if (rows) editor.show(rows, tokens, { round: true });
     (rows ? textarea : radio).dispatchEvent(new Event('input', { bubbles: true }));
     return;
   }
   page.notice = null;
-  page.editorTokens = headViews.tokenize($('#sentence').value);
-  rememberRows(page.remembered, page.editorTokens, embeddingsText.writeLater(rows));
+  page.editorTokens = tokens;
+  rememberRows(page.remembered, tokens, editor.show(rows, tokens, { later: true, round: true }));
   update();
 }
 
 // ---- loading a preset or an address --------------------------------------------------------------
 
+// draft: from stateToDraft (its stateEmbeddings are X's exact rows, which the text box shows).
 function loadDraft(draft, presetId) {
   page.presetId = presetId;
-  embeddingsText.drop(); // (written anew below)
   writeDraft(form, draft);
   lesson.load(draft);
   headViews.load(draft);
   page.editorTokens = headViews.tokenize(draft.sentence);
   page.remembered = new Map();
-  const parsed = draft.embeddingsMode === 'edit' ? parseMatrixText(draft.embeddingsText) : null;
-  if (parsed?.ok) rememberRows(page.remembered, page.editorTokens, parsed.rows);
+  const rows = draft.embeddingsMode === 'edit' ? draft.stateEmbeddings : null;
+  editor.show(rows ?? null, page.editorTokens);
+  if (rows) rememberRows(page.remembered, page.editorTokens, rows);
 }
 
 function loadPreset(presetId) {
@@ -312,8 +356,31 @@ function loadPreset(presetId) {
   update();
 }
 
-function loadHash(hash) {
-  const { presetId, draft, lang, ignored, view } = decodeHash(hash);
+// A link is read once (decodeHash); a long one in slices of a few milliseconds, so that even the
+// longest address Chromium takes (2 MB) blocks nothing. → a Promise of what decodeHash returns.
+const LONG_LINK = 8192; // characters
+function readLink(hash) {
+  if (hash.length <= LONG_LINK && !hash.includes('~')) return Promise.resolve(decodeHash(hash));
+  return runSliced(decodeSteps(hash));
+}
+
+// The link being opened: a newer one (hashchange) makes an older one still being read moot.
+let opening = 0;
+let waitingPreset = null; // the preset of a link shown before the engine loaded, to compute then
+
+async function openHash(hash) {
+  const ticket = ++opening;
+  const decoded = await readLink(hash);
+  if (ticket !== opening) return;
+  applyLink(decoded);
+  if (page.engine) computeLink(decoded.presetId);
+  else {
+    waitingPreset = decoded.presetId;
+    renderAll(); // (nothing computed yet: the form, in the link's language)
+  }
+}
+
+function applyLink({ presetId, draft, lang, ignored, view }) {
   share.linkOpened({ ignored, view }); // says what the link could not apply
   if (lang && LANGUAGES.includes(lang)) {
     page.lang = lang;
@@ -322,15 +389,20 @@ function loadHash(hash) {
   }
   page.notice = null;
   loadDraft(draft, presetId);
-  if (!page.engine) return;
-  if (!update() && !page.lastResult) {
-    // A link with a value the page cannot use: say so and open its preset instead.
-    const { key, params } = page.error;
+}
+
+// Computes what the link opened; a link with a value the page or the engine cannot use (in the
+// worker too) opens its preset instead, saying why, unless a result is on screen already.
+function computeLink(presetId) {
+  const fallback = (message) => {
     loadDraft(stateToDraft(PRESETS[presetId].state), presetId);
     update();
-    page.notice = { key: 'error.badLink', params: { message: page.t(key, params) } };
-  }
-  renderAll();
+    page.notice = { key: 'error.badLink', params: { message } };
+    renderAll();
+  };
+  const outcome = update({ onWorkerFailure: page.lastResult ? null : fallback });
+  if (!outcome && !page.lastResult && page.error) fallback(page.t(page.error.key, page.error.params));
+  else renderAll();
 }
 
 // ---- events ----------------------------------------------------------------------------------------
@@ -355,13 +427,11 @@ form.addEventListener(
   guard((event) => {
     page.notice = null;
     const target = event.target;
-    // The text box is brought up to date before anything reads it; a text typed in it wins.
-    if (target === textarea) embeddingsText.drop();
-    else embeddingsText.write();
+    if (target === textarea) editor.typed(); // a text typed in the box wins
     if (target.id === 'sentence' || target.id === 'd-model' || target.name === 'tokenization') refitEditor();
     if (target.name === 'embeddings') refitEditor({ force: true });
     if (target.id === 'embeddings-text') {
-      const parsed = parseMatrixText(textarea.value);
+      const parsed = editor.read();
       if (parsed.ok) {
         page.editorTokens = headViews.tokenize(readDraft(form).sentence);
         rememberRows(page.remembered, page.editorTokens, parsed.rows);
@@ -428,7 +498,7 @@ window.addEventListener(
   'hashchange',
   guard(() => {
     if (location.hash === share.currentHash()) return; // the address this page wrote
-    loadHash(location.hash);
+    openHash(location.hash);
   }),
 );
 
@@ -437,16 +507,18 @@ window.addEventListener(
 async function start() {
   page.lang = pickLanguage(navigator.languages);
   page.t = createTranslator(page.lang);
-  loadHash(location.hash);
-  renderAll();
+  const engine = createAttention();
+  engine.catch(() => {}); // (its failure is reported below, once the link is read)
+  await openHash(location.hash); // the form shows the link while the engine loads
   try {
-    page.engine = await createAttention();
+    page.engine = await engine;
   } catch (error) {
     page.engineFailure = error instanceof Error ? error : new Error(String(error));
     renderAll();
     return;
   }
-  loadHash(location.hash);
+  if (waitingPreset !== null) computeLink(waitingPreset);
+  waitingPreset = null;
 }
 
 start().catch((error) => {

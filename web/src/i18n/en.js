@@ -42,9 +42,13 @@ export default {
   'embeddings.token': 'One vector per token (the same word always gets the same vector)',
   'embeddings.edit': 'Edit as numbers',
   'embeddings.hint': 'One row per token, d_model numbers per row, separated by spaces or commas.',
+  'embeddings.window': 'Rows {from}–{to} of {T} (the box holds at most {max} numbers at a time)',
+  'embeddings.windowBack': '◀ Previous rows',
+  'embeddings.windowNext': 'Next rows ▶',
 
   'error.noTokens': 'Type at least one token: the sentence is empty.',
   'error.tooManyTokens': 'Too many tokens: {T}. The engine takes at most {max}.',
+  'error.tokenBytes': 'A token is {bytes} bytes long (in UTF-8). The engine takes tokens of at most {max} bytes.',
   'error.dModel': 'd_model must be a whole number from 1 to {max}.',
   'error.heads': 'The number of heads must be a whole number from 1 to d_model = {dModel}.',
   'error.headsDivide': '{heads} heads do not divide d_model = {dModel}. Choose one of: {divisors}.',

@@ -21,4 +21,5 @@ export default {
   'progress.computing': 'Computing {T} tokens in the background…',
   'progress.cancel': 'Cancel',
   'progress.cancelled': 'Computation cancelled: the previous result stays on screen.',
+  'progress.cancelledNothing': 'Computation cancelled: nothing has been computed yet. Change the input to compute again.',
 };

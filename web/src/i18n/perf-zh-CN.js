@@ -21,4 +21,5 @@ export default {
   'progress.computing': '正在后台计算 {T} 个 token…',
   'progress.cancel': '取消',
   'progress.cancelled': '已取消计算：屏幕上保留之前的结果。',
+  'progress.cancelledNothing': '已取消计算：尚未算出任何结果。修改输入即可重新计算。',
 };

@@ -41,9 +41,13 @@ export default {
   'embeddings.token': '每个 token 一个向量（同一个词总是得到同一个向量）',
   'embeddings.edit': '手动编辑数字',
   'embeddings.hint': '每个 token 一行，每行 d_model 个数字，用空格或逗号分隔。',
+  'embeddings.window': '第 {from}–{to} 行，共 {T} 行（文本框一次最多容纳 {max} 个数字）',
+  'embeddings.windowBack': '◀ 上一组行',
+  'embeddings.windowNext': '下一组行 ▶',
 
   'error.noTokens': '请至少输入一个 token：句子是空的。',
   'error.tooManyTokens': 'token 太多：{T} 个。计算引擎最多接受 {max} 个。',
+  'error.tokenBytes': '有一个 token 长 {bytes} 字节（UTF-8）。计算引擎接受的 token 最多 {max} 字节。',
   'error.dModel': 'd_model 必须是 1 到 {max} 之间的整数。',
   'error.heads': '头数必须是 1 到 d_model = {dModel} 之间的整数。',
   'error.headsDivide': '{heads} 个头不能整除 d_model = {dModel}。请从以下数值中选择：{divisors}。',

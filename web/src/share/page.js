@@ -7,15 +7,27 @@ import { enterEmbedMode } from '../embed/embed-mode.js';
 import { embedFragment } from '../embed/protocol.js';
 import { createExportPanel } from '../export/export-panel.js';
 import { parseCellRef } from '../lesson/lesson-state.js';
-import { ALL_FIELDS, encodeHash, PAGE_PARTS } from '../state/url.js';
+import { ALL_FIELDS, encodeStateSteps, linkLength, linkOf, PAGE_PARTS } from '../state/url.js';
+import { runSteps } from '../state/lz-bounded.js';
 import { galleryItems } from './gallery.js';
 import { applyHidden, controlsOnPage } from './hide.js';
-import { idleHasRoom, whenFrameIsOut } from '../views/idle.js';
+import { idleHasRoom, requestIdle, whenFrameIsOut } from '../views/idle.js';
 import './share.css';
 
 // How long the address waits for the reader to stop typing before it is rewritten.
 export const WRITE_DELAY_MS = 250;
 const WRITE_IDLE_TIMEOUT_MS = 1000;
+
+// The longest link kept in the address bar as the reader works. history.replaceState took
+// 0.27 ms per thousand characters here (2 MB: 540 ms, in one task); a longer link is made when
+// the reader copies it. (The link a page was opened with stays until the state changes.)
+export const ADDRESS_MAX_CHARS = 65536;
+
+// The longest link Chromium opens (url::kMaxURLChars): a longer one is not offered as a link.
+export const LINK_MAX_CHARS = 2 * 1024 * 1024;
+
+// Encoding steps run per idle period at most this long when the browser grants no deadline.
+const STEP_BUDGET_MS = 8;
 
 const h = (doc, tag, props = {}, children = []) => {
   const node = doc.createElement(tag);
@@ -43,7 +55,9 @@ const pageAddress = (win) => win.location.href.split('#')[0];
  */
 export function installSharing({ doc = document, win = window } = {}) {
   let view = { embed: false, hidden: [] };
-  let current = null; // { presetId, state, result, lang, t, hash }
+  let current = null; // { presetId, state, result, lang, t, parts, hash }
+  let encoding = null; // the steps encoding current's state (url.js encodeStateSteps), under way
+  let openedAddress = false; // the address is the link the page was opened with, and still holds
   let notice = []; // ignored items of the opened link
   let pending = false; // an address to write
   let exporterStale = false; // the export panel shows an older state (updated when opened)
@@ -52,44 +66,78 @@ export function installSharing({ doc = document, win = window } = {}) {
   let embed = null;
 
   // ---- the address, rewritten as the reader works ------------------------------------------------
-  // The address is encoded when it is written (LZ-compressing edited matrices takes milliseconds:
-  // not on every keystroke or pointer move), or when something asks for it (hashNow).
+  // The address is encoded when it is written (the text of edited matrices takes milliseconds:
+  // not on every keystroke or pointer move), in steps over idle periods (a matrix of a million
+  // numbers is written row by row, and only its changed rows the next time), or at once when
+  // something asks for it (partsNow, hashNow).
+  const partsNow = () => {
+    if (current && current.parts === null) {
+      current.parts = runSteps(encoding ?? encodeStateSteps(current));
+      encoding = null;
+    }
+    return current?.parts ?? null;
+  };
   const hashNow = () => {
-    if (current && current.hash === null) current.hash = encodeHash({ presetId: current.presetId, state: current.state, lang: current.lang, view });
+    if (current && current.hash === null) current.hash = linkOf(partsNow(), { lang: current.lang, view });
     return current?.hash ?? null;
   };
-  let writeCost = 0; // ms the last write took (encoding an edited state: several)
+  let writeCost = 0; // ms the last step of writing took
   let writeSince = null;
+  const askIdle = () => {
+    whenFrameIsOut(() => {
+      if (pending && timer === null && idle === null) idle = requestIdle(write, { timeout: WRITE_IDLE_TIMEOUT_MS });
+    });
+  };
   const write = (deadline) => {
     timer = null;
     idle = null;
     if (!pending) return;
     // In an idle period with room for it (views/idle.js), not just before a frame.
     writeSince ??= performance.now();
-    if (!idleHasRoom(deadline, writeCost, performance.now() - writeSince, WRITE_IDLE_TIMEOUT_MS)) {
-      whenFrameIsOut(() => {
-        if (pending && timer === null && idle === null) idle = win.requestIdleCallback(write, { timeout: WRITE_IDLE_TIMEOUT_MS });
-      });
-      return;
+    const waited = performance.now() - writeSince;
+    if (!idleHasRoom(deadline, writeCost, waited, WRITE_IDLE_TIMEOUT_MS)) return askIdle();
+    // The state's text, step by step while the idle period lasts (or a few ms); the rest later.
+    if (current.parts === null) {
+      encoding ??= encodeStateSteps(current);
+      const start = performance.now();
+      const end = start + Math.max(2, Math.min(deadline?.timeRemaining?.() ?? STEP_BUDGET_MS, STEP_BUDGET_MS * 4));
+      for (;;) {
+        const { done, value } = encoding.next();
+        if (done) {
+          current.parts = value;
+          encoding = null;
+          break;
+        }
+        if (performance.now() >= end) {
+          writeCost = performance.now() - start;
+          return askIdle();
+        }
+      }
     }
     writeSince = null;
     const start = performance.now();
     pending = false;
-    const hash = hashNow();
-    writeCost = performance.now() - start;
+    if (embed && linkLength(current.parts, { lang: current.lang }) <= LINK_MAX_CHARS) embed.setLink(fullLink(linkOf(current.parts, { lang: current.lang })));
+    // Too long to keep in the address: the link the page was opened with stays while nothing
+    // changed; else no fragment, rather than one that no longer says what is on screen.
+    const fits = linkLength(current.parts, { lang: current.lang, view }) <= ADDRESS_MAX_CHARS;
+    if (!fits && openedAddress) return;
+    const hash = fits ? hashNow() : '';
     if (hash === (win.location.hash === '#' ? '' : win.location.hash)) return;
+    openedAddress = false;
     win.history.replaceState(win.history.state, '', hash || `${win.location.pathname}${win.location.search}`);
+    writeCost = performance.now() - start;
   };
   // Once the reader paused, in idle time: encoding an edited state takes milliseconds, and a timer
   // firing between an input's handler and its frame delayed that frame by as much.
   const writeWhenIdle = () => {
     timer = null;
-    if (typeof win.requestIdleCallback !== 'function') return write();
-    idle = win.requestIdleCallback(write, { timeout: WRITE_IDLE_TIMEOUT_MS });
+    idle = requestIdle(write, { timeout: WRITE_IDLE_TIMEOUT_MS });
   };
   const cancelWrite = () => {
     if (timer !== null) win.clearTimeout(timer);
-    if (idle !== null) win.cancelIdleCallback(idle);
+    if (idle !== null && win.cancelIdleCallback) win.cancelIdleCallback(idle);
+    else if (idle !== null) win.clearTimeout(idle);
     timer = null;
     idle = null;
     writeSince = null;
@@ -101,6 +149,8 @@ export function installSharing({ doc = document, win = window } = {}) {
   };
   const flush = () => {
     cancelWrite();
+    if (!pending || !current) return;
+    partsNow();
     write();
   };
   win.addEventListener('pagehide', flush);
@@ -252,6 +302,13 @@ export function installSharing({ doc = document, win = window } = {}) {
   copy.addEventListener('click', async () => {
     if (!current) return;
     flush();
+    const length = pageAddress(win).length + linkLength(partsNow(), { lang: current.lang, view });
+    if (length > LINK_MAX_CHARS) {
+      // Chromium would not open it: say so rather than copy it.
+      status.textContent = current.t('share.tooLarge', { length, max: LINK_MAX_CHARS });
+      status.dataset.state = 'failed';
+      return;
+    }
     const link = fullLink(hashNow());
     linkBox.value = link;
     linkBox.hidden = false;
@@ -276,7 +333,7 @@ export function installSharing({ doc = document, win = window } = {}) {
 
   function renderPanels() {
     if (!current) return;
-    const { t, presetId, state, lang } = current;
+    const { t, lang } = current;
     if (!embedPanel.hidden) {
       const names = [...controlsOnPage(doc, ALL_FIELDS.map((field) => field.key)), ...PAGE_PARTS];
       const label = (name) => {
@@ -294,12 +351,13 @@ export function installSharing({ doc = document, win = window } = {}) {
         ),
       );
       const hidden = names.filter((name) => chosenHidden.has(name));
-      const classroom = fullLink(encodeHash({ presetId, state, lang, view: { hidden } }));
-      const embedLink = `${pageAddress(win)}#${embedFragment({ link: encodeHash({ presetId, state, lang, view: { hidden } }) })}`;
+      const parts = partsNow();
+      const classroom = fullLink(linkOf(parts, { lang, view: { hidden } }));
+      const embedLink = `${pageAddress(win)}#${embedFragment({ link: linkOf(parts, { lang, view: { hidden } }) })}`;
       doc.getElementById('share-classroom').value = classroom;
       doc.getElementById('share-iframe').value = iframeSnippet(embedLink, t('embed.frameTitle'));
       const scriptUrl = new URL('attention-playground.js', pageAddress(win)).href;
-      const attrs = [`link="${escapeAttribute(encodeHash({ presetId, state, lang: null }) || '#')}"`];
+      const attrs = [`link="${escapeAttribute(linkOf(parts) || '#')}"`];
       if (lang) attrs.push(`lang="${lang}"`);
       const hideFields = hidden.filter((name) => name !== 'prose');
       if (hideFields.length) attrs.push(`hide="${hideFields.join(' ')}"`);
@@ -314,6 +372,8 @@ export function installSharing({ doc = document, win = window } = {}) {
       // A new link replaces whatever the old one was about to write.
       cancelWrite();
       pending = false;
+      encoding = null;
+      openedAddress = 'opening';
       notice = ignored;
       view = { embed: Boolean(opened.embed), hidden: [...(opened.hidden ?? [])] };
       if (view.embed && !embed) embed = enterEmbedMode(doc, win);
@@ -323,7 +383,10 @@ export function installSharing({ doc = document, win = window } = {}) {
 
     stateChanged({ presetId, state, result, lang = null, t }) {
       const languageChanged = current !== null && current.lang !== lang;
-      current = { presetId, state, result, lang, t, hash: null };
+      // The first state after a link was opened is that link's; any later one is a change.
+      openedAddress = openedAddress === 'opening';
+      current = { presetId, state, result, lang, t, parts: null, hash: null };
+      encoding = null;
       schedule();
       if (languageChanged) flush(); // a click, not typing: no reason to wait
       renderNotice();
@@ -332,7 +395,7 @@ export function installSharing({ doc = document, win = window } = {}) {
       // The export panel's list and link: now if it is open, else when it opens.
       exporterStale = true;
       if (!exportBox.hidden) updateExporter();
-      if (embed) embed.setLink(fullLink(encodeHash({ presetId, state, lang })));
+      // (embed mode's link follows when the address is written)
     },
 
     /** The hash of the state shown now (the address may be written a moment later). */

@@ -5,14 +5,37 @@
 //   2. else the row last typed for this token (`remembered`: token → row),
 //   3. else the engine's per-token vector;
 // a row narrower than d_model is completed from `remembered`, then from `fallback`.
+// Rows are never changed in place: a row kept whole is the same array (the page keeps what it
+// made from a row, e.g. its text, by the row), and `remembered` holds the rows themselves.
+//
+// fallback: T × d_model as number[][] or { rows, cols, data }; or a function of the indices of
+// the rows that need it, giving their vectors in that order (so the engine computes only those:
+// typing a word at 1 000 tokens and d_model 1 024 needs one row, not a million numbers). → null:
+// none to be had, and then the result is null too.
 export function carryEmbeddings({ tokens, dModel, previousTokens, previousRows, remembered, fallback }) {
-  return tokens.map((token, i) => {
+  const bases = tokens.map((token, i) => {
     const positional = previousTokens[i] === token ? previousRows[i] : undefined;
     const memory = remembered.get(token);
-    const base = positional ?? memory ?? [];
+    return { base: positional ?? memory ?? [], memory };
+  });
+  const needed = [];
+  bases.forEach(({ base, memory }, i) => {
+    if (base.length < dModel && (memory?.length ?? 0) < dModel) needed.push(i);
+  });
+  let vectors = fallback;
+  let rowOf = (i) => i;
+  if (typeof fallback === 'function') {
+    vectors = needed.length ? fallback(needed) : null;
+    if (needed.length && !vectors) return null;
+    const at = new Map(needed.map((i, k) => [i, k]));
+    rowOf = (i) => at.get(i);
+  }
+  const fallbackAt = (i, j) => (Array.isArray(vectors) ? vectors[rowOf(i)][j] : vectors.data[rowOf(i) * vectors.cols + j]);
+  return bases.map(({ base, memory }, i) => {
+    if (base.length === dModel) return base;
     const row = [];
     for (let j = 0; j < dModel; j += 1) {
-      row.push(j < base.length ? base[j] : memory && j < memory.length ? memory[j] : fallback[i][j]);
+      row.push(j < base.length ? base[j] : memory && j < memory.length ? memory[j] : fallbackAt(i, j));
     }
     return row;
   });
@@ -21,7 +44,7 @@ export function carryEmbeddings({ tokens, dModel, previousTokens, previousRows, 
 // Records typed rows by token so that a deleted and retyped word gets its numbers back.
 export function rememberRows(remembered, tokens, rows) {
   tokens.forEach((token, i) => {
-    if (rows[i]) remembered.set(token, rows[i].slice());
+    if (rows[i] && remembered.get(token) !== rows[i]) remembered.set(token, rows[i]);
   });
   return remembered;
 }

@@ -3,15 +3,17 @@
 // say what is wrong in the reader's language and name the control to fix.
 import { applyStructure, validateStructure } from '../heads/issue4-fields.js';
 import { lessonEngineConfig, validateLesson } from '../lesson/lesson-state.js';
-import { divisors, parseMatrixText, parseWholeNumber, tokenize } from './parse.js';
+import { divisors, longestToken, parseMatrixText, parseWholeNumber, tokenize } from './parse.js';
 
 export const MAX_SEED = 4294967295; // the engine's seed is a uint32
 
 // draft: { sentence, dModel, heads, mask, scale, weights, seed, embeddingsMode, embeddingsText,
-//          embeddingsRows (optional: number[][] that stand for embeddingsText) }
+//          embeddingsRows (optional: number[][] that stand for embeddingsText),
+//          embeddingsParsed (optional: the page's editor read the text already: { ok, rows } or
+//          { ok: false, error }) }
 //        and the lesson's fields (web/src/lesson/lesson-fields.js), checked by validateLesson,
 //        and tokenization, kvHeads, positional, cross-attention… (web/src/heads/issue4-fields.js)
-// limits: engine.info.limits = { maxTokens, maxDModel }
+// limits: engine.info.limits = { maxTokens, maxDModel, maxTokenBytes? }
 // → { ok: true, state, tokens } | { ok: false, error: { key, params, field } }
 export function validateDraft(draft, limits) {
   const fail = (field, key, params = {}) => ({ ok: false, error: { key, params, field } });
@@ -21,6 +23,8 @@ export function validateDraft(draft, limits) {
   if (tokens.length > limits.maxTokens) {
     return fail('sentence', 'error.tooManyTokens', { T: tokens.length, max: limits.maxTokens });
   }
+  const longest = limits.maxTokenBytes ? longestToken(tokens, limits.maxTokenBytes) : 0;
+  if (longest > limits.maxTokenBytes) return fail('sentence', 'error.tokenBytes', { bytes: longest, max: limits.maxTokenBytes });
 
   const dModel = parseWholeNumber(draft.dModel);
   if (dModel === null || dModel < 1 || dModel > limits.maxDModel) {
@@ -45,7 +49,7 @@ export function validateDraft(draft, limits) {
   if (draft.embeddingsMode === 'edit') {
     // Rows edited in the lesson come as numbers (embeddingsRows, finite: main.js), ahead of the
     // editor's text; typed rows as that text.
-    const parsed = draft.embeddingsRows ? { ok: true, rows: draft.embeddingsRows } : parseMatrixText(draft.embeddingsText);
+    const parsed = draft.embeddingsParsed ?? (draft.embeddingsRows ? { ok: true, rows: draft.embeddingsRows } : parseMatrixText(draft.embeddingsText));
     if (!parsed.ok) return { ok: false, error: { ...parsed.error, field: 'embeddings' } };
     if (parsed.rows.length !== tokens.length) {
       return fail('embeddings', 'error.embeddingsRows', { rows: parsed.rows.length, T: tokens.length });

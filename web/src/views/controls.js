@@ -36,7 +36,7 @@ export function writeDraft(form, draft) {
   form.querySelector(`input[name="weights"][value="${draft.weights}"]`).checked = true;
   form.querySelector('#seed').value = draft.seed;
   form.querySelector(`input[name="embeddings"][value="${draft.embeddingsMode}"]`).checked = true;
-  form.querySelector('#embeddings-text').value = draft.embeddingsText;
+  // (The text box of X is the editor's: views/embeddings-text.js.)
   syncEnabled(form);
 }
 
@@ -103,10 +103,4 @@ export function renderHeadChoices(container, dModelText, headsText) {
       }),
     ),
   );
-}
-
-// The tokens beside the embeddings editor, one per line, so each row's token is visible.
-export function renderRowLabels(container, tokens) {
-  if (unchanged(container, tokens.join('\u0001'))) return;
-  container.replaceChildren(...tokens.map((token) => h('div', { text: token, title: token })));
 }
