@@ -9,8 +9,9 @@ cd "$(dirname "$0")/.."
 # emscripten brings clang, lld, binaryen and Embind; libxsimd-dev and catch2 are header-only;
 # chromium runs the browser tests; fonts-noto-cjk lets it draw Chinese text; python3-numpy runs
 # the exported NumPy code in the export tests (python3-torch, large, is optional: without it the
-# PyTorch script is checked by its text only).
-DEBIAN_PACKAGES=(cmake g++ emscripten libxsimd-dev catch2 chromium fonts-noto-cjk python3-numpy)
+# PyTorch script is checked by its text only); clang-format applies .clang-format (small: it shares
+# emscripten's LLVM libraries).
+DEBIAN_PACKAGES=(cmake g++ emscripten libxsimd-dev catch2 chromium fonts-noto-cjk python3-numpy clang-format)
 
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()

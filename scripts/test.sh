@@ -4,6 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs
 
+echo "== lint (biome.jsonc) =="
+npx biome lint
 echo "== Catch2, native =="
 cmake --workflow --preset native
 echo "== Catch2, WebAssembly SIMD under Node (also builds the page's modules) =="
