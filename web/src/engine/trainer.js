@@ -52,12 +52,10 @@ const matrixCopy = (rows, cols, view) => ({ rows, cols, data: view.slice() });
 
 export class Trainer {
   #core;
-  #module;
   #names;
   #idOf;
 
   constructor(module, options = {}) {
-    this.#module = module;
     this.#core = new module.WasmTrainer(normaliseTrainerConfig(module, options));
     /** The full config with defaults filled in, vocab included. */
     this.config = deepFreeze(this.#core.config());

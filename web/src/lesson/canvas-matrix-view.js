@@ -20,7 +20,7 @@ import { fontSetter } from '../views/canvas-font.js';
 import { colorScale } from '../views/colors.js';
 import { h, setAttr } from '../views/dom.js';
 import { idleHasRoom, justAfterFrame, requestIdle, whenFrameIsOut } from '../views/idle.js';
-import { NEAR_PX, pageTopOf, watchSight, windowAt } from '../views/window-sight.js';
+import { pageTopOf, watchSight, windowAt } from '../views/window-sight.js';
 import { looksMasked, writeLook } from './cell-look.js';
 import { createMatrixFrame } from './matrix-frame.js';
 import { startEdit, startsEdit } from './matrix-edit.js';

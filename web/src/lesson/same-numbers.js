@@ -16,7 +16,7 @@ export function sameNumbers(a, b) {
 
 function sameValues(a, b) {
   for (let n = 0; n < a.length; n += 1) {
-    if (a[n] !== b[n] && !(a[n] !== a[n] && b[n] !== b[n])) return false;
+    if (a[n] !== b[n] && !(Number.isNaN(a[n]) && Number.isNaN(b[n]))) return false;
   }
   return true;
 }
