@@ -212,13 +212,12 @@ function packMatrix(name, rows) {
   for (let r = 0; r < rows.length; r += 1) {
     const row = rows[r];
     if (pack.rows[r] === row) continue;
-    for (let c = 0; c < cols; c += 1) {
-      const value = Math.fround(row[c]);
-      if (!Number.isFinite(value)) {
+    pack.data.set(row, r * cols);
+    for (let k = r * cols; k < (r + 1) * cols; k += 1) {
+      if (!Number.isFinite(pack.data[k])) {
         packs.delete(name);
-        return rows; // (as given: the engine names the entry)
+        return rows; // (as given: the engine names the entry, and says "too large" for 1e39)
       }
-      pack.data[r * cols + c] = value;
     }
     pack.rows[r] = row;
   }
@@ -332,7 +331,7 @@ function setEmbeddings(rows) {
   page.notice = null;
   page.editorTokens = tokens;
   rememberRows(page.remembered, tokens, editor.show(rows, tokens, { later: true, round: true }));
-  update();
+  updateAfterKey();
 }
 
 // ---- loading a preset or an address --------------------------------------------------------------
@@ -437,9 +436,31 @@ form.addEventListener(
         rememberRows(page.remembered, page.editorTokens, parsed.rows);
       }
     }
-    update();
+    updateAfterKey();
   }),
 );
+
+// At large sizes the computation is started in a task of its own, after the one that took the
+// key (and refitted the editor's rows): at 1 000 tokens and d_model 1 024 a key of d_model was
+// one task of 59 ms (the rows refitted, packed and posted), and a burst of keys starts one
+// computation, not one per key.
+const LARGE_INPUT = 1 << 14; // T × d_model
+let updateTask = null;
+function updateAfterKey() {
+  const draft = readDraft(form);
+  const large = headViews.tokenize(draft.sentence).length * (parseWholeNumber(draft.dModel) ?? 0) >= LARGE_INPUT;
+  if (!large && updateTask === null) {
+    update();
+    return;
+  }
+  updateTask ??= setTimeout(
+    guard(() => {
+      updateTask = null;
+      update();
+    }),
+    0,
+  );
+}
 
 // When d_model is committed (blur, Enter, spinner), move heads to a divisor of it.
 form.addEventListener(

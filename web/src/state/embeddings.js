@@ -30,12 +30,17 @@ export function carryEmbeddings({ tokens, dModel, previousTokens, previousRows, 
     const at = new Map(needed.map((i, k) => [i, k]));
     rowOf = (i) => at.get(i);
   }
-  const fallbackAt = (i, j) => (Array.isArray(vectors) ? vectors[rowOf(i)][j] : vectors.data[rowOf(i) * vectors.cols + j]);
   return bases.map(({ base, memory }, i) => {
     if (base.length === dModel) return base;
+    // Column by column: the row's own numbers, then the remembered row's, then the engine's.
     const row = [];
-    for (let j = 0; j < dModel; j += 1) {
-      row.push(j < base.length ? base[j] : memory && j < memory.length ? memory[j] : fallbackAt(i, j));
+    let j = 0;
+    for (; j < dModel && j < base.length; j += 1) row.push(base[j]);
+    for (; j < dModel && j < (memory?.length ?? 0); j += 1) row.push(memory[j]);
+    if (j < dModel) {
+      const k = rowOf(i);
+      const source = Array.isArray(vectors) ? vectors[k] : vectors.data.subarray(k * vectors.cols, (k + 1) * vectors.cols);
+      for (; j < dModel; j += 1) row.push(source[j]);
     }
     return row;
   });
