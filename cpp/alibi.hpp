@@ -17,6 +17,8 @@ namespace attn {
 std::vector<float> alibi_slopes(int NH);
 
 // The bias of query i for key j with slope m (float32, as the scores are).
-inline float alibi_bias(float slope, int i, int j) { return -slope * static_cast<float>(std::abs(i - j)); }
+inline float alibi_bias(float slope, int i, int j) {
+    return -slope * static_cast<float>(std::abs(i - j));
+}
 
 }  // namespace attn

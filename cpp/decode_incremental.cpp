@@ -41,7 +41,11 @@ std::string decode_incremental(const Config& config, DecodeResult& d) {
     const float inverse_temperature = 1.0f / p.temperature;
 
     d = DecodeResult{};
-    d.T = T; d.C = C; d.NH = NH; d.KVH = p.KVH; d.HS = HS;
+    d.T = T;
+    d.C = C;
+    d.NH = NH;
+    d.KVH = p.KVH;
+    d.HS = HS;
     d.k_cache.resize(T, kv_width);
     d.v_cache.resize(T, kv_width);
     d.weights.assign(NH, Matrix(T, T));
@@ -61,7 +65,8 @@ std::string decode_incremental(const Config& config, DecodeResult& d) {
         // RoPE: q and k turned by token t's position; cached keys keep the turn they were given
         if (p.rope) {
             for (int h = 0; h < NH; ++h) rotate_rows(q.data() + h * HS, 1, C, HS, p.rotary, t);
-            for (int g = 0; g < p.KVH; ++g) rotate_rows(d.k_cache.row(t) + g * HS, 1, kv_width, HS, p.rotary, t);
+            for (int g = 0; g < p.KVH; ++g)
+                rotate_rows(d.k_cache.row(t) + g * HS, 1, kv_width, HS, p.rotary, t);
         }
         float difference = 0.0f;
         for (int h = 0; h < NH; ++h) {
@@ -91,11 +96,13 @@ std::string decode_incremental(const Config& config, DecodeResult& d) {
                 const float* v_j = d.v_cache.row(j) + g * HS;
                 for (int c = 0; c < HS; ++c) o[c] += a[j] * v_j[c];
             }
-            for (int j = 0; j < T; ++j) difference = std::max(difference, std::fabs(a[j] - full.heads[h].weights(t, j)));
+            for (int j = 0; j < T; ++j)
+                difference = std::max(difference, std::fabs(a[j] - full.heads[h].weights(t, j)));
         }
         // pass 5: token t's output row                                                   (1, C)
         project_row(concat.data(), *p.wo, d.output.row(t));
-        for (int c = 0; c < C; ++c) difference = std::max(difference, std::fabs(d.output(t, c) - full.output(t, c)));
+        for (int c = 0; c < C; ++c)
+            difference = std::max(difference, std::fabs(d.output(t, c) - full.output(t, c)));
         d.difference[t] = difference;
 
         // Multiply-adds: one token's projections and its row against t + 1 keys, against the full

@@ -149,7 +149,7 @@ export interface DecodeResult {
   /** Row t of weights (T×T) was computed at step t against the cache of tokens 0…t (0 after t). */
   perHead: { weights: Matrix }[];
   output: Matrix;           // T×dModel, row t computed at step t
-  /** Tk×(kvHeads·dK) after the last step (keys rotated with RoPE); after step t it holds rows 0…t. */
+  /** T×(kvHeads·dK) after the last step (keys rotated with RoPE); after step t it holds rows 0…t. */
   kCache: Matrix;
   vCache: Matrix;
   /** T: per step, the largest |incremental − full causal| over its weight rows and output row. */
