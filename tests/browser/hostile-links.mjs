@@ -20,7 +20,7 @@ export function hostileLinks(prefix = 'http://127.0.0.1:65535/dist/index.html') 
   // 2 MB of garbage: random link characters, '&' and '=' and '%' among them (many pairs, bad
   // escapes, unknown names).
   let seed = 7;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const chars = 'abcdefghijklmnopqrstuvwxyz0123456789&&==%~;,.+-_';
   let garbage = '';
   while (garbage.length < room) garbage += chars[Math.floor(random() * chars.length)];
@@ -41,7 +41,8 @@ export function hostileLinks(prefix = 'http://127.0.0.1:65535/dist/index.html') 
   // One '~' value of 16 KB that expands to ~28 M characters, and the eight fields that may be
   // compressed each given one.
   links['one ~ field of 16 KB'] = `#v=1&x=~${bomb}`;
-  links["eight ~ fields of 16 KB"] = `#v=1&s=${sentence(1024)}&d=1024&h=1&mask=custom&cross=1&${COMPRESSED_PARAMS.map((p) => `${p}=~${bomb}`).join('&')}`;
+  links['eight ~ fields of 16 KB'] =
+    `#v=1&s=${sentence(1024)}&d=1024&h=1&mask=custom&cross=1&${COMPRESSED_PARAMS.map((p) => `${p}=~${bomb}`).join('&')}`;
 
   // Many '~' fields: the same bomb under every name a link can hold, repeated until 2 MB.
   const names = [...COMPRESSED_PARAMS];
@@ -52,7 +53,7 @@ export function hostileLinks(prefix = 'http://127.0.0.1:65535/dist/index.html') 
     parts.push(part);
     length += part.length + 1;
   }
-  links["2 MB of ~ fields"] = `#${parts.join('&')}`;
+  links['2 MB of ~ fields'] = `#${parts.join('&')}`;
 
   // Huge token lists: a sentence of 1 024 tokens of the longest kind (each ~1 900 characters:
   // 2 MB), one of 20 000 one-letter tokens (the most characters a sentence may have), and one

@@ -41,7 +41,9 @@ export async function settle(page, { quietMs = 1500, maxMs = 120000 } = {}) {
     [quietMs, maxMs],
   );
   return page.evaluate((quiet) => {
-    const long = window.__long.filter((l) => l.start + l.ms >= window.__t0).map((l) => ({ at: Math.round(l.start - window.__t0), ms: Math.round(l.ms) }));
+    const long = window.__long
+      .filter((l) => l.start + l.ms >= window.__t0)
+      .map((l) => ({ at: Math.round(l.start - window.__t0), ms: Math.round(l.ms) }));
     return {
       long,
       max: Math.max(0, ...long.map((l) => l.ms)),
@@ -54,4 +56,9 @@ export async function settle(page, { quietMs = 1500, maxMs = 120000 } = {}) {
 /** One line of figures. */
 export const describe = ({ long, max, quietAt }) =>
   `max task ${String(max).padStart(5)} ms; ${String(long.length).padStart(3)} task(s) over 50 ms; quiet after ${String(quietAt).padStart(6)} ms` +
-  (long.length ? `  [${long.slice(0, 8).map((l) => l.ms).join(', ')}${long.length > 8 ? ', …' : ''}]` : '');
+  (long.length
+    ? `  [${long
+        .slice(0, 8)
+        .map((l) => l.ms)
+        .join(', ')}${long.length > 8 ? ', …' : ''}]`
+    : '');

@@ -17,7 +17,12 @@ const server = await serveStatic(dist);
 const browser = await launchChromium();
 const address = `${baseUrl(server)}index.html`;
 const only = process.env.ONLY?.split(',');
-console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs`);
+console.log(
+  `load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} on ${os.cpus().length} CPUs`,
+);
 
 // First the page without a link: what its own start costs, beside which to read the others.
 for (const [name, link] of Object.entries({ 'no link (the page as it starts)': '', ...hostileLinks(address) })) {

@@ -21,7 +21,12 @@ const only = process.env.ONLY?.split(',');
 
 const server = await serveStatic(dist);
 const browser = await launchChromium();
-console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs; T = ${T}, d_model = ${D}`);
+console.log(
+  `load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} on ${os.cpus().length} CPUs; T = ${T}, d_model = ${D}`,
+);
 
 const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
 await observeFromTheStart(context);
@@ -65,27 +70,37 @@ async function measure(label, selector, prepare, text) {
 const selectAll = () => page.keyboard.press('Control+A');
 
 // The first number of the first line of the embeddings box, replaced by what is typed.
-await measure('embeddings textarea', '#embeddings-text', async () => {
-  await page.evaluate(() => {
-    const box = document.querySelector('#embeddings-text');
-    box.setSelectionRange(0, box.value.indexOf(' '));
-  });
-}, '0.4321');
+await measure(
+  'embeddings textarea',
+  '#embeddings-text',
+  async () => {
+    await page.evaluate(() => {
+      const box = document.querySelector('#embeddings-text');
+      box.setSelectionRange(0, box.value.indexOf(' '));
+    });
+  },
+  '0.4321',
+);
 await measure('sentence', '#sentence', () => page.keyboard.press('End'), ' hello');
 await measure('d_model', '#d-model', selectAll, '512');
 await measure('d_model back', '#d-model', selectAll, String(D));
 await measure('heads', '#heads', selectAll, '16');
 // An entry of X in the lesson (its printed corner past T = 48, else a canvas): typing opens its
 // editor, Enter commits.
-await measure('matrix cell of X', null, async () => {
-  const cell = 'section.lesson-step:not(.parked) td[data-matrix="x"][data-row="0"][data-col="0"]';
-  if (await page.$(cell)) return page.click(cell);
-  return page.evaluate(() => {
-    const grid = document.querySelector('#results section.lesson-step:not(.parked) .cg-body[data-matrix="x"]');
-    grid.scrollIntoView({ block: 'center' });
-    grid.focus();
-  });
-}, '0.75\n');
+await measure(
+  'matrix cell of X',
+  null,
+  async () => {
+    const cell = 'section.lesson-step:not(.parked) td[data-matrix="x"][data-row="0"][data-col="0"]';
+    if (await page.$(cell)) return page.click(cell);
+    return page.evaluate(() => {
+      const grid = document.querySelector('#results section.lesson-step:not(.parked) .cg-body[data-matrix="x"]');
+      grid.scrollIntoView({ block: 'center' });
+      grid.focus();
+    });
+  },
+  '0.75\n',
+);
 
 const x = await page.evaluate(() => document.querySelector('#embeddings-text').value.split('\n')[0].split(' ').slice(0, 3).join(' '));
 console.log(`\nthe box's first row starts: ${x}`);

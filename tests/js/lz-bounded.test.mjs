@@ -82,7 +82,10 @@ test('any text at all is read without throwing: malformed, truncated, mutated', 
   }
   for (const input of inputs) {
     const read = decompressBounded(input, 100_000);
-    assert.ok(read.ok ? typeof read.text === 'string' && read.text.length <= 100_000 : ['tooLong', 'malformed'].includes(read.reason), input.slice(0, 60));
+    assert.ok(
+      read.ok ? typeof read.text === 'string' && read.text.length <= 100_000 : ['tooLong', 'malformed'].includes(read.reason),
+      input.slice(0, 60),
+    );
     // When lz-string reads a text (and it is not too long), this reads the same.
     if (read.ok) assert.equal(read.text, LZString.decompressFromEncodedURIComponent(input));
   }

@@ -61,7 +61,7 @@ export function createEmbeddingsText(textarea, { labels = null, pager = null, t 
 
   const cols = () => model?.[0]?.length ?? 1;
   const windowed = () => model !== null && model.length * cols() > EDITOR_MAX_NUMBERS;
-  const count = () => (windowed() ? Math.max(1, Math.floor(EDITOR_MAX_NUMBERS / cols())) : model?.length ?? 0);
+  const count = () => (windowed() ? Math.max(1, Math.floor(EDITOR_MAX_NUMBERS / cols())) : (model?.length ?? 0));
   const clampFirst = () => {
     first = windowed() ? Math.max(0, Math.min(first, model.length - count())) : 0;
   };
@@ -92,7 +92,10 @@ export function createEmbeddingsText(textarea, { labels = null, pager = null, t 
     if (textarea.rows !== lines) textarea.rows = lines;
     if (!on) return;
     const tr = t();
-    setText(where, tr('embeddings.window', { from: first + 1, to: Math.min(first + count(), model.length), T: model.length, max: EDITOR_MAX_NUMBERS }));
+    setText(
+      where,
+      tr('embeddings.window', { from: first + 1, to: Math.min(first + count(), model.length), T: model.length, max: EDITOR_MAX_NUMBERS }),
+    );
     setText(back, tr('embeddings.windowBack'));
     setText(next, tr('embeddings.windowNext'));
     back.disabled = first === 0;
