@@ -196,8 +196,9 @@ double bytes_needed(const CallSizes& s) {
     floats += HS * Tk + result + result + 3 * NH * T;
     if (s.decode) {
         // the incremental result beside the full one, and its copy for JS: the caches, the
-        // weight rows of every head, the output, per step the difference and two counts
-        const double decoded = 2 * T * kv_width + NH * T * T + T * C + 3 * T + 2 * C;
+        // weight rows of every head, the output, per step the difference and two counts (doubles,
+        // copied once more for JS), and a row of scratch
+        const double decoded = 2 * T * kv_width + NH * T * T + T * C + 9 * T + 2 + 3 * C;
         floats += 2 * decoded;
     }
     return bytes + 4 * floats;

@@ -124,7 +124,8 @@ TEST_CASE("the estimate grows with every size", "[limits]") {
     const double bytes = attn::bytes_needed(base);
     for (auto grow : {+[](attn::CallSizes& s) { s.T = s.S = 101; }, +[](attn::CallSizes& s) { s.C = 128; },
                       +[](attn::CallSizes& s) { s.NH = s.KVH = 8; },
-                      +[](attn::CallSizes& s) { s.positional = true; }}) {
+                      +[](attn::CallSizes& s) { s.positional = true; }, +[](attn::CallSizes& s) { s.rope = true; },
+                      +[](attn::CallSizes& s) { s.alibi = true; }, +[](attn::CallSizes& s) { s.decode = true; }}) {
         attn::CallSizes s = base;
         grow(s);
         CHECK(attn::bytes_needed(s) > bytes);
@@ -160,4 +161,35 @@ TEST_CASE("weight rows are checked as given", "[limits]") {
     CHECK(attn::validate_weight_rows({0, 4294967296.0}, 6) ==
           "weightRows[1] = 4294967296 is not a query row (0 to 5)");
     CHECK(attn::validate_weight_rows({0.5}, 6) == "weightRows[0] = 0.5 is not a query row (0 to 5)");
+}
+
+TEST_CASE("the estimate covers what the trace and the decode keep", "[limits][flash][decode]") {
+    const auto floats = [](const std::vector<attn::Matrix>& ms) {
+        double n = 0;
+        for (const attn::Matrix& m : ms) n += double(m.data.size());
+        return n;
+    };
+    // the largest trace: every tile of one key, the widest heads
+    attn::Config c = tokens_config(attn::kMaxTokensTrace, 256, 2);
+    attn::CallSizes s = attn::sizes_of(c, /*output_only=*/true);
+    s.trace = true;
+    s.block_rows = s.block_keys = 1;
+    attn::FlashTrace trace;
+    REQUIRE(attn::trace_output_only(c, 1, 1, trace).empty());
+    const double kept = double(trace.tiles.data.size() + trace.logits.size() + trace.max.size() + trace.sum.size() +
+                               trace.rescale.size() + trace.partial.size() + trace.output.data.size()) +
+                        floats(trace.context);
+    CHECK(attn::bytes_needed(s) >= 2 * 4 * kept);  // the trace and its copy for JavaScript
+    // the decode keeps its rows beside the full result
+    c = tokens_config(attn::kMaxTokensDecode, 64, 8);
+    c.KVH = 2;
+    s = attn::sizes_of(c, /*output_only=*/false);
+    const double full = attn::bytes_needed(s);
+    s.decode = true;
+    attn::DecodeResult d;
+    REQUIRE(attn::decode_incremental(c, d).empty());
+    const double decoded = floats(d.weights) + double(d.k_cache.data.size() + d.v_cache.data.size() +
+                                                      d.output.data.size() + d.difference.size()) +
+                           2.0 * (d.madds_cached.size() + d.madds_uncached.size());
+    CHECK(attn::bytes_needed(s) - full >= 2 * 4 * decoded);
 }
