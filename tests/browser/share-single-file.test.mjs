@@ -29,7 +29,8 @@ test('the single file holds everything: no script, style, wasm or font outside i
   assert.doesNotMatch(markup, /<link[^>]+rel="(stylesheet|modulepreload)"/);
   assert.doesNotMatch(markup, /(?:src|href)="\.?\/?assets\//);
   assert.doesNotMatch(html, /url\((?!["']?data:)["']?[^)"']+\.(woff2?|ttf|otf)/, 'fonts are inlined');
-  assert.doesNotMatch(html, /https?:\/\/(?!www\.w3\.org)[^"'\s)]+\.(js|css|wasm)/, 'no CDN');
+  // (\b: a script's address, not a page such as a model's config.json cited as a source)
+  assert.doesNotMatch(html, /https?:\/\/(?!www\.w3\.org)[^"'\s)]+\.(js|mjs|css|wasm)\b/, 'no CDN');
   assert.ok((html.match(/data:application\/wasm;base64,/g) ?? []).length >= 2, 'both wasm builds inlined');
   assert.ok(html.includes(`<script type="module">${COMPILE_HINT}`), "V8's compile hint opens the script (tools/compile-hints.mjs)");
   assert.ok(statSync(file).size < 8 * 1024 * 1024);
