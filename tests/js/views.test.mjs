@@ -1,8 +1,9 @@
-// The DOM-free parts of the views: number printing and cell colours.
+// The DOM-free parts of the views: number printing, cell colours, config keys.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { colorScale, maxAbs, textColorFor } from '../../web/src/views/colors.js';
+import { configKey } from '../../web/src/views/config-key.js';
 import { formatCell, parseCell } from '../../web/src/views/format.js';
 
 test('cells print 3 decimals with a real minus sign, masked scores as −∞', () => {
@@ -42,4 +43,17 @@ test('text is dark on light cells and white on dark ones', () => {
   assert.equal(textColorFor('rgb(255, 255, 255)'), '#111');
   assert.equal(textColorFor('rgb(5, 48, 97)'), '#fff');
   assert.equal(textColorFor('not a colour'), '#111');
+});
+
+test('a config key changes with any number of a matrix, and stays short', () => {
+  const rows = Array.from({ length: 300 }, (_, r) => Array.from({ length: 64 }, (_, c) => Math.sin(r + c)));
+  const config = { tokens: ['a', 'b'], dModel: 64, embeddings: rows, customMask: [[false, true], [false, false]], packed: new Float32Array([1, 2]) };
+  const key = configKey(config);
+  assert.equal(configKey(structuredClone(config)), key);
+  assert.ok(key.length < 400);
+  const changed = (edit) => { const copy = structuredClone(config); edit(copy); return configKey(copy); };
+  assert.notEqual(changed((c) => { c.embeddings[299][63] += 1e-12; }), key);
+  assert.notEqual(changed((c) => { c.customMask[1][1] = true; }), key);
+  assert.notEqual(changed((c) => { c.packed[0] = 1.5; }), key);
+  assert.notEqual(changed((c) => { c.dModel = 32; }), key);
 });

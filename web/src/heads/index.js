@@ -14,6 +14,7 @@ import { createPositionalControl } from '../positions/positional-control.js';
 import { createPositionsPanel } from '../positions/positions-panel.js';
 import { parseWholeNumber, tokenize } from '../state/parse.js';
 import { toEngineConfig } from '../state/validate.js';
+import { configKey } from '../views/config-key.js';
 import { h, setHidden } from '../views/dom.js';
 import { scrollToPanel } from '../views/scroll-to-panel.js';
 import { createTokenizeControl, tokenCountKey } from '../tokens/tokenize-control.js';
@@ -173,7 +174,7 @@ export function createHeadViews(deps) {
     // What each view depends on besides the engine config: the same again is not redrawn (the
     // result of the same config has the same numbers), so an animation started by a stage
     // change survives the page's update that follows it.
-    const base = `${JSON.stringify(config)}|${ctx.t('heads4.split.title')}`;
+    const base = `${configKey(config)}|${ctx.t('heads4.split.title')}`;
     const keys = {
       split: `${base}|${state.split}|${state.head}`,
       tokens: `${base}|${state.head}`,
