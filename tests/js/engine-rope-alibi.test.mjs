@@ -15,8 +15,8 @@ before(async () => {
 const tokens = (T) => Array.from({ length: T }, (_, t) => `r${t % 5}`);
 const SHAPES = [
   { T: 1, dModel: 5, heads: 5 },
-  { T: 7, dModel: 3, heads: 1 },            // d_k = 3
-  { T: 7, dModel: 5, heads: 5 },            // d_k = 1: nothing to rotate
+  { T: 7, dModel: 3, heads: 1 }, // d_k = 3
+  { T: 7, dModel: 5, heads: 5 }, // d_k = 1: nothing to rotate
   { T: 7, dModel: 12, heads: 3, kvHeads: 1 },
   { T: 9, dModel: 18, heads: 6, kvHeads: 2 },
 ];
@@ -24,7 +24,11 @@ const SHAPES = [
 // The largest |difference| between two results' scores, over every head.
 function largestScoreChange(a, b) {
   let worst = 0;
-  a.perHead.forEach((head, h) => head.scores.data.forEach((s, n) => { worst = Math.max(worst, Math.abs(s - b.perHead[h].scores.data[n])); }));
+  a.perHead.forEach((head, h) =>
+    head.scores.data.forEach((s, n) => {
+      worst = Math.max(worst, Math.abs(s - b.perHead[h].scores.data[n]));
+    }),
+  );
   return worst;
 }
 
@@ -42,14 +46,35 @@ function checkAgainstReference(r, options) {
 for (const build of BUILDS) {
   describe(`the ${build} build`, () => {
     for (const { T, dModel, heads, kvHeads } of SHAPES) {
-      for (const [name, extra] of [['RoPE', { positional: 'rope' }], ['RoPE from 11', { positional: 'rope', positionOffset: 11 }],
-        ['ALiBi', { alibi: true }], ['ALiBi, no mask', { alibi: true, mask: 'none' }], ['RoPE + ALiBi', { positional: 'rope', alibi: true }]]) {
+      for (const [name, extra] of [
+        ['RoPE', { positional: 'rope' }],
+        ['RoPE from 11', { positional: 'rope', positionOffset: 11 }],
+        ['ALiBi', { alibi: true }],
+        ['ALiBi, no mask', { alibi: true, mask: 'none' }],
+        ['RoPE + ALiBi', { positional: 'rope', alibi: true }],
+      ]) {
         test(`${name} matches float64 at T=${T}, dModel=${dModel}, heads=${heads}, kvHeads=${kvHeads ?? heads}`, () => {
           const config = { tokens: tokens(T), dModel, heads, kvHeads, seed: 4, ...extra };
           const r = engines[build].compute(config);
-          checkAgainstReference(r, { mask: extra.mask ?? 'causal', rope: extra.positional === 'rope', positionOffset: extra.positionOffset ?? 0, alibi: !!extra.alibi });
+          checkAgainstReference(r, {
+            mask: extra.mask ?? 'causal',
+            rope: extra.positional === 'rope',
+            positionOffset: extra.positionOffset ?? 0,
+            alibi: !!extra.alibi,
+          });
           const fast = engines[build].compute(config, { outputOnly: true, weightRows: [T - 1] });
-          assert.ok(worstError(fast.output, forward64(r, { mask: extra.mask ?? 'causal', rope: extra.positional === 'rope', positionOffset: extra.positionOffset ?? 0, alibi: !!extra.alibi }).output) <= 1, 'forward-only output');
+          assert.ok(
+            worstError(
+              fast.output,
+              forward64(r, {
+                mask: extra.mask ?? 'causal',
+                rope: extra.positional === 'rope',
+                positionOffset: extra.positionOffset ?? 0,
+                alibi: !!extra.alibi,
+              }).output,
+            ) <= 1,
+            'forward-only output',
+          );
         });
       }
     }
@@ -58,7 +83,7 @@ for (const build of BUILDS) {
       const r = engines[build].compute({ tokens: tokens(7), dModel: 3, heads: 1, positional: 'rope', positionOffset: 2 });
       assert.deepEqual([r.ropeAngles.rows, r.ropeAngles.cols], [7, 1]);
       for (let t = 0; t < 7; ++t) {
-        assert.equal(r.ropeAngles.data[t], t + 2);  // θ_0 = 1
+        assert.equal(r.ropeAngles.data[t], t + 2); // θ_0 = 1
         assert.equal(r.perHead[0].q.data[3 * t + 2], r.q.data[3 * t + 2]);
         assert.equal(r.perHead[0].k.data[3 * t + 2], r.k.data[3 * t + 2]);
       }
@@ -72,7 +97,7 @@ for (const build of BUILDS) {
       assert.ok(largestScoreChange(at({ positional: 'sinusoidal' }), at({ positional: 'sinusoidal', positionOffset: 1000 })) > 1e-2);
     });
 
-    test('ALiBi reports its slopes, the reference code\'s for 5 heads', () => {
+    test("ALiBi reports its slopes, the reference code's for 5 heads", () => {
       const r = engines[build].compute({ tokens: tokens(4), dModel: 10, heads: 5, alibi: true });
       const slopes = alibiSlopes64(5);
       assert.equal(r.alibiSlopes.length, 5);
@@ -84,7 +109,11 @@ for (const build of BUILDS) {
 
     test('bad values are refused with an Error that names them', () => {
       const base = { tokens: tokens(3), dModel: 4, heads: 2 };
-      const refused = (config, message) => assert.throws(() => engines[build].compute({ ...base, ...config }), (e) => e instanceof Error && message.test(e.message));
+      const refused = (config, message) =>
+        assert.throws(
+          () => engines[build].compute({ ...base, ...config }),
+          (e) => e instanceof Error && message.test(e.message),
+        );
       refused({ positional: 'rotary' }, /^unknown positional "rotary": use "none", "sinusoidal", "rope"$/);
       refused({ positionOffset: -1 }, /^positionOffset must be a whole number between 0 and 1000000 \(got -1\)$/);
       refused({ positionOffset: 1.5 }, /^positionOffset must be a whole number \(got 1\.5\)$/);
@@ -92,7 +121,7 @@ for (const build of BUILDS) {
       refused({ alibi: 'yes' }, /^alibi must be true or false$/);
       refused({ positional: 'rope', source: { tokens: ['x'] } }, /^positional "rope" works in self-attention only/);
       refused({ alibi: true, source: { tokens: ['x'] } }, /^alibi works in self-attention only/);
-      assert.equal(engines[build].compute(base).T, 3);  // and the engine keeps working
+      assert.equal(engines[build].compute(base).T, 3); // and the engine keeps working
     });
   });
 }

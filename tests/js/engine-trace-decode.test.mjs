@@ -26,8 +26,8 @@ for (const build of BUILDS) {
       assert.deepEqual(tiles.map((t) => (t.skipped ? 'x' : '.')).join(''), '.xx..x...');
       const first = tiles[0];
       assert.deepEqual([first.row0, first.rows, first.key0, first.keys], [0, 2, 0, 2]);
-      assert.equal(first.logits.data[1], -Infinity);           // query 0 may not see key 1
-      assert.ok(Math.abs(first.max[1] - 0.863) < 5e-4);         // row 1's max after its keys 0, 1
+      assert.equal(first.logits.data[1], -Infinity); // query 0 may not see key 1
+      assert.ok(Math.abs(first.max[1] - 0.863) < 5e-4); // row 1's max after its keys 0, 1
       assert.ok(Math.abs(first.sum[1] - 1.732) < 5e-3);
       assert.equal(tiles[1].logits, undefined);
       // e^(m_old − m_new): 0 on a row's first tile (m_old = −∞: nothing to rescale), then in (0, 1]
@@ -67,7 +67,11 @@ for (const build of BUILDS) {
       });
     }
 
-    for (const [kind, kvHeads] of [['multi-head', 6], ['grouped-query', 2], ['multi-query', 1]]) {
+    for (const [kind, kvHeads] of [
+      ['multi-head', 6],
+      ['grouped-query', 2],
+      ['multi-query', 1],
+    ]) {
       test(`${kind} decoding: the rows computed against the cache equal the full causal rows`, () => {
         const config = { tokens: tokens(7), dModel: 18, heads: 6, kvHeads, positional: 'rope', seed: 3 };
         const d = engine().decode(config);
@@ -87,7 +91,10 @@ for (const build of BUILDS) {
       const one = engine().decode({ tokens: ['only'], dModel: 5, heads: 5, alibi: true });
       assert.equal(one.perHead[0].weights.data[0], 1);
       const odd = engine().decode({ tokens: tokens(7), dModel: 3, heads: 1, positional: 'rope' });
-      assert.ok(worstError(odd.output, forward64(engine().compute({ tokens: tokens(7), dModel: 3, heads: 1, positional: 'rope' }), { rope: true }).output) <= 1);
+      assert.ok(
+        worstError(odd.output, forward64(engine().compute({ tokens: tokens(7), dModel: 3, heads: 1, positional: 'rope' }), { rope: true }).output) <=
+          1,
+      );
     });
 
     test('bad calls are refused and leave no memory in use', () => {
@@ -97,10 +104,16 @@ for (const build of BUILDS) {
         assert.throws(run, (e) => e instanceof Error && message.test(e.message));
         assert.ok(engine().memoryInUse() <= idle);
       };
-      refused(() => engine().flashTrace(WORKED_EXAMPLE, { blockRows: 0, blockKeys: 2 }), /^blockRows must be a whole number between 1 and 64 \(got 0\)$/);
+      refused(
+        () => engine().flashTrace(WORKED_EXAMPLE, { blockRows: 0, blockKeys: 2 }),
+        /^blockRows must be a whole number between 1 and 64 \(got 0\)$/,
+      );
       refused(() => engine().flashTrace(WORKED_EXAMPLE, { blockRows: '2', blockKeys: 2 }), /^blockRows must be a whole number \(got "2"\)$/);
       refused(() => engine().flashTrace(WORKED_EXAMPLE), /^blockRows must be a whole number \(got undefined\)$/);
-      refused(() => engine().flashTrace({ tokens: tokens(65), dModel: 4 }, { blockRows: 8, blockKeys: 8 }), /^the FlashAttention trace takes at most 64 tokens \(got 65\)/);
+      refused(
+        () => engine().flashTrace({ tokens: tokens(65), dModel: 4 }, { blockRows: 8, blockKeys: 8 }),
+        /^the FlashAttention trace takes at most 64 tokens \(got 65\)/,
+      );
       refused(() => engine().decode({ ...WORKED_EXAMPLE, mask: 'none' }), /^the incremental decode needs mask "causal" without padding/);
       refused(() => engine().decode({ ...WORKED_EXAMPLE, maskFill: -1e9 }), /^the incremental decode needs maskFill -Infinity/);
       refused(() => engine().decode({ ...WORKED_EXAMPLE, source: { tokens: ['a'] } }), /^the incremental decode is self-attention only/);
@@ -112,7 +125,7 @@ for (const build of BUILDS) {
 
 test('memory figures and the published model shapes', () => {
   const m = attentionMemory({ T: 8192, dModel: 768, heads: 12, blockRows: 64, blockKeys: 64 });
-  assert.equal(m.scoresBytes, 12 * 8192 * 8192 * 4);   // 3 GiB of scores for one layer
+  assert.equal(m.scoresBytes, 12 * 8192 * 8192 * 4); // 3 GiB of scores for one layer
   assert.equal(m.tiledBytes, (12 * 2 * 8192 + 64 * 64) * 4);
   const kib = (shape) => (shape.layers * kvCacheBytesPerToken({ ...shape, bytesPerValue: 2 })) / 1024;
   const byName = Object.fromEntries(MODEL_SHAPES.map((s) => [s.name, s]));

@@ -29,15 +29,58 @@ export function kvCacheBytesPerToken({ kvHeads, dK, bytesPerValue = 4 }) {
  * (the `source` field): layers, query heads, key/value heads and head size. Their caches are
  * usually kept in 16-bit floats (bytesPerValue 2).
  */
-export const MODEL_SHAPES = Object.freeze([
-  { name: 'GPT-2 small', kind: 'multi-head', layers: 12, heads: 12, kvHeads: 12, dK: 64, dModel: 768,
-    source: 'https://huggingface.co/openai-community/gpt2/blob/main/config.json (n_layer, n_head, n_embd)' },
-  { name: 'Llama 2 7B', kind: 'multi-head', layers: 32, heads: 32, kvHeads: 32, dK: 128, dModel: 4096,
-    source: 'https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/config.json (num_hidden_layers, num_attention_heads, num_key_value_heads, hidden_size)' },
-  { name: 'Llama 3 8B', kind: 'grouped-query', layers: 32, heads: 32, kvHeads: 8, dK: 128, dModel: 4096,
-    source: 'https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json (num_key_value_heads: 8)' },
-  { name: 'Mistral 7B', kind: 'grouped-query', layers: 32, heads: 32, kvHeads: 8, dK: 128, dModel: 4096,
-    source: 'https://huggingface.co/mistralai/Mistral-7B-v0.1/blob/main/config.json (num_key_value_heads: 8)' },
-  { name: 'Falcon 7B', kind: 'multi-query', layers: 32, heads: 71, kvHeads: 1, dK: 64, dModel: 4544,
-    source: 'https://huggingface.co/tiiuae/falcon-7b/blob/main/config.json (n_head: 71, hidden_size: 4544, multi_query: true)' },
-].map((shape) => Object.freeze(shape)));
+export const MODEL_SHAPES = Object.freeze(
+  [
+    {
+      name: 'GPT-2 small',
+      kind: 'multi-head',
+      layers: 12,
+      heads: 12,
+      kvHeads: 12,
+      dK: 64,
+      dModel: 768,
+      source: 'https://huggingface.co/openai-community/gpt2/blob/main/config.json (n_layer, n_head, n_embd)',
+    },
+    {
+      name: 'Llama 2 7B',
+      kind: 'multi-head',
+      layers: 32,
+      heads: 32,
+      kvHeads: 32,
+      dK: 128,
+      dModel: 4096,
+      source:
+        'https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/config.json (num_hidden_layers, num_attention_heads, num_key_value_heads, hidden_size)',
+    },
+    {
+      name: 'Llama 3 8B',
+      kind: 'grouped-query',
+      layers: 32,
+      heads: 32,
+      kvHeads: 8,
+      dK: 128,
+      dModel: 4096,
+      source: 'https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json (num_key_value_heads: 8)',
+    },
+    {
+      name: 'Mistral 7B',
+      kind: 'grouped-query',
+      layers: 32,
+      heads: 32,
+      kvHeads: 8,
+      dK: 128,
+      dModel: 4096,
+      source: 'https://huggingface.co/mistralai/Mistral-7B-v0.1/blob/main/config.json (num_key_value_heads: 8)',
+    },
+    {
+      name: 'Falcon 7B',
+      kind: 'multi-query',
+      layers: 32,
+      heads: 71,
+      kvHeads: 1,
+      dK: 64,
+      dModel: 4544,
+      source: 'https://huggingface.co/tiiuae/falcon-7b/blob/main/config.json (n_head: 71, hidden_size: 4544, multi_query: true)',
+    },
+  ].map((shape) => Object.freeze(shape)),
+);
