@@ -8,12 +8,12 @@ import { createAttention } from '../../web/src/engine/attention.js';
 import { headColor, kvHeadOf, textOn, weightColor } from '../../web/src/heads/head-colors.js';
 import {
   applyStructure,
-  ISSUE4_DEFAULTS,
-  ISSUE4_FIELDS,
+  STRUCTURE_DEFAULTS,
+  STRUCTURE_FIELDS,
   sentenceTokens,
   structureDraftOf,
   validateStructure,
-} from '../../web/src/heads/issue4-fields.js';
+} from '../../web/src/heads/structure-fields.js';
 import { compareRows, inverseOrder, reorderConfig, runShuffle, shuffledOrder } from '../../web/src/positions/shuffle.js';
 import { PRESETS } from '../../web/src/presets/index.js';
 import { FIELDS } from '../../web/src/state/url.js';
@@ -31,24 +31,24 @@ const ctx = { heads: 4, maxTokens: 1024 };
 
 test('the field table has the codec’s shape, a default per field, and params of its own', () => {
   const kinds = new Set(['string', 'int', 'number', 'float', 'enum', 'bool', 'matrix', 'bools', 'boolMatrix']);
-  for (const field of ISSUE4_FIELDS) {
+  for (const field of STRUCTURE_FIELDS) {
     assert.deepEqual(Object.keys(field).sort(), field.kind === 'enum' ? ['key', 'kind', 'param', 'values'] : ['key', 'kind', 'param']);
     assert.ok(kinds.has(field.kind), field.key);
-    assert.ok(Object.hasOwn(ISSUE4_DEFAULTS, field.key), field.key);
-    if (field.kind === 'enum') assert.ok(field.values.includes(ISSUE4_DEFAULTS[field.key]), field.key);
+    assert.ok(Object.hasOwn(STRUCTURE_DEFAULTS, field.key), field.key);
+    if (field.kind === 'enum') assert.ok(field.values.includes(STRUCTURE_DEFAULTS[field.key]), field.key);
   }
-  assert.deepEqual(Object.keys(ISSUE4_DEFAULTS).sort(), ISSUE4_FIELDS.map((f) => f.key).sort());
+  assert.deepEqual(Object.keys(STRUCTURE_DEFAULTS).sort(), STRUCTURE_FIELDS.map((f) => f.key).sort());
   const taken = new Set([...FIELDS, ...LESSON_FIELDS].flatMap((f) => [f.key, f.param]));
-  for (const field of ISSUE4_FIELDS) {
+  for (const field of STRUCTURE_FIELDS) {
     assert.ok(!taken.has(field.param), `param ${field.param} is taken`);
     assert.ok(!taken.has(field.key), `key ${field.key} is taken`);
   }
   // Every preset holds the fields at their defaults (presets/index.js).
-  for (const [id, preset] of Object.entries(PRESETS)) assert.deepEqual(structureDraftOf(preset.state), ISSUE4_DEFAULTS, id);
+  for (const [id, preset] of Object.entries(PRESETS)) assert.deepEqual(structureDraftOf(preset.state), STRUCTURE_DEFAULTS, id);
 });
 
 test('checking fits key/value heads and the source padding, and names what cannot be used', () => {
-  assert.deepEqual(validateStructure({}, ctx), { ok: true, fields: { ...ISSUE4_DEFAULTS } });
+  assert.deepEqual(validateStructure({}, ctx), { ok: true, fields: { ...STRUCTURE_DEFAULTS } });
   // kvHeads: 0 (one per query head), a divisor, or fitted to the largest divisor below it.
   const kv = (value, heads = 4) => validateStructure({ kvHeads: value }, { ...ctx, heads }).fields.kvHeads;
   assert.equal(kv(2), 2);
@@ -77,7 +77,7 @@ test('checking fits key/value heads and the source padding, and names what canno
 
 test('the engine options: kvHeads, positions, and in cross-attention the source with its own mask', () => {
   const base = { tokens: ['a', 'b'], dModel: 4, heads: 2, mask: 'window', window: 2, padding: [true, false] };
-  const state = { ...ISSUE4_DEFAULTS, heads: 2 };
+  const state = { ...STRUCTURE_DEFAULTS, heads: 2 };
   assert.deepEqual(applyStructure(base, state), base);
   assert.equal(applyStructure(base, { ...state, kvHeads: 1 }).kvHeads, 1);
   assert.equal(applyStructure(base, { ...state, kvHeads: 2 }).kvHeads, undefined);

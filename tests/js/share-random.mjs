@@ -1,7 +1,7 @@
 // Random valid page states for the link tests (share-codec, share-fuzz), from a seeded generator
 // so that a failure can be replayed. Every field of the link table must have a generator here:
 // share-codec.test.mjs fails when a field is added without one.
-import { MAX_SHUFFLE_SEED, sentenceTokens, validateStructure } from '../../web/src/heads/issue4-fields.js';
+import { MAX_SHUFFLE_SEED, sentenceTokens, validateStructure } from '../../web/src/heads/structure-fields.js';
 import { formatCellRef, validateLesson } from '../../web/src/lesson/lesson-state.js';
 import { STEP_IDS } from '../../web/src/lesson/steps.js';
 import { PRESETS } from '../../web/src/presets/index.js';

@@ -1,7 +1,7 @@
 // The head views on the page: the controls they add to the form (tokenization, key/value heads,
 // positional encoding, cross-attention) and the panels under the lesson (head split, token to
 // token, cross-attention, positions and the shuffle experiment). main.js creates them once and
-// hands them every new result; like the lesson, they keep their fields (issue4-fields.js) as a
+// hands them every new result; like the lesson, they keep their fields (structure-fields.js) as a
 // draft that joins the page's draft, so they are validated and stored with the rest.
 //
 // The selected head is the lesson's `head` field: a pick here is handed over once, in the next
@@ -19,7 +19,7 @@ import { h, setHidden } from '../views/dom.js';
 import { scrollToPanel } from '../views/scroll-to-panel.js';
 import { createTokenizeControl, tokenCountKey } from '../tokens/tokenize-control.js';
 import { createTokenView } from '../tokens/token-view.js';
-import { ISSUE4_DEFAULTS, ISSUE4_FIELDS, structureDraftOf } from './issue4-fields.js';
+import { STRUCTURE_DEFAULTS, STRUCTURE_FIELDS, structureDraftOf } from './structure-fields.js';
 import { createKvControl } from './kv-control.js';
 import { createSplitView } from './split-view.js';
 import { createViewScheduler } from './view-scheduler.js';
@@ -37,7 +37,7 @@ const VIEW_ONLY = ['split', 'shuffle'];
  */
 export function createHeadViews(deps) {
   const { nodes, form } = deps;
-  let draft = { ...ISSUE4_DEFAULTS };
+  let draft = { ...STRUCTURE_DEFAULTS };
   let pendingHead = null;
   let last = null; // { result, state }
   let deferred = null;
@@ -212,8 +212,8 @@ export function createHeadViews(deps) {
       split.stop();
       drawn.clear();
       pendingHead = null;
-      draft = { ...ISSUE4_DEFAULTS };
-      for (const field of ISSUE4_FIELDS) {
+      draft = { ...STRUCTURE_DEFAULTS };
+      for (const field of STRUCTURE_FIELDS) {
         const value = next[field.key];
         if (value === undefined) continue;
         draft[field.key] = field.kind === 'bool' && typeof value === 'string' ? value === '1' || value === 'true' : value;

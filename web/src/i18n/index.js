@@ -1,8 +1,8 @@
 // Translation lookup: dictionaries, a translator with {placeholder} filling, language choice.
 // No DOM here (views/i18n-dom.js writes the texts into the page).
 import en from './en.js';
-import issue4En from './issue4-en.js';
-import issue4ZhCN from './issue4-zh-CN.js';
+import headsEn from './heads-en.js';
+import headsZhCN from './heads-zh-CN.js';
 import lessonEn from './lesson-en.js';
 import lessonZhCN from './lesson-zh-CN.js';
 import perfEn from './perf-en.js';
@@ -12,8 +12,8 @@ import shareZhCN from './share-zh-CN.js';
 import zhCN from './zh-CN.js';
 
 export const DICTIONARIES = Object.freeze({
-  en: { ...en, ...shareEn, ...lessonEn, ...issue4En, ...perfEn },
-  'zh-CN': { ...zhCN, ...shareZhCN, ...lessonZhCN, ...issue4ZhCN, ...perfZhCN },
+  en: { ...en, ...shareEn, ...lessonEn, ...headsEn, ...perfEn },
+  'zh-CN': { ...zhCN, ...shareZhCN, ...lessonZhCN, ...headsZhCN, ...perfZhCN },
 });
 export const LANGUAGES = Object.freeze(Object.keys(DICTIONARIES));
 export const DEFAULT_LANGUAGE = 'en';

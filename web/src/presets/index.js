@@ -1,8 +1,8 @@
 // Named starting points, opened by the address (#preset=journey) or the example links.
 // Each holds a complete state; the address stores only what differs from its preset.
 // The lesson's fields (web/src/lesson/lesson-fields.js) start from LESSON_DEFAULTS, the head
-// views' (web/src/heads/issue4-fields.js) from ISSUE4_DEFAULTS.
-import { ISSUE4_DEFAULTS } from '../heads/issue4-fields.js';
+// views' (web/src/heads/structure-fields.js) from STRUCTURE_DEFAULTS.
+import { STRUCTURE_DEFAULTS } from '../heads/structure-fields.js';
 import { LESSON_DEFAULTS } from '../lesson/lesson-fields.js';
 
 const SENTENCE = 'Your journey starts with one step';
@@ -14,7 +14,7 @@ export const PRESETS = Object.freeze({
     labelKey: 'preset.default',
     state: {
       ...LESSON_DEFAULTS,
-      ...ISSUE4_DEFAULTS,
+      ...STRUCTURE_DEFAULTS,
       sentence: SENTENCE,
       dModel: 6,
       heads: 2,
@@ -33,7 +33,7 @@ export const PRESETS = Object.freeze({
     noteKey: 'preset.journey.note',
     state: {
       ...LESSON_DEFAULTS,
-      ...ISSUE4_DEFAULTS,
+      ...STRUCTURE_DEFAULTS,
       sentence: SENTENCE,
       dModel: 3,
       heads: 1,
@@ -61,7 +61,7 @@ export const PRESETS = Object.freeze({
     noteKey: 'preset.cat.note',
     state: {
       ...LESSON_DEFAULTS,
-      ...ISSUE4_DEFAULTS,
+      ...STRUCTURE_DEFAULTS,
       sentence: 'The cat sat',
       dModel: 4,
       heads: 1,
@@ -87,7 +87,7 @@ export const PRESETS = Object.freeze({
     noteKey: 'preset.selftest.note',
     state: {
       ...LESSON_DEFAULTS,
-      ...ISSUE4_DEFAULTS,
+      ...STRUCTURE_DEFAULTS,
       sentence: 'a b c',
       dModel: 8,
       heads: 1,
@@ -111,7 +111,7 @@ export const PRESETS = Object.freeze({
     noteKey: 'preset.compare.note',
     state: {
       ...LESSON_DEFAULTS,
-      ...ISSUE4_DEFAULTS,
+      ...STRUCTURE_DEFAULTS,
       sentence: SENTENCE,
       dModel: 3,
       heads: 1,
@@ -139,7 +139,7 @@ export const PRESETS = Object.freeze({
     noteKey: 'preset.padding.note',
     state: {
       ...LESSON_DEFAULTS,
-      ...ISSUE4_DEFAULTS,
+      ...STRUCTURE_DEFAULTS,
       sentence: '[PAD] [PAD] The cat sat',
       dModel: 4,
       heads: 1,

@@ -19,13 +19,13 @@
 //   clamped) and checked against the fields before it; what cannot be used stays at the preset's
 //   value, and `ignored` lists what happened, for the page to show. Nothing is evaluated.
 import {
-  ISSUE4_DEFAULTS,
-  ISSUE4_FIELDS,
+  STRUCTURE_DEFAULTS,
+  STRUCTURE_FIELDS,
   MAX_SHUFFLE_SEED,
   sentenceTokens,
   sourceTokens,
   validateStructure,
-} from '../heads/issue4-fields.js';
+} from '../heads/structure-fields.js';
 import { LANGUAGES } from '../i18n/index.js';
 import { LESSON_DEFAULTS, LESSON_FIELDS, WEIGHT_KEYS } from '../lesson/lesson-fields.js';
 import { validateLesson } from '../lesson/lesson-state.js';
@@ -155,20 +155,20 @@ const LESSON_TABLE = LESSON_FIELDS.map((field) =>
   Object.freeze({ ...field, default: LESSON_DEFAULTS[field.key] ?? null, ...LESSON_LIMITS[field.key] }),
 );
 // The fields of the head split, tokenization, cross-attention and positions (web/src/heads/
-// issue4-fields.js), likewise. `tokenization` is read first: it decides T for every check below.
-const ISSUE4_LIMITS = {
+// structure-fields.js), likewise. `tokenization` is read first: it decides T for every check below.
+const STRUCTURE_LIMITS = {
   kvHeads: { min: 0, max: LIMITS.maxDModel },
   shuffle: { min: 0, max: MAX_SHUFFLE_SEED },
   source: { maxLength: LIMITS.maxSentence, check: (source, state) => tokenBytesProblem(sourceTokens({ ...state, source })) },
   sourcePadding: { textLimit: (state) => sourceTokens(state).length },
 };
-const ISSUE4_TABLE = ISSUE4_FIELDS.map((field) =>
-  Object.freeze({ ...field, default: ISSUE4_DEFAULTS[field.key] ?? null, ...ISSUE4_LIMITS[field.key] }),
+const STRUCTURE_TABLE = STRUCTURE_FIELDS.map((field) =>
+  Object.freeze({ ...field, default: STRUCTURE_DEFAULTS[field.key] ?? null, ...STRUCTURE_LIMITS[field.key] }),
 );
-const FIRST = ISSUE4_TABLE.filter((field) => field.key === 'tokenization');
+const FIRST = STRUCTURE_TABLE.filter((field) => field.key === 'tokenization');
 
 // Every field the link carries, in reading order.
-export const ALL_FIELDS = mergeTables(FIRST, FIELDS, LESSON_TABLE, ISSUE4_TABLE);
+export const ALL_FIELDS = mergeTables(FIRST, FIELDS, LESSON_TABLE, STRUCTURE_TABLE);
 
 // Parts of the page that are not fields but can be hidden as well (`prose_hide=1`, …).
 export const PAGE_PARTS = Object.freeze(['prose', 'presets', 'lang', 'share', 'export']);
@@ -701,7 +701,7 @@ export function* decodeSteps(hash, { fields = ALL_FIELDS } = {}) {
   // (A value the link gave that was refused above is not said again to be "fitted".)
   const given = { has: (param) => params.has(param, false) && !noted.has(param) };
   if (fields.some((field) => LESSON_KEYS.has(field.key))) fitLesson(state, presetId, given, note);
-  if (fields.some((field) => ISSUE4_KEYS.has(field.key))) fitStructure(state, presetId, given, note);
+  if (fields.some((field) => STRUCTURE_KEYS.has(field.key))) fitStructure(state, presetId, given, note);
   yield;
 
   // The view: language, embed mode, hidden parts.
@@ -748,17 +748,17 @@ export function draftOf(state) {
 }
 
 const CORE_KEYS = new Set(FIELDS.map((field) => field.key).filter((key) => key !== 'mask'));
-// (ISSUE4_KEYS is defined with fitStructure above.)
+// (STRUCTURE_KEYS is defined with fitStructure above.)
 const LESSON_KEYS = new Set(LESSON_TABLE.map((field) => field.key).filter((key) => !CORE_KEYS.has(key)));
 
-const ISSUE4_KEYS = new Set(ISSUE4_TABLE.map((field) => field.key));
+const STRUCTURE_KEYS = new Set(STRUCTURE_TABLE.map((field) => field.key));
 
-// The rules of the head split and cross-attention fields (validateStructure, heads/issue4-fields.js):
+// The rules of the head split and cross-attention fields (validateStructure, heads/structure-fields.js):
 // kvHeads becomes a divisor of heads, the source padding follows the source; a source that is
 // empty or too long goes back to the preset's, and cross-attention off if that fails too.
 function fitStructure(state, presetId, params, note) {
-  const fieldOf = (key) => ISSUE4_TABLE.find((f) => f.key === key);
-  const keys = [...ISSUE4_KEYS];
+  const fieldOf = (key) => STRUCTURE_TABLE.find((f) => f.key === key);
+  const keys = [...STRUCTURE_KEYS];
   for (let attempt = 0; attempt <= keys.length + 1; attempt += 1) {
     const checked = validateStructure(state, { heads: state.heads, maxTokens: LIMITS.maxTokens });
     if (checked.ok) {
@@ -781,7 +781,7 @@ function fitStructure(state, presetId, params, note) {
       return;
     }
     const { key, params: problem } = checked.error;
-    let culprits = ISSUE4_TABLE.filter((f) => f.param === problem?.name).map((f) => f.key);
+    let culprits = STRUCTURE_TABLE.filter((f) => f.param === problem?.name).map((f) => f.key);
     if (key === 'heads4.error.noSource' || key === 'heads4.error.sourceTooMany') {
       culprits = sameValue(fieldOf('source'), state.source, baseValue(fieldOf('source'), presetId)) ? ['cross'] : ['source'];
     }
@@ -789,7 +789,7 @@ function fitStructure(state, presetId, params, note) {
     note(fieldOf(reset[0]).param, key, { ...problem });
     for (const name of reset) state[name] = name === 'cross' ? false : baseValue(fieldOf(name), presetId);
   }
-  for (const key of keys) state[key] = ISSUE4_DEFAULTS[key] ?? null;
+  for (const key of keys) state[key] = STRUCTURE_DEFAULTS[key] ?? null;
 }
 
 // The lesson's rules across fields (validateLesson, lesson/lesson-state.js): it keeps head, row

@@ -1,7 +1,7 @@
 // From the raw control values (the "draft": strings as typed) to a valid state, or the first
 // problem as an i18n key with parameters. The engine checks again; checking here lets the page
 // say what is wrong in the reader's language and name the control to fix.
-import { applyStructure, validateStructure } from '../heads/issue4-fields.js';
+import { applyStructure, validateStructure } from '../heads/structure-fields.js';
 import { lessonEngineConfig, validateLesson } from '../lesson/lesson-state.js';
 import { divisors, longestToken, parseMatrixText, parseWholeNumber, tokenize } from './parse.js';
 
@@ -12,7 +12,7 @@ export const MAX_SEED = 4294967295; // the engine's seed is a uint32
 //          embeddingsParsed (optional: the page's editor read the text already: { ok, rows } or
 //          { ok: false, error }) }
 //        and the lesson's fields (web/src/lesson/lesson-fields.js), checked by validateLesson,
-//        and tokenization, kvHeads, positional, cross-attention… (web/src/heads/issue4-fields.js)
+//        and tokenization, kvHeads, positional, cross-attention… (web/src/heads/structure-fields.js)
 // limits: engine.info.limits = { maxTokens, maxDModel, maxTokenBytes? }
 // → { ok: true, state, tokens } | { ok: false, error: { key, params, field } }
 export function validateDraft(draft, limits) {

@@ -1,5 +1,5 @@
 // 头的拆分、键/值头、token 之间的连线、交叉注意力、位置编码和分词的简体中文文本。
-// Same keys as issue4-en.js.
+// Same keys as heads-en.js.
 export default {
   'heads4.error.editedWeights': '手动编辑的权重矩阵是 d_model × d_model，即每个查询头各有一个键/值头：请把键/值头数设为与头数相同，或重置权重。',
   'heads4.error.value': '链接中 {name} 的值“{text}”无法使用。',

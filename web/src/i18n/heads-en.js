@@ -1,6 +1,6 @@
 // English texts of the head views (web/src/heads/, tokens/, cross/, positions/): head split,
 // key/value heads, token to token, cross-attention, positional encoding, tokenization.
-// Same keys as issue4-zh-CN.js.
+// Same keys as heads-zh-CN.js.
 export default {
   'heads4.error.editedWeights': 'Edited weight matrices are d_model × d_model, that is one key/value head per query head: choose as many key/value heads as heads, or reset the weights.',
   'heads4.error.value': 'The link’s value “{text}” for {name} cannot be used.',

@@ -21,7 +21,7 @@ export const POSITIONAL_KINDS = Object.freeze(['none', 'sinusoidal']);
 export const SPLIT_STAGES = Object.freeze(['columns', 'slice', 'maps', 'concat', 'mix']);
 export const MAX_SHUFFLE_SEED = 2147483647;
 
-export const ISSUE4_FIELDS = Object.freeze([
+export const STRUCTURE_FIELDS = Object.freeze([
   { key: 'tokenization', param: 'tok', kind: 'enum', values: TOKENIZE_MODES },
   { key: 'kvHeads', param: 'kvh', kind: 'int' },
   { key: 'positional', param: 'pos', kind: 'enum', values: POSITIONAL_KINDS },
@@ -33,7 +33,7 @@ export const ISSUE4_FIELDS = Object.freeze([
   { key: 'split', param: 'split', kind: 'enum', values: ['all', ...SPLIT_STAGES] },
 ].map((field) => Object.freeze(field)));
 
-export const ISSUE4_DEFAULTS = Object.freeze({
+export const STRUCTURE_DEFAULTS = Object.freeze({
   tokenization: 'whitespace',
   kvHeads: 0,
   positional: 'none',
@@ -82,7 +82,7 @@ function typed(field, raw) {
 }
 
 /**
- * draft: any object holding these fields (missing ones take ISSUE4_DEFAULTS).
+ * draft: any object holding these fields (missing ones take STRUCTURE_DEFAULTS).
  * ctx: { heads, maxTokens } of the valid rest of the state.
  * → { ok: true, fields } fitted to ctx, or { ok: false, error: { key, params, field } } where
  *   `field` names the control to mark ('source'; null otherwise).
@@ -91,10 +91,10 @@ function typed(field, raw) {
  */
 export function validateStructure(draft, { heads, maxTokens }) {
   const fields = {};
-  for (const field of ISSUE4_FIELDS) {
+  for (const field of STRUCTURE_FIELDS) {
     const raw = draft[field.key];
     if (raw === undefined) {
-      fields[field.key] = ISSUE4_DEFAULTS[field.key];
+      fields[field.key] = STRUCTURE_DEFAULTS[field.key];
       continue;
     }
     const value = typed(field, raw);
@@ -121,7 +121,7 @@ export function validateStructure(draft, { heads, maxTokens }) {
 /** These fields of a valid state, as draft values (they are plain values already). */
 export function structureDraftOf(state) {
   const draft = {};
-  for (const field of ISSUE4_FIELDS) draft[field.key] = state[field.key] ?? ISSUE4_DEFAULTS[field.key];
+  for (const field of STRUCTURE_FIELDS) draft[field.key] = state[field.key] ?? STRUCTURE_DEFAULTS[field.key];
   return draft;
 }
 
