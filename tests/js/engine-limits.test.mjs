@@ -87,12 +87,12 @@ for (const build of BUILDS) {
 
     test('a sparse token list is refused and the next call is not served stale matrices', () => {
       const first = engine().compute({ tokens: ['x', 'y'], dModel: 4 });
-      refused(engine(), () => engine().compute({ tokens: [, 'y'], dModel: 4 }), /^tokens\[0\] must be a string$/); // eslint-disable-line no-sparse-arrays
-      refused(engine(), () => engine().compute({ tokens: ['a'], source: { tokens: ['b', , 'c'] }, dModel: 4 }), /^source\.tokens\[1\] must be a string$/); // eslint-disable-line no-sparse-arrays
+      refused(engine(), () => engine().compute({ tokens: [, 'y'], dModel: 4 }), /^tokens\[0\] must be a string$/);
+      refused(engine(), () => engine().compute({ tokens: ['a'], source: { tokens: ['b', , 'c'] }, dModel: 4 }), /^source\.tokens\[1\] must be a string$/);
       const other = engine().compute({ tokens: ['p', 'q'], dModel: 4 });
       assert.notDeepEqual(other.x.data, first.x.data);
       assert.deepEqual(engine().compute({ tokens: ['x', 'y'], dModel: 4 }).x.data, first.x.data);
-      refused(engine(), () => engine().compute(FIXED, { outputOnly: true, weightRows: [, 1] }), /^weightRows\[0\] must be a whole number/); // eslint-disable-line no-sparse-arrays
+      refused(engine(), () => engine().compute(FIXED, { outputOnly: true, weightRows: [, 1] }), /^weightRows\[0\] must be a whole number/);
     });
 
     test('numbers are quoted as given, and whole numbers past 2³¹ mean what they say', () => {
