@@ -77,6 +77,8 @@ test('the single file has embed mode too', async () => {
   try {
     await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="weights"]');
     assert.equal(await page.isVisible('header.top'), false);
+    // (the link is written in an idle period after the first result)
+    await page.waitForFunction(() => document.querySelector('#share-open-full')?.hasAttribute('href'));
     assert.match(await page.getAttribute('#share-open-full', 'href'), /^file:\/\/.*attention-playground-standalone\.html#preset=journey&lang=zh-CN$/);
     assert.deepEqual(errors, []);
   } finally {
