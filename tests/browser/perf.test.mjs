@@ -182,7 +182,8 @@ test('typing into the embeddings box at 1 000 tokens × d_model 1 024 edits X wh
     assert.match(await firstLine(), /^0\.4321 /);
     await page.click('.editor-window-move[data-move="1"]');
     assert.match(await firstLine(), /^-2 /);
-    assert.equal(await page.isHidden('#message'), true);
+    // (a message of a half-typed number, "-", is cleared in the task after the next key's)
+    await page.waitForSelector('#message', { state: 'hidden', timeout: 10000 });
     await page.locator('#embeddings-editor').screenshot({ path: path.join(screenshots, 'perf-editor-window-en.png') });
     assert.deepEqual(errors, []);
   } finally {
