@@ -9,9 +9,8 @@
 //   160 ms, laying it out once 850 ms; at 16 384 numbers a keystroke takes 25–40 ms.
 // - When X is edited in the lesson, the new rows reach validation and the engine as numbers at
 //   once, and the text box gets their text after the frame that shows the edit, in idle time, or
-//   at once when the reader is about to type in it. Writing 32 lines of 16 numbers into it and
-//   parsing them back took about 1.5 ms of an edit of X at T = 32, d_model = 16, and laying out
-//   and painting the text box again about 1 ms more (2026-12-01).
+//   at once when the reader is about to type in it: writing and laying out the box is not part
+//   of the edit's frame.
 import { asciiNumbers, formatNumber, parseDecimal, roundForEditor } from '../state/parse.js';
 import { h, setHidden, setText, unchanged } from './dom.js';
 import { frameComing, requestIdle, whenFrameIsOut } from './idle.js';
