@@ -2,7 +2,7 @@
 // code: a figures-only calibration to read beside measure-lesson.mjs, not a test. The lesson's
 // heaviest interactions change 40–80 numbers on screen; this says how much of a frame that takes
 // here before any of our code runs, so that a "busy" figure can be read against the machine.
-//   node tests/browser/measure-floor.mjs            (SAMPLES=<n>, 41 by default)
+//   node bench/browser/measure-floor.mjs            (SAMPLES=<n>, 41 by default)
 // Each case runs in a bare page (no build needed), SAMPLES times, each once the previous frame is
 // out; "work" is as in measure-lesson: the change and a forced style + layout, plus the next
 // frame's rendering (from its requestAnimationFrame callbacks to a task posted from there: paint
@@ -18,7 +18,7 @@
 //   canvas, 1 024      a 32 × 32 matrix drawn on a canvas as canvas-matrix-view.js does
 //                      (fillRect + fillText per entry): the drawing alone, no frame;
 //   speed              measure-lesson's arithmetic (2 million square roots), for comparing runs.
-import { launchChromium } from './harness.mjs';
+import { launchChromium } from '../../tests/browser/harness.mjs';
 
 const SAMPLES = Number(process.env.SAMPLES ?? 41);
 const PAGE = `<!doctype html><meta charset="utf-8"><style>

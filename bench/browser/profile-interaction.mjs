@@ -3,8 +3,8 @@
 // top-level events summed by name (script, style, layout, paint) and (2) the CPU profile's self
 // time by function. Build without minifying to read function names:
 //   npx vite build --minify false --outDir /tmp/dist-prof --emptyOutDir
-//   DIST=/tmp/dist-prof node tests/browser/profile-interaction.mjs '#v=1&s=a+b' 'JS body'
-import { dist as defaultDist, openLessonPage } from './harness.mjs';
+//   DIST=/tmp/dist-prof node bench/browser/profile-interaction.mjs '#v=1&s=a+b' 'JS body'
+import { dist as defaultDist, openLessonPage } from '../../tests/browser/harness.mjs';
 import { LESSON_PAGE_HELPERS } from './lesson-page-helpers.mjs';
 
 const [hash = '', body = '', repeatArg = '10'] = process.argv.slice(2);

@@ -1,6 +1,6 @@
 // Long tasks while typing into each box of the page at the documented limits: figures, not a
 // test. After `npx vite build`:
-//   node tests/browser/measure-typing.mjs            (T=1000 D=1024 by default; ONLY=textarea,…)
+//   node bench/browser/measure-typing.mjs            (T=1000 D=1024 by default; ONLY=textarea,…)
 // The page is opened with T tokens and d_model D, with X edited as numbers ("Edit as numbers"),
 // and once the result is on screen, for each box in turn, characters are typed with
 // page.keyboard.type (DELAY_MS between keys, 80 by default, as a quick typist), then the page is
@@ -10,7 +10,7 @@
 // TRACE=1 explains each task over 50 ms from the first key until quiet (long-task-trace.mjs;
 // build with `npx vite build --minify false` to read the functions' names).
 import os from 'node:os';
-import { baseUrl, dist, launchChromium, serveStatic } from './harness.mjs';
+import { baseUrl, dist, launchChromium, serveStatic } from '../../tests/browser/harness.mjs';
 import { describe, observeFromTheStart, settle, start } from './long-task-observer.mjs';
 import { startTrace } from './long-task-trace.mjs';
 

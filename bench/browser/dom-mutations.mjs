@@ -3,12 +3,12 @@
 // warm up, then once more under a MutationObserver over the body, and prints each kind of change
 // (text, attribute, children added/removed) with where it happened and how often. A panel built
 // anew shows as its children replaced (+n −n) where only some numbers should have changed.
-//   DIST=/tmp/dist-x node tests/browser/dom-mutations.mjs '#preset=journey' '#lesson-scale' 'JS body'
+//   DIST=/tmp/dist-x node bench/browser/dom-mutations.mjs '#preset=journey' '#lesson-scale' 'JS body'
 // The second argument is the element scrolled to the middle of the window first (views off screen
 // are updated in idle time: WAIT=<ms> (500) is how long changes are recorded after the event);
 // PREP='JS body' runs once before (e.g. select a cell). A body that sets a value should set a new
 // one each time (e.g. from a counter kept on window).
-import { dist as defaultDist, openLessonPage } from './harness.mjs';
+import { dist as defaultDist, openLessonPage } from '../../tests/browser/harness.mjs';
 import { LESSON_PAGE_HELPERS } from './lesson-page-helpers.mjs';
 
 const [hash = '', show = '#results', body = ''] = process.argv.slice(2);

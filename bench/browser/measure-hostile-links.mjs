@@ -1,15 +1,15 @@
 // How long the page's main-thread tasks are when it opens the largest hostile links
 // (hostile-links.mjs: 2 MB of garbage, 2 MB of valid-looking fields, compression bombs in every
 // compressible field, huge token lists). Figures, not a test. After `npx vite build`:
-//   node tests/browser/measure-hostile-links.mjs          (ONLY='garbage,bomb' for some of them)
+//   node bench/browser/measure-hostile-links.mjs          (ONLY='garbage,bomb' for some of them)
 // Each link is opened in a fresh page with a 'longtask' observer installed before the page's
 // scripts; figures from navigation until the page has been quiet for 1.5 s, then one character
 // is typed into the sentence (the page must still answer). Headless Chromium without a GPU, on
 // a shared machine: read the figures as upper bounds. TRACE=1: what each task over 50 ms of the
 // opening was made of (long-task-trace.mjs; read names from `npx vite build --minify false`).
 import os from 'node:os';
-import { baseUrl, dist, launchChromium, serveStatic } from './harness.mjs';
-import { hostileLinks } from './hostile-links.mjs';
+import { baseUrl, dist, launchChromium, serveStatic } from '../../tests/browser/harness.mjs';
+import { hostileLinks } from '../../tests/browser/hostile-links.mjs';
 import { describe, observeFromTheStart, settle, start } from './long-task-observer.mjs';
 import { startTrace } from './long-task-trace.mjs';
 

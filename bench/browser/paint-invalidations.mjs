@@ -4,13 +4,13 @@
 // invalidated and the time of its Layout, PrePaint, Paint, Layerize and Commit, then the most
 // frequent invalidated items by kind and reason. A count, unlike a time, does not depend on how
 // busy the machine is: "geometry" means the item moved and was recorded again at its new place.
-//   DIST=/tmp/dist-x node tests/browser/paint-invalidations.mjs '#preset=journey' 'JS body' [repeat]
+//   DIST=/tmp/dist-x node bench/browser/paint-invalidations.mjs '#preset=journey' 'JS body' [repeat]
 // SHOW=<selector>: the element scrolled to the middle of the window first (the control acted on:
 // what is off screen is not painted); PREP='JS body': run once before, untraced (e.g. select a
 // cell first); EXTRA_CSS='…' adds a style sheet to try a rule without a build; TOP=<n> items
 // listed (20); FRAME=1 counts only the frame that shows each change (from the interaction to the
 // end of the first Commit after it), not what the page put off until after that frame.
-import { dist as defaultDist, openLessonPage } from './harness.mjs';
+import { dist as defaultDist, openLessonPage } from '../../tests/browser/harness.mjs';
 import { LESSON_PAGE_HELPERS } from './lesson-page-helpers.mjs';
 
 const [hash = '', body = '', repeatArg = '3'] = process.argv.slice(2);

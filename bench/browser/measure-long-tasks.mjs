@@ -1,6 +1,6 @@
 // Long tasks on the page for large inputs (issue 6: "never blocks the main thread for more than
 // 50 ms"): a measurement that prints figures, not a test. After `npx vite build`:
-//   node tests/browser/measure-long-tasks.mjs            (T = 512, 1024 and 2000; or T=256,512 …)
+//   node bench/browser/measure-long-tasks.mjs            (T = 512, 1024 and 2000; or T=256,512 …)
 //
 // For each T, in headless Chromium (harness.mjs), from the page at its small default input:
 //   paste     the sentence of T tokens is put into the sentence box at once (one input event,
@@ -18,7 +18,7 @@
 // TRACE=1 also prints what each long task was made of (long-task-trace.mjs; the tracing itself
 // slows the page a little).
 import os from 'node:os';
-import { baseUrl, launchChromium, serveStatic, dist } from './harness.mjs';
+import { baseUrl, launchChromium, serveStatic, dist } from '../../tests/browser/harness.mjs';
 import { startTrace } from './long-task-trace.mjs';
 
 const SIZES = (process.env.T ?? '512,1024,2000').split(',').map(Number);

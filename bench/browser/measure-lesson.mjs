@@ -1,7 +1,7 @@
 // How long the lesson's interactions take to reach the screen for T = 32: a measurement that
 // prints figures, not a test. Run it on a quiet machine, after `npx vite build`:
-//   node tests/browser/measure-lesson.mjs          (PLAYGROUND_DIST=/tmp/x for another build)
-//   COMPARE=/tmp/y node tests/browser/measure-lesson.mjs    (two builds side by side: below)
+//   node bench/browser/measure-lesson.mjs          (PLAYGROUND_DIST=/tmp/x for another build)
+//   COMPARE=/tmp/y node bench/browser/measure-lesson.mjs    (two builds side by side: below)
 //
 // Each interaction is done REPEAT times inside the page, each once the previous frame is out:
 //   lesson    the lesson's own share of the handlers: its User Timing measure 'lesson:render'
@@ -67,7 +67,7 @@
 // it. Headless Chromium without a GPU paints in software: real browsers paint faster.
 import os from 'node:os';
 import path from 'node:path';
-import { baseUrl, dist, launchChromium, serveStatic } from './harness.mjs';
+import { baseUrl, dist, launchChromium, serveStatic } from '../../tests/browser/harness.mjs';
 import { LESSON_PAGE_HELPERS } from './lesson-page-helpers.mjs';
 
 const REPEAT = Number(process.env.REPEAT ?? 21);
