@@ -68,11 +68,11 @@ test('checking fits key/value heads and the source padding, and names what canno
   assert.equal(validateStructure({ source: 'a b', sourcePadding: [false, false, true] }, ctx).fields.sourcePadding, null);
 
   const bad = validateStructure({ tokenization: 'bytes' }, ctx);
-  assert.deepEqual(bad, { ok: false, error: { key: 'heads4.error.value', params: { name: 'tok', text: 'bytes' }, field: null } });
-  assert.equal(validateStructure({ cross: true, source: '   ' }, ctx).error.key, 'heads4.error.noSource');
+  assert.deepEqual(bad, { ok: false, error: { key: 'heads.error.value', params: { name: 'tok', text: 'bytes' }, field: null } });
+  assert.equal(validateStructure({ cross: true, source: '   ' }, ctx).error.key, 'heads.error.noSource');
   assert.equal(validateStructure({ cross: false, source: '' }, ctx).ok, true);
   const long = validateStructure({ cross: true, source: 'x '.repeat(1025) }, ctx);
-  assert.deepEqual(long.error, { key: 'heads4.error.sourceTooMany', params: { T: 1025, max: 1024 }, field: 'source' });
+  assert.deepEqual(long.error, { key: 'heads.error.sourceTooMany', params: { T: 1025, max: 1024 }, field: 'source' });
 });
 
 test('the engine options: kvHeads, positions, and in cross-attention the source with its own mask', () => {
@@ -195,6 +195,6 @@ test('edited weights with shared key/value heads are refused before the engine s
   const withEdits = { ...base, heads: 2, kvHeads: 1, wq: w, wk: w, wv: w, wo: w };
   const checked = validateDraft(withEdits, { maxTokens: 1024, maxDModel: 1024 });
   assert.equal(checked.ok, false);
-  assert.equal(checked.error.key, 'heads4.error.editedWeights');
+  assert.equal(checked.error.key, 'heads.error.editedWeights');
   assert.equal(validateDraft({ ...withEdits, kvHeads: 0 }, { maxTokens: 1024, maxDModel: 1024 }).ok, true);
 });

@@ -100,7 +100,7 @@ test('head numbers become superscripts and subscripts', () => {
 // each pair is complete in both languages, merged, and replaces nothing of the base dictionary.
 const FEATURE_DICTIONARIES = [
   ['lesson', ['step.softmax.caption', 'mask.note.fillZero', 'lab.note.overflow', 'explain.row.allMasked', 'remark.cat', 'preset.padding.note']],
-  ['heads', ['heads4.split.title', 'heads4.cross.caption', 'heads4.shuffle.noneSame', 'heads4.tok.word']],
+  ['heads', ['heads.split.title', 'heads.cross.caption', 'heads.shuffle.noneSame', 'heads.tok.word']],
   ['perf', ['perf.heading', 'perf.sweepDone', 'progress.computing', 'progress.cancelled']],
 ];
 for (const [feature, sampleKeys] of FEATURE_DICTIONARIES) {

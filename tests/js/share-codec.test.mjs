@@ -160,7 +160,7 @@ const HOSTILE = [
   ['#preset=journey&head=9&row=99', { head: 1, row: 6 }, ['share.ignored.fitted', 'share.ignored.fitted']],
   ['#wq=1,0;0,1', { wq: null }, ['lesson.error.weights']],
   ['#d=2&h=2&x=1,0;0,1;1,1;0,0;1,0;0,1&wq=1,0;0,1&wk=1,0;0,1&wv=1,0;0,1&wo=1,0;0,1&kvh=1', { kvHeads: 0 }, ['share.ignored.kvWeights']],
-  ['#cross=1&src=+', { cross: true, source: 'I love natural language processing' }, ['heads4.error.noSource']],
+  ['#cross=1&src=+', { cross: true, source: 'I love natural language processing' }, ['heads.error.noSource']],
   [`#s=${'w+'.repeat(1100)}`, { sentence: PRESETS.default.state.sentence }, ['share.ignored.tokens']],
   [`#x=~${'A'.repeat(LIMITS.maxCompressed + 1)}`, { embeddings: null }, ['share.ignored.tooLong']],
 ];

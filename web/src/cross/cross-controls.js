@@ -12,16 +12,16 @@ export function createCrossControls(callbacks) {
   const count = h('span', { id: 'source-count' });
   const chips = h('span', { id: 'source-chips', className: 'chips' });
   const details = h('div', { className: 'xa-source' }, [
-    h('label', { for: 'source-sentence', dataset: { i18n: 'heads4.cross.source' } }),
+    h('label', { for: 'source-sentence', dataset: { i18n: 'heads.cross.source' } }),
     h('div', { dataset: { field: 'source' } }, [source]),
     h('div', { className: 'tokens', dataset: { field: 'sourcePadding' } }, [count, chips]),
-    h('p', { className: 'hint', dataset: { i18n: 'heads4.cross.padHint' } }),
-    h('label', { className: 'check', dataset: { field: 'crossCausal' } }, [causal, ' ', h('span', { dataset: { i18n: 'heads4.cross.causal' } })]),
-    h('p', { className: 'hint', dataset: { i18n: 'heads4.cross.maskNote' } }),
+    h('p', { className: 'hint', dataset: { i18n: 'heads.cross.padHint' } }),
+    h('label', { className: 'check', dataset: { field: 'crossCausal' } }, [causal, ' ', h('span', { dataset: { i18n: 'heads.cross.causal' } })]),
+    h('p', { className: 'hint', dataset: { i18n: 'heads.cross.maskNote' } }),
   ]);
   const el = h('fieldset', { className: 'field xa-controls', dataset: { field: 'cross' } }, [
-    h('legend', { dataset: { i18n: 'heads4.cross.legend' } }),
-    h('label', { className: 'check' }, [toggle, ' ', h('span', { dataset: { i18n: 'heads4.cross.toggle' } })]),
+    h('legend', { dataset: { i18n: 'heads.cross.legend' } }),
+    h('label', { className: 'check' }, [toggle, ' ', h('span', { dataset: { i18n: 'heads.cross.toggle' } })]),
     details,
   ]);
   let padding = null;
@@ -49,8 +49,8 @@ export function createCrossControls(callbacks) {
     renderTokens(tokens, flags, t, invalid) {
       padding = flags;
       setHidden(details, !toggle.checked);
-      setText(count, t('heads4.cross.count', { S: tokens.length }));
-      const title = t('heads4.cross.padTitle');
+      setText(count, t('heads.cross.count', { S: tokens.length }));
+      const title = t('heads.cross.padTitle');
       const shown = tokens.slice(0, 200);
       if (!unchanged(chips, [title, shown.map((token, i) => `${flags?.[i] ? 1 : 0}${token}`)].join('\u0001'))) {
         chips.replaceChildren(

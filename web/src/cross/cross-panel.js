@@ -36,23 +36,23 @@ export function createCrossPanel() {
     const selected = Math.min(Math.max(1, state.head ?? 1), heads) - 1;
     const padded = sourceTokens.filter((_, j) => state.sourcePadding?.[j]);
     const lines = [
-      t('heads4.cross.fromQ', { T, dModel }),
-      t('heads4.cross.fromKV', { S: Tk, cols: kvHeads * dK }),
-      t('heads4.cross.shape', { T, S: Tk, heads }),
-      padded.length ? t('heads4.cross.padded', { list: padded.join(' · ') }) : t('heads4.cross.noPadding'),
-      t(state.crossCausal ? 'heads4.cross.causalOn' : 'heads4.cross.causalOff'),
+      t('heads.cross.fromQ', { T, dModel }),
+      t('heads.cross.fromKV', { S: Tk, cols: kvHeads * dK }),
+      t('heads.cross.shape', { T, S: Tk, heads }),
+      padded.length ? t('heads.cross.padded', { list: padded.join(' · ') }) : t('heads.cross.noPadding'),
+      t(state.crossCausal ? 'heads.cross.causalOn' : 'heads.cross.causalOff'),
     ];
-    if (state.positional === 'sinusoidal') lines.push(t('heads4.cross.positions'));
+    if (state.positional === 'sinusoidal') lines.push(t('heads.cross.positions'));
     const masked = result.mask;
     const weights = result.perHead[selected].weights;
     const color = headColor(selected, heads);
     const parts = [
-      h('h2', { text: t('heads4.cross.title') }),
-      h('p', { className: 'caption', text: t('heads4.cross.caption') }),
+      h('h2', { text: t('heads.cross.title') }),
+      h('p', { className: 'caption', text: t('heads.cross.caption') }),
       h('ul', { className: 'xa-lines' }, lines.map((text) => h('li', { text }))),
       h('div', { className: 'xa-matrices' }, [
-        grid({ matrix: result.x, name: 'cross-target', rowLabels: tokens, fill: signedFill(result.x), caption: t('heads4.cross.xTarget'), t }),
-        grid({ matrix: result.source.x, name: 'cross-source', rowLabels: sourceTokens, fill: signedFill(result.source.x), caption: t('heads4.cross.xSource'), t }),
+        grid({ matrix: result.x, name: 'cross-target', rowLabels: tokens, fill: signedFill(result.x), caption: t('heads.cross.xTarget'), t }),
+        grid({ matrix: result.source.x, name: 'cross-source', rowLabels: sourceTokens, fill: signedFill(result.source.x), caption: t('heads.cross.xSource'), t }),
         h('div', { className: 'xa-map', style: { borderColor: color } }, [
           grid({
             matrix: weights,
@@ -69,7 +69,7 @@ export function createCrossPanel() {
             numbers: Tk <= 12,
             maxRows: 64,
             maxCols: 64,
-            caption: t('heads4.cross.map', { sup: superscript(selected + 1) }),
+            caption: t('heads.cross.map', { sup: superscript(selected + 1) }),
             t,
           }),
           weightLegend(weightStops(), t),

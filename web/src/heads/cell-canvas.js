@@ -101,7 +101,7 @@ export function renderWeightCells({ weights, mask, rowLabels, colLabels, head, m
   canvas.addEventListener('focus', () => show(focus.r, focus.c));
   const notes = [];
   if (rows < weights.rows || cols < weights.cols) {
-    notes.push(h('p', { className: 'hv-cut', text: t('heads4.cut', { rows, totalRows: weights.rows, cols, totalCols: weights.cols }) }));
+    notes.push(h('p', { className: 'hv-cut', text: t('heads.cut', { rows, totalRows: weights.rows, cols, totalCols: weights.cols }) }));
   }
   return h('figure', { className: 'hv-grid hv-cells', dataset: { hvFigure: 'detail-weights', head: String(head) } }, [
     h('div', { className: 'hv-scroll' }, [

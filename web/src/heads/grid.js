@@ -26,7 +26,7 @@ export function renderGrid(spec, cache = null) {
   const cols = Math.min(matrix.cols, spec.maxCols ?? COLS_SHOWN);
   const numbers = spec.numbers ?? cols <= NUMBERS_UP_TO;
   const headAttr = head === undefined || head === null ? '' : ` data-head="${Number(head)}"`;
-  const cut = rows < matrix.rows || cols < matrix.cols ? t('heads4.cut', { rows, totalRows: matrix.rows, cols, totalCols: matrix.cols }) : '';
+  const cut = rows < matrix.rows || cols < matrix.cols ? t('heads.cut', { rows, totalRows: matrix.rows, cols, totalCols: matrix.cols }) : '';
   const layout = cache && JSON.stringify([
     matrix.rows, matrix.cols, rows, cols, numbers, caption ?? '', cut,
     Array.from({ length: rows }, (_, r) => rowLabels[r] ?? null),
@@ -127,6 +127,6 @@ export function weightLegend(stops, t) {
     h('span', { text: '0' }),
     h('span', { className: 'bar', style: { background: `linear-gradient(to right, ${stops.join(', ')})` } }),
     h('span', { text: '1' }),
-    h('span', { className: 'muted', text: t('heads4.legend.weight') }),
+    h('span', { className: 'muted', text: t('heads.legend.weight') }),
   ]);
 }

@@ -52,8 +52,8 @@ export function createHeadViews(deps) {
   nodes.tokenize.replaceChildren(tokenizeControl.el);
   // Links down to the panels, which sit under the (long) lesson.
   const jump = h('nav', { className: 'hv-jump', 'aria-labelledby': 'hv-jump-label' }, [
-    h('span', { id: 'hv-jump-label', dataset: { i18n: 'heads4.jump.label' } }),
-    ...[['head-split', 'heads4.jump.split'], ['token-view', 'heads4.jump.tokens'], ['cross-view', 'heads4.jump.cross'], ['positions-view', 'heads4.jump.positions']].map(
+    h('span', { id: 'hv-jump-label', dataset: { i18n: 'heads.jump.label' } }),
+    ...[['head-split', 'heads.jump.split'], ['token-view', 'heads.jump.tokens'], ['cross-view', 'heads.jump.cross'], ['positions-view', 'heads.jump.positions']].map(
       ([id, key]) => h('a', { href: `#${id}`, dataset: { i18n: key, jump: id } }),
     ),
   ]);
@@ -174,7 +174,7 @@ export function createHeadViews(deps) {
     // What each view depends on besides the engine config: the same again is not redrawn (the
     // result of the same config has the same numbers), so an animation started by a stage
     // change survives the page's update that follows it.
-    const base = `${configKey(config)}|${ctx.t('heads4.split.title')}`;
+    const base = `${configKey(config)}|${ctx.t('heads.split.title')}`;
     const keys = {
       split: `${base}|${state.split}|${state.head}`,
       tokens: `${base}|${state.head}`,

@@ -9,7 +9,7 @@ export function createKvControl(callbacks) {
   const choices = h('span', { id: 'kv-choices', className: 'choices' });
   const kind = h('span', { id: 'kv-kind', className: 'kv-kind' });
   const el = h('div', { className: 'field small kv-control', dataset: { field: 'kvHeads' } }, [
-    h('span', { className: 'label', id: 'kv-label', dataset: { i18n: 'heads4.kv.label' } }),
+    h('span', { className: 'label', id: 'kv-label', dataset: { i18n: 'heads.kv.label' } }),
     h('div', { className: 'hint', role: 'group', 'aria-labelledby': 'kv-label' }, [choices]),
     h('div', { className: 'hint' }, [kind]),
   ]);

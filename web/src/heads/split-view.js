@@ -83,7 +83,7 @@ export function createSplitView(callbacks) {
 
   function renderToolbarState() {
     const play = el.querySelector('[data-hs-play]');
-    if (play && ctx) play.textContent = ctx.t(timer ? 'heads4.split.stop' : 'heads4.split.play');
+    if (play && ctx) play.textContent = ctx.t(timer ? 'heads.split.stop' : 'heads.split.play');
   }
 
   // ---- pieces ------------------------------------------------------------------------------------
@@ -95,27 +95,27 @@ export function createSplitView(callbacks) {
     const stage = state.split ?? 'all';
     return h('div', { className: 'hs-toolbar' }, [
       h('div', { className: 'hs-group', dataset: { field: 'heads' } }, [
-        h('span', { className: 'hs-label', text: t('heads4.split.heads') }),
+        h('span', { className: 'hs-label', text: t('heads.split.heads') }),
         ...headChoices.map((d) =>
           h('button', { type: 'button', className: 'choice', dataset: { hsHeads: String(d) }, 'aria-pressed': d === heads ? 'true' : 'false', text: String(d) }),
         ),
       ]),
       h('div', { className: 'hs-group', dataset: { field: 'kvHeads' } }, [
-        h('span', { className: 'hs-label', text: t('heads4.split.kv') }),
+        h('span', { className: 'hs-label', text: t('heads.split.kv') }),
         ...kvChoices.map((d) =>
           h('button', { type: 'button', className: 'choice', dataset: { hsKv: String(d) }, 'aria-pressed': d === kvHeads ? 'true' : 'false', text: String(d) }),
         ),
         h('span', { className: 'hs-kind', text: kvKindText(result, t) }),
       ]),
-      h('div', { className: 'hs-group hs-stages', role: 'group', 'aria-label': t('heads4.split.stages') }, [
+      h('div', { className: 'hs-group hs-stages', role: 'group', 'aria-label': t('heads.split.stages') }, [
         ...SPLIT_STAGES.map((id, k) =>
           h('button', { type: 'button', className: 'choice', dataset: { hsStage: id }, 'aria-pressed': stage === id ? 'true' : 'false' }, [
             h('span', { className: 'n', text: String(k + 1) }),
-            ` ${t(`heads4.stage.${id}`)}`,
+            ` ${t(`heads.stage.${id}`)}`,
           ]),
         ),
-        h('button', { type: 'button', className: 'choice', dataset: { hsStage: 'all' }, 'aria-pressed': stage === 'all' ? 'true' : 'false', text: t('heads4.stage.all') }),
-        h('button', { type: 'button', className: 'choice play', dataset: { hsPlay: '' }, text: t(timer ? 'heads4.split.stop' : 'heads4.split.play') }),
+        h('button', { type: 'button', className: 'choice', dataset: { hsStage: 'all' }, 'aria-pressed': stage === 'all' ? 'true' : 'false', text: t('heads.stage.all') }),
+        h('button', { type: 'button', className: 'choice play', dataset: { hsPlay: '' }, text: t(timer ? 'heads.split.stop' : 'heads.split.play') }),
       ]),
     ]);
   }
@@ -159,7 +159,7 @@ export function createSplitView(callbacks) {
         drawn += dK;
       }
       const missing = count - blocks.length;
-      if (missing > 0) blocks.push(h('p', { className: 'hv-cut', text: t('heads4.split.moreHeads', { shown: blocks.length, total: count }) }));
+      if (missing > 0) blocks.push(h('p', { className: 'hv-cut', text: t('heads.split.moreHeads', { shown: blocks.length, total: count }) }));
       return blocks;
     };
     const qColor = (g, alpha) => (alpha === 1 ? headColor(g, heads) : tint(headColor(g, heads), alpha));
@@ -173,7 +173,7 @@ export function createSplitView(callbacks) {
     };
     const kvLabel = (sym) => (g) => {
       const group = Array.from({ length: heads / kvHeads }, (_, i) => g * (heads / kvHeads) + i + 1);
-      return sharing ? t('heads4.split.sharedBlock', { sym: `${sym}${sup(g)}`, heads: group.join(', ') }) : `${sym}${sup(g)}`;
+      return sharing ? t('heads.split.sharedBlock', { sym: `${sym}${sup(g)}`, heads: group.join(', ') }) : `${sym}${sup(g)}`;
     };
     const matrixPart = (name, sym, formula, matrix, count, colorOf, labelOf) =>
       h('div', { className: 'hs-matrix', dataset: { hsMatrix: name } }, [
@@ -184,13 +184,13 @@ export function createSplitView(callbacks) {
         h('div', { className: 'hs-blocks' }, blocksOf(name, matrix, count, colorOf, labelOf)),
       ]);
     return h('div', { className: `hs-qkv ${mode}`, dataset: { hsPart: 'qkv' } }, [
-      h('h3', { text: t(mode === 'joined' ? 'heads4.split.columnsTitle' : 'heads4.split.sliceTitle', { heads, dK }) }),
-      h('p', { className: 'caption', text: t(mode === 'joined' ? 'heads4.split.columnsCaption' : 'heads4.split.sliceCaption', { heads, dK, dModel: result.dModel, kvHeads }) }),
+      h('h3', { text: t(mode === 'joined' ? 'heads.split.columnsTitle' : 'heads.split.sliceTitle', { heads, dK }) }),
+      h('p', { className: 'caption', text: t(mode === 'joined' ? 'heads.split.columnsCaption' : 'heads.split.sliceCaption', { heads, dK, dModel: result.dModel, kvHeads }) }),
       sharingDiagram(result, t),
       h('div', { className: 'hs-qkv-row' }, [
-        matrixPart('q', 'Q', t('heads4.split.qFormula'), result.q, heads, qColor, (g) => `Q${sup(g)}`),
-        matrixPart('k', 'K', t('heads4.split.kFormula'), result.k, kvHeads, kvColor, kvLabel('K')),
-        matrixPart('v', 'V', t('heads4.split.vFormula'), result.v, kvHeads, kvColor, kvLabel('V')),
+        matrixPart('q', 'Q', t('heads.split.qFormula'), result.q, heads, qColor, (g) => `Q${sup(g)}`),
+        matrixPart('k', 'K', t('heads.split.kFormula'), result.k, kvHeads, kvColor, kvLabel('K')),
+        matrixPart('v', 'V', t('heads.split.vFormula'), result.v, kvHeads, kvColor, kvLabel('V')),
       ]),
     ]);
   }
@@ -199,7 +199,7 @@ export function createSplitView(callbacks) {
   function sharingDiagram({ heads, kvHeads }, t) {
     const figure = h('figure', { className: 'hs-sharing', dataset: { hsPart: 'sharing' } });
     if (heads > MAPS_DRAWN) {
-      figure.append(h('p', { className: 'caption', text: t('heads4.kv.summary', { heads, kvHeads, group: heads / kvHeads }) }));
+      figure.append(h('p', { className: 'caption', text: t('heads.kv.summary', { heads, kvHeads, group: heads / kvHeads }) }));
       return figure;
     }
     // Box sizes shrink with the number of heads; labels go when there is no room for them.
@@ -216,7 +216,7 @@ export function createSplitView(callbacks) {
     svg.setAttribute('width', String(width));
     svg.setAttribute('height', String(height));
     svg.setAttribute('role', 'img');
-    svg.setAttribute('aria-label', t('heads4.kv.summary', { heads, kvHeads, group: heads / kvHeads }));
+    svg.setAttribute('aria-label', t('heads.kv.summary', { heads, kvHeads, group: heads / kvHeads }));
     const add = (tag, attrs, text) => {
       const node = document.createElementNS(SVG, tag);
       for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
@@ -229,8 +229,8 @@ export function createSplitView(callbacks) {
     const kvWidth = (box + gap) * group - gap;
     const kx = (g) => qx(g * group);
     const label = (k, text) => (heads <= 12 ? text : heads <= 24 ? String(k + 1) : '');
-    add('text', { x: left - 8, y: qy + bh / 2 + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#5b6475' }, t('heads4.kv.queryRow'));
-    add('text', { x: left - 8, y: ky + bh / 2 + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#5b6475' }, t('heads4.kv.kvRow'));
+    add('text', { x: left - 8, y: qy + bh / 2 + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#5b6475' }, t('heads.kv.queryRow'));
+    add('text', { x: left - 8, y: ky + bh / 2 + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#5b6475' }, t('heads.kv.kvRow'));
     for (let k = 0; k < heads; k += 1) {
       const g = kvHeadOf(k, heads, kvHeads);
       add('line', { x1: qx(k) + box / 2, y1: qy + bh, x2: kx(g) + kvWidth / 2, y2: ky, stroke: headColor(k, heads), 'stroke-width': 2.5, 'data-q': k, 'data-kv': g });
@@ -268,19 +268,19 @@ export function createSplitView(callbacks) {
           className: 'hs-map',
           dataset: { hsSelect: String(k), head: String(k) },
           'aria-pressed': k === selected ? 'true' : 'false',
-          'aria-label': t('heads4.maps.pick', { h: k + 1 }),
+          'aria-label': t('heads.maps.pick', { h: k + 1 }),
           style: { borderColor: color },
         }, [
           paintMap(result.perHead[k].weights, result.mask, cell),
           h('span', { className: 'hs-map-label' }, [
             h('span', { className: 'swatch', style: { background: color } }),
-            t('heads4.maps.label', { h: k + 1, kv: kvHeadOf(k, heads, kvHeads) + 1 }),
+            t('heads.maps.label', { h: k + 1, kv: kvHeadOf(k, heads, kvHeads) + 1 }),
           ]),
         ]),
       );
     }
-    if (heads > MAPS_DRAWN) multiples.push(h('p', { className: 'hv-cut', text: t('heads4.split.moreHeads', { shown: MAPS_DRAWN, total: heads }) }));
-    if (T > MAP_TOKENS || Tk > MAP_TOKENS) multiples.push(h('p', { className: 'hv-cut', text: t('heads4.maps.corner', { n: MAP_TOKENS, T, Tk }) }));
+    if (heads > MAPS_DRAWN) multiples.push(h('p', { className: 'hv-cut', text: t('heads.split.moreHeads', { shown: MAPS_DRAWN, total: heads }) }));
+    if (T > MAP_TOKENS || Tk > MAP_TOKENS) multiples.push(h('p', { className: 'hv-cut', text: t('heads.maps.corner', { n: MAP_TOKENS, T, Tk }) }));
 
     const weights = result.perHead[selected].weights;
     const masked = result.mask;
@@ -313,18 +313,18 @@ export function createSplitView(callbacks) {
         head: selected,
         maxRows: DETAIL_DRAWN,
         maxCols: DETAIL_DRAWN,
-        label: t('heads4.maps.detail', { h: selected + 1, sup: sup(selected), T, Tk }),
+        label: t('heads.maps.detail', { h: selected + 1, sup: sup(selected), T, Tk }),
         t,
       });
     const detail = later ? h('div', { className: 'hs-pending' }) : buildDetail();
     if (later) later(() => detail.replaceWith(buildDetail()));
     const color = headColor(selected, heads);
     return h('div', { className: 'hs-maps', dataset: { hsPart: 'maps' } }, [
-      h('h3', { text: t('heads4.maps.title', { heads, T, Tk }) }),
-      h('p', { className: 'caption', text: t('heads4.maps.caption') }),
+      h('h3', { text: t('heads.maps.title', { heads, T, Tk }) }),
+      h('p', { className: 'caption', text: t('heads.maps.caption') }),
       h('div', { className: 'hs-multiples' }, multiples),
       h('div', { className: 'hs-detail', style: { borderColor: color }, dataset: { head: String(selected) } }, [
-        h('h4', {}, [h('span', { className: 'swatch', style: { background: color } }), t('heads4.maps.detail', { h: selected + 1, sup: sup(selected), T, Tk })]),
+        h('h4', {}, [h('span', { className: 'swatch', style: { background: color } }), t('heads.maps.detail', { h: selected + 1, sup: sup(selected), T, Tk })]),
         detail,
         weightLegend(weightStops(), t),
       ]),
@@ -365,13 +365,13 @@ export function createSplitView(callbacks) {
       );
       drawn += dK;
     }
-    if (blocks.length < heads) blocks.push(h('p', { className: 'hv-cut', text: t('heads4.split.moreHeads', { shown: blocks.length, total: heads }) }));
+    if (blocks.length < heads) blocks.push(h('p', { className: 'hv-cut', text: t('heads.split.moreHeads', { shown: blocks.length, total: heads }) }));
     return h('div', { className: `hs-concat ${mode}`, dataset: { hsPart: 'concat' } }, [
-      h('h3', { text: t('heads4.concat.title') }),
-      h('p', { className: 'caption', text: t('heads4.concat.caption', { heads, dK, dModel: result.dModel, T: result.T }) }),
+      h('h3', { text: t('heads.concat.title') }),
+      h('p', { className: 'caption', text: t('heads.concat.caption', { heads, dK, dModel: result.dModel, T: result.T }) }),
       h('div', { className: 'hs-matrix' }, [
         h('div', { className: 'hs-mlabel' }, [
-          h('span', { className: 'sym', text: t('heads4.concat.formula') }),
+          h('span', { className: 'sym', text: t('heads.concat.formula') }),
           h('span', { className: 'shape', text: `${result.concat.rows} × ${result.concat.cols}` }),
         ]),
         h('div', { className: 'hs-blocks' }, blocks),
@@ -414,10 +414,10 @@ export function createSplitView(callbacks) {
       if (rowBorders.get(th) !== border) th.style.borderLeft = border;
       rowBorders.set(th, border);
     });
-    const output = grid({ matrix: result.output, name: 'mix-output', rowLabels: tokens, numbers, maxCols: COLS_DRAWN, caption: t('heads4.mix.output'), t });
+    const output = grid({ matrix: result.output, name: 'mix-output', rowLabels: tokens, numbers, maxCols: COLS_DRAWN, caption: t('heads.mix.output'), t });
     return h('div', { className: 'hs-mix', dataset: { hsPart: 'mix' } }, [
-      h('h3', { text: t('heads4.mix.title') }),
-      h('p', { className: 'caption', text: t('heads4.mix.caption', { dK }) }),
+      h('h3', { text: t('heads.mix.title') }),
+      h('p', { className: 'caption', text: t('heads.mix.caption', { dK }) }),
       // An operator stays with the matrix after it when the row wraps.
       h('div', { className: 'hs-mix-row' }, [
         concat,
@@ -476,8 +476,8 @@ export function createSplitView(callbacks) {
     // was gone when released, so its click was lost.
     const refocus = focusKey();
     const heading = [
-      h('h2', { text: t('heads4.split.title') }),
-      h('p', { className: 'caption', text: t('heads4.split.caption', { dModel: result.dModel, heads: result.heads, dK: result.dK }) }),
+      h('h2', { text: t('heads.split.title') }),
+      h('p', { className: 'caption', text: t('heads.split.caption', { dModel: result.dModel, heads: result.heads, dK: result.dK }) }),
       toolbar(ctx),
     ].map((node, k) => (el.children[k]?.isEqualNode(node) ? el.children[k] : node));
     // Each part stays as it is on screen when it came out the same (its numbers refilled in
@@ -526,7 +526,7 @@ export function createSplitView(callbacks) {
 
 /** "multi-head", "grouped-query" or "multi-query", with the numbers. */
 export function kvKindText({ heads, kvHeads }, t) {
-  if (kvHeads === heads) return t('heads4.kv.mha', { heads });
-  if (kvHeads === 1) return t('heads4.kv.mqa', { heads });
-  return t('heads4.kv.gqa', { heads, kvHeads, group: heads / kvHeads });
+  if (kvHeads === heads) return t('heads.kv.mha', { heads });
+  if (kvHeads === 1) return t('heads.kv.mqa', { heads });
+  return t('heads.kv.gqa', { heads, kvHeads, group: heads / kvHeads });
 }

@@ -99,7 +99,7 @@ export function validateStructure(draft, { heads, maxTokens }) {
     }
     const value = typed(field, raw);
     if (value === undefined) {
-      return { ok: false, error: { key: 'heads4.error.value', params: { name: field.param, text: String(raw).slice(0, 40) }, field: null } };
+      return { ok: false, error: { key: 'heads.error.value', params: { name: field.param, text: String(raw).slice(0, 40) }, field: null } };
     }
     fields[field.key] = value;
   }
@@ -109,8 +109,8 @@ export function validateStructure(draft, { heads, maxTokens }) {
 
   const S = sourceTokens(fields).length;
   if (fields.cross) {
-    if (S === 0) return { ok: false, error: { key: 'heads4.error.noSource', params: {}, field: 'source' } };
-    if (S > maxTokens) return { ok: false, error: { key: 'heads4.error.sourceTooMany', params: { T: S, max: maxTokens }, field: 'source' } };
+    if (S === 0) return { ok: false, error: { key: 'heads.error.noSource', params: {}, field: 'source' } };
+    if (S > maxTokens) return { ok: false, error: { key: 'heads.error.sourceTooMany', params: { T: S, max: maxTokens }, field: 'source' } };
   }
   // Padding flags follow the source (new tokens are not padding); null when none is set.
   const flags = fields.sourcePadding ? Array.from({ length: S }, (_, i) => Boolean(fields.sourcePadding[i])) : null;

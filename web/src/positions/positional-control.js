@@ -5,9 +5,9 @@ import { POSITIONAL_KINDS } from '../heads/structure-fields.js';
 
 export function createPositionalControl() {
   const el = h('fieldset', { className: 'field pe-control', dataset: { field: 'positional' } }, [
-    h('legend', { dataset: { i18n: 'heads4.pos.legend' } }),
+    h('legend', { dataset: { i18n: 'heads.pos.legend' } }),
     ...POSITIONAL_KINDS.map((kind) =>
-      h('label', {}, [h('input', { type: 'radio', name: 'positional', value: kind }), ' ', h('span', { dataset: { i18n: `heads4.pos.${kind}` } })]),
+      h('label', {}, [h('input', { type: 'radio', name: 'positional', value: kind }), ' ', h('span', { dataset: { i18n: `heads.pos.${kind}` } })]),
     ),
   ]);
   return {

@@ -50,17 +50,17 @@ export function createPositionsPanel(callbacks) {
 
   function encodingPart({ result, t }) {
     if (!result.positions) {
-      return [h('p', { className: 'caption', text: t('heads4.pos.noneCaption') })];
+      return [h('p', { className: 'caption', text: t('heads.pos.noneCaption') })];
     }
     const tokens = result.tokens;
     const grid = (matrix, name, caption) => renderGrid({ matrix, name, rowLabels: tokens, fill: signedFill(matrix), caption, t });
     return [
-      h('p', { className: 'caption', text: t('heads4.pos.sinCaption', { T: result.T, dModel: result.dModel }) }),
+      h('p', { className: 'caption', text: t('heads.pos.sinCaption', { T: result.T, dModel: result.dModel }) }),
       formula(FORMULA),
       h('div', { className: 'pe-matrices' }, [
-        grid(result.embeddings, 'pos-e', t('heads4.pos.e')),
-        h('div', { className: 'pe-term' }, [h('span', { className: 'op', text: '+' }), grid(result.positions, 'pos-p', t('heads4.pos.p'))]),
-        h('div', { className: 'pe-term' }, [h('span', { className: 'op', text: '=' }), grid(result.x, 'pos-x', t('heads4.pos.x'))]),
+        grid(result.embeddings, 'pos-e', t('heads.pos.e')),
+        h('div', { className: 'pe-term' }, [h('span', { className: 'op', text: '+' }), grid(result.positions, 'pos-p', t('heads.pos.p'))]),
+        h('div', { className: 'pe-term' }, [h('span', { className: 'op', text: '=' }), grid(result.x, 'pos-x', t('heads.pos.x'))]),
       ]),
     ];
   }
@@ -68,45 +68,45 @@ export function createPositionsPanel(callbacks) {
   function shufflePart({ state, t, engine, config }) {
     const shuffled = state.shuffle > 0;
     const parts = [
-      h('h3', { text: t('heads4.shuffle.title') }),
-      h('p', { className: 'caption', text: t('heads4.shuffle.caption') }),
+      h('h3', { text: t('heads.shuffle.title') }),
+      h('p', { className: 'caption', text: t('heads.shuffle.caption') }),
       h('div', { className: 'pe-buttons' }, [
-        h('button', { type: 'button', className: 'choice', dataset: { pe: 'shuffle' }, text: t(shuffled ? 'heads4.shuffle.again' : 'heads4.shuffle.button') }),
-        shuffled ? h('button', { type: 'button', className: 'choice', dataset: { pe: 'typed' }, text: t('heads4.shuffle.typed') }) : null,
+        h('button', { type: 'button', className: 'choice', dataset: { pe: 'shuffle' }, text: t(shuffled ? 'heads.shuffle.again' : 'heads.shuffle.button') }),
+        shuffled ? h('button', { type: 'button', className: 'choice', dataset: { pe: 'typed' }, text: t('heads.shuffle.typed') }) : null,
       ]),
     ];
     if (!shuffled || !engine) return parts;
     if (config.tokens.length < 2) {
-      parts.push(h('p', { className: 'note', text: t('heads4.shuffle.one') }));
+      parts.push(h('p', { className: 'note', text: t('heads.shuffle.one') }));
       return parts;
     }
     const run = runShuffle(engine, config, state.shuffle);
     if (!run) {
-      parts.push(h('p', { className: 'note', text: t('heads4.shuffle.failed') }));
+      parts.push(h('p', { className: 'note', text: t('heads.shuffle.failed') }));
       return parts;
     }
     const { order, none, sinusoidal } = run;
     const tokens = config.tokens;
     parts.push(
       h('p', { className: 'pe-order' }, [
-        h('span', { className: 'hs-label', text: t('heads4.shuffle.typedOrder') }),
+        h('span', { className: 'hs-label', text: t('heads.shuffle.typedOrder') }),
         ...tokens.slice(0, ROWS).map((token) => h('span', { className: 'chip', text: token })),
       ]),
       h('p', { className: 'pe-order' }, [
-        h('span', { className: 'hs-label', text: t('heads4.shuffle.newOrder') }),
+        h('span', { className: 'hs-label', text: t('heads.shuffle.newOrder') }),
         ...order.slice(0, ROWS).map((i) => h('span', { className: 'chip', text: tokens[i] })),
       ]),
       h('ul', { className: 'pe-summary' }, [
-        h('li', { dataset: { peSummary: 'none' }, className: none.changed === 0 ? 'same' : 'changed', text: none.changed === 0 ? t('heads4.shuffle.noneSame', { max: small(none.maxDiff) }) : t('heads4.shuffle.noneChanged', { n: none.changed, T: tokens.length, max: small(none.maxDiff) }) }),
-        h('li', { dataset: { peSummary: 'sinusoidal' }, className: sinusoidal.changed === 0 ? 'same' : 'changed', text: sinusoidal.changed === 0 ? t('heads4.shuffle.sinSame', { max: small(sinusoidal.maxDiff) }) : t('heads4.shuffle.sinChanged', { n: sinusoidal.changed, T: tokens.length, max: small(sinusoidal.maxDiff) }) }),
+        h('li', { dataset: { peSummary: 'none' }, className: none.changed === 0 ? 'same' : 'changed', text: none.changed === 0 ? t('heads.shuffle.noneSame', { max: small(none.maxDiff) }) : t('heads.shuffle.noneChanged', { n: none.changed, T: tokens.length, max: small(none.maxDiff) }) }),
+        h('li', { dataset: { peSummary: 'sinusoidal' }, className: sinusoidal.changed === 0 ? 'same' : 'changed', text: sinusoidal.changed === 0 ? t('heads.shuffle.sinSame', { max: small(sinusoidal.maxDiff) }) : t('heads.shuffle.sinChanged', { n: sinusoidal.changed, T: tokens.length, max: small(sinusoidal.maxDiff) }) }),
       ]),
     );
     // Row by row: where each token went, and how far its output row moved.
     const head = h('tr', {}, [
-      h('th', { text: t('heads4.shuffle.token') }),
-      h('th', { text: t('heads4.shuffle.position') }),
-      h('th', { text: t('heads4.shuffle.diffNone') }),
-      h('th', { text: t('heads4.shuffle.diffSin') }),
+      h('th', { text: t('heads.shuffle.token') }),
+      h('th', { text: t('heads.shuffle.position') }),
+      h('th', { text: t('heads.shuffle.diffNone') }),
+      h('th', { text: t('heads.shuffle.diffSin') }),
     ]);
     const verdict = (row) => h('td', { className: row.same ? 'same' : 'changed', dataset: { peSame: row.same ? '1' : '0' } }, [
       h('span', { className: 'mark', text: row.same ? '=' : '≠' }),
@@ -126,10 +126,10 @@ export function createPositionsPanel(callbacks) {
     const shuffledTokens = order.map((i) => tokens[i]);
     const outputs = (runOf, key) =>
       h('div', { className: 'pe-pair', dataset: { pePair: key } }, [
-        h('h4', { text: t(key === 'none' ? 'heads4.shuffle.withoutTitle' : 'heads4.shuffle.withTitle') }),
+        h('h4', { text: t(key === 'none' ? 'heads.shuffle.withoutTitle' : 'heads.shuffle.withTitle') }),
         h('div', { className: 'pe-matrices' }, [
-          renderGrid({ matrix: runOf.typed, name: `shuffle-${key}-typed`, rowLabels: tokens, fill: signedFill(runOf.typed), maxCols: COLS, maxRows: 16, caption: t('heads4.shuffle.outTyped'), t }),
-          renderGrid({ matrix: runOf.shuffled, name: `shuffle-${key}-shuffled`, rowLabels: shuffledTokens, fill: signedFill(runOf.typed), maxCols: COLS, maxRows: 16, caption: t('heads4.shuffle.outShuffled'), t }),
+          renderGrid({ matrix: runOf.typed, name: `shuffle-${key}-typed`, rowLabels: tokens, fill: signedFill(runOf.typed), maxCols: COLS, maxRows: 16, caption: t('heads.shuffle.outTyped'), t }),
+          renderGrid({ matrix: runOf.shuffled, name: `shuffle-${key}-shuffled`, rowLabels: shuffledTokens, fill: signedFill(runOf.typed), maxCols: COLS, maxRows: 16, caption: t('heads.shuffle.outShuffled'), t }),
         ]),
       ]);
     parts.push(h('div', { className: 'pe-pairs' }, [outputs(none, 'none'), outputs(sinusoidal, 'sinusoidal')]));
@@ -148,7 +148,7 @@ export function createPositionsPanel(callbacks) {
 
   function update(ctx) {
     const { result, state, t } = ctx;
-    const titleText = t('heads4.pos.title');
+    const titleText = t('heads.pos.title');
     if (title?.textContent !== titleText) title = h('h2', { text: titleText });
     const encodingFrom = { key: JSON.stringify([result.tokens, result.T, result.dModel, Boolean(result.positions), titleText]), data: matricesOf(result) };
     if (!sameEncoding(encoding.from, encodingFrom)) encoding = { from: encodingFrom, nodes: encodingPart(ctx) };

@@ -782,7 +782,7 @@ function fitStructure(state, presetId, params, note) {
     }
     const { key, params: problem } = checked.error;
     let culprits = STRUCTURE_TABLE.filter((f) => f.param === problem?.name).map((f) => f.key);
-    if (key === 'heads4.error.noSource' || key === 'heads4.error.sourceTooMany') {
+    if (key === 'heads.error.noSource' || key === 'heads.error.sourceTooMany') {
       culprits = sameValue(fieldOf('source'), state.source, baseValue(fieldOf('source'), presetId)) ? ['cross'] : ['source'];
     }
     const reset = culprits.length > 0 ? culprits : keys;

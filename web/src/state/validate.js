@@ -69,7 +69,7 @@ export function validateDraft(draft, limits) {
 
   const state = { sentence: draft.sentence, dModel, heads, scale, weights, seed, embeddings, ...lesson.lesson, ...structure.fields };
   // Edited weights are d_model × d_model, which means one key/value head per query head.
-  if (state.wq && state.kvHeads > 0) return fail('kvHeads', 'heads4.error.editedWeights');
+  if (state.wq && state.kvHeads > 0) return fail('kvHeads', 'heads.error.editedWeights');
   return { ok: true, state, tokens };
 }
 

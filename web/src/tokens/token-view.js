@@ -125,10 +125,10 @@ export function createTokenView(callbacks) {
     // lines and leaves the rest as it is: rebuilt, the panel's labels were restyled, laid out and
     // painted anew at every change. The focused token's lines and weights are drawn again.
     const cross = Boolean(result.source);
-    const texts = ['heads4.tokens.queries', cross ? 'heads4.tokens.sourceKeys' : 'heads4.tokens.keys', 'heads4.tokens.aria', 'heads4.tokens.heads'].map((key) => t(key));
+    const texts = ['heads.tokens.queries', cross ? 'heads.tokens.sourceKeys' : 'heads.tokens.keys', 'heads.tokens.aria', 'heads.tokens.heads'].map((key) => t(key));
     // (Padding only strikes keys through: it is re-marked in place, not a reason to rebuild.)
     const made = JSON.stringify([tokens, keyTokens, T, Tk, heads, selected, cross, texts,
-      t('heads4.tokens.title', { h: selected + 1 }), t(cross ? 'heads4.tokens.captionCross' : 'heads4.tokens.caption')]);
+      t('heads.tokens.title', { h: selected + 1 }), t(cross ? 'heads.tokens.captionCross' : 'heads.tokens.caption')]);
     const markPadded = () => {
       const struck = new Set(padded);
       for (const key of svg.querySelectorAll('[data-tv-k]')) key.classList.toggle('padded', struck.has(Number(key.dataset.tvK)));
@@ -156,7 +156,7 @@ export function createTokenView(callbacks) {
       );
     }
     const notes = [];
-    if (T > MAX_TOKENS || Tk > MAX_TOKENS) notes.push(h('p', { className: 'hv-cut', text: t('heads4.tokens.cut', { max: MAX_TOKENS, T, Tk }) }));
+    if (T > MAX_TOKENS || Tk > MAX_TOKENS) notes.push(h('p', { className: 'hv-cut', text: t('heads.tokens.cut', { max: MAX_TOKENS, T, Tk }) }));
 
     geometry = layout(rowsDrawn, colsDrawn);
     svg = drawLabels({ geometry, tokens, keyTokens, color, t, cross });
@@ -165,9 +165,9 @@ export function createTokenView(callbacks) {
     paintLines();
     markPadded();
     el.replaceChildren(
-      h('h2', { text: t('heads4.tokens.title', { h: selected + 1 }) }),
-      h('p', { className: 'caption', text: t(result.source ? 'heads4.tokens.captionCross' : 'heads4.tokens.caption') }),
-      h('div', { className: 'tv-heads', role: 'group', 'aria-label': t('heads4.tokens.heads') }, [h('span', { className: 'hs-label', text: t('heads4.tokens.heads') }), ...choices]),
+      h('h2', { text: t('heads.tokens.title', { h: selected + 1 }) }),
+      h('p', { className: 'caption', text: t(result.source ? 'heads.tokens.captionCross' : 'heads.tokens.caption') }),
+      h('div', { className: 'tv-heads', role: 'group', 'aria-label': t('heads.tokens.heads') }, [h('span', { className: 'hs-label', text: t('heads.tokens.heads') }), ...choices]),
       ...notes,
       h('div', { className: 'tv-scroll' }, [stage]),
     );
@@ -269,7 +269,7 @@ function drawLabels({ geometry, tokens, keyTokens, color, t, cross }) {
   svg.setAttribute('width', String(width));
   svg.setAttribute('height', String(height));
   svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', t('heads4.tokens.aria'));
+  svg.setAttribute('aria-label', t('heads.tokens.aria'));
   svg.innerHTML = `<g class="tv-lines" stroke="${color}" stroke-linecap="round"></g>`;
 
   const text = (attrs, content) => {
@@ -278,8 +278,8 @@ function drawLabels({ geometry, tokens, keyTokens, color, t, cross }) {
     node.textContent = content;
     return node;
   };
-  svg.append(text({ x: leftX - valueW, y: 16, 'text-anchor': 'end', class: 'tv-head-label' }, t('heads4.tokens.queries')));
-  svg.append(text({ x: rightX + valueW, y: 16, 'text-anchor': 'start', class: 'tv-head-label' }, t(cross ? 'heads4.tokens.sourceKeys' : 'heads4.tokens.keys')));
+  svg.append(text({ x: leftX - valueW, y: 16, 'text-anchor': 'end', class: 'tv-head-label' }, t('heads.tokens.queries')));
+  svg.append(text({ x: rightX + valueW, y: 16, 'text-anchor': 'start', class: 'tv-head-label' }, t(cross ? 'heads.tokens.sourceKeys' : 'heads.tokens.keys')));
   const side = (count, list, kind) => {
     const group = document.createElementNS(SVG, 'g');
     group.setAttribute('class', `tv-side tv-${kind}`);

@@ -6,12 +6,12 @@ import { TOKENIZE_MODES } from '../heads/structure-fields.js';
 
 export function createTokenizeControl() {
   const el = h('div', { className: 'tokenize-mode', role: 'radiogroup', 'aria-labelledby': 'tokenize-label', dataset: { field: 'tokenization' } }, [
-    h('span', { id: 'tokenize-label', className: 'hs-label', dataset: { i18n: 'heads4.tok.label' } }),
+    h('span', { id: 'tokenize-label', className: 'hs-label', dataset: { i18n: 'heads.tok.label' } }),
     ...TOKENIZE_MODES.map((mode) =>
       h('label', { className: 'check' }, [
         h('input', { type: 'radio', name: 'tokenization', value: mode }),
         ' ',
-        h('span', { dataset: { i18n: `heads4.tok.${mode}` } }),
+        h('span', { dataset: { i18n: `heads.tok.${mode}` } }),
       ]),
     ),
   ]);
@@ -25,4 +25,4 @@ export function createTokenizeControl() {
 }
 
 /** The i18n key of the token count next to the sentence, by tokenization mode. */
-export const tokenCountKey = (mode) => (mode === 'char' ? 'heads4.tok.countChar' : mode === 'word' ? 'heads4.tok.countWord' : 'controls.tokens');
+export const tokenCountKey = (mode) => (mode === 'char' ? 'heads.tok.countChar' : mode === 'word' ? 'heads.tok.countWord' : 'controls.tokens');
