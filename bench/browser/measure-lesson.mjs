@@ -68,7 +68,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { baseUrl, dist, launchChromium, serveStatic } from '../../tests/browser/harness.mjs';
-import { LESSON_PAGE_HELPERS } from './lesson-page-helpers.mjs';
+import { interactionSource, LESSON_PAGE_HELPERS } from './lesson-page-helpers.mjs';
 
 const REPEAT = Number(process.env.REPEAT ?? 21);
 const UNTRACED = process.env.UNTRACED === '1';
@@ -94,82 +94,81 @@ const PAINT = new Set(['PrePaint', 'Paint', 'Layerize', 'Commit', 'UpdateLayer',
 // final mark-compact; their inner phases (V8.GC_SCAVENGER_SCAVENGE…) fall inside them.
 const GC_EVENTS = new Set(['V8.GC_SCAVENGER', 'V8.GC_MC_INCREMENTAL', 'V8.GC_MC_INCREMENTAL_START', 'V8.GC_MC_INCREMENTAL_FINALIZE', 'V8.GC_MARK_COMPACTOR', 'V8.GC_MINOR_MARK_SWEEPER', 'V8.GC_MINOR_MC']);
 
-// In the page: run `act(i)` REPEAT times, each after the previous frame is out; `prep(i)` runs
-// before each and is not measured. Marks m<i>:start, m<i>:frame and m<i>:idle bound each sample
-// for the trace.
+// In the page (one string for the driver to evaluate: the page's Content Security Policy forbids
+// building the interaction from its source there): `act(i)` REPEAT times, each after the previous
+// frame is out, `prepare(i)` before each, unmeasured.
+async function runSamples(act, prepare, repeat, AFTER_MS) {
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  const idle = () => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 300 }));
+  // Until the page has nothing left to do: AFTER_MS at least (its idle jobs may wait for an
+  // idle period long enough for them, which comes only once the page is quiet, and the address
+  // is written 250 ms after a change), then idle callbacks until one finds time to spare.
+  const quiet = async () => {
+    await new Promise((resolve) => setTimeout(resolve, AFTER_MS));
+    for (let k = 0; k < 20; k += 1) {
+      const deadline = await idle();
+      if (deadline.timeRemaining() > 10) break;
+    }
+  };
+  const out = [];
+  let lesson = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntriesByName('lesson:render')) lesson += entry.duration;
+  }).observe({ type: 'measure' });
+  await frame();
+  let sink = 0;
+  for (let i = 0; i < repeat; i += 1) {
+    prepare(i);
+    // How fast the machine is just now (it is shared, and its speed changes by half from one
+    // minute to the next): a fixed piece of arithmetic, timed.
+    const c0 = performance.now();
+    for (let k = 1; k < 2e6; k += 1) sink += Math.sqrt(k);
+    const speed = performance.now() - c0;
+    // Whatever the preparation left for later is done (before the first sample, that includes
+    // what showing the step and scrolling to the target put off: the idle jobs of a step
+    // switch ran into the first sample's frame otherwise, 18 ms once).
+    await frame();
+    if (i === 0) await quiet();
+    else await idle();
+    await frame();
+    lesson = 0;
+    // The frame that shows the change: its start (this callback, asked for before the act,
+    // runs before the page's own) and the end of its rendering (a task posted from it runs
+    // once the frame's style, layout, paint and commit are done).
+    const rendered = new Promise((resolve) => requestAnimationFrame(() => {
+      const start = performance.now();
+      setTimeout(() => resolve({ start, end: performance.now() }), 0);
+    }));
+    performance.mark(`m${i}:start`);
+    const t0 = performance.now();
+    act(i);
+    // The microtasks the handlers queued run now, as they would at the end of a real event's
+    // dispatch (dispatchEvent from a script runs them only once the script is done).
+    await null;
+    const t1 = performance.now();
+    void document.documentElement.getBoundingClientRect().height; // style + layout, as the frame would
+    const t2 = performance.now();
+    const rendering = await rendered;
+    const t3 = performance.now();
+    performance.mark(`m${i}:frame`);
+    await quiet();
+    performance.mark(`m${i}:idle`);
+    await new Promise((resolve) => setTimeout(resolve, 0)); // let the observer report
+    out.push({ handlers: t1 - t0, frame: t3 - t0, work: t2 - t0 + (rendering.end - rendering.start), lesson, speed });
+  }
+  if (sink === 0) out.length = 0; // (never: keeps the loop from being optimised away)
+  return out;
+}
+
+// One interaction's samples (runSamples above) and their figures from the trace: the marks
+// m<i>:start, m<i>:frame and m<i>:idle bound each sample.
 async function measure(page, cdp, label, act, prep = '', print = true, repeat = REPEAT) {
   const events = [];
   const onData = ({ value }) => events.push(...value);
   cdp.on('Tracing.dataCollected', onData);
   const traced = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
   if (!UNTRACED) await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
-  const samples = await page.evaluate(
-    async ({ source, prepSource, repeat, AFTER_MS }) => {
-      const act = new Function('i', source); // the interaction, as the body of a function
-      const prepare = new Function('i', prepSource);
-      const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-      const idle = () => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 300 }));
-      // Until the page has nothing left to do: AFTER_MS at least (its idle jobs may wait for an
-      // idle period long enough for them, which comes only once the page is quiet, and the address
-      // is written 250 ms after a change), then idle callbacks until one finds time to spare.
-      const quiet = async () => {
-        await new Promise((resolve) => setTimeout(resolve, AFTER_MS));
-        for (let k = 0; k < 20; k += 1) {
-          const deadline = await idle();
-          if (deadline.timeRemaining() > 10) break;
-        }
-      };
-      const out = [];
-      let lesson = 0;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntriesByName('lesson:render')) lesson += entry.duration;
-      }).observe({ type: 'measure' });
-      await frame();
-      let sink = 0;
-      for (let i = 0; i < repeat; i += 1) {
-        prepare(i);
-        // How fast the machine is just now (it is shared, and its speed changes by half from one
-        // minute to the next): a fixed piece of arithmetic, timed.
-        const c0 = performance.now();
-        for (let k = 1; k < 2e6; k += 1) sink += Math.sqrt(k);
-        const speed = performance.now() - c0;
-        // Whatever the preparation left for later is done (before the first sample, that includes
-        // what showing the step and scrolling to the target put off: the idle jobs of a step
-        // switch ran into the first sample's frame otherwise, 18 ms once).
-        await frame();
-        if (i === 0) await quiet();
-        else await idle();
-        await frame();
-        lesson = 0;
-        // The frame that shows the change: its start (this callback, asked for before the act,
-        // runs before the page's own) and the end of its rendering (a task posted from it runs
-        // once the frame's style, layout, paint and commit are done).
-        const rendered = new Promise((resolve) => requestAnimationFrame(() => {
-          const start = performance.now();
-          setTimeout(() => resolve({ start, end: performance.now() }), 0);
-        }));
-        performance.mark(`m${i}:start`);
-        const t0 = performance.now();
-        act(i);
-        // The microtasks the handlers queued run now, as they would at the end of a real event's
-        // dispatch (dispatchEvent from a script runs them only once the script is done).
-        await null;
-        const t1 = performance.now();
-        void document.documentElement.getBoundingClientRect().height; // style + layout, as the frame would
-        const t2 = performance.now();
-        const rendering = await rendered;
-        const t3 = performance.now();
-        performance.mark(`m${i}:frame`);
-        await quiet();
-        performance.mark(`m${i}:idle`);
-        await new Promise((resolve) => setTimeout(resolve, 0)); // let the observer report
-        out.push({ handlers: t1 - t0, frame: t3 - t0, work: t2 - t0 + (rendering.end - rendering.start), lesson, speed });
-      }
-      if (sink === 0) out.length = 0; // (never: keeps the loop from being optimised away)
-      return out;
-    },
-    { source: act, prepSource: prep, repeat, AFTER_MS },
-  );
+  const samples = await page.evaluate(`(${runSamples})(${interactionSource(act, '')}, ${interactionSource(prep, '')}, ${repeat}, ${AFTER_MS})`);
   if (!UNTRACED) {
     await cdp.send('Tracing.end');
     await traced;

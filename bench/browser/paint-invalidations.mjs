@@ -11,7 +11,7 @@
 // listed (20); FRAME=1 counts only the frame that shows each change (from the interaction to the
 // end of the first Commit after it), not what the page put off until after that frame.
 import { dist as defaultDist, openLessonPage } from '../../tests/browser/harness.mjs';
-import { LESSON_PAGE_HELPERS } from './lesson-page-helpers.mjs';
+import { interactionSource } from './lesson-page-helpers.mjs';
 
 const [hash = '', body = '', repeatArg = '3'] = process.argv.slice(2);
 const repeat = Number(repeatArg);
@@ -19,7 +19,7 @@ const { server, browser, page } = await openLessonPage(process.env.DIST ?? defau
 await page.mouse.move(0, 0); // where no figure comes under it
 if (process.env.EXTRA_CSS) await page.addStyleTag({ content: process.env.EXTRA_CSS });
 if (process.env.SHOW) await page.evaluate((selector) => document.querySelector(selector).scrollIntoView({ block: 'center' }), process.env.SHOW);
-if (process.env.PREP) await page.evaluate((source) => new Function(source)(), LESSON_PAGE_HELPERS + process.env.PREP);
+if (process.env.PREP) await page.evaluate(`${interactionSource(process.env.PREP)}(0)`);
 await page.waitForTimeout(800);
 const cdp = await page.context().newCDPSession(page);
 const events = [];
@@ -29,15 +29,16 @@ await cdp.send('Tracing.start', {
   categories: 'blink.user_timing,devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-blink.invalidation,blink',
   transferMode: 'ReportEvents',
 });
-await page.evaluate(async ({ source, repeat }) => {
-  const act = new Function('i', source);
+// (One string for the driver to evaluate: the interaction cannot be built from its source in the page.)
+async function repeatInteraction(act, repeat) {
   for (let i = 0; i < repeat; i += 1) {
     performance.mark('interaction');
     act(i);
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     await new Promise((resolve) => setTimeout(resolve, 300)); // what the page put off, too
   }
-}, { source: LESSON_PAGE_HELPERS + body, repeat });
+}
+await page.evaluate(`(${repeatInteraction})(${interactionSource(body)}, ${repeat})`);
 await cdp.send('Tracing.end');
 await traced;
 

@@ -5,7 +5,7 @@
 //   npx vite build --minify false --outDir /tmp/dist-prof --emptyOutDir
 //   DIST=/tmp/dist-prof node bench/browser/profile-interaction.mjs '#v=1&s=a+b' 'JS body'
 import { dist as defaultDist, openLessonPage } from '../../tests/browser/harness.mjs';
-import { LESSON_PAGE_HELPERS } from './lesson-page-helpers.mjs';
+import { interactionSource } from './lesson-page-helpers.mjs';
 
 const [hash = '', body = '', repeatArg = '10'] = process.argv.slice(2);
 const { server, browser, page } = await openLessonPage(process.env.DIST ?? defaultDist, hash);
@@ -18,9 +18,9 @@ cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
 const traced = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
 await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
 if (!process.env.NOCPU) await cdp.send('Profiler.start');
-const HELPERS = LESSON_PAGE_HELPERS; // $, fire, cell(name, head, row, col), point(...)
-const frames = await page.evaluate(async ({ source, repeat, wait }) => {
-  const act = new Function('i', source);
+// The body runs with the helpers $, fire, cell(name, head, row, col) and point(...) in scope; one
+// string for the driver to evaluate (the interaction cannot be built from its source in the page).
+async function timeFrames(act, repeat, wait) {
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
   const out = [];
   for (let i = 0; i < repeat; i += 1) {
@@ -32,7 +32,8 @@ const frames = await page.evaluate(async ({ source, repeat, wait }) => {
     await new Promise((resolve) => setTimeout(resolve, wait));
   }
   return out;
-}, { source: HELPERS + body, repeat: Number(repeatArg), wait: Number(process.env.WAIT ?? 30) });
+}
+const frames = await page.evaluate(`(${timeFrames})(${interactionSource(body)}, ${Number(repeatArg)}, ${Number(process.env.WAIT ?? 30)})`);
 const { profile } = process.env.NOCPU ? { profile: { nodes: [], samples: [], timeDeltas: [] } } : await cdp.send('Profiler.stop');
 await cdp.send('Tracing.end');
 await traced;
