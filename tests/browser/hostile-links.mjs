@@ -1,5 +1,5 @@
 // The largest hostile links, for share-link.test.mjs (the page opens them, says what it could not
-// apply and stays usable) and measure-hostile-links.mjs (how long the page's tasks were).
+// apply and stays usable) and bench/browser/measure-hostile-links.mjs (how long the page's tasks were).
 // Chromium takes URLs of up to 2 MiB (url::kMaxURLChars); each link here stays just under.
 import { compressionBomb } from '../js/share-random.mjs';
 
