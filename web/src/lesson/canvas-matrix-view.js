@@ -37,7 +37,7 @@ const TOKEN_FONT = '11px system-ui, "DejaVu Sans", "Noto Sans", "Noto Sans CJK S
 const COL_HEAD = 18; // px: the column numbers
 const COL_HEAD_TOK = 32; // px: numbers and key tokens
 const ROW_LABEL_MAX = 108; // px (9em): longer tokens end in "…"
-const FIGURE_CHROME = 51; // px: the caption and the legend around the grid (measured, 2026-11-30)
+const FIGURE_CHROME = 51; // px: the caption and the legend around the grid (measured on the page)
 const INK = '#1d2330';
 const MUTED = '#5b6475';
 const ITALIC = `italic ${FONT}`;
@@ -383,8 +383,7 @@ export function createCanvasMatrixView(spec, events) {
   // [c0, c1, r0, r1): the columns and rows of entries in the box's view and near the window, with
   // margins; none while the box has never been laid out: a figure skipped off screen since it was
   // made (content-visibility: auto) is not painted, and the frame that lays it out draws its view
-  // first (the observer above). (Drawn in the change's handler, one such figure just below the
-  // window made the handlers of a change of ÷√d_k 2.4 ms longer: T = 32, all steps, 2026-12-02.)
+  // first (the observer above), not the change's handler, which it made longer (docs/performance.md).
   // windowOnly: the entries in the window itself (the rows with ROW_MARGIN, for the observer's
   // steps), not those near it.
   function inView(windowOnly = false) {

@@ -42,9 +42,8 @@ function setList(list, texts, tag, className) {
 
 // The general formula: its forms met while explaining one matrix (a weight with naive softmax on
 // or off, an entry of M with another fill) are kept on top of each other, one shown
-// (showAlternative), so that switching back and forth restyles and lays out nothing: with a
-// weight selected, a naive-softmax switch restyled 250 elements and laid out 359 objects (1.5
-// and 3.3 ms in a trace, T = 32, 2026-11-30), most of them the formula typeset anew. A form is
+// (showAlternative), so that switching back and forth restyles and lays out nothing, where typesetting
+// the formula anew did (docs/performance.md). A form is
 // its TeX with the numbers left out (another entry, another τ): the kept one is rewritten for
 // them (retypeset). Another matrix starts the stack again; it holds MAX_FORMS at most.
 const MAX_FORMS = 6;

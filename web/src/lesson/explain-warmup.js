@@ -1,16 +1,12 @@
-// The first explanation a reader brings up took 17–21 ms of style and layout, later ones 2–3 ms
-// (T = 32, softmax step, a weight hovered, 2026-12-01). In the trace, much of it was Chromium
-// loading the fonts at the panel's sizes for the first time (KaTeX's at the formula's display size
-// and its script sizes, the monospace of the lines: some 40 FontCache lookups of 0.4–1.3 ms through
-// the sandbox) and shaping their words, all in the frame of the first hover. So once a page is
-// shown and idle, a few sample explanations are laid out once, out of sight inside the panel, and
-// removed at once: the fonts stay loaded, and the first hover took 7–8 ms of style and layout.
-// Done again for another language (its text falls back to other fonts).
+// The first explanation a reader brings up costs several times the later ones: Chromium loads the
+// panel's fonts at their sizes and shapes their words in that frame (docs/performance.md). So once
+// a page is shown and idle, a few sample explanations are laid out out of sight inside the panel and
+// removed at once: the fonts stay loaded. Done again for another language (other fallback fonts).
 import { h } from '../views/dom.js';
 import { idleHasRoom, requestIdle, whenFrameIsOut } from '../views/idle.js';
 import { renderExplanation } from './explain-panel.js';
 
-const COST_MS = 20; // what warming took (the same trace): it waits for an idle period that long
+const COST_MS = 20; // what warming takes (docs/performance.md): it waits for an idle period that long
 const MAX_WAIT_MS = 5000; // or runs after that anyway
 
 /**

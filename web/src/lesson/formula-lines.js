@@ -2,10 +2,8 @@
 // lines that change. A line with alternatives (typesetStack: naive or stable softmax, M's fill,
 // softmax with or without τ) shows another of its forms; a single line is rewritten in place
 // (retypeset); a line that comes or goes (τ's value, shown while τ ≠ 1) is added or removed on
-// its own. Rebuilding every line whenever their number changed restyled about 460 KaTeX elements
-// and laid out 600 objects each time the slider crossed τ = 1: that frame's style took 2.2–2.5 ms
-// and its layout 5.3–5.6 ms, against 0.3 and 1.0 ms for other moves of the slider (traces, T = 32,
-// 2026-12-01).
+// its own: rebuilding every line whenever their number changed restyled all their KaTeX elements
+// each time the slider crossed τ = 1 (docs/performance.md).
 import { retypeset, showInStack, stackHolds, typeset, typesetStack } from './typeset.js';
 
 const isStack = (line) => line.classList.contains('formula-stack');

@@ -43,9 +43,8 @@ export function createLesson(deps) {
   let preview = null; // the cell under the pointer, or the last one while `lingering`
   // The pointer left the matrices with no cell selected: the last cell it pointed at stays
   // explained (a reader moving to the panel to read it would otherwise see it vanish), and its
-  // parts stay in the panel: putting them back on every return to the matrices cost a style and
-  // layout of some 360 objects (a hover after a leave: 11.6 ms, 8.4 with the parts kept, side by
-  // side, T = 32, 2026-12-01).
+  // parts stay in the panel, which spares a style and layout on every return to the matrices
+  // (docs/performance.md).
   let lingering = false;
 
   // No handler may throw past the lesson: an unexpected error is said on the page, which stays.
@@ -266,7 +265,7 @@ export function createLesson(deps) {
 
   // companions: the extra runs of the same result (companions.js), when they are still valid.
   // Each render leaves a User Timing measure, 'lesson:render' (and 'lesson:companions' when the
-  // extra runs were computed), for tests/browser/measure-lesson.mjs and the browser's profiler.
+  // extra runs were computed), for bench/browser/measure-lesson.mjs and the browser's profiler.
   function render(result, state, companions = null) {
     const start = performance.now();
     if (!companions) {

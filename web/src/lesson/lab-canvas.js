@@ -1,9 +1,7 @@
-// The softmax lab's table drawn on one canvas, from CANVAS_FROM keys on (softmax-lab.js). At T = 32
-// the table held 96 numbers that change together with τ, the row or the head, each a text box of
-// its own, and Chromium took 4-5 ms to lay them out again on this machine (about 50 µs a box,
-// contained or not: 2026-11-30), most of a frame; drawing them took 1.5 ms (a profile of τ moves,
-// the style update its first fillText brings included), and only what changed is drawn. The
-// table's looks are kept (lesson.css: table.lab-table), and so is the way in without a pointer:
+// The softmax lab's table drawn on one canvas, from CANVAS_FROM keys on (softmax-lab.js): its
+// numbers all change together with τ, the row or the head, and laying out a text box for each took
+// most of a frame; drawing them costs less, and only what changed is drawn (docs/performance.md).
+// The table's looks are kept (lesson.css: table.lab-table), and so is the way in without a pointer:
 // the lab is one tab stop, the arrow keys move an active key, and a live readout says its numbers.
 //
 // Nothing is computed here: the rows come formatted from the lab.

@@ -16,12 +16,9 @@ import { sameNumbers } from './same-numbers.js';
 
 export const MAX_SHOWN = 48; // larger matrices show their top-left corner
 // Matrices with a row per token (T×T and T×d, the editable X too) are drawn on canvases from
-// this many tokens (canvas-matrix-view.js), and so is the softmax lab's table (lab-canvas.js): as
-// tables, one step of T = 32 printed about 6 000 cells, too many for the browser to restyle, lay
-// out and paint within a frame; and from T = 8 a step's tables (384 cells and up) took 15–60 ms
-// of a change's frame (T = 8 to 15, one step, 2026-12-02: their columns widen and narrow with
-// the numbers, and a note shown above them moves them all). Shorter sentences (the worked
-// example has T = 6) stay tables.
+// this many tokens (canvas-matrix-view.js), and so is the softmax lab's table (lab-canvas.js):
+// from there a step's tables no longer fit a change's frame (docs/performance.md). Shorter
+// sentences (the worked example has T = 6) stay tables.
 export const CANVAS_FROM = 8;
 // The W matrices (d_model × d_model) are drawn on canvases from this d_model on.
 export const W_CANVAS_FROM = 16;

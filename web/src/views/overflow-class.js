@@ -1,10 +1,8 @@
 // Marks a scroll box with the class `overflows` while what it holds does not fit in it, so that
 // CSS can keep a table's labels sticky only where the table can scroll under them (main.css).
 //
-// Why not always: Chromium composites each sticky label that overlaps a composited figure as a
-// layer of its own (28 such layers on the course's worked example, all steps), and sorts the page
-// into layers again on every frame that changes them. Pointing at a weight there took 5.1 ms of
-// Layerize with sticky labels and 3.1 without (medians of 40, 2026-12-02).
+// Why not always: Chromium makes each sticky label over a composited figure a layer of its own and
+// sorts the page into layers again on every frame that changes them (docs/performance.md).
 //
 // One ResizeObserver per box: it watches the box (its size follows the window) and what it holds
 // (its size follows the numbers). Held as long as the box is, and dropped with it: nothing else
