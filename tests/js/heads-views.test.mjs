@@ -6,20 +6,11 @@ import assert from 'node:assert/strict';
 
 import { createAttention } from '../../web/src/engine/attention.js';
 import { headColor, kvHeadOf, textOn, weightColor } from '../../web/src/heads/head-colors.js';
-import {
-  applyStructure,
-  STRUCTURE_DEFAULTS,
-  STRUCTURE_FIELDS,
-  sentenceTokens,
-  structureDraftOf,
-  validateStructure,
-} from '../../web/src/heads/structure-fields.js';
+import { FIELDS, LESSON_FIELDS, STRUCTURE_DEFAULTS, STRUCTURE_FIELDS, sentenceTokens } from '../../web/src/state/schema.js';
 import { compareRows, inverseOrder, reorderConfig, runShuffle, shuffledOrder } from '../../web/src/positions/shuffle.js';
 import { PRESETS } from '../../web/src/presets/index.js';
-import { FIELDS } from '../../web/src/state/url.js';
-import { toEngineConfig, validateDraft } from '../../web/src/state/validate.js';
-import { stateToDraft } from '../../web/src/state/draft.js';
-import { LESSON_FIELDS } from '../../web/src/lesson/lesson-fields.js';
+import { applyStructure, toEngineConfig, validateDraft, validateStructure } from '../../web/src/state/validate.js';
+import { stateToDraft, structureDraftOf } from '../../web/src/state/draft.js';
 
 let engine;
 before(async () => {

@@ -12,13 +12,20 @@ import { cellLook, writeLook } from '../../web/src/lesson/cell-look.js';
 import { computeCompanions } from '../../web/src/lesson/companions.js';
 import { explainCell } from '../../web/src/lesson/explain.js';
 import { formulaVariants, stepFormulas } from '../../web/src/lesson/formulas.js';
-import { decodeLessonValue, encodeLessonValue, LESSON_DEFAULTS, LESSON_FIELDS, MASK_KINDS } from '../../web/src/lesson/lesson-fields.js';
-import { formatCellRef, lessonEngineConfig, parseCellRef, validateLesson } from '../../web/src/lesson/lesson-state.js';
+import {
+  formatValue as encodeLessonValue,
+  formatCellRef,
+  LESSON_DEFAULTS,
+  LESSON_FIELDS,
+  MASK_KINDS,
+  parseCellRef,
+  valueOfText as decodeLessonValue,
+} from '../../web/src/state/schema.js';
 import { fmt, indices, sum, vector } from '../../web/src/lesson/numbers.js';
 import { neighbourStep, STEPS, STEP_IDS } from '../../web/src/lesson/steps.js';
 import { PRESETS } from '../../web/src/presets/index.js';
 import { stateToDraft } from '../../web/src/state/draft.js';
-import { toEngineConfig, validateDraft } from '../../web/src/state/validate.js';
+import { lessonEngineConfig, toEngineConfig, validateDraft, validateLesson } from '../../web/src/state/validate.js';
 import { colorScale } from '../../web/src/views/colors.js';
 
 const limits = { maxTokens: 1024, maxDModel: 1024 };

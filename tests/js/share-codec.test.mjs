@@ -15,10 +15,10 @@ import {
   decodeHash,
   encodeHash,
   formatFloat32,
-  mergeTables,
   migrate,
   presetState,
 } from '../../web/src/state/url.js';
+import { checkTable } from '../../web/src/state/schema.js';
 import { GENERATORS, asFloat32, randomPage, rng } from './share-random.mjs';
 
 test('random valid states survive the link unchanged (1000 round trips)', () => {
@@ -45,8 +45,8 @@ test('every field of the link table has a random generator and an i18n-free para
   }
   assert.equal(new Set(ALL_FIELDS.map((f) => f.param)).size, ALL_FIELDS.length, 'params are unique');
   assert.equal(new Set(ALL_FIELDS.map((f) => f.key)).size, ALL_FIELDS.length, 'keys are unique');
-  assert.throws(() => mergeTables(FIELDS, [{ key: 'other', param: 's', kind: 'string' }]), /used twice/);
-  assert.throws(() => mergeTables([{ key: 'a', param: 'v', kind: 'int' }]), /reserved/);
+  assert.throws(() => checkTable([...FIELDS, { key: 'other', param: 's', kind: 'string' }]), /used twice/);
+  assert.throws(() => checkTable([{ key: 'a', param: 'v', kind: 'int' }]), /reserved/);
 });
 
 test('the codec’s limits are the engine’s', async () => {

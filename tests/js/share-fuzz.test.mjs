@@ -4,7 +4,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { createAttention } from '../../web/src/engine/attention.js';
-import { validateLesson } from '../../web/src/lesson/lesson-state.js';
+import { validateLesson } from '../../web/src/state/validate.js';
 import { tokenize } from '../../web/src/state/parse.js';
 import { ALL_FIELDS, decodeHash, encodeHash, LIMITS } from '../../web/src/state/url.js';
 import { validateDraft } from '../../web/src/state/validate.js';

@@ -1,12 +1,11 @@
 // Random valid page states for the link tests (share-codec, share-fuzz), from a seeded generator
 // so that a failure can be replayed. Every field of the link table must have a generator here:
 // share-codec.test.mjs fails when a field is added without one.
-import { MAX_SHUFFLE_SEED, sentenceTokens, validateStructure } from '../../web/src/heads/structure-fields.js';
-import { formatCellRef, validateLesson } from '../../web/src/lesson/lesson-state.js';
+import { formatCellRef, MAX_SEED, MAX_SHUFFLE_SEED, sentenceTokens } from '../../web/src/state/schema.js';
+import { validateLesson, validateStructure } from '../../web/src/state/validate.js';
 import { STEP_IDS } from '../../web/src/lesson/steps.js';
 import { PRESETS } from '../../web/src/presets/index.js';
 import { ALL_FIELDS, PAGE_PARTS, presetState } from '../../web/src/state/url.js';
-import { MAX_SEED } from '../../web/src/state/validate.js';
 
 // mulberry32: a small seeded generator, uniform in [0, 1).
 export function rng(seed) {
@@ -97,7 +96,7 @@ export const GENERATORS = {
   temperature: (r) => (r.chance(0.5) ? r.pick([1, 0.5, 2, 0.01, 100]) : Number((0.01 + r() * 10).toFixed(3))),
   naive: (r) => r.chance(0.3),
   compare: (r) => r.chance(0.3),
-  // Edited weights come as all four or none (lesson-state.js); wq decides.
+  // Edited weights come as all four or none (validateLesson); wq decides.
   wq: (r, s) => (r.chance(0.3) ? matrix(r, s.dModel, s.dModel) : null),
   wk: (r, s) => (s.wq ? matrix(r, s.dModel, s.dModel) : null),
   wv: (r, s) => (s.wq ? matrix(r, s.dModel, s.dModel) : null),

@@ -1,7 +1,11 @@
 // The page's state: parsing what people type, validation, the address codec, presets.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
+import { STEP_IDS } from '../../web/src/lesson/steps.js';
 import { PRESETS } from '../../web/src/presets/index.js';
 import { stateToDraft } from '../../web/src/state/draft.js';
 import { carryEmbeddings, rememberRows } from '../../web/src/state/embeddings.js';
@@ -16,6 +20,7 @@ import {
   roundForEditor,
   tokenize,
 } from '../../web/src/state/parse.js';
+import { DEFAULTS, STEP_IDS as LINK_STEP_IDS } from '../../web/src/state/schema.js';
 import { ALL_FIELDS, FIELDS, decodeHash, encodeHash } from '../../web/src/state/url.js';
 import { snapHeads, toEngineConfig, validateDraft } from '../../web/src/state/validate.js';
 import { WORKED_EXAMPLE } from './worked-example.mjs';
@@ -206,11 +211,46 @@ test('the address decodes back to the same controls', () => {
 });
 
 test('the address table covers every state field exactly once', () => {
-  // FIELDS merged with the lesson's table (web/src/lesson/lesson-fields.js).
   const keys = ALL_FIELDS.map((f) => f.key).sort();
   assert.deepEqual(keys, Object.keys(PRESETS.default.state).sort());
   assert.equal(new Set(ALL_FIELDS.map((f) => f.param)).size, ALL_FIELDS.length);
   assert.ok(FIELDS.every((f) => keys.includes(f.key)));
+  // The default preset is the schema's defaults, and links name the lesson's steps as it does.
+  assert.deepEqual(PRESETS.default.state, DEFAULTS);
+  assert.deepEqual(LINK_STEP_IDS, STEP_IDS);
+});
+
+// The folders of web/src each module imports from (static and dynamic relative imports).
+function folderImports() {
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../web/src');
+  const folderOf = (path) => (relative(root, path).includes('/') ? relative(root, path).split('/')[0] : '.');
+  const edges = new Map();
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
+    const file = join(entry.parentPath, entry.name);
+    for (const [, a, b] of readFileSync(file, 'utf8').matchAll(/\bfrom\s*['"](\.[^'"]+)['"]|\bimport\(\s*['"](\.[^'"]+)['"]/g)) {
+      const to = folderOf(resolve(dirname(file), a ?? b));
+      if (!edges.has(folderOf(file))) edges.set(folderOf(file), new Set());
+      if (to !== folderOf(file)) edges.get(folderOf(file)).add(to);
+    }
+  }
+  return edges;
+}
+
+test('state/ is in no import cycle between folders: nothing it imports imports it back', () => {
+  const edges = folderImports();
+  const reach = (from) => {
+    const seen = new Set();
+    const visit = (folder) => {
+      for (const next of edges.get(folder) ?? []) if (!seen.has(next)) seen.add(next) && visit(next);
+    };
+    visit(from);
+    return seen;
+  };
+  assert.ok(![...edges.get('state')].some((folder) => ['lesson', 'heads', 'views'].includes(folder)), [...edges.get('state')].join(' '));
+  // presets/ holds named states and reads the schema's defaults: it belongs in state/.
+  const cycles = [...reach('state')].filter((folder) => folder !== 'state' && reach(folder).has('state'));
+  assert.ok(cycles.every((folder) => folder === 'presets'), `state/ ⇄ ${cycles.join(', ')}`);
 });
 
 test('matrices stay readable in the address', () => {

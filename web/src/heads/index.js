@@ -1,7 +1,7 @@
 // The head views on the page: the controls they add to the form (tokenization, key/value heads,
 // positional encoding, cross-attention) and the panels under the lesson (head split, token to
 // token, cross-attention, positions and the shuffle experiment). main.js creates them once and
-// hands them every new result; like the lesson, they keep their fields (structure-fields.js) as a
+// hands them every new result; like the lesson, they keep their fields (state/schema.js) as a
 // draft that joins the page's draft, so they are validated and stored with the rest.
 //
 // The selected head is the lesson's `head` field: a pick here is handed over once, in the next
@@ -19,7 +19,8 @@ import { h, setHidden } from '../views/dom.js';
 import { scrollToPanel } from '../views/scroll-to-panel.js';
 import { createTokenizeControl, tokenCountKey } from '../tokens/tokenize-control.js';
 import { createTokenView } from '../tokens/token-view.js';
-import { STRUCTURE_DEFAULTS, STRUCTURE_FIELDS, structureDraftOf } from './structure-fields.js';
+import { structureDraftOf } from '../state/draft.js';
+import { STRUCTURE_DEFAULTS, STRUCTURE_FIELDS } from '../state/schema.js';
 import { createKvControl } from './kv-control.js';
 import { createSplitView } from './split-view.js';
 import { createViewScheduler } from './view-scheduler.js';

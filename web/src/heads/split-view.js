@@ -13,7 +13,7 @@ import { h, placeChildren } from '../views/dom.js';
 import { paintWeights, renderWeightCells } from './cell-canvas.js';
 import { columns, renderGrid, weightLegend } from './grid.js';
 import { headColor, kvHeadOf, textOn, tint, weightColor, weightStops } from './head-colors.js';
-import { SPLIT_STAGES } from './structure-fields.js';
+import { SPLIT_STAGES } from '../state/schema.js';
 import { createPartKeeper } from './part-keeper.js';
 
 const NUMBERS_UP_TO = 12; // d_model up to this prints numbers in the split; wider draws squares

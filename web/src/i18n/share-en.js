@@ -31,7 +31,6 @@ export default {
     '{name}: a {rows} × {cols} matrix does not fit the {wantRows} × {wantCols} that the tokens and d_model need; {used} is used.',
   'share.ignored.shapeDropped':
     '{name}: a {rows} × {cols} matrix does not fit the {wantRows} × {wantCols} that the tokens and d_model need; it is left out.',
-  'share.ignored.length': '{name}: {length} entries, but {want} are needed; {used} is used.',
   'share.ignored.fitted': '{name}={value} does not fit this configuration; {used} is used.',
   'share.ignored.kvWeights':
     '{name}={value}: shared key/value heads need narrower W_K and W_V than the edited weights; {name}={used} (one key/value head per head) is used.',

@@ -28,7 +28,6 @@ export default {
   'share.ignored.shape':
     '{name}：{rows} × {cols} 的矩阵与 token 数和 d_model 所要求的 {wantRows} × {wantCols} 不符；改用 {used}。',
   'share.ignored.shapeDropped': '{name}：{rows} × {cols} 的矩阵与 token 数和 d_model 所要求的 {wantRows} × {wantCols} 不符；已略去。',
-  'share.ignored.length': '{name}：有 {length} 项，但需要 {want} 项；改用 {used}。',
   'share.ignored.fitted': '{name}={value} 与当前配置不符；改用 {used}。',
   'share.ignored.kvWeights': '{name}={value}：共享键/值头需要比已编辑的权重更窄的 W_K 和 W_V；改用 {name}={used}（每个头各有自己的键/值头）。',
   'share.ignored.unknown': '“{name}”不是本演练场的设置项。',

@@ -1,20 +1,20 @@
 // The lesson on the page: the stepper, the steps with their formulas and matrices, the
 // explanation of any cell, the mask workbench, the softmax lab and editing in place. main.js
-// creates it once and hands it every new result; the lesson keeps its fields (lesson-fields.js)
+// creates it once and hands it every new result; the lesson keeps its fields (state/schema.js)
 // as a draft that joins the page's draft, so they are validated and stored with the rest.
 import 'katex/dist/katex.min.css';
 import './lesson.css';
 
 import { roundForEditor } from '../state/parse.js';
 import { setAlternatives, setHidden, setText } from '../views/dom.js';
-import { toEngineConfig } from '../state/validate.js';
+import { fitGrid, toEngineConfig } from '../state/validate.js';
 import { computeCompanions, withFields } from './companions.js';
 import { explainCell } from './explain.js';
 import { renderExplanation } from './explain-panel.js';
 import { createExplanationWarmup } from './explain-warmup.js';
 import { setScaleInForm } from './form-bridge.js';
-import { LESSON_DEFAULTS, MASK_KINDS, WEIGHT_KEYS } from './lesson-fields.js';
-import { fitGrid, formatCellRef, lessonDraftOf, parseCellRef } from './lesson-state.js';
+import { lessonDraftOf } from '../state/draft.js';
+import { formatCellRef, LESSON_DEFAULTS, MASK_KINDS, parseCellRef, WEIGHT_KEYS } from '../state/schema.js';
 import { createMaskWorkbench, currentMaskGrid } from './mask-workbench.js';
 import { renderRemark } from './remarks.js';
 import { createSoftmaxLab } from './softmax-lab.js';

@@ -5,7 +5,7 @@
 import { h, keyedChildren, setAlternatives, setAttr, setHidden, setText } from '../views/dom.js';
 import { parseWholeNumber } from '../state/parse.js';
 import { compareMaskOf } from './companions.js';
-import { FILL_VALUES, MASK_KINDS } from './lesson-fields.js';
+import { FILL_VALUES, MASK_KINDS } from '../state/schema.js';
 import { fillText } from './explain.js';
 import { fmt, indices } from './numbers.js';
 

@@ -1,7 +1,7 @@
 // The positional encoding choice: none, or sinusoidal as in "Attention Is All You Need". Radios
 // in the page's form (its input event recomputes); texts through data-i18n.
 import { h } from '../views/dom.js';
-import { POSITIONAL_KINDS } from '../heads/structure-fields.js';
+import { POSITIONAL_KINDS } from '../state/schema.js';
 
 export function createPositionalControl() {
   const el = h('fieldset', { className: 'field pe-control', dataset: { field: 'positional' } }, [

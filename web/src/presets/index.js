@@ -1,9 +1,7 @@
 // Named starting points, opened by the address (#preset=journey) or the example links.
 // Each holds a complete state; the address stores only what differs from its preset.
-// The lesson's fields (web/src/lesson/lesson-fields.js) start from LESSON_DEFAULTS, the head
-// views' (web/src/heads/structure-fields.js) from STRUCTURE_DEFAULTS.
-import { STRUCTURE_DEFAULTS } from '../heads/structure-fields.js';
-import { LESSON_DEFAULTS } from '../lesson/lesson-fields.js';
+// The lesson's and the head views' fields start from their defaults (web/src/state/schema.js).
+import { LESSON_DEFAULTS, STRUCTURE_DEFAULTS } from '../state/schema.js';
 
 const SENTENCE = 'Your journey starts with one step';
 

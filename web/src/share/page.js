@@ -6,7 +6,7 @@
 import { enterEmbedMode } from '../embed/embed-mode.js';
 import { embedFragment } from '../embed/protocol.js';
 import { createExportPanel } from '../export/export-panel.js';
-import { parseCellRef } from '../lesson/lesson-state.js';
+import { parseCellRef } from '../state/schema.js';
 import { ALL_FIELDS, encodeStateSteps, linkLength, linkOf, PAGE_PARTS } from '../state/url.js';
 import { runSteps } from '../state/lz-bounded.js';
 import { galleryItems } from './gallery.js';

@@ -1,6 +1,12 @@
 // A valid state written back as control values (the inverse of validateDraft).
-import { lessonDraftOf } from '../lesson/lesson-state.js';
 import { formatMatrixText } from './parse.js';
+import { DEFAULTS, LESSON_FIELDS, STRUCTURE_FIELDS } from './schema.js';
+
+const pick = (fields) => (state) => Object.fromEntries(fields.map(({ key }) => [key, state[key] ?? DEFAULTS[key]]));
+/** The lesson's fields of a state, as draft values (they are plain values already). */
+export const lessonDraftOf = pick(LESSON_FIELDS);
+/** The structure's fields of a state, likewise. */
+export const structureDraftOf = pick(STRUCTURE_FIELDS);
 
 // The embeddings go as the state's rows (stateEmbeddings: exactly the numbers a link gave, for the
 // page's editor) and as the editor's text (4 decimals), which is written only when something
@@ -22,6 +28,6 @@ export function stateToDraft(state) {
       text ??= formatMatrixText(rows);
       return text;
     },
-    ...lessonDraftOf(state), // the lesson's fields are plain values already
+    ...lessonDraftOf(state),
   };
 }

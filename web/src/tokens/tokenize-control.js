@@ -2,7 +2,7 @@
 // (Intl.Segmenter, for Chinese and other text without spaces). Radios inside the page's form, so
 // the form's input event recomputes; texts through data-i18n.
 import { h } from '../views/dom.js';
-import { TOKENIZE_MODES } from '../heads/structure-fields.js';
+import { TOKENIZE_MODES } from '../state/schema.js';
 
 export function createTokenizeControl() {
   const el = h('div', { className: 'tokenize-mode', role: 'radiogroup', 'aria-labelledby': 'tokenize-label', dataset: { field: 'tokenization' } }, [
