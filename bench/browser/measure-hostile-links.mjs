@@ -1,7 +1,7 @@
 // How long the page's main-thread tasks are when it opens the largest hostile links
 // (hostile-links.mjs: 2 MB of garbage, 2 MB of valid-looking fields, compression bombs in every
 // compressible field, huge token lists). Figures, not a test. After `npx vite build`:
-//   node bench/browser/measure-hostile-links.mjs          (ONLY='garbage,bomb' for some of them)
+//   node bench/browser/measure-hostile-links.mjs          (ONLY='garbage,16 KB' for some of them)
 // Each link is opened in a fresh page with a 'longtask' observer installed before the page's
 // scripts; figures from navigation until the page has been quiet for 1.5 s, then one character
 // is typed into the sentence (the page must still answer). Headless Chromium without a GPU, on
