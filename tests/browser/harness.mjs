@@ -72,12 +72,13 @@ export async function openLessonPage(distDir, hash) {
   return { server, browser, page };
 }
 
-/** Until the page has an idle period of 10 ms or more to spare: its deferred drawing is done. */
+/** Until the page has an idle period of 10 ms or more to spare and no step waits for its first
+ *  layout (data-laying-out, lesson/view.js): its deferred drawing is done. */
 export const whenIdle = (page) =>
   page.evaluate(async () => {
-    for (let k = 0; k < 50; k += 1) {
+    for (let k = 0; k < 100; k += 1) {
       const deadline = await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 500 }));
-      if (deadline.timeRemaining() > 10) return;
+      if (deadline.timeRemaining() > 10 && !document.querySelector('[data-laying-out]')) return;
     }
   });
 

@@ -42,6 +42,8 @@ const SPARE_VIEWS = 24;
 const MAX_PARKED = 4; // sections of other steps kept built (each holds up to 8 canvases)
 const IDLE_SLICE_MS = 8; // drawing a canvas of T = 32 takes a few ms
 const IDLE_WAIT_MS = 1000; // drawn at the latest this long after they were first put off
+// Steps laid out for the first time in one frame: up to about this many elements (a few tens of ms).
+const LAYOUT_BATCH_ELEMENTS = 1500;
 
 // A result larger than the printed corner (T > 48, drawn as tables): its matrices are
 // filled a few per task, those near the screen first, each task at most about SLICE_MS, so that
@@ -526,15 +528,48 @@ export function createStepsView(container, callbacks) {
     return { el: section.el, section, views: groupViews.flatMap((g) => g.views) };
   }
 
-  // Figures and steps laid out in the next frame, skipped off screen from the one after
-  // (lesson.css): their sizes are then remembered.
+  // Figures and steps are laid out once ('first-layout'), then skipped off screen with their own
+  // size remembered (lesson.css). All of them in one frame made the page's first task several
+  // hundred ms, so they are laid out a few steps per frame, in idle time (those near the screen are
+  // laid out by content-visibility meanwhile). `data-laying-out` is on the container until done.
+  const toLayOut = new Set();
+  let layoutAsked = false;
   function layOutOnce(els) {
-    if (!els.length) return;
-    for (const el of els) {
+    for (const el of els) toLayOut.add(el);
+    askLayout();
+  }
+  function askLayout() {
+    container.toggleAttribute('data-laying-out', toLayOut.size > 0);
+    if (layoutAsked || !toLayOut.size) return;
+    layoutAsked = true;
+    whenFrameIsOut(() => requestIdle(layOutNextSteps, { timeout: 1000 }));
+  }
+  function layOutNextSteps() {
+    const batch = [];
+    let elements = 0;
+    while (toLayOut.size && elements < LAYOUT_BATCH_ELEMENTS) {
+      for (const el of toLayOut) if (!el.isConnected) toLayOut.delete(el); // laid out when shown again
+      const [first] = toLayOut;
+      if (!first) break;
+      const step = first.closest('.lesson-step') ?? first;
+      for (const el of toLayOut) {
+        if (!step.contains(el)) continue;
+        toLayOut.delete(el);
+        batch.push(el);
+      }
+      elements += step.getElementsByTagName('*').length;
+    }
+    for (const el of batch) {
       sized.add(el);
       el.classList.add('first-layout');
     }
-    requestAnimationFrame(() => requestAnimationFrame(() => els.forEach((el) => el.classList.remove('first-layout'))));
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        for (const el of batch) el.classList.remove('first-layout');
+        layoutAsked = false;
+        askLayout();
+      }),
+    );
   }
   // A font loaded later (KaTeX's, after the first frame) changes the height of the formulas, and a
   // step skipped meanwhile kept the height it had without it: 1.3 px more once scrolled to.
@@ -585,15 +620,11 @@ export function createStepsView(container, callbacks) {
     // 0.63–1.18, 12 of 15 faster (Randomise 0.63, an edit of W_Q 0.66); at T = 8, d_model = 8
     // (canvases) 0.63–0.98 (τ 0.63, padding 0.70, 9 samples × 2 turns). Printing renders them all.
     container.classList.toggle('many', shownCells > MANY_CELLS || !single);
-    // A table's figure or a step skipped before it was ever shown takes lesson.css's guess of a
-    // size, and the page's height changed by 2 100 px as the worked example's figures were
-    // scrolled to (and by 340 px as the W tables among canvases were, at T = 6, d_model = 6, 3
-    // heads): new ones (a step whose content was made again too) are laid out in the frame that
-    // shows them, and skipped from the next, their own size remembered (contain-intrinsic-size:
-    // auto). A new figure's step is laid out with it: a figure in a skipped step is skipped too.
-    // (A canvas says its own size, canvas-matrix-view.js: laid out before it is drawn, its legend
-    // not there yet, it would be remembered 9 px short.)
-    const newFigures = live.filter((v) => !v.isCanvas && !sized.has(v.el)).map((v) => v.el);
+    // A table's figure or a step skipped before it was ever laid out takes lesson.css's guess of a
+    // size, and the page's height jumped as such figures were scrolled to: new ones (a step whose
+    // content was made again too) are laid out once, in idle time, and keep their size from then
+    // on. A canvas says its own size (canvas-matrix-view.js).
+    const newFigures = live.filter((v) => !v.isCanvas && !sized.has(v.el) && !toLayOut.has(v.el)).map((v) => v.el);
     // (A step shown one at a time loses its remembered size: the rule is not on it then.)
     if (single) for (const section of sections.values()) sized.delete(section.el);
     const newSteps = allSteps ? els.filter((el) => !sized.has(el) || newFigures.some((f) => el.contains(f))) : [];
