@@ -336,7 +336,7 @@ const pages = [
   [`T = ${T}, d_model = 8, 2 heads, one step at a time`, `#v=1&s=${tokens}&d=8&h=2&step=softmax`, true],
   [`T = ${T}, d_model = 8, 2 heads, all steps`, `#v=1&s=${tokens}&d=8&h=2`, false],
   [`T = ${T}, d_model = 16, 4 heads, all steps`, `#v=1&s=${tokens}&d=16&h=4`, false],
-  // The size of the first page a visitor sees (6 tokens, presets/index.js), measured when asked.
+  // The size of the first page a visitor sees (6 tokens, state/presets.js), measured when asked.
   [`T = ${T}, d_model = 6, 2 heads, all steps`, `#v=1&s=${tokens}&d=6&h=2`, false, 'asked'],
   // The course's worked example (T = 6, d_model = 3, one head, whatever T says), when asked.
   ['the worked example, all steps', '#preset=journey', false, 'asked'],

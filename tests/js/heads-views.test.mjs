@@ -8,7 +8,7 @@ import { createAttention } from '../../web/src/engine/attention.js';
 import { headColor, kvHeadOf, textOn, weightColor } from '../../web/src/heads/head-colors.js';
 import { FIELDS, LESSON_FIELDS, STRUCTURE_DEFAULTS, STRUCTURE_FIELDS, sentenceTokens } from '../../web/src/state/schema.js';
 import { compareRows, inverseOrder, reorderConfig, runShuffle, shuffledOrder } from '../../web/src/positions/shuffle.js';
-import { PRESETS } from '../../web/src/presets/index.js';
+import { PRESETS } from '../../web/src/state/presets.js';
 import { applyStructure, toEngineConfig, validateDraft, validateStructure } from '../../web/src/state/validate.js';
 import { stateToDraft, structureDraftOf } from '../../web/src/state/draft.js';
 
@@ -34,7 +34,7 @@ test('the field table has the codec’s shape, a default per field, and params o
     assert.ok(!taken.has(field.param), `param ${field.param} is taken`);
     assert.ok(!taken.has(field.key), `key ${field.key} is taken`);
   }
-  // Every preset holds the fields at their defaults (presets/index.js).
+  // Every preset holds the fields at their defaults (state/presets.js).
   for (const [id, preset] of Object.entries(PRESETS)) assert.deepEqual(structureDraftOf(preset.state), STRUCTURE_DEFAULTS, id);
 });
 
@@ -178,7 +178,7 @@ test('without positions the outputs move with the tokens; with them they change 
 
 test('edited weights with shared key/value heads are refused before the engine sees them', async () => {
   const { validateDraft } = await import('../../web/src/state/validate.js');
-  const { PRESETS } = await import('../../web/src/presets/index.js');
+  const { PRESETS } = await import('../../web/src/state/presets.js');
   const { stateToDraft } = await import('../../web/src/state/draft.js');
   const base = { ...stateToDraft(PRESETS.default.state) };
   const identity = (n) => Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));

@@ -23,7 +23,7 @@ import {
 } from '../../web/src/state/schema.js';
 import { fmt, indices, sum, vector } from '../../web/src/lesson/numbers.js';
 import { neighbourStep, STEPS, STEP_IDS } from '../../web/src/lesson/steps.js';
-import { PRESETS } from '../../web/src/presets/index.js';
+import { PRESETS } from '../../web/src/state/presets.js';
 import { stateToDraft } from '../../web/src/state/draft.js';
 import { lessonEngineConfig, toEngineConfig, validateDraft, validateLesson } from '../../web/src/state/validate.js';
 import { colorScale } from '../../web/src/views/colors.js';

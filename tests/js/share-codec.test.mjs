@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 
 import { createAttention } from '../../web/src/engine/attention.js';
 import { DICTIONARIES } from '../../web/src/i18n/index.js';
-import { PRESETS } from '../../web/src/presets/index.js';
+import { PRESETS } from '../../web/src/state/presets.js';
 import {
   ALL_FIELDS,
   FIELDS,

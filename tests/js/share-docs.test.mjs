@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
 import { createTranslator } from '../../web/src/i18n/index.js';
-import { PRESETS } from '../../web/src/presets/index.js';
+import { PRESETS } from '../../web/src/state/presets.js';
 import { ALL_FIELDS, decodeHash, PAGE_PARTS } from '../../web/src/state/url.js';
 
 const schema = readFileSync(new URL('../../docs/link-schema.md', import.meta.url), 'utf8');

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 
 import { createAttention } from '../../web/src/engine/attention.js';
 import { DICTIONARIES } from '../../web/src/i18n/index.js';
-import { PRESETS } from '../../web/src/presets/index.js';
+import { PRESETS } from '../../web/src/state/presets.js';
 import { galleryItems } from '../../web/src/share/gallery.js';
 import { engineConfigOf } from '../../web/src/share/engine-config.js';
 import { decodeHash } from '../../web/src/state/url.js';

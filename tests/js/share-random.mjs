@@ -4,7 +4,7 @@
 import { formatCellRef, MAX_SEED, MAX_SHUFFLE_SEED, sentenceTokens } from '../../web/src/state/schema.js';
 import { validateLesson, validateStructure } from '../../web/src/state/validate.js';
 import { STEP_IDS } from '../../web/src/lesson/steps.js';
-import { PRESETS } from '../../web/src/presets/index.js';
+import { PRESETS } from '../../web/src/state/presets.js';
 import { ALL_FIELDS, PAGE_PARTS, presetState } from '../../web/src/state/url.js';
 
 // mulberry32: a small seeded generator, uniform in [0, 1).

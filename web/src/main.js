@@ -2,7 +2,7 @@
 // attention math; every number on screen comes from the engine's result.
 import { createAttention } from './engine/attention.js';
 import { createTranslator, LANGUAGES, pickLanguage } from './i18n/index.js';
-import { PRESETS } from './presets/index.js';
+import { PRESETS } from './state/presets.js';
 import { stateToDraft } from './state/draft.js';
 import { carryEmbeddings, rememberRows } from './state/embeddings.js';
 import { parseWholeNumber } from './state/parse.js';

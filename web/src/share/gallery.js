@@ -2,7 +2,7 @@
 // (share-en.js / share-zh-CN.js: gallery.<id>.title and gallery.<id>.text). An example is a
 // preset of web/src/presets/ (read from the preset list, never copied) plus changes; presets
 // that no example names are listed after them with their own label and note. No DOM here.
-import { PRESETS } from '../presets/index.js';
+import { PRESETS } from '../state/presets.js';
 import { encodeHash, presetState } from '../state/url.js';
 
 const SENTENCE = 'Your journey starts with one step';

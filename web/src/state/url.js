@@ -19,7 +19,7 @@
 //   clamped) and checked against the fields before it; what cannot be used stays at the preset's
 //   value, and `ignored` lists what happened, for the page to show. Nothing is evaluated.
 import { LANGUAGES } from '../i18n/index.js';
-import { DEFAULT_PRESET, PRESETS } from '../presets/index.js';
+import { DEFAULT_PRESET, PRESETS } from './presets.js';
 import { stateToDraft, structureDraftOf } from './draft.js';
 import { compressSteps, decompressSteps, runSteps } from './lz-bounded.js';
 import {

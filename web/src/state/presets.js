@@ -1,7 +1,7 @@
 // Named starting points, opened by the address (#preset=journey) or the example links.
 // Each holds a complete state; the address stores only what differs from its preset.
 // The lesson's and the head views' fields start from their defaults (web/src/state/schema.js).
-import { LESSON_DEFAULTS, STRUCTURE_DEFAULTS } from '../state/schema.js';
+import { LESSON_DEFAULTS, STRUCTURE_DEFAULTS } from './schema.js';
 
 const SENTENCE = 'Your journey starts with one step';
 
