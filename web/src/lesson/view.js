@@ -535,6 +535,12 @@ export function createStepsView(container, callbacks) {
   const toLayOut = new Set();
   let layoutAsked = false;
   function layOutOnce(els) {
+    // Past the printed corner the tables are filled in slices after this frame: laid out now, while
+    // still empty, they cost little, and later a step of filled tables would be one long frame.
+    if (huge) {
+      layOutInFrame(els);
+      return;
+    }
     for (const el of els) toLayOut.add(el);
     askLayout();
   }
@@ -559,15 +565,20 @@ export function createStepsView(container, callbacks) {
       }
       elements += step.getElementsByTagName('*').length;
     }
-    for (const el of batch) {
+    layOutInFrame(batch, () => {
+      layoutAsked = false;
+      askLayout();
+    });
+  }
+  function layOutInFrame(els, then = () => {}) {
+    for (const el of els) {
       sized.add(el);
       el.classList.add('first-layout');
     }
     requestAnimationFrame(() =>
       requestAnimationFrame(() => {
-        for (const el of batch) el.classList.remove('first-layout');
-        layoutAsked = false;
-        askLayout();
+        for (const el of els) el.classList.remove('first-layout');
+        then();
       }),
     );
   }
