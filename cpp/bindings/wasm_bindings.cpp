@@ -365,6 +365,75 @@ private:
 
 }  // namespace
 
+// Every id above under the name web/src/engine/module-ids.js gives it, read from the enums
+// themselves: a test compares the two, so that neither side can drift from the other.
+struct NamedId {
+    const char* name;
+    int id;
+};
+val named(std::initializer_list<NamedId> ids) {
+    val object = val::object();
+    for (const NamedId& entry : ids) object.set(entry.name, entry.id);
+    return object;
+}
+template <typename Enum>
+constexpr int id(Enum value) { return static_cast<int>(value); }
+
+val module_ids() {
+    using attn::MaskKind, attn::Positional, attn::WeightsKind;
+    val ids = val::object();
+    ids.set("INPUT", named({{"embeddings", kInEmbeddings}, {"wq", kInWq}, {"wk", kInWk}, {"wv", kInWv},
+                            {"wo", kInWo}, {"sourceEmbeddings", kInSourceEmbeddings}}));
+    ids.set("BYTE_INPUT", named({{"customMask", kInCustomMask}, {"padding", kInPadding}}));
+    ids.set("MODEL_OUTPUT", named({{"x", kX}, {"q", kQ}, {"k", kK}, {"v", kV}, {"concat", kConcat},
+                                   {"output", kOutput}, {"wq", kWq}, {"wk", kWk}, {"wv", kWv}, {"wo", kWo},
+                                   {"mask", kMask}, {"xs", kXs}, {"embeddings", kEmbeddings},
+                                   {"positions", kPositions}, {"ropeAngles", kRopeAngles},
+                                   {"alibiSlopes", kAlibiSlopes}}));
+    ids.set("HEAD_OUTPUT", named({{"q", kHeadQ}, {"k", kHeadK}, {"v", kHeadV}, {"scores", kScores},
+                                  {"masked", kMasked}, {"weights", kWeights}, {"context", kContext},
+                                  {"rowMax", kRowMax}, {"rowSum", kRowSum}, {"entropy", kEntropy},
+                                  {"exps", kExps}, {"bias", kBias}}));
+    ids.set("TRACE_OUTPUT", named({{"tiles", kTraceTiles}, {"logits", kTraceLogits}, {"max", kTraceMax},
+                                   {"sum", kTraceSum}, {"rescale", kTraceRescale}, {"partial", kTracePartial},
+                                   {"context", kTraceContext}, {"output", kTraceOutput}}));
+    ids.set("DECODE_OUTPUT", named({{"kCache", kDecodeKCache}, {"vCache", kDecodeVCache},
+                                    {"weights", kDecodeWeights}, {"output", kDecodeOutput},
+                                    {"difference", kDecodeDifference}}));
+    ids.set("WEIGHTS_KIND", named({{"identity", id(WeightsKind::Identity)}, {"random", id(WeightsKind::Random)},
+                                   {"explicit", id(WeightsKind::Explicit)}}));
+    ids.set("MASK_KIND", named({{"none", id(MaskKind::None)}, {"causal", id(MaskKind::Causal)},
+                                {"window", id(MaskKind::Window)}, {"prefix", id(MaskKind::Prefix)},
+                                {"custom", id(MaskKind::Custom)}}));
+    ids.set("POSITIONAL", named({{"none", id(Positional::None)}, {"sinusoidal", id(Positional::Sinusoidal)},
+                                 {"rope", id(Positional::Rope)}}));
+    ids.set("OPTION", named({{"anonymousTokens", kOptAnonymousTokens}, {"dModel", kOptDModel},
+                           {"heads", kOptHeads}, {"kvHeads", kOptKvHeads},
+                           {"hasEmbeddings", kOptHasEmbeddings}, {"weightsKind", kOptWeightsKind},
+                           {"seed", kOptSeed}, {"positional", kOptPositional}, {"cross", kOptCross},
+                           {"hasSourceEmbeddings", kOptHasSourceEmbeddings}, {"mask", kOptMask},
+                           {"window", kOptWindow}, {"prefix", kOptPrefix},
+                           {"hasCustomMask", kOptHasCustomMask}, {"hasPadding", kOptHasPadding},
+                           {"maskFill", kOptMaskFill}, {"maskBeforeScale", kOptMaskBeforeScale},
+                           {"scale", kOptScale}, {"temperature", kOptTemperature},
+                           {"naiveSoftmax", kOptNaiveSoftmax}, {"useReference", kOptUseReference},
+                           {"tokenCount", kOptTokenCount}, {"sourceTokenCount", kOptSourceTokenCount},
+                           {"longestToken", kOptLongestToken}, {"embeddingsRows", kOptEmbeddingsRows},
+                           {"embeddingsCols", kOptEmbeddingsCols},
+                           {"sourceEmbeddingsRows", kOptSourceEmbeddingsRows},
+                           {"sourceEmbeddingsCols", kOptSourceEmbeddingsCols}, {"wqRows", kOptWqRows},
+                           {"wqCols", kOptWqCols}, {"wkRows", kOptWkRows}, {"wkCols", kOptWkCols},
+                           {"wvRows", kOptWvRows}, {"wvCols", kOptWvCols}, {"woRows", kOptWoRows},
+                           {"woCols", kOptWoCols}, {"customMaskRows", kOptCustomMaskRows},
+                           {"customMaskCols", kOptCustomMaskCols}, {"paddingLength", kOptPaddingLength},
+                           {"outputOnly", kOptOutputOnly}, {"weightRowCount", kOptWeightRowCount},
+                           {"positionOffset", kOptPositionOffset}, {"alibi", kOptAlibi},
+                           {"trace", kOptTrace}, {"blockRows", kOptBlockRows}, {"blockKeys", kOptBlockKeys},
+                           {"decode", kOptDecode}}));
+    ids.set("OPTION_COUNT", static_cast<int>(kOptOptionCount));
+    return ids;
+}
+
 EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::class_<WasmEngine>("WasmEngine")
         .constructor<>()
@@ -385,6 +454,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
         .function("tokenEmbeddings", &WasmEngine::tokenEmbeddings)
         .function("memoryInUse", &WasmEngine::memoryInUse);
     emscripten::function("simdArchName", &attn::simd_arch_name);
+    emscripten::function("moduleIds", &module_ids);
     emscripten::constant("maxTokens", attn::kMaxTokens);
     emscripten::constant("maxTokensOutputOnly", attn::kMaxTokensOutputOnly);
     emscripten::constant("maxTokensTrace", attn::kMaxTokensTrace);

@@ -1,5 +1,5 @@
-// Ids of the Embind module; they mirror the enums in cpp/bindings/wasm_bindings.cpp and
-// cpp/attention.hpp.
+// Ids of the Embind module, by name. The core reports its own (moduleIds() in
+// cpp/bindings/wasm_bindings.cpp) and tests/js/engine-module-ids.test.mjs checks they are these.
 export const INPUT = Object.freeze({ embeddings: 0, wq: 1, wk: 2, wv: 3, wo: 4, sourceEmbeddings: 5 });
 export const BYTE_INPUT = Object.freeze({ customMask: 0, padding: 1 });
 
