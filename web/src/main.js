@@ -112,10 +112,9 @@ function renderDerived(draft) {
   syncEnabled(form);
 }
 
-// A preset's note, once something is changed, stays where it is, saying so: hiding it moved the
-// whole page below it, and its first change after loading the worked example was 45 ms of
-// prepaint, paint and layerize (all steps, 2026-12-02). Both texts are in one grid cell, one seen
-// (the cell is as tall as the longer), so switching between them moves nothing either.
+// A preset's note, once something is changed, stays where it is, saying so: hiding it moved (and
+// repainted) the whole page below it. Both texts are in one grid cell, one seen (the cell is as
+// tall as the longer), so switching between them moves nothing either.
 const presetNote = $('#preset-note');
 function renderPresetNote() {
   const preset = PRESETS[page.presetId];
