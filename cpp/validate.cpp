@@ -75,7 +75,7 @@ std::string over_budget(const CallSizes& s) {
     out << "this needs about " << mebibytes(bytes_needed(s)) << " of the engine's memory, more than "
         << "its limit of " << mebibytes(kMemoryBudgetBytes);
     const auto fits = [](CallSizes t) { return bytes_needed(t) <= kMemoryBudgetBytes; };
-    if (s.output_only) {
+    if (s.output_only && !s.trace) {
         CallSizes t = s;
         const double rows = largest_fitting(0, s.weight_rows, [&](double r) { t.weight_rows = r; return fits(t); });
         if (rows >= 0) out << ": at most " << number_text(rows) << " weight rows fit";
@@ -100,7 +100,8 @@ std::string over_budget(const CallSizes& s) {
         out << ", or " << number_text(s.T) << " tokens with " << number_text(heads) << " heads";
         break;
     }
-    out << "; the forward-only path (outputOnly) keeps no T\u00d7T matrix";
+    // (The trace and the decode show the T×T matrices: the forward-only path is no way out there.)
+    if (!s.trace && !s.decode) out << "; the forward-only path (outputOnly) keeps no T\u00d7T matrix";
     return out.str();
 }
 

@@ -193,3 +193,20 @@ TEST_CASE("the estimate covers what the trace and the decode keep", "[limits][fl
                            2.0 * (d.madds_cached.size() + d.madds_uncached.size());
     CHECK(attn::bytes_needed(s) - full >= 2 * 4 * decoded);
 }
+
+TEST_CASE("past the budget, the decode is told how many tokens fit, not to use the forward-only path", "[limits][flash][decode]") {
+    // 256 tokens, 1 024 heads: every head's T×T matrices twice over
+    attn::CallSizes decode = sizes(attn::kMaxTokensDecode, 1024, 1024);
+    decode.decode = true;
+    const std::string problem = attn::validate_sizes(decode);
+    CHECK_THAT(problem, StartsWith("this needs about ") && Contains("tokens fit"));
+    CHECK_THAT(problem, !Contains("outputOnly"));
+    decode.T = decode.S = number_after(problem, "at most");
+    CHECK(attn::validate_sizes(decode).empty());
+
+    // The largest trace (64 tokens, 1 × 1 tiles, 1 024 heads of one column) fits the budget.
+    attn::CallSizes trace = sizes(attn::kMaxTokensTrace, 1024, 1024);
+    trace.output_only = trace.trace = true;
+    trace.block_rows = trace.block_keys = 1;
+    CHECK(attn::validate_sizes(trace).empty());
+}
