@@ -130,7 +130,15 @@ export function fitFlags(flags, n) {
 
 /** boolean[][] to n × n (new entries false). */
 export function fitGrid(grid, n) {
-  return Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => Boolean(grid?.[i]?.[j])));
+  // (Plain loops: at 1 024 tokens, a link's mask is a million entries.)
+  const rows = new Array(n);
+  for (let i = 0; i < n; i += 1) {
+    const given = grid?.[i];
+    const row = new Array(n).fill(false);
+    if (given != null) for (let j = 0; j < n; j += 1) row[j] = Boolean(given[j]);
+    rows[i] = row;
+  }
+  return rows;
 }
 
 /**
