@@ -2,12 +2,9 @@
 // squares with the number in a tooltip when it is wide. The caller decides each cell's
 // background (a head tint, a weight colour…). Cells carry data-hv (the matrix), data-head,
 // data-row and data-col (0-based) — not data-matrix, which belongs to the lesson's tables.
+import { gridPresentation } from '../render/policy.js';
 import { formatCell } from '../views/format.js';
 import { h, setText } from '../views/dom.js';
-
-export const ROWS_SHOWN = 12;
-export const COLS_SHOWN = 48;
-export const NUMBERS_UP_TO = 16; // columns; wider matrices draw compact cells
 
 /**
  * spec: { matrix, name, head?, rowLabels, colLabels?, colHeads?: (c) → head index for the band,
@@ -22,9 +19,7 @@ export const NUMBERS_UP_TO = 16; // columns; wider matrices draw compact cells
  */
 export function renderGrid(spec, cache = null) {
   const { matrix, name, head, rowLabels, colLabels, bandColor, fill, caption, t } = spec;
-  const rows = Math.min(matrix.rows, spec.maxRows ?? ROWS_SHOWN);
-  const cols = Math.min(matrix.cols, spec.maxCols ?? COLS_SHOWN);
-  const numbers = spec.numbers ?? cols <= NUMBERS_UP_TO;
+  const { rows, cols, numbersInCells: numbers } = gridPresentation({ rows: matrix.rows, cols: matrix.cols, maxRows: spec.maxRows, maxCols: spec.maxCols, numbers: spec.numbers });
   const headAttr = head === undefined || head === null ? '' : ` data-head="${Number(head)}"`;
   const cut = rows < matrix.rows || cols < matrix.cols ? t('heads.cut', { rows, totalRows: matrix.rows, cols, totalCols: matrix.cols }) : '';
   const layout = cache && JSON.stringify([

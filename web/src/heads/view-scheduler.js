@@ -8,19 +8,20 @@
 // drawn in the end, on screen or not: tests, screenshots and a reader who scrolls find it current.
 //
 // A job starts only when the idle period has room for its view's last measured cost (or
-// FIRST_GUESS_MS before it was ever drawn), or it has waited IDLE_TIMEOUT_MS (idleHasRoom,
+// idleJobMs before it was ever drawn), or it has waited headsIdleWaitMs (idleHasRoom,
 // views/idle.js): a 12–14 ms job started between an input's handler and its frame pushed that
 // frame past 16 ms.
 //
 // createViewScheduler() → { track(el), draw(name, el, run, now), forget(name), pending() }
 //   draw(name, el, run, now): run() draws view `name` (whose element is `el`); `now` forces it.
 //   A later draw of the same name replaces a pending one (only the newest result is drawn).
+import { THRESHOLDS } from '../render/thresholds.js';
 import { frameComing, idleHasRoom, justAfterFrame, requestIdle, whenFrameIsOut } from '../views/idle.js';
 
-const IDLE_TIMEOUT_MS = 250;
-const FIRST_GUESS_MS = 8;
+const { headsIdleWaitMs, idleJobMs, nearPx } = THRESHOLDS;
 
-export function createViewScheduler({ rootMargin = '100px 0px' } = {}) {
+// On screen: within nearPx of the window, as the lesson's figures.
+export function createViewScheduler({ rootMargin = `${nearPx}px 0px` } = {}) {
   const onScreen = new Set();
   const queue = new Map(); // name → { el, run }
   const cost = new Map(); // name → ms its last draw took
@@ -58,9 +59,9 @@ export function createViewScheduler({ rootMargin = '100px 0px' } = {}) {
     performance.measure(`heads:${name}`, { start });
   }
 
-  // After the next frame is painted, in idle time (at the latest IDLE_TIMEOUT_MS later), one view
+  // After the next frame is painted, in idle time (at the latest headsIdleWaitMs later), one view
   // per task.
-  const later = (fn) => requestIdle(fn, { timeout: IDLE_TIMEOUT_MS });
+  const later = (fn) => requestIdle(fn, { timeout: headsIdleWaitMs });
   function schedule() {
     if (scheduled) return;
     scheduled = true;
@@ -74,7 +75,7 @@ export function createViewScheduler({ rootMargin = '100px 0px' } = {}) {
     const names = [...queue.keys()];
     const name = names.find((n) => onScreen.has(queue.get(n).el)) ?? names[0];
     const now = performance.now();
-    if (idleHasRoom(deadline, cost.get(name) ?? FIRST_GUESS_MS, now - (waitingSince ?? now), IDLE_TIMEOUT_MS)) {
+    if (idleHasRoom(deadline, cost.get(name) ?? idleJobMs, now - (waitingSince ?? now), headsIdleWaitMs)) {
       waitingSince = null;
       runOne(name);
     } else {

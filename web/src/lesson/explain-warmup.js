@@ -2,12 +2,12 @@
 // panel's fonts at their sizes and shapes their words in that frame (docs/performance.md). So once
 // a page is shown and idle, a few sample explanations are laid out out of sight inside the panel and
 // removed at once: the fonts stay loaded. Done again for another language (other fallback fonts).
+import { THRESHOLDS } from '../render/thresholds.js';
 import { h } from '../views/dom.js';
 import { idleHasRoom, requestIdle, whenFrameIsOut } from '../views/idle.js';
 import { renderExplanation } from './explain-panel.js';
 
-const COST_MS = 20; // what warming takes (docs/performance.md): it waits for an idle period that long
-const MAX_WAIT_MS = 5000; // or runs after that anyway
+const { warmupMs, warmupWaitMs } = THRESHOLDS;
 
 /**
  * panel: the explanation panel. samples(): explainCell outputs to lay out (the formulas of the
@@ -42,7 +42,7 @@ export function createExplanationWarmup(panel, samples) {
     const since = performance.now();
     const attempt = (deadline) => {
       if (asked !== language) return;
-      if (!idleHasRoom(deadline, COST_MS, performance.now() - since, MAX_WAIT_MS)) {
+      if (!idleHasRoom(deadline, warmupMs, performance.now() - since, warmupWaitMs)) {
         whenFrameIsOut(() => requestIdle(attempt, { timeout: 1000 }));
         return;
       }

@@ -4,9 +4,9 @@
 // subtracting the max, in float32, next to the stable result) and scaling X by 10.
 // Every number is read from the engine's results (companions.js); none is computed here.
 import { h, keyedChildren, setAlternatives, setAttr, setHidden, setText, writeText } from '../views/dom.js';
+import { labPresentation } from '../render/policy.js';
 import { parseDecimal } from '../state/parse.js';
 import { createLabCanvas } from './lab-canvas.js';
-import { CANVAS_FROM } from './matrix-view.js';
 import { factor, fmt } from './numbers.js';
 
 const MIN_TAU = 0.01;
@@ -31,7 +31,7 @@ export function createSoftmaxLab(callbacks) {
   const div10 = h('button', { type: 'button', className: 'tool', id: 'lesson-x01', dataset: { i18n: 'lab.x01' } });
   const message = h('p', { className: 'lesson-error', role: 'alert', hidden: true });
   const table = h('table', { className: 'lab-table' });
-  // From CANVAS_FROM keys on, the table is drawn on a canvas instead (lab-canvas.js).
+  // From canvasFromTokens keys on, the table is drawn on a canvas instead (lab-canvas.js).
   const labCanvas = createLabCanvas(callbacks.t);
   const summary = h('p', { className: 'lab-summary' });
   const notes = h('ul', { className: 'lab-notes' });
@@ -104,7 +104,7 @@ export function createSoftmaxLab(callbacks) {
     if (key !== pickerKey) {
       pickerKey = key;
       rowPicker.replaceChildren(
-        ...result.tokens.slice(0, 64).map((token, r) => h('button', { type: 'button', className: 'chip', dataset: { labRow: String(r) }, text: token })),
+        ...result.tokens.slice(0, labPresentation({ queries: result.T, keys: result.Tk }).queries).map((token, r) => h('button', { type: 'button', className: 'chip', dataset: { labRow: String(r) }, text: token })),
       );
       headPicker.replaceChildren(
         ...(result.heads > 1
@@ -195,7 +195,7 @@ export function createSoftmaxLab(callbacks) {
     if (key === tableKey) return;
     tableKey = key;
     const keys = (result.source ?? result).tokens; // the source's in cross-attention
-    const shown = Math.min(result.Tk, 64);
+    const { keys: shown, kind } = labPresentation({ queries: result.T, keys: result.Tk });
     const zHead = state.temperature === 1 ? 's + m' : Z_HEAD_TAU;
     // The row's numbers, as shown: [{ masked, z, exp, weight, naiveExp, naiveWeight }].
     const rows = Array.from({ length: shown }, (_, j) => ({
@@ -206,7 +206,7 @@ export function createSoftmaxLab(callbacks) {
       naiveExp: naive ? at(naive.exps, i, j) : NaN,
       naiveWeight: naive ? at(naive.weights, i, j) : NaN,
     }));
-    const onCanvas = shown >= CANVAS_FROM;
+    const onCanvas = kind === 'canvas';
     setHidden(table, onCanvas);
     setHidden(labCanvas.el, !onCanvas);
     if (onCanvas) drawCanvas(keys, rows, zHead, Boolean(naive), tr);

@@ -5,50 +5,19 @@
 // handled here by delegation and reported through callbacks.
 import { h, setText } from '../views/dom.js';
 import { frameComing, idleHasRoom, justAfterFrame, requestIdle, whenFrameIsOut } from '../views/idle.js';
-import { NEAR_PX } from '../views/window-sight.js';
 import { superscript, subscript } from '../i18n/index.js';
+import { allHeadsShown, lessonPage, matrixPresentation, printed, skipOffScreen } from '../render/policy.js';
+import { THRESHOLDS } from '../render/thresholds.js';
 import { compareMaskOf } from './companions.js';
 import { fillText } from './explain.js';
 import { updateFormulaLines } from './formula-lines.js';
 import { formulaVariants, stepFormulas } from './formulas.js';
 import { overCell, startEdit, startsEdit } from './matrix-edit.js';
 import { createCanvasMatrixView } from './canvas-matrix-view.js';
-import { CANVAS_FROM, createMatrixView, MAX_SHOWN, W_CANVAS_FROM } from './matrix-view.js';
+import { createMatrixView } from './matrix-view.js';
 import { EDITABLE, STEPS, stepIndex } from './steps.js';
 
-// Per-head steps show every head up to this many T×T cells per figure row, else the selected
-// head only, with a tab per head (a page of 8 heads × 5 steps would not re-render in a frame).
-const HEAD_CELL_BUDGET = 4 * 32 * 32;
-// One step at a time, figures off screen skip layout and paint from this many cells (lesson.css,
-// "many"); every page of all steps does so.
-const MANY_CELLS = 3000;
-// A page of all steps that would print more table cells than this shows its matrices with a row
-// per token on canvases below CANVAS_FROM tokens too (T = 7, d_model = 8, 2 heads: 1 355 cells,
-// whose tables took 34–50 ms to update on a change; the worked example, about 430, stays tables).
-// Not from d_model = W_CANVAS_FROM: the weights are canvases there, so the page skips its figures
-// off screen already ("many" below), and canvases took 0.95–1.37 times the time of its tables
-// (T = 7, d_model = 16, side by side, 2026-12-02).
-const ALL_STEPS_TABLE_CELLS = 1000;
-// One step at a time, the same below CANVAS_FROM tokens when the largest step of the page would
-// print more cells than this in matrices with a row per token (the W matrices, which change only
-// when edited, are not counted): on every step then, so that the matrices look alike from one
-// step to the next. At T = 6, d_model = 8, 2 heads (the softmax step prints 216 cells) the
-// tables' style, layout and paint took 12 of the 21 ms of a change of ÷√d_k; on canvases 15 of 16
-// interactions were within a frame, against 10 as tables (side by side, 2026-12-02). The worked
-// example (108 cells at most) and its comparison preset (144) stay tables: numbers a reader can
-// select, search and have read out, and 13–14 of its 16 interactions within a frame as tables.
-const STEP_TABLE_CELLS = 150;
-const SPARE_VIEWS = 24;
-const MAX_PARKED = 4; // sections of other steps kept built (each holds up to 8 canvases)
-const IDLE_SLICE_MS = 8; // drawing a canvas of T = 32 takes a few ms
-const IDLE_WAIT_MS = 1000; // drawn at the latest this long after they were first put off
-// Steps laid out for the first time in one frame: up to about this many elements (a few tens of ms).
-const LAYOUT_BATCH_ELEMENTS = 1500;
-
-// A result larger than the printed corner (T > 48, drawn as tables): its matrices are
-// filled a few per task, those near the screen first, each task at most about SLICE_MS, so that
-// no task blocks the page for 50 ms (issue 6) even when every view is new (a new T).
-const SLICE_MS = 20;
+const { nearPx, sliceMs, idleJobMs, lessonIdleWaitMs, prefetchWaitMs, layoutBatchElements, parkedSteps, spareViews } = THRESHOLDS;
 let useCounter = 0;
 let serialCounter = 0;
 
@@ -56,8 +25,6 @@ const WEIGHT_MATRICES = new Set(['weights', 'exps', 'cmp-weights']);
 // (classList.toggle with its force argument, not add or remove: those write the class attribute
 // even when they change nothing, a mutation of each shown step's class on every update)
 const unpark = (el) => el.classList.toggle('parked', false);
-// A result with more queries or keys than the printed corner shows (MAX_SHOWN).
-const pastCorner = (result) => result.T > MAX_SHOWN || (result.Tk ?? result.T) > MAX_SHOWN;
 const SQUARE = new Set(['dots', 'scores', 'masked', 'exps', 'weights', 'mask', 'cmp-weights']);
 const W_SYMBOL = { wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O' };
 
@@ -110,8 +77,8 @@ export function createStepsView(container, callbacks) {
   let ctx = null;
   let tokensKey = '';
   let allSteps = false; // a page of all steps: what is far from the screen waits (updateView)
-  let huge = false; // matrices past the printed corner: fill views in slices (SLICE_MS)
-  let rowsOnCanvas = false; // too many cells for tables below CANVAS_FROM (ALL_STEPS_TABLE_CELLS, STEP_TABLE_CELLS)
+  let huge = false; // matrices past the printed corner: fill views in slices (render/policy.js)
+  let rowsOnCanvas = false; // matrices with a row per token on canvases at any T (render/policy.js)
   const sized = new WeakSet(); // tables' figures and steps laid out once ('first-layout')
   let parking = false; // sections of other steps stay in the page, parked (showAmongParked)
   const queue = new Map(); // view → { matrix, options }: waiting for a slice
@@ -135,7 +102,7 @@ export function createStepsView(container, callbacks) {
   }
 
   // One slice: views near the screen first, while the time spent plus what the slowest view so
-  // far took stays under SLICE_MS (at least one view per slice); then the next slice in a new
+  // far took stays under sliceMs (at least one view per slice); then the next slice in a new
   // task. A newer render replaces what is queued (the queue holds each view once).
   let slowest = 0;
   function slice() {
@@ -154,7 +121,7 @@ export function createStepsView(container, callbacks) {
         runUpdate(view, matrix, options);
       }
       slowest = Math.max(slowest * 0.9, performance.now() - before);
-    } while (queue.size && performance.now() - start + slowest < SLICE_MS);
+    } while (queue.size && performance.now() - start + slowest < sliceMs);
     if (queue.size) sliceTimer = setTimeout(slice, 0);
   }
 
@@ -181,7 +148,7 @@ export function createStepsView(container, callbacks) {
         if (view.near && view.pending) drawPending(view);
       }
     },
-    { rootMargin: `${NEAR_PX}px 0px` },
+    { rootMargin: `${nearPx}px 0px` },
   );
 
   // Which tables are in the window itself, no margin (view.inWindow; undefined while not known).
@@ -240,7 +207,7 @@ export function createStepsView(container, callbacks) {
       title: name.startsWith('cmp-') ? t(`name.${name.slice(4)}`) : t(`name.${name}`),
       kind: name === 'mask' ? 'mask' : WEIGHT_MATRICES.has(name) ? 'weights' : 'signed',
       corner: isW ? '' : undefined,
-      rowLabels: isW ? Array.from({ length: Math.min(matrix.rows, MAX_SHOWN) }, (_, r) => String(r + 1)) : ['k', 'v'].includes(name) ? keys : tokens,
+      rowLabels: isW ? Array.from({ length: printed(matrix.rows) }, (_, r) => String(r + 1)) : ['k', 'v'].includes(name) ? keys : tokens,
       colTokens: SQUARE.has(name) ? keys : null,
       editable,
       toggle: name === 'mask',
@@ -250,19 +217,10 @@ export function createStepsView(container, callbacks) {
       t,
     };
     // (Not the symbol: a view takes a new one in place, viewFor.)
-    const past = pastCorner(result) || (isW && Math.max(matrix.rows, matrix.cols) > MAX_SHOWN);
-    const canvas = (spec.rows >= (isW ? W_CANVAS_FROM : CANVAS_FROM) || (rowsOnCanvas && !isW)) && !past;
+    const { kind } = matrixPresentation({ rows: matrix.rows, cols: matrix.cols, isWeight: isW, tokens: result.T, keys: result.Tk, tokensOnCanvas: rowsOnCanvas });
+    const canvas = kind === 'canvas';
     spec.key = [role, name, head, spec.rows, spec.cols, spec.title, spec.tag, isW ? spec.rows : tokensKey,
-      spec.colTokens ? 'sq' : '', editable, tools.map((x) => x.label).join(','), t('table.corner'), canvas ? 'canvas' : 'table'].join('|');
-    // Every matrix with a row per token (X too, edited over its canvas) is a canvas from
-    // CANVAS_FROM tokens up to the printed corner, and so are the weights from d_model =
-    // W_CANVAS_FROM up to it (Randomise W_Q at d_model = 16 restyled and laid out 256 changed table
-    // cells, 7 ms of a 20 ms frame; on a canvas the click took 0.58 × the time, 2026-12-01); below
-    // CANVAS_FROM, on a page with too many cells for tables (rowsOnCanvas). Past the corner a
-    // matrix stays a table. Past T = MAX_SHOWN it is filled in slices: a step's
-    // fresh canvases, each allocated and drawn whole, made one task of 330–480 ms at T = 512,
-    // where the sliced tables stay under 50 ms (issue 6). Past d_model = MAX_SHOWN, four fresh
-    // 48 × 48 weight canvases drawn whole in idle time held back the tables waiting behind them.
+      spec.colTokens ? 'sq' : '', editable, tools.map((x) => x.label).join(','), t('table.corner'), kind].join('|');
     return { spec, matrix, canvas };
   }
 
@@ -349,8 +307,8 @@ export function createStepsView(container, callbacks) {
   // × 2 turns, 2026-12-02): the first page (900 table cells) 0.50–1.04 × the time, 13 of 15
   // interactions faster (mask kind 0.50, fill 0.52, an edit of X 0.54); the worked example
   // 0.45–1.09, 13 of 15 faster (Randomise 0.45, an edit of W_Q 0.54). They are drawn in idle time
-  // just after the frame, within IDLE_WAIT_MS at the latest, at once when the observer sees them
-  // come near (NEAR_PX), and before printing.
+  // just after the frame, within lessonIdleWaitMs at the latest, at once when the observer sees them
+  // come near (nearPx), and before printing.
   function updateView(view, far = false) {
     const options = optionsOf(view);
     queue.delete(view); // whatever was queued for it is older
@@ -417,8 +375,7 @@ export function createStepsView(container, callbacks) {
 
   function shownHeads() {
     const { result, state } = ctx;
-    const cells = Math.min(result.T, MAX_SHOWN) * Math.min(result.Tk, MAX_SHOWN);
-    if (result.heads * cells <= HEAD_CELL_BUDGET && result.heads <= 4) return { all: true, heads: result.perHead.map((_, k) => k) };
+    if (allHeadsShown({ heads: result.heads, tokens: result.T, keys: result.Tk })) return { all: true, heads: result.perHead.map((_, k) => k) };
     return { all: false, heads: [state.head - 1] };
   }
 
@@ -548,12 +505,12 @@ export function createStepsView(container, callbacks) {
     container.toggleAttribute('data-laying-out', toLayOut.size > 0);
     if (layoutAsked || !toLayOut.size) return;
     layoutAsked = true;
-    whenFrameIsOut(() => requestIdle(layOutNextSteps, { timeout: 1000 }));
+    whenFrameIsOut(() => requestIdle(layOutNextSteps, { timeout: lessonIdleWaitMs }));
   }
   function layOutNextSteps() {
     const batch = [];
     let elements = 0;
-    while (toLayOut.size && elements < LAYOUT_BATCH_ELEMENTS) {
+    while (toLayOut.size && elements < layoutBatchElements) {
       for (const el of toLayOut) if (!el.isConnected) toLayOut.delete(el); // laid out when shown again
       const [first] = toLayOut;
       if (!first) break;
@@ -594,10 +551,14 @@ export function createStepsView(container, callbacks) {
     tokensKey = `${ctx.result.tokens.join('\u0001')}\u0002${ctx.result.source?.tokens.join('\u0001') ?? ''}`;
     const single = ctx.state.step !== 'all';
     const steps = single ? STEPS.filter((s) => s.id === ctx.state.step) : STEPS;
-    huge = pastCorner(ctx.result);
-    rowsOnCanvas = !huge && ctx.result.dModel < W_CANVAS_FROM && (single
-      ? Math.max(...STEPS.map((step) => cellsOf(step, true, true))) > STEP_TABLE_CELLS
-      : STEPS.reduce((cells, step) => cells + cellsOf(step, false), 0) > ALL_STEPS_TABLE_CELLS);
+    ({ sliced: huge, tokensOnCanvas: rowsOnCanvas } = lessonPage({
+      tokens: ctx.result.T,
+      keys: ctx.result.Tk,
+      dModel: ctx.result.dModel,
+      single,
+      stepCells: () => Math.max(...STEPS.map((step) => cellsOf(step, true, true))),
+      pageCells: () => STEPS.reduce((cells, step) => cells + cellsOf(step, false), 0),
+    }));
     const built = steps.map((step) => sectionFor(step, single));
     live = built.flatMap((b) => b.views);
     const shownCells = live.reduce((n, v) => n + v.rows * v.cols, 0);
@@ -630,7 +591,7 @@ export function createStepsView(container, callbacks) {
     // the time, 13 of 15 interactions faster (Randomise 0.62, hover 0.62); the worked example
     // 0.63–1.18, 12 of 15 faster (Randomise 0.63, an edit of W_Q 0.66); at T = 8, d_model = 8
     // (canvases) 0.63–0.98 (τ 0.63, padding 0.70, 9 samples × 2 turns). Printing renders them all.
-    container.classList.toggle('many', shownCells > MANY_CELLS || !single);
+    container.classList.toggle('many', skipOffScreen({ single, shownCells }));
     // A table's figure or a step skipped before it was ever laid out takes lesson.css's guess of a
     // size, and the page's height jumped as such figures were scrolled to: new ones (a step whose
     // content was made again too) are laid out once, in idle time, and keep their size from then
@@ -650,20 +611,20 @@ export function createStepsView(container, callbacks) {
     const spare = [...views.entries()].filter(([, view]) => !keep.has(view));
     spare.sort((a, b) => b[1].used - a[1].used);
     spare.forEach(([key, view], n) => {
-      if (n < SPARE_VIEWS) return;
+      if (n < spareViews) return;
       near.unobserve(view.el);
       inWindow.unobserve(view.el);
       views.delete(key);
     });
   }
 
-  // One step at a time (T up to MAX_SHOWN): the sections of other steps stay in the page, parked
+  // One step at a time (T up to the printed corner): the sections of other steps stay in the page, parked
   // (no height, content skipped but its layout kept), so that showing one of them again — or the
   // next or previous step, built ahead in idle time (prefetch below) — costs little style and
   // layout: on a software-rendered page a step of T = 32 took 20-40 ms to lay out when its
-  // section was attached anew; with tables too (T < CANVAS_FROM), the stepper at T = 6 took 0.38
+  // section was attached anew; with tables too (T < canvasFromTokens), the stepper at T = 6 took 0.38
   // times the time (18.2 ms against 47.6, side by side, 2026-12-02); a selection left in a parked
-  // step made every later frame slower (selectedSections below). At most MAX_PARKED are kept;
+  // step made every later frame slower (selectedSections below). At most parkedSteps are kept;
   // each holds its own figures (no matrix is in two sections); while parked, their content is
   // skipped (content-visibility: hidden: not painted, not focusable, not in the accessibility
   // tree). A parked step of tables thus holds copies of cells shown in another step (S + M in the
@@ -691,7 +652,7 @@ export function createStepsView(container, callbacks) {
     const isNeighbour = (el) => Number(neighbours.has(el.dataset.step));
     parked.sort((a, b) => isNeighbour(b) - isNeighbour(a) || (b.shownAt ?? 0) - (a.shownAt ?? 0));
     parked.forEach((child, n) => {
-      if (n < MAX_PARKED) child.classList.toggle('parked', true);
+      if (n < parkedSteps) child.classList.toggle('parked', true);
       else child.remove();
     });
     if (parked.some((el) => selectedSections.includes(el) && el.isConnected)) document.getSelection()?.removeAllRanges();
@@ -719,13 +680,13 @@ export function createStepsView(container, callbacks) {
   function schedulePrefetch() {
     const request = ++prefetchRequest;
     whenFrameIsOut(() => {
-      if (request === prefetchRequest) requestIdle((deadline) => request === prefetchRequest && prefetch(deadline), { timeout: 2000 });
+      if (request === prefetchRequest) requestIdle((deadline) => request === prefetchRequest && prefetch(deadline), { timeout: prefetchWaitMs });
     });
   }
-  let prefetchCost = IDLE_SLICE_MS; // what building a section took last time
+  let prefetchCost = idleJobMs; // what building a section took last time
   function prefetch(deadline) {
     // What is shown first; and not in an idle period too short for it (see drainIdle).
-    if (!parking || waiting.size || !idleHasRoom(deadline, Math.min(prefetchCost, IDLE_SLICE_MS), 0, Infinity)) {
+    if (!parking || waiting.size || !idleHasRoom(deadline, Math.min(prefetchCost, idleJobMs), 0, Infinity)) {
       if (parking) schedulePrefetch();
       return;
     }
@@ -755,7 +716,7 @@ export function createStepsView(container, callbacks) {
     schedulePrefetch(); // the other neighbour
   }
 
-  // Canvases away from the screen (farther than NEAR_PX) are drawn after the frame, in idle time
+  // Canvases away from the screen (farther than nearPx) are drawn after the frame, in idle time
   // (or when they come near, through the observer above): a step of T = 32 has up to 8 of them,
   // and drawing all in the frame that shows the change would not fit in it. Where they are is
   // read once per render: one layout, which the frame needs anyway (the canvas drawing after it
@@ -765,8 +726,8 @@ export function createStepsView(container, callbacks) {
     const far = new Set();
     const canvases = live.filter((v) => v.isCanvas);
     if (!canvases.length) return far;
-    const top = -NEAR_PX;
-    const bottom = window.innerHeight + NEAR_PX;
+    const top = -nearPx;
+    const bottom = window.innerHeight + nearPx;
     for (const view of canvases) {
       // Where the observer said (it follows scrolling), unless the view was just put on the
       // page: then measured, which costs a layout.
@@ -790,7 +751,7 @@ export function createStepsView(container, callbacks) {
 
   // Tables out of the window (updateView): drawn in a task of their own just after the frame that
   // shows the change, before the next one, so that the frame holds only what is seen. Near the
-  // window they were drawn in it (NEAR_PX): with ÷√d_k toggled on the worked example (all steps,
+  // window they were drawn in it (nearPx): with ÷√d_k toggled on the worked example (all steps,
   // the lab in the middle of the window, no mask) the frame laid out 386 objects and repainted 147
   // numbers, 72 of them in the exponentials and A just below the window; now 217 and 75 (that
   // frame alone: paint-invalidations.mjs with FRAME=1). Side by side (15 samples × 2 turns,
@@ -818,7 +779,7 @@ export function createStepsView(container, callbacks) {
     if (idleHandle !== null) return;
     idleHandle = 'asked';
     whenFrameIsOut(() => {
-      idleHandle = requestIdle(drainIdle, { timeout: 1000 });
+      idleHandle = requestIdle(drainIdle, { timeout: lessonIdleWaitMs });
     });
   }
   // Before printing, whatever waits is drawn now: a printout shows every step and figure, far
@@ -838,7 +799,7 @@ export function createStepsView(container, callbacks) {
   // Views shown first, then those of parked sections (prefetch).
   const waiting = new Set(); // views with something pending
   // A view is drawn only when what it took last time fits in the idle period left, or once the
-  // views have waited IDLE_WAIT_MS (idleHasRoom, views/idle.js).
+  // views have waited lessonIdleWaitMs (idleHasRoom, views/idle.js).
   let waitingSince = null;
   function drainIdle(deadline) {
     idleHandle = null;
@@ -851,7 +812,7 @@ export function createStepsView(container, callbacks) {
         waiting.delete(view);
         continue;
       }
-      if (!idleHasRoom(deadline, Math.min(view.cost ?? IDLE_SLICE_MS, IDLE_SLICE_MS), performance.now() - (waitingSince ?? start), IDLE_WAIT_MS)) {
+      if (!idleHasRoom(deadline, Math.min(view.cost ?? idleJobMs, idleJobMs), performance.now() - (waitingSince ?? start), lessonIdleWaitMs)) {
         waitingSince ??= start;
         break;
       }
@@ -861,9 +822,9 @@ export function createStepsView(container, callbacks) {
       const before = performance.now();
       drawPending(view);
       if (!huge) view.cost = performance.now() - before;
-      // More while the idle period lasts, up to IDLE_SLICE_MS, so that an input arriving meanwhile
+      // More while the idle period lasts, up to idleJobMs, so that an input arriving meanwhile
       // waits little.
-      if (performance.now() - start > IDLE_SLICE_MS) break;
+      if (performance.now() - start > idleJobMs) break;
     }
     if (waiting.size || panelsWaiting.size) scheduleIdle();
   }

@@ -5,7 +5,9 @@
 //   - when the idle period left covers what the job took last time (capped: idle periods last
 //     50 ms at most),
 // or when it has waited long enough (or its callback timed out): every job runs in the end.
-const LONGEST_FIT_MS = 40;
+import { THRESHOLDS } from '../render/thresholds.js';
+
+const { idleFitCapMs, emulatedIdleMs } = THRESHOLDS;
 let framePending = false;
 
 /** A change waits for the next frame: idle jobs hold back until that frame has been rendered. */
@@ -37,19 +39,18 @@ export function justAfterFrame(fn) {
  *  (requestAnimationFrame, then requestIdleCallback), not spin in idle callbacks until then. */
 export function idleHasRoom(deadline, costMs, waitedMs, maxWaitMs) {
   if (!deadline?.timeRemaining || deadline.didTimeout || waitedMs >= maxWaitMs) return true;
-  return !framePending && deadline.timeRemaining() >= Math.min(costMs, LONGEST_FIT_MS);
+  return !framePending && deadline.timeRemaining() >= Math.min(costMs, idleFitCapMs);
 }
 
 // Safari has no requestIdleCallback. There an idle period is emulated as the usual polyfill does:
-// a timeout whose deadline counts down from the longest idle period a browser grants (50 ms).
-const EMULATED_IDLE_MS = 50;
+// a timeout whose deadline counts down from the longest idle period a browser grants.
 
 /** requestIdleCallback(fn, options) where the browser has it, else that emulation. */
 export function requestIdle(fn, options) {
   if (typeof requestIdleCallback === 'function') return requestIdleCallback(fn, options);
   return setTimeout(() => {
     const start = performance.now();
-    fn({ didTimeout: false, timeRemaining: () => Math.max(0, EMULATED_IDLE_MS - (performance.now() - start)) });
+    fn({ didTimeout: false, timeRemaining: () => Math.max(0, emulatedIdleMs - (performance.now() - start)) });
   }, 1);
 }
 

@@ -4,9 +4,9 @@
 // again in the frame. So places are noted where the page is laid out already: at the reports of
 // one IntersectionObserver, and at the window's scroll and resize events.
 
-/** px: what is this close to the window counts as near it: drawn just after the frame that shows a
- *  change, not in idle time (lesson/view.js, lesson/canvas-matrix-view.js). */
-export const NEAR_PX = 150;
+import { THRESHOLDS } from '../render/thresholds.js';
+
+const { nearPx, sightSteps } = THRESHOLDS;
 
 // The window's top in the page and its height (px), as last noted.
 export const windowAt = { top: 0, height: 0 };
@@ -20,10 +20,9 @@ function noteWindow() {
   window.addEventListener('resize', noteWindow, { passive: true });
 }
 
-// One observer for every target: where each is in the window (± NEAR_PX), reported each time a
-// 1/SIGHT_STEPS of its height comes in or goes out (17 px of a box 75vh high at 900 px, less than
+// One observer for every target: where each is in the window (± nearPx), reported each time a
+// 1/sightSteps of its height comes in or goes out (17 px of a box 75vh high at 900 px, less than
 // a row of a matrix). (It holds its targets weakly: one dropped with its view is not kept.)
-const SIGHT_STEPS = 40;
 let sightObserver = null;
 const sightListeners = new WeakMap(); // target → listener(entry)
 
@@ -34,7 +33,7 @@ export function watchSight(target, listener) {
       noteWindow();
       for (const entry of entries) sightListeners.get(entry.target)?.(entry);
     },
-    { rootMargin: `${NEAR_PX}px 0px`, threshold: Array.from({ length: SIGHT_STEPS + 1 }, (_, k) => k / SIGHT_STEPS) },
+    { rootMargin: `${nearPx}px 0px`, threshold: Array.from({ length: sightSteps + 1 }, (_, k) => k / sightSteps) },
   );
   sightListeners.set(target, listener);
   sightObserver.observe(target);

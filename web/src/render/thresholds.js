@@ -1,0 +1,46 @@
+// Every number that decides how a matrix is drawn (a table or a canvas, its printed corner,
+// numbers or bare cells, skipped off screen) and when (in the frame, just after it, near the
+// window, in idle time). render/policy.js turns the first kind into decisions; the schedulers read
+// the second. Why each value: one line here; the figures behind it: docs/performance.md.
+export const THRESHOLDS = Object.freeze({
+  // ---- how: the lesson's matrices (lesson/view.js) ----
+  printedCorner: 48, // rows and columns a lesson matrix prints at most; past it, its top-left corner and a canvas overview
+  canvasFromTokens: 8, // matrices with a row per token, and the softmax lab, are canvases from this many tokens: their tables no longer fit a change's frame
+  weightCanvasFromDModel: 16, // the W matrices (d_model × d_model) are canvases from this d_model
+  stepTableCells: 150, // one step at a time: more cells than this in the largest step's token matrices puts them on canvases below canvasFromTokens too
+  allStepsTableCells: 1000, // the same for a page of all steps, counting every cell of the page
+  manyCells: 3000, // one step at a time, figures off screen skip layout and paint from this many cells shown (lesson.css "many"); all steps always do
+  headCellBudget: 4 * 32 * 32, // per-head steps show every head up to this many T × T cells in a row of figures, else one head with tabs
+  allHeadsUpTo: 4, // and at most this many heads side by side
+  labShown: 64, // the softmax lab lists this many queries and keys at most
+
+  // ---- how: the head grids (heads/, cross/) ----
+  gridRows: 12, // rows a head grid prints unless told otherwise
+  gridCols: 48, // columns a head grid prints unless told otherwise; the head split's Q, concat and W_O too
+  numbersUpTo: 12, // a head grid prints numbers up to this many columns (d_model in the split, keys in a map); wider: bare coloured cells
+  mapsDrawn: 64, // small multiples (one map per head) drawn at most
+  mapTokens: 96, // rows and columns of a small map drawn at most
+  mapPx: 150, // a small map is about this many pixels a side…
+  mapCellMinPx: 2, // …with cells of at least this many pixels…
+  mapCellMaxPx: 22, // …and at most this many
+  detailDrawn: 64, // rows and columns of the selected map (and the cross-attention map) drawn at most
+  splitByPartFrom: 64 * 64, // past this many T × Tk entries the head split draws its parts one per task
+
+  // ---- when (lesson/view.js, lesson/canvas-matrix-view.js, heads/view-scheduler.js, views/) ----
+  nearPx: 150, // what is this close to the window counts as near it: drawn just after the frame, not in idle time
+  sightSteps: 40, // the window's scrolling is followed in 1/40ths of a box's height (less than a row of a matrix)
+  nearRows: 2, // a canvas draws this many rows beyond the window just after the frame…
+  nearCols: 2, // …and this many columns beyond its box's view
+  sliceMs: 20, // a matrix past the printed corner is filled in tasks of about this long, so none blocks for 50 ms
+  idleJobMs: 8, // what an idle job is guessed to take before it ran once, and the longest a batch of them runs
+  idleFitCapMs: 40, // an idle period never needs more room than this (browsers grant 50 ms at most)
+  emulatedIdleMs: 50, // where there is no requestIdleCallback, an idle period counts down from this
+  lessonIdleWaitMs: 1000, // lesson work put off for idle time runs at the latest this long after (far canvases, first layouts)
+  prefetchWaitMs: 2000, // the next and previous steps are built ahead at the latest this long after
+  headsIdleWaitMs: 250, // a head view off screen is drawn at the latest this long after a change
+  warmupMs: 20, // warming the explanation's fonts takes about this long: it waits for an idle period that long…
+  warmupWaitMs: 5000, // …or runs after this anyway
+  layoutBatchElements: 1500, // steps laid out for the first time in one frame: about this many elements
+  parkedSteps: 4, // sections of other steps kept built and parked, one step at a time
+  spareViews: 24, // matrix views of steps not shown kept for going back
+});
