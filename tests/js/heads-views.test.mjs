@@ -5,7 +5,8 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { createAttention } from '../../web/src/engine/attention.js';
-import { headColor, kvHeadOf, textOn, weightColor } from '../../web/src/heads/head-colors.js';
+import { kvHeadOf } from '../../web/src/heads/split-view.js';
+import { headColor, textOn, weightColor } from '../../web/src/render/colors.js';
 import { FIELDS, LESSON_FIELDS, STRUCTURE_DEFAULTS, STRUCTURE_FIELDS, sentenceTokens } from '../../web/src/state/schema.js';
 import { compareRows, inverseOrder, reorderConfig, runShuffle, shuffledOrder } from '../../web/src/positions/shuffle.js';
 import { PRESETS } from '../../web/src/state/presets.js';

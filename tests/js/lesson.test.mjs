@@ -26,7 +26,7 @@ import { neighbourStep, STEPS, STEP_IDS } from '../../web/src/lesson/steps.js';
 import { PRESETS } from '../../web/src/state/presets.js';
 import { stateToDraft } from '../../web/src/state/draft.js';
 import { lessonEngineConfig, toEngineConfig, validateDraft, validateLesson } from '../../web/src/state/validate.js';
-import { colorScale } from '../../web/src/views/colors.js';
+import { colorScale } from '../../web/src/render/colors.js';
 
 const limits = { maxTokens: 1024, maxDModel: 1024 };
 const html = readFileSync(new URL('../../web/index.html', import.meta.url), 'utf8');

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { colorScale, maxAbs, textColorFor } from '../../web/src/views/colors.js';
+import { colorScale, maxAbs, textOn } from '../../web/src/render/colors.js';
 import { configKey } from '../../web/src/views/config-key.js';
 import { formatCell, parseCell } from '../../web/src/views/format.js';
 
@@ -40,9 +40,9 @@ test('weights use a fixed 0..1 scale', () => {
 });
 
 test('text is dark on light cells and white on dark ones', () => {
-  assert.equal(textColorFor('rgb(255, 255, 255)'), '#111');
-  assert.equal(textColorFor('rgb(5, 48, 97)'), '#fff');
-  assert.equal(textColorFor('not a colour'), '#111');
+  assert.equal(textOn('rgb(255, 255, 255)'), '#111');
+  assert.equal(textOn('rgb(5, 48, 97)'), '#fff');
+  assert.equal(textOn('not a colour'), '#111');
 });
 
 test('a config key changes with any number of a matrix, and stays short', () => {

@@ -1,20 +1,11 @@
 // Cross-attention explained with the result's own shapes: queries from the target sentence,
 // keys and values from the source, so each attention map is target × source. Shows both inputs
 // and the selected head's map with its tokens on both axes. Every number comes from the result.
-import { colorScale, textColorFor } from '../views/colors.js';
 import { h, placeChildren } from '../views/dom.js';
 import { renderGrid, weightLegend } from '../heads/grid.js';
 import { createPartKeeper } from '../heads/part-keeper.js';
-import { headColor, textOn, weightColor, weightStops } from '../heads/head-colors.js';
+import { headColor, signedFill, stops, weightFill } from '../render/colors.js';
 import { superscript } from '../i18n/index.js';
-
-const signedFill = (matrix) => {
-  const scale = colorScale('signed', matrix.data);
-  return (r, c, value) => {
-    const background = scale.color(value);
-    return { background, color: textColorFor(background) };
-  };
-};
 
 export function createCrossPanel() {
   const el = h('section', { className: 'panel hv-panel xa', id: 'cross-view', hidden: true });
@@ -60,11 +51,7 @@ export function createCrossPanel() {
             head: selected,
             rowLabels: tokens,
             colLabels: sourceTokens,
-            fill: (r, c, w) => {
-              if (masked.data[r * masked.cols + c]) return { background: '#e4e7ec', color: '#8a93a3' };
-              const bg = weightColor(w);
-              return { background: bg, color: textOn(bg) };
-            },
+            fill: weightFill(masked),
             text: (r, c) => (masked.data[r * masked.cols + c] ? '0' : undefined),
             numbers: Tk <= 12,
             maxRows: 64,
@@ -72,7 +59,7 @@ export function createCrossPanel() {
             caption: t('heads.cross.map', { sup: superscript(selected + 1) }),
             t,
           }),
-          weightLegend(weightStops(), t),
+          weightLegend(stops('viridis'), t),
         ]),
       ]),
     ];

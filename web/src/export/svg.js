@@ -1,7 +1,7 @@
 // One matrix as a standalone SVG heatmap, drawn like the page draws it (same colour scales, same
 // 3-decimal numbers, −∞ in grey). No DOM: the page turns the text into a download, or into a
 // PNG through a canvas. Every label is XML-escaped: tokens come from whoever made the link.
-import { colorScale } from '../views/colors.js';
+import { COLORS, MASKED_CELL, colorScale } from '../render/colors.js';
 import { formatCell } from '../views/format.js';
 import { visibleText } from './visible-text.js';
 
@@ -55,39 +55,39 @@ export function heatmapSVG(entry, { title = '' } = {}) {
   const parts = [];
   parts.push(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${escapeXml(FONT)}" font-size="13">`,
-    `<rect width="100%" height="100%" fill="#ffffff"/>`,
-    `<text x="8" y="22" font-size="15" font-weight="600" fill="#1d2330">${escapeXml(symbol)}` +
-      `<tspan fill="#5b6475" font-weight="400">  ${matrix.rows} × ${matrix.cols}${title ? `  ·  ${escapeXml(title)}` : ''}</tspan></text>`,
+    `<rect width="100%" height="100%" fill="${COLORS.panel}"/>`,
+    `<text x="8" y="22" font-size="15" font-weight="600" fill="${COLORS.ink}">${escapeXml(symbol)}` +
+      `<tspan fill="${COLORS.muted}" font-weight="400">  ${matrix.rows} × ${matrix.cols}${title ? `  ·  ${escapeXml(title)}` : ''}</tspan></text>`,
   );
   // Column labels: the index, and the key token under it for T×T matrices.
   for (let c = 0; c < cols; c += 1) {
     const x = left + c * CELL_W + CELL_W / 2;
     const label = colLabels[c] ?? String(c + 1);
     const isIndex = label === String(c + 1);
-    parts.push(`<text x="${x}" y="${top + 16}" text-anchor="middle" fill="#5b6475">${c + 1}</text>`);
+    parts.push(`<text x="${x}" y="${top + 16}" text-anchor="middle" fill="${COLORS.muted}">${c + 1}</text>`);
     if (!isIndex) {
-      parts.push(`<text x="${x}" y="${top + 32}" text-anchor="middle" fill="#1d2330">${escapeXml(clip(label, CELL_W - 4))}</text>`);
+      parts.push(`<text x="${x}" y="${top + 32}" text-anchor="middle" fill="${COLORS.ink}">${escapeXml(clip(label, CELL_W - 4))}</text>`);
     }
   }
   for (let r = 0; r < rows; r += 1) {
     const y = top + headH + r * CELL_H;
     parts.push(
-      `<text x="${left - 8}" y="${y + CELL_H / 2 + 4}" text-anchor="end" fill="#1d2330">${escapeXml(clip(rowLabels[r] ?? String(r + 1), labelW - 12))}</text>`,
+      `<text x="${left - 8}" y="${y + CELL_H / 2 + 4}" text-anchor="end" fill="${COLORS.ink}">${escapeXml(clip(rowLabels[r] ?? String(r + 1), labelW - 12))}</text>`,
     );
     for (let c = 0; c < cols; c += 1) {
       const value = matrix.data[r * matrix.cols + c];
       const x = left + c * CELL_W;
       const masked = value === -Infinity;
-      const cell = masked ? { background: '#e3e6eb', text: '#5b6475' } : scale.cell(Number.isFinite(value) ? value : 0);
+      const cell = masked ? MASKED_CELL : scale.cell(Number.isFinite(value) ? value : 0);
       parts.push(
-        `<rect x="${x}" y="${y}" width="${CELL_W}" height="${CELL_H}" fill="${cell.background}" stroke="#ffffff" stroke-width="1"/>`,
+        `<rect x="${x}" y="${y}" width="${CELL_W}" height="${CELL_H}" fill="${cell.background}" stroke="${COLORS.panel}" stroke-width="1"/>`,
         `<text x="${x + CELL_W - 6}" y="${y + CELL_H / 2 + 4}" text-anchor="end" fill="${cell.text}" font-variant-numeric="tabular-nums">${escapeXml(formatCell(value))}</text>`,
       );
     }
   }
   if (truncated) {
     parts.push(
-      `<text x="8" y="${height - 10}" fill="#5b6475">first ${rows} of ${matrix.rows} rows, ${cols} of ${matrix.cols} columns</text>`,
+      `<text x="8" y="${height - 10}" fill="${COLORS.muted}">first ${rows} of ${matrix.rows} rows, ${cols} of ${matrix.cols} columns</text>`,
     );
   }
   parts.push('</svg>');

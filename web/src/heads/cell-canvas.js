@@ -3,16 +3,9 @@
 // to build, style and lay out at T = 512; its pixels written as one ImageData take a few.
 import { formatCell } from '../views/format.js';
 import { h } from '../views/dom.js';
-import { VIRIDIS_RGB, weightLevel } from './head-colors.js';
+import { COLORS, palettePixels, pixelOf, weightLevel } from '../render/colors.js';
 
-const MASKED = [0xe4, 0xe7, 0xec]; // #e4e7ec, as the tables' masked cells
-const HATCH = '#b9c1cf';
-const GAP = [0xff, 0xff, 0xff]; // the white between cells (the tables' cell borders)
 const PITCH = 12; // CSS pixels per entry of a detail map: an 11-pixel cell and a 1-pixel gap (heads.css)
-
-// One RGBA pixel as the uint32 a little-endian Uint32Array view of ImageData holds.
-const pixel = ([r, g, b]) => ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
-const VIRIDIS_PIXELS = Uint32Array.from({ length: VIRIDIS_RGB.length / 3 }, (_, k) => pixel(VIRIDIS_RGB.subarray(3 * k, 3 * k + 3)));
 
 /**
  * Paints the top-left rows × cols weights of a head on `canvas`: `cell` pixels a side per entry
@@ -29,19 +22,20 @@ export function paintWeights(canvas, { weights, mask, rows, cols, cell, gap = 0 
   if (!g) return canvas;
   const image = g.createImageData(width, height);
   const pixels = new Uint32Array(image.data.buffer);
-  pixels.fill(pixel(GAP));
-  const masked = pixel(MASKED);
+  pixels.fill(pixelOf(COLORS.panel)); // the white between cells (the tables' cell borders)
+  const masked = pixelOf(COLORS.headMasked);
+  const viridis = palettePixels('viridis');
   for (let r = 0; r < rows; r += 1) {
     for (let c = 0; c < cols; c += 1) {
       const k = r * weights.cols + c;
-      const color = mask.data[k] ? masked : VIRIDIS_PIXELS[weightLevel(weights.data[k])];
+      const color = mask.data[k] ? masked : viridis[weightLevel(weights.data[k])];
       for (let y = r * pitch, p0 = y * width + c * pitch; y < r * pitch + cell; y += 1, p0 += width) pixels.fill(color, p0, p0 + cell);
     }
   }
   g.putImageData(image, 0, 0);
   if (cell >= 6) {
     // The hatch: one stroked path for every masked cell.
-    g.strokeStyle = HATCH;
+    g.strokeStyle = COLORS.edge;
     g.beginPath();
     for (let r = 0; r < rows; r += 1) {
       for (let c = 0; c < cols; c += 1) {

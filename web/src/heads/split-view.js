@@ -12,7 +12,7 @@ import { divisors } from '../state/parse.js';
 import { h, placeChildren } from '../views/dom.js';
 import { paintWeights, renderWeightCells } from './cell-canvas.js';
 import { columns, renderGrid, weightLegend } from './grid.js';
-import { headColor, kvHeadOf, textOn, tint, weightColor, weightStops } from './head-colors.js';
+import { COLORS, headColor, stops, textOn, tint, weightFill } from '../render/colors.js';
 import { SPLIT_STAGES } from '../state/schema.js';
 import { createPartKeeper } from './part-keeper.js';
 
@@ -229,8 +229,8 @@ export function createSplitView(callbacks) {
     const kvWidth = (box + gap) * group - gap;
     const kx = (g) => qx(g * group);
     const label = (k, text) => (heads <= 12 ? text : heads <= 24 ? String(k + 1) : '');
-    add('text', { x: left - 8, y: qy + bh / 2 + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#5b6475' }, t('heads.kv.queryRow'));
-    add('text', { x: left - 8, y: ky + bh / 2 + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#5b6475' }, t('heads.kv.kvRow'));
+    add('text', { x: left - 8, y: qy + bh / 2 + 4, 'text-anchor': 'end', 'font-size': 11, fill: COLORS.muted }, t('heads.kv.queryRow'));
+    add('text', { x: left - 8, y: ky + bh / 2 + 4, 'text-anchor': 'end', 'font-size': 11, fill: COLORS.muted }, t('heads.kv.kvRow'));
     for (let k = 0; k < heads; k += 1) {
       const g = kvHeadOf(k, heads, kvHeads);
       add('line', { x1: qx(k) + box / 2, y1: qy + bh, x2: kx(g) + kvWidth / 2, y2: ky, stroke: headColor(k, heads), 'stroke-width': 2.5, 'data-q': k, 'data-kv': g });
@@ -245,8 +245,8 @@ export function createSplitView(callbacks) {
       for (let i = 0; i < group; i += 1) {
         add('rect', { x: kx(g) + (i * kvWidth) / group, y: ky, width: kvWidth / group, height: bh, fill: headColor(g * group + i, heads) });
       }
-      add('rect', { x: kx(g), y: ky, width: kvWidth, height: bh, rx: 3, fill: 'none', stroke: '#1d2330', 'stroke-width': 1.2, 'data-kv-box': g });
-      add('text', { x: kx(g) + kvWidth / 2, y: ky + bh + 13, 'text-anchor': 'middle', 'font-size': 11, fill: '#1d2330' }, label(g, `K${sup(g)}, V${sup(g)}`));
+      add('rect', { x: kx(g), y: ky, width: kvWidth, height: bh, rx: 3, fill: 'none', stroke: COLORS.ink, 'stroke-width': 1.2, 'data-kv-box': g });
+      add('text', { x: kx(g) + kvWidth / 2, y: ky + bh + 13, 'text-anchor': 'middle', 'font-size': 11, fill: COLORS.ink }, label(g, `K${sup(g)}, V${sup(g)}`));
     }
     figure.append(svg);
     return figure;
@@ -294,11 +294,7 @@ export function createSplitView(callbacks) {
         head: selected,
         rowLabels: tokens,
         colLabels: keyTokens,
-        fill: (r, c, w) => {
-          if (masked.data[r * masked.cols + c]) return { background: '#e4e7ec', color: '#8a93a3' };
-          const bg = weightColor(w);
-          return { background: bg, color: textOn(bg) };
-        },
+        fill: weightFill(masked),
         text: (r, c) => (masked.data[r * masked.cols + c] ? '0' : undefined),
         numbers,
         maxRows: DETAIL_DRAWN,
@@ -326,7 +322,7 @@ export function createSplitView(callbacks) {
       h('div', { className: 'hs-detail', style: { borderColor: color }, dataset: { head: String(selected) } }, [
         h('h4', {}, [h('span', { className: 'swatch', style: { background: color } }), t('heads.maps.detail', { h: selected + 1, sup: sup(selected), T, Tk })]),
         detail,
-        weightLegend(weightStops(), t),
+        weightLegend(stops('viridis'), t),
       ]),
     ]);
   }
@@ -530,3 +526,7 @@ export function kvKindText({ heads, kvHeads }, t) {
   if (kvHeads === 1) return t('heads.kv.mqa', { heads });
   return t('heads.kv.gqa', { heads, kvHeads, group: heads / kvHeads });
 }
+
+// Which key/value head query head h reads: heads/kvHeads query heads share one, in order (the
+// engine's grouping; tests/js/heads-views.test.mjs checks it against perHead[h].k).
+export const kvHeadOf = (h, heads, kvHeads) => Math.floor(h / (heads / kvHeads));

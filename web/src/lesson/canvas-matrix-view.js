@@ -15,9 +15,9 @@
 //
 // The grid element carries data-matrix (and data-head), like a table's cells, for the page's
 // export ("click a caption") and for tests; each outline carries data-hl, data-row and data-col.
+import { COLORS, HATCHES, HATCH_LINES, colorScale } from '../render/colors.js';
 import { drawingContext } from '../views/canvas-context.js';
 import { fontSetter } from '../views/canvas-font.js';
-import { colorScale } from '../views/colors.js';
 import { h, setAttr } from '../views/dom.js';
 import { idleHasRoom, justAfterFrame, requestIdle, whenFrameIsOut } from '../views/idle.js';
 import { pageTopOf, watchSight, windowAt } from '../views/window-sight.js';
@@ -38,19 +38,16 @@ const COL_HEAD = 18; // px: the column numbers
 const COL_HEAD_TOK = 32; // px: numbers and key tokens
 const ROW_LABEL_MAX = 108; // px (9em): longer tokens end in "…"
 const FIGURE_CHROME = 51; // px: the caption and the legend around the grid (measured on the page)
-const INK = '#1d2330';
-const MUTED = '#5b6475';
 const ITALIC = `italic ${FONT}`;
 
 // The table's looks (main.css, lesson.css) as canvas styles: background, text colour, centred.
-const HATCHES = { grey: ['#e3e6eb', '#cfd4dc'], light: ['#f3f4f6', '#e9ebef'], yellow: ['#fff7d6', '#f5e6a8'] };
 const PLAIN = {
-  masked: { text: '#4a5261' },
-  'masked-zero': { text: '#8a93a3' },
-  'mask-zero': { text: '#7a5b00', hatch: 'yellow' },
-  visible: { background: '#fff', text: '#8a93a3' },
-  nan: { background: '#ffe1e1', text: '#a4262c', bold: true },
-  inf: { background: '#ffe1e1', text: '#a4262c', bold: true },
+  masked: { text: COLORS.maskedInk },
+  'masked-zero': { text: COLORS.faint },
+  'mask-zero': { text: COLORS.maskZeroInk, hatch: 'yellow' },
+  visible: { background: COLORS.panel, text: COLORS.faint },
+  nan: { background: COLORS.badBg, text: COLORS.danger, bold: true },
+  inf: { background: COLORS.badBg, text: COLORS.danger, bold: true },
 };
 
 // The 8 px diagonal hatch of masked entries (the table's background image), as a pattern tile.
@@ -67,7 +64,7 @@ function hatchTile(which) {
     g.strokeStyle = stroke;
     g.lineWidth = 2.8;
     g.beginPath();
-    for (const [x0, y0, x1, y1] of [[-2, 2, 2, -2], [0, 8, 8, 0], [6, 10, 10, 6]]) {
+    for (const [x0, y0, x1, y1] of HATCH_LINES) {
       g.moveTo(x0, y0);
       g.lineTo(x1, y1);
     }
@@ -145,7 +142,7 @@ export function createCanvasMatrixView(spec, events) {
     grid.style.setProperty('--cw', `${cellW}px`);
     context.setTransform(dpr, 0, 0, dpr, 0, 0);
     contextFont.reset(); // (resizing a canvas resets its state)
-    context.fillStyle = '#fff'; // the 1 px gaps between entries (the table's white borders)
+    context.fillStyle = COLORS.panel; // the 1 px gaps between entries (the table's white borders)
     context.fillRect(0, 0, cssW, cssH);
     context.textBaseline = 'middle';
     shownText.fill(null);
@@ -184,12 +181,12 @@ export function createCanvasMatrixView(spec, events) {
     // The column numbers, then the tokens under them: one font each (setting a font parses it;
     // switching per column cost 66 parses at T = 32).
     top.font = `500 ${FONT}`;
-    top.fillStyle = MUTED;
+    top.fillStyle = COLORS.muted;
     for (let c = 0; c < cols; c += 1) top.fillText(String(c + 1), c * cellW + cellW / 2, 9);
     if (spec.sumColumn) top.fillText('Σ', cols * cellW + SUM_W / 2, 9);
     if (colTokens) {
       top.font = TOKEN_FONT;
-      top.fillStyle = INK;
+      top.fillStyle = COLORS.ink;
       for (let c = 0; c < cols; c += 1) top.fillText(fit(top, colTokens[c], cellW - 4), c * cellW + cellW / 2, 23);
     }
     const side = rowHeads.getContext('2d');
@@ -203,7 +200,7 @@ export function createCanvasMatrixView(spec, events) {
     rowHeads.style.height = `${rows * CELL_H}px`;
     side.setTransform(dpr, 0, 0, dpr, 0, 0);
     side.font = `500 ${FONT}`; // (resizing a canvas resets its state)
-    side.fillStyle = INK;
+    side.fillStyle = COLORS.ink;
     side.textAlign = 'right';
     side.textBaseline = 'middle';
     for (let r = 0; r < rows; r += 1) side.fillText(fit(side, rowLabels[r] ?? '', ROW_LABEL_MAX), sideW - 6, r * CELL_H + (CELL_H - 1) / 2);
@@ -258,9 +255,9 @@ export function createCanvasMatrixView(spec, events) {
     useFont(ITALIC);
     const x = cols * cellW;
     const y = r * CELL_H;
-    context.fillStyle = '#f7f8fb';
+    context.fillStyle = COLORS.labelBg;
     context.fillRect(x + 1, y, SUM_W - 1, CELL_H - 1);
-    context.fillStyle = '#5b6474';
+    context.fillStyle = COLORS.sumInk;
     context.textAlign = 'center';
     context.fillText(text, x + SUM_W / 2, y + (CELL_H - 1) / 2);
   }

@@ -7,6 +7,7 @@
 // Nothing is computed here: the rows come formatted from the lab.
 import { drawingContext } from '../views/canvas-context.js';
 import { fontSetter } from '../views/canvas-font.js';
+import { COLORS } from '../render/colors.js';
 import { h } from '../views/dom.js';
 
 const ROW_H = 22; // px, as a row of the table (0.82rem text, 2 px padding, its border)
@@ -17,17 +18,6 @@ const BAR_W = 150; // px, the weight's bar at 1
 const FONT = '13px system-ui, "DejaVu Sans", "Noto Sans", "Noto Sans CJK SC", sans-serif';
 const BOLD = `700 ${FONT}`;
 const TOKEN_MAX = 104; // px (8em): longer tokens end in "…"
-const COLOR = {
-  panel: '#ffffff',
-  ink: '#1d2330',
-  muted: '#5b6475',
-  line: '#d9dee7',
-  masked: '#8a93a3',
-  naive: '#fbf6ff',
-  badBackground: '#ffe1e1',
-  badInk: '#a4262c',
-  bar: '#7fbf8a',
-};
 // The columns: key, z, e^(z − max), weight (with its bar), naive e^z, naive weight.
 const WEIGHT = 3;
 const NAIVE = 4; // the naive columns start here
@@ -127,23 +117,23 @@ export function createLabCanvas(t) {
       g.fillStyle = line;
       g.fillRect(x0(column), y + height - 1, widths[column], 1);
       if (bar > 0) {
-        g.fillStyle = COLOR.bar;
+        g.fillStyle = COLORS.weightBar;
         g.fillRect(x1(WEIGHT) - PAD - BAR_W, y + 2, bar, ROW_H - 5);
       }
       if (text) texts.push([text, column, y + height / 2, ink, bold]);
     };
     const columnLook = (column) => (column >= NAIVE
-      ? { background: naive ? COLOR.naive : COLOR.panel, line: naive ? COLOR.line : COLOR.panel }
-      : { background: COLOR.panel, line: COLOR.line });
-    heads.forEach((text, column) => cell(-1, column, column >= NAIVE && !naive ? '' : text, { ink: COLOR.muted, ...columnLook(column) }));
+      ? { background: naive ? COLORS.naive : COLORS.panel, line: naive ? COLORS.line : COLORS.panel }
+      : { background: COLORS.panel, line: COLORS.line });
+    heads.forEach((text, column) => cell(-1, column, column >= NAIVE && !naive ? '' : text, { ink: COLORS.muted, ...columnLook(column) }));
     rows.forEach((row, j) => {
-      const ink = row.masked ? COLOR.masked : COLOR.ink;
+      const ink = row.masked ? COLORS.faint : COLORS.ink;
       cell(j, 0, labels[j], { ink, ...columnLook(0) });
       row.texts.forEach((text, k) => {
         const column = k + 1;
         const look = columnLook(column);
         if (column >= NAIVE && !naive) cell(j, column, '', { ink, ...look });
-        else if (row.bad[k]) cell(j, column, text, { ink: COLOR.badInk, bold: true, ...look, background: COLOR.badBackground });
+        else if (row.bad[k]) cell(j, column, text, { ink: COLORS.danger, bold: true, ...look, background: COLORS.badBg });
         else cell(j, column, text, { ink, ...look, bar: column === WEIGHT ? Math.max(0, Math.min(1, row.weight)) * BAR_W : 0 });
       });
     });

@@ -7,7 +7,7 @@
 //
 // Every printed cell carries data-matrix, data-head (per-head matrices), data-row and data-col
 // (0-based), as on the first version of the page, for tests and course scripts.
-import { colorScale, paletteRules } from '../views/colors.js';
+import { colorScale, paletteRules } from '../render/colors.js';
 import { h } from '../views/dom.js';
 import { watchOverflow } from '../views/overflow-class.js';
 import { cellLook, looksMasked } from './cell-look.js';

@@ -4,7 +4,7 @@
 // compared row by row after undoing the order (positions/shuffle.js; the engine computes).
 import katex from 'katex';
 
-import { colorScale, textColorFor } from '../views/colors.js';
+import { signedFill } from '../render/colors.js';
 import { formatCell } from '../views/format.js';
 import { h, placeChildren } from '../views/dom.js';
 import { renderGrid } from '../heads/grid.js';
@@ -13,14 +13,6 @@ import { runShuffle } from './shuffle.js';
 
 const COLS = 8; // output columns shown in the shuffle comparison
 const ROWS = 64;
-
-const signedFill = (matrix) => {
-  const scale = colorScale('signed', matrix.data);
-  return (r, c, value) => {
-    const background = scale.color(value);
-    return { background, color: textColorFor(background) };
-  };
-};
 
 // The definition of "Attention Is All You Need", section 3.5 (text only: the engine computes P).
 const FORMULA = String.raw`P_{pos,\,2i} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right), \qquad P_{pos,\,2i+1} = \cos\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)`;

@@ -7,7 +7,7 @@
 // engine's result.
 import { formatCell } from '../views/format.js';
 import { h, unchanged } from '../views/dom.js';
-import { headColor } from '../heads/head-colors.js';
+import { headColor } from '../render/colors.js';
 
 export const MAX_TOKENS = 64;
 const MIN_DRAWN = 0.005; // weights below this draw no line (they would be invisible anyway)

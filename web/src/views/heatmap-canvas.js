@@ -2,26 +2,11 @@
 // pixels per entry, the same colour scales as the tables, masked (−∞) entries in hatched grey.
 // Hovering (or moving the keyboard focus with the arrow keys) shows the entry's position and
 // value below it. Drawing 512×512 entries takes a few milliseconds: one ImageData write.
-import { colorScale, paletteBytes } from './colors.js';
+import { COLORS, colorScale, palettePixels, pixelOf } from '../render/colors.js';
 import { formatCell } from './format.js';
 import { h } from './dom.js';
 
 const MAX_PIXELS = 384;  // the canvas is at most this wide and high (CSS pixels)
-const MASKED_RGB = [200, 204, 212];
-const CHECK_RGB = [230, 232, 236];
-
-// [r, g, b] as the uint32 an RGBA pixel is in a little-endian Uint32Array over ImageData.
-const packPixel = ([r, g, b]) => ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
-
-// A palette's levels as packed pixels.
-const palettes = {};
-function palettePixels(kind) {
-  if (!palettes[kind]) {
-    const rgb = paletteBytes(kind);
-    palettes[kind] = Uint32Array.from({ length: rgb.length / 3 }, (_, k) => packPixel(rgb.subarray(3 * k, 3 * k + 3)));
-  }
-  return palettes[kind];
-}
 
 // spec: { matrix: {rows, cols, data}, kind: 'signed' | 'weights', rowLabels?, colLabels?,
 //         label: string (accessible name), describe(r, c, value) → string (the hover text) }
@@ -49,7 +34,7 @@ export function renderHeatmapCanvas({ matrix, kind, label, describe }) {
   const image = context.createImageData(width, height);
   const pixels = new Uint32Array(image.data.buffer);
   const palette = palettePixels(kind);
-  const masked = [packPixel(MASKED_RGB), packPixel(CHECK_RGB)];
+  const masked = [pixelOf(COLORS.pixelMasked), pixelOf(COLORS.pixelCheck)];
   // The entry under each pixel column (the same for every row).
   const columnOf = Int32Array.from({ length: width }, (_, x) => (width === cols ? x : Math.floor((x * cols) / width)));
   // scale.levelOf inlined (a call per pixel doubles the time): the level of value v in [low, high].
