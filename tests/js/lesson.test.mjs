@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import katex from 'katex';
 
 import { createAttention } from '../../web/src/engine/attention.js';
-import { createTranslator, DICTIONARIES } from '../../web/src/i18n/index.js';
+import { createTranslator, DICTIONARIES, subscript, superscript } from '../../web/src/i18n/index.js';
 import { cellLook, writeLook } from '../../web/src/lesson/cell-look.js';
 import { computeCompanions } from '../../web/src/lesson/companions.js';
 import { explainCell } from '../../web/src/lesson/explain.js';
@@ -22,6 +22,7 @@ import {
   valueOfText as decodeLessonValue,
 } from '../../web/src/state/schema.js';
 import { fmt, indices, sum, vector } from '../../web/src/lesson/numbers.js';
+import { figureSpec, matrixOf, shownHeads, stepCells, stepPlan } from '../../web/src/lesson/step-plan.js';
 import { neighbourStep, STEPS, STEP_IDS } from '../../web/src/lesson/steps.js';
 import { PRESETS } from '../../web/src/state/presets.js';
 import { stateToDraft } from '../../web/src/state/draft.js';
@@ -313,4 +314,53 @@ test('every text looked up by a computed key exists in both languages', () => {
     assert.ok(html.includes(`data-preset="${id}"`), `index.html has no link to preset ${id}`);
   }
   for (const lang of ['en', 'zh-CN']) for (const key of keys) assert.ok(Object.hasOwn(DICTIONARIES[lang], key), `${lang}: ${key}`);
+});
+
+// ---- what each step shows (step-plan.js), without the DOM -----------------------------------------
+
+const planNames = (plan) => plan.groups.map((g) => `${g.head ?? 'model'}: ${g.figures.map(([name, , role]) => (role === 'input' ? `(${name})` : name)).join(' ')}`);
+
+test('a step shows its inputs first when alone, and only what it makes among all steps', () => {
+  const ctx = contextOf('journey');
+  const step = (id) => STEPS.find((s) => s.id === id);
+  assert.deepEqual(planNames(stepPlan(step('softmax'), true, ctx)), ['0: (masked) exps weights']);
+  assert.deepEqual(planNames(stepPlan(step('softmax'), false, ctx)), ['0: exps weights']);
+  assert.deepEqual(planNames(stepPlan(step('qkv'), true, ctx)), ['model: (x)', 'model: wq wk wv', 'model: q k v']);
+  assert.deepEqual(planNames(stepPlan(step('output'), false, ctx)), ['model: wo output']);
+  // Compared with another mask, the step's result and the compared one come first, side by side.
+  const compared = contextOf('journey', { compare: true });
+  assert.deepEqual(planNames(stepPlan(step('softmax'), false, compared)), ['0: weights cmp-weights exps']);
+  // Its cells are its figures' entries: T = 6, d_model = 3, one head.
+  assert.equal(stepCells(step('softmax'), false, ctx), 2 * 6 * 6);
+  assert.equal(stepCells(step('qkv'), true, ctx, true), 4 * 6 * 3); // (without the W matrices)
+});
+
+test('with few heads every head is shown, with many one at a time behind tabs', () => {
+  const few = contextOf('journey', { dModel: '6', heads: '3', embeddingsMode: 'token' });
+  const plan = stepPlan(STEPS.find((s) => s.id === 'scale'), false, few);
+  assert.deepEqual(planNames(plan), ['0: scores', '1: scores', '2: scores']);
+  assert.equal(plan.tabs, false);
+  assert.equal(shownHeads(few).all, true);
+});
+
+test('a figure’s spec: symbol, labels, tools and its key', () => {
+  const ctx = contextOf('journey');
+  const spec = (name, head, role) => figureSpec(name, head, role, ctx, { tokensKey: 'k', tokensOnCanvas: false });
+  const weights = spec('weights', 0, 'output');
+  assert.equal(weights.spec.symbol, t('sym.weights', { h: superscript(1), hs: subscript(1) }));
+  assert.equal(weights.spec.kind, 'weights');
+  assert.equal(weights.spec.sumColumn, true);
+  assert.deepEqual(weights.spec.rowLabels, ctx.result.tokens);
+  assert.equal(weights.canvas, false);
+  const x = spec('x', null, 'output');
+  assert.deepEqual(x.spec.tools.map((tool) => tool.id), ['random', 'identity', 'x10', 'reset']);
+  const wq = spec('wq', null, 'input');
+  assert.deepEqual(wq.spec.rowLabels, ['1', '2', '3']);
+  assert.equal(wq.spec.editable, false);
+  // An input names the step that made it.
+  assert.equal(spec('masked', 0, 'input').spec.tag, t('lesson.fromStep', { n: 5 }));
+  // Another role is another figure (another key); the same one is the same.
+  assert.notEqual(spec('x', null, 'input').spec.key, x.spec.key);
+  assert.equal(spec('x', null, 'output').spec.key, x.spec.key);
+  assert.equal(matrixOf('weights', 0, ctx), ctx.result.perHead[0].weights);
 });

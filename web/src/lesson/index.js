@@ -19,7 +19,8 @@ import { createMaskWorkbench, currentMaskGrid } from './mask-workbench.js';
 import { renderRemark } from './remarks.js';
 import { createSoftmaxLab } from './softmax-lab.js';
 import { createStepper } from './stepper.js';
-import { createStepsView, matrixOf } from './view.js';
+import { matrixOf } from './step-plan.js';
+import { createStepsView } from './view.js';
 
 const VIEW_FIELDS = ['step', 'head', 'row', 'cell'];
 // The explanations laid out ahead, out of sight, to load their fonts (explain-warmup.js): a

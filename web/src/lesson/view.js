@@ -5,69 +5,24 @@
 // handled here by delegation and reported through callbacks.
 import { h, setText } from '../views/dom.js';
 import { frameComing, idleHasRoom, justAfterFrame, requestIdle, whenFrameIsOut } from '../views/idle.js';
-import { superscript, subscript } from '../i18n/index.js';
-import { allHeadsShown, lessonPage, matrixPresentation, printed, skipOffScreen } from '../render/policy.js';
+import { lessonPage, skipOffScreen } from '../render/policy.js';
 import { THRESHOLDS } from '../render/thresholds.js';
-import { compareMaskOf } from './companions.js';
 import { fillText } from './explain.js';
 import { updateFormulaLines } from './formula-lines.js';
 import { formulaVariants, stepFormulas } from './formulas.js';
 import { overCell, startEdit, startsEdit } from './matrix-edit.js';
 import { createCanvasMatrixView } from './canvas-matrix-view.js';
 import { createMatrixView } from './matrix-view.js';
-import { EDITABLE, STEPS, stepIndex } from './steps.js';
+import { STEPS, stepIndex } from './steps.js';
+import { figureSpec, matrixOf, shownHeads, stepCells, stepPlan } from './step-plan.js';
 
 const { nearPx, sliceMs, idleJobMs, lessonIdleWaitMs, prefetchWaitMs, layoutBatchElements, parkedSteps, spareViews } = THRESHOLDS;
 let useCounter = 0;
 let serialCounter = 0;
 
-const WEIGHT_MATRICES = new Set(['weights', 'exps', 'cmp-weights']);
 // (classList.toggle with its force argument, not add or remove: those write the class attribute
 // even when they change nothing, a mutation of each shown step's class on every update)
 const unpark = (el) => el.classList.toggle('parked', false);
-const SQUARE = new Set(['dots', 'scores', 'masked', 'exps', 'weights', 'mask', 'cmp-weights']);
-const W_SYMBOL = { wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O' };
-
-/** The matrix called `name` (of head `head`, or a model matrix for null) in the results, or null. */
-export function matrixOf(name, head, ctx) {
-  const { result, compare } = ctx; // ctx.dots is read only for QKᵀ: it may be a run not made yet
-  if (head === null) {
-    if (name in W_SYMBOL) return result.weights[name];
-    return result[name] ?? null;
-  }
-  const perHead = result.perHead[head];
-  if (!perHead) return null;
-  if (name === 'dots') return ctx.dots?.perHead[head]?.scores ?? null;
-  if (name === 'cmp-weights') return compare?.perHead[head]?.weights ?? null;
-  if (name === 'cmp-context') return compare?.perHead[head]?.context ?? null;
-  return perHead[name] ?? null;
-}
-
-function symbolOf(name, head, ctx) {
-  const { t, state } = ctx;
-  const sym = head === null ? {} : { h: superscript(head + 1), hs: subscript(head + 1) };
-  if (name in W_SYMBOL) return W_SYMBOL[name];
-  if (head === null) return t(`sym.${name}`);
-  const other = `${t('sym.weights', sym)} · ${t(`mask.kind.${compareMaskOf(state.mask)}`)}`;
-  // Compared with another mask, the page's own A and O say which mask they are for.
-  if (ctx.compare && (name === 'weights' || name === 'context')) return `${t(`sym.${name}`, sym)} · ${t(`mask.kind.${state.mask}`)}`;
-  switch (name) {
-    case 'q':
-      return t('sym.headQ', sym);
-    case 'k':
-      return t('sym.headK', sym);
-    case 'v':
-      return t('sym.headV', sym);
-    case 'masked':
-      return t(state.maskBeforeScale && state.scale ? 'sym.maskedBefore' : 'sym.masked', sym);
-    case 'cmp-weights':
-      return other;
-    case 'cmp-context':
-      return `${t('sym.context', sym)} · ${t(`mask.kind.${compareMaskOf(state.mask)}`)}`;
-    default:
-      return t(`sym.${name}`, sym);
-  }
-}
 
 /** callbacks: { preview(ref|null), select(ref), toggleMask(r, c), edit(name, r, c, value), tool(target, id), setHead(h) } */
 export function createStepsView(container, callbacks) {
@@ -183,47 +138,6 @@ export function createStepsView(container, callbacks) {
 
   // ---- figures -------------------------------------------------------------------------------
 
-  function specOf(name, head, role, ctx_) {
-    const { result, t } = ctx_;
-    const matrix = matrixOf(name, head, ctx_);
-    if (!matrix) return null;
-    const tokens = result.tokens;
-    const keys = (result.source ?? result).tokens; // keys and values: the source's in cross-attention
-    const isW = name in W_SYMBOL;
-    const editable = role === 'output' && EDITABLE.has(name);
-    const tools = [];
-    if (editable) {
-      tools.push({ id: 'random', label: t('tool.random') }, { id: 'identity', label: t('tool.identity') });
-      if (name === 'x') tools.push({ id: 'x10', label: t('tool.x10') });
-      tools.push({ id: 'reset', label: t('tool.reset') });
-    }
-    const producer = role === 'input' ? STEPS.find((s) => s.model.includes(name) || s.head.includes(name)) : null;
-    const spec = {
-      name,
-      head,
-      rows: matrix.rows,
-      cols: matrix.cols,
-      symbol: symbolOf(name, head, ctx_),
-      title: name.startsWith('cmp-') ? t(`name.${name.slice(4)}`) : t(`name.${name}`),
-      kind: name === 'mask' ? 'mask' : WEIGHT_MATRICES.has(name) ? 'weights' : 'signed',
-      corner: isW ? '' : undefined,
-      rowLabels: isW ? Array.from({ length: printed(matrix.rows) }, (_, r) => String(r + 1)) : ['k', 'v'].includes(name) ? keys : tokens,
-      colTokens: SQUARE.has(name) ? keys : null,
-      editable,
-      toggle: name === 'mask',
-      sumColumn: name === 'weights' || name === 'cmp-weights',
-      tag: producer ? t('lesson.fromStep', { n: stepIndex(producer.id) + 1 }) : null,
-      tools,
-      t,
-    };
-    // (Not the symbol: a view takes a new one in place, viewFor.)
-    const { kind } = matrixPresentation({ rows: matrix.rows, cols: matrix.cols, isWeight: isW, tokens: result.T, keys: result.Tk, tokensOnCanvas: rowsOnCanvas });
-    const canvas = kind === 'canvas';
-    spec.key = [role, name, head, spec.rows, spec.cols, spec.title, spec.tag, isW ? spec.rows : tokensKey,
-      spec.colTokens ? 'sq' : '', editable, tools.map((x) => x.label).join(','), t('table.corner'), kind].join('|');
-    return { spec, matrix, canvas };
-  }
-
   // A figure's spec (labels, symbol, title, tools) is the same from one result to the next unless
   // what it is made of changes: it is made again only then. Making every figure's spec on every
   // render took 1 ms of an edit at T = 32, d_model = 16 (40 figures, a CPU profile, 2026-12-01).
@@ -244,7 +158,7 @@ export function createStepsView(container, callbacks) {
     const sig = [role, name, head, matrix.rows, matrix.cols, state.mask, state.maskBeforeScale, state.scale, Boolean(ctx.compare), rowsOnCanvas].join('|');
     let made = specs.get(sig);
     if (!made) {
-      made = specOf(name, head, role, ctx);
+      made = figureSpec(name, head, role, ctx, { tokensKey, tokensOnCanvas: rowsOnCanvas });
       specs.set(sig, made);
     }
     return { spec: made.spec, canvas: made.canvas, matrix };
@@ -373,50 +287,8 @@ export function createStepsView(container, callbacks) {
 
   // ---- steps -----------------------------------------------------------------------------------
 
-  function shownHeads() {
-    const { result, state } = ctx;
-    if (allHeadsShown({ heads: result.heads, tokens: result.T, keys: result.Tk })) return { all: true, heads: result.perHead.map((_, k) => k) };
-    return { all: false, heads: [state.head - 1] };
-  }
-
-  // What a step shows: groups of figures, each figure a [name, head, role].
-  function planOf(step, single) {
-    const groups = [];
-    if (single && step.inputs.length) groups.push({ head: null, figures: step.inputs.map((n) => [n, null, 'input']) });
-    if (step.id === 'qkv') {
-      groups.push({ head: null, figures: ['wq', 'wk', 'wv'].map((n) => [n, null, 'output']) });
-      groups.push({ head: null, figures: ['q', 'k', 'v'].map((n) => [n, null, 'output']) });
-    } else if (step.model.length) {
-      groups.push({ head: null, figures: step.model.map((n) => [n, null, 'output']) });
-    }
-    const perHead = step.head.length > 0 || (single && step.headInputs.length > 0);
-    const { all, heads } = shownHeads();
-    if (perHead) {
-      for (const k of heads) {
-        const inputs = single ? step.headInputs.map((n) => [n, k, 'input']) : [];
-        const own = step.head.map((n) => [n, k, 'output']);
-        // A comparison puts the step's result and the compared one side by side, first.
-        const figures = ctx.compare && step.compare.length
-          ? [own[own.length - 1], ...step.compare.map((n) => [n, k, 'output']), ...own.slice(0, -1), ...inputs]
-          : [...inputs, ...own];
-        groups.push({ head: k, figures });
-      }
-    }
-    return { groups, tabs: perHead && !all };
-  }
-
-  // The entries a step shows (its plan, without making a figure); `rowsOnly`: of its matrices
-  // with a row per token (not the W matrices).
-  function cellsOf(step, single, rowsOnly = false) {
-    let cells = 0;
-    for (const group of planOf(step, single).groups) {
-      for (const [name, head] of group.figures) {
-        const matrix = rowsOnly && name in W_SYMBOL ? null : matrixOf(name, head, ctx);
-        if (matrix) cells += matrix.rows * matrix.cols;
-      }
-    }
-    return cells;
-  }
+  const planOf = (step, single) => stepPlan(step, single, ctx);
+  const cellsOf = (step, single, rowsOnly = false) => stepCells(step, single, ctx, rowsOnly);
 
   function sectionFor(step, single) {
     const { t, state, result } = ctx;
@@ -980,7 +852,7 @@ export function createStepsView(container, callbacks) {
     updatePanel: (panel, panelCtx) => updatePanel(panel, !ctx || ctx.state.step !== 'all', panelCtx),
     /** True when the steps show every head side by side (no head tabs): the chosen head then
      *  changes only the softmax lab, not the figures. */
-    allHeadsShown: () => Boolean(ctx) && shownHeads().all,
+    allHeadsShown: () => Boolean(ctx) && shownHeads(ctx).all,
     liveViews: () => live,
   };
 }

@@ -1,0 +1,139 @@
+// What the lesson shows, without the DOM: for a step, its groups of figures (which matrices, of
+// which heads, as inputs or outputs) and for a figure its spec (symbol, title, labels, tools, and
+// whether a table or a canvas draws it). lesson/view.js turns these into the page.
+// ctx: { result, dots, compare, state, t } (companions.js).
+import { superscript, subscript } from '../i18n/index.js';
+import { allHeadsShown, matrixPresentation, printed } from '../render/policy.js';
+import { compareMaskOf } from './companions.js';
+import { EDITABLE, STEPS, stepIndex } from './steps.js';
+
+const WEIGHT_MATRICES = new Set(['weights', 'exps', 'cmp-weights']);
+const SQUARE = new Set(['dots', 'scores', 'masked', 'exps', 'weights', 'mask', 'cmp-weights']);
+const W_SYMBOL = { wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O' };
+
+/** The matrix called `name` (of head `head`, or a model matrix for null) in the results, or null. */
+export function matrixOf(name, head, ctx) {
+  const { result, compare } = ctx; // ctx.dots is read only for QKᵀ: it may be a run not made yet
+  if (head === null) {
+    if (name in W_SYMBOL) return result.weights[name];
+    return result[name] ?? null;
+  }
+  const perHead = result.perHead[head];
+  if (!perHead) return null;
+  if (name === 'dots') return ctx.dots?.perHead[head]?.scores ?? null;
+  if (name === 'cmp-weights') return compare?.perHead[head]?.weights ?? null;
+  if (name === 'cmp-context') return compare?.perHead[head]?.context ?? null;
+  return perHead[name] ?? null;
+}
+
+export function symbolOf(name, head, ctx) {
+  const { t, state } = ctx;
+  const sym = head === null ? {} : { h: superscript(head + 1), hs: subscript(head + 1) };
+  if (name in W_SYMBOL) return W_SYMBOL[name];
+  if (head === null) return t(`sym.${name}`);
+  const other = `${t('sym.weights', sym)} · ${t(`mask.kind.${compareMaskOf(state.mask)}`)}`;
+  // Compared with another mask, the page's own A and O say which mask they are for.
+  if (ctx.compare && (name === 'weights' || name === 'context')) return `${t(`sym.${name}`, sym)} · ${t(`mask.kind.${state.mask}`)}`;
+  switch (name) {
+    case 'q':
+      return t('sym.headQ', sym);
+    case 'k':
+      return t('sym.headK', sym);
+    case 'v':
+      return t('sym.headV', sym);
+    case 'masked':
+      return t(state.maskBeforeScale && state.scale ? 'sym.maskedBefore' : 'sym.masked', sym);
+    case 'cmp-weights':
+      return other;
+    case 'cmp-context':
+      return `${t('sym.context', sym)} · ${t(`mask.kind.${compareMaskOf(state.mask)}`)}`;
+    default:
+      return t(`sym.${name}`, sym);
+  }
+}
+
+export function figureSpec(name, head, role, ctx, { tokensKey, tokensOnCanvas }) {
+  const { result, t } = ctx;
+  const matrix = matrixOf(name, head, ctx);
+  if (!matrix) return null;
+  const tokens = result.tokens;
+  const keys = (result.source ?? result).tokens; // keys and values: the source's in cross-attention
+  const isW = name in W_SYMBOL;
+  const editable = role === 'output' && EDITABLE.has(name);
+  const tools = [];
+  if (editable) {
+    tools.push({ id: 'random', label: t('tool.random') }, { id: 'identity', label: t('tool.identity') });
+    if (name === 'x') tools.push({ id: 'x10', label: t('tool.x10') });
+    tools.push({ id: 'reset', label: t('tool.reset') });
+  }
+  const producer = role === 'input' ? STEPS.find((s) => s.model.includes(name) || s.head.includes(name)) : null;
+  const spec = {
+    name,
+    head,
+    rows: matrix.rows,
+    cols: matrix.cols,
+    symbol: symbolOf(name, head, ctx),
+    title: name.startsWith('cmp-') ? t(`name.${name.slice(4)}`) : t(`name.${name}`),
+    kind: name === 'mask' ? 'mask' : WEIGHT_MATRICES.has(name) ? 'weights' : 'signed',
+    corner: isW ? '' : undefined,
+    rowLabels: isW ? Array.from({ length: printed(matrix.rows) }, (_, r) => String(r + 1)) : ['k', 'v'].includes(name) ? keys : tokens,
+    colTokens: SQUARE.has(name) ? keys : null,
+    editable,
+    toggle: name === 'mask',
+    sumColumn: name === 'weights' || name === 'cmp-weights',
+    tag: producer ? t('lesson.fromStep', { n: stepIndex(producer.id) + 1 }) : null,
+    tools,
+    t,
+  };
+  // (Not the symbol: a view takes a new one in place, viewFor.)
+  const { kind } = matrixPresentation({ rows: matrix.rows, cols: matrix.cols, isWeight: isW, tokens: result.T, keys: result.Tk, tokensOnCanvas });
+  const canvas = kind === 'canvas';
+  spec.key = [role, name, head, spec.rows, spec.cols, spec.title, spec.tag, isW ? spec.rows : tokensKey,
+    spec.colTokens ? 'sq' : '', editable, tools.map((x) => x.label).join(','), t('table.corner'), kind].join('|');
+  return { spec, matrix, canvas };
+}
+
+export function shownHeads(ctx) {
+  const { result, state } = ctx;
+  if (allHeadsShown({ heads: result.heads, tokens: result.T, keys: result.Tk })) return { all: true, heads: result.perHead.map((_, k) => k) };
+  return { all: false, heads: [state.head - 1] };
+}
+
+// What a step shows: groups of figures, each figure a [name, head, role].
+export function stepPlan(step, single, ctx) {
+  const groups = [];
+  if (single && step.inputs.length) groups.push({ head: null, figures: step.inputs.map((n) => [n, null, 'input']) });
+  if (step.id === 'qkv') {
+    groups.push({ head: null, figures: ['wq', 'wk', 'wv'].map((n) => [n, null, 'output']) });
+    groups.push({ head: null, figures: ['q', 'k', 'v'].map((n) => [n, null, 'output']) });
+  } else if (step.model.length) {
+    groups.push({ head: null, figures: step.model.map((n) => [n, null, 'output']) });
+  }
+  const perHead = step.head.length > 0 || (single && step.headInputs.length > 0);
+  const { all, heads } = shownHeads(ctx);
+  if (perHead) {
+    for (const k of heads) {
+      const inputs = single ? step.headInputs.map((n) => [n, k, 'input']) : [];
+      const own = step.head.map((n) => [n, k, 'output']);
+      // A comparison puts the step's result and the compared one side by side, first.
+      const figures = ctx.compare && step.compare.length
+        ? [own[own.length - 1], ...step.compare.map((n) => [n, k, 'output']), ...own.slice(0, -1), ...inputs]
+        : [...inputs, ...own];
+      groups.push({ head: k, figures });
+    }
+  }
+  return { groups, tabs: perHead && !all };
+}
+
+// The entries a step shows (its plan, without making a figure); `rowsOnly`: of its matrices
+// with a row per token (not the W matrices).
+export function stepCells(step, single, ctx, rowsOnly = false) {
+  let cells = 0;
+  for (const group of stepPlan(step, single, ctx).groups) {
+    for (const [name, head] of group.figures) {
+      const matrix = rowsOnly && name in W_SYMBOL ? null : matrixOf(name, head, ctx);
+      if (matrix) cells += matrix.rows * matrix.cols;
+    }
+  }
+  return cells;
+}
