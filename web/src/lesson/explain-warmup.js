@@ -18,21 +18,23 @@ export function createExplanationWarmup(panel, samples) {
   let asked = null;
 
   // Leaves a User Timing measure 'lesson:warmup' each time (once per language: they do not pile up).
+  // The samples are laid out by the next frame, not forced at once: a forced layout here also laid
+  // out whatever else of the page was waiting for that frame, in this idle task.
   function warm(t) {
     const start = performance.now();
     const holder = h('div', { className: 'explain-warmup', 'aria-hidden': 'true' });
     panel.append(holder);
     try {
-      for (const explained of samples()) {
-        renderExplanation(holder, explained, 'preview', t);
-        void holder.firstElementChild.getBoundingClientRect(); // style and layout now, fonts included
-      }
+      for (const explained of samples()) renderExplanation(holder.appendChild(h('div')), explained, 'preview', t);
     } catch (error) {
       console.warn('explanation warm-up failed', error); // (only a later first hover is slower)
-    } finally {
-      holder.remove();
-      performance.measure('lesson:warmup', { start });
     }
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        holder.remove();
+        performance.measure('lesson:warmup', { start });
+      }),
+    );
   }
 
   function ask(t) {
