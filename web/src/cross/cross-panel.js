@@ -6,6 +6,7 @@ import { renderGrid, weightLegend } from '../heads/grid.js';
 import { createPartKeeper } from '../heads/part-keeper.js';
 import { headColor, signedFill, stops, weightFill } from '../render/colors.js';
 import { superscript } from '../i18n/index.js';
+import { weightMapPresentation } from '../render/policy.js';
 
 export function createCrossPanel() {
   const el = h('section', { className: 'panel hv-panel xa', id: 'cross-view', hidden: true });
@@ -37,6 +38,7 @@ export function createCrossPanel() {
     const masked = result.mask;
     const weights = result.perHead[selected].weights;
     const color = headColor(selected, heads);
+    const mapLook = weightMapPresentation({ keys: Tk });
     const parts = [
       h('h2', { text: t('heads.cross.title') }),
       h('p', { className: 'caption', text: t('heads.cross.caption') }),
@@ -53,9 +55,9 @@ export function createCrossPanel() {
             colLabels: sourceTokens,
             fill: weightFill(masked),
             text: (r, c) => (masked.data[r * masked.cols + c] ? '0' : undefined),
-            numbers: Tk <= 12,
-            maxRows: 64,
-            maxCols: 64,
+            numbers: mapLook.numbersInCells,
+            maxRows: mapLook.maxRows,
+            maxCols: mapLook.maxCols,
             caption: t('heads.cross.map', { sup: superscript(selected + 1) }),
             t,
           }),

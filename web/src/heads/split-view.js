@@ -8,6 +8,8 @@
 // Head identity is a categorical colour (frames, bands, tints); a weight's size is viridis (map
 // fills only). Every number comes from the engine's result.
 import { subscript, superscript } from '../i18n/index.js';
+import { printsNumbers, smallMapPresentation, splitByParts, weightMapPresentation } from '../render/policy.js';
+import { THRESHOLDS } from '../render/thresholds.js';
 import { divisors } from '../state/parse.js';
 import { h, placeChildren } from '../views/dom.js';
 import { paintWeights, renderWeightCells } from './cell-canvas.js';
@@ -16,12 +18,7 @@ import { COLORS, headColor, stops, textOn, tint, weightFill } from '../render/co
 import { SPLIT_STAGES } from '../state/schema.js';
 import { createPartKeeper } from './part-keeper.js';
 
-const NUMBERS_UP_TO = 12; // d_model up to this prints numbers in the split; wider draws squares
-const COLS_DRAWN = 48; // columns of Q (and of the concat) drawn at most
-const MAPS_DRAWN = 64; // small multiples drawn at most
-const MAP_TOKENS = 96; // rows and columns of a small map drawn at most
-const DETAIL_NUMBERS_UP_TO = 12; // keys up to this print numbers in the selected map
-const DETAIL_DRAWN = 64; // rows and columns of the selected map drawn at most
+const { gridCols, mapsDrawn } = THRESHOLDS;
 const PLAY_MS = 1800;
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -123,7 +120,7 @@ export function createSplitView(callbacks) {
   // Q, K, V as blocks of columns, one block per head (K, V: per key/value head).
   function qkvBlock({ result, t }, mode) {
     const { heads, kvHeads, dK, tokens } = result;
-    const numbers = result.dModel <= NUMBERS_UP_TO;
+    const numbers = printsNumbers(result.dModel);
     const sharing = kvHeads < heads;
     const groupColors = (g) => Array.from({ length: heads / kvHeads }, (_, i) => headColor(g * (heads / kvHeads) + i, heads));
     const kvFill = (g, alpha) => {
@@ -135,7 +132,7 @@ export function createSplitView(callbacks) {
     const blocksOf = (name, matrix, count, colorOf, labelOf) => {
       const blocks = [];
       let drawn = 0;
-      for (let g = 0; g < count && drawn < COLS_DRAWN; g += 1) {
+      for (let g = 0; g < count && drawn < gridCols; g += 1) {
         const block = columns(matrix, g * dK, (g + 1) * dK);
         const fill = colorOf(g, 0.22);
         const band = colorOf(g, 1);
@@ -151,7 +148,6 @@ export function createSplitView(callbacks) {
               bandColor: () => band,
               fill: () => ({ background: fill }),
               numbers,
-              maxCols: COLS_DRAWN,
               t,
             }),
           ]),
@@ -198,7 +194,7 @@ export function createSplitView(callbacks) {
   // Query heads on top, key/value heads below, a line from each query head to the one it reads.
   function sharingDiagram({ heads, kvHeads }, t) {
     const figure = h('figure', { className: 'hs-sharing', dataset: { hsPart: 'sharing' } });
-    if (heads > MAPS_DRAWN) {
+    if (heads > mapsDrawn) {
       figure.append(h('p', { className: 'caption', text: t('heads.kv.summary', { heads, kvHeads, group: heads / kvHeads }) }));
       return figure;
     }
@@ -258,9 +254,9 @@ export function createSplitView(callbacks) {
     const { heads, kvHeads, T, Tk, tokens } = result;
     const selected = Math.min(Math.max(1, state.head ?? 1), heads) - 1;
     const keyTokens = result.source?.tokens ?? tokens;
-    const cell = Math.max(2, Math.min(22, Math.floor(150 / Math.min(MAP_TOKENS, Math.max(T, Tk)))));
+    const map = smallMapPresentation({ tokens: T, keys: Tk });
     const multiples = [];
-    for (let k = 0; k < Math.min(heads, MAPS_DRAWN); k += 1) {
+    for (let k = 0; k < Math.min(heads, mapsDrawn); k += 1) {
       const color = headColor(k, heads);
       multiples.push(
         h('button', {
@@ -271,7 +267,7 @@ export function createSplitView(callbacks) {
           'aria-label': t('heads.maps.pick', { h: k + 1 }),
           style: { borderColor: color },
         }, [
-          paintMap(result.perHead[k].weights, result.mask, cell),
+          paintWeights(document.createElement('canvas'), { weights: result.perHead[k].weights, mask: result.mask, rows: map.rows, cols: map.cols, cell: map.cellPx }),
           h('span', { className: 'hs-map-label' }, [
             h('span', { className: 'swatch', style: { background: color } }),
             t('heads.maps.label', { h: k + 1, kv: kvHeadOf(k, heads, kvHeads) + 1 }),
@@ -279,15 +275,15 @@ export function createSplitView(callbacks) {
         ]),
       );
     }
-    if (heads > MAPS_DRAWN) multiples.push(h('p', { className: 'hv-cut', text: t('heads.split.moreHeads', { shown: MAPS_DRAWN, total: heads }) }));
-    if (T > MAP_TOKENS || Tk > MAP_TOKENS) multiples.push(h('p', { className: 'hv-cut', text: t('heads.maps.corner', { n: MAP_TOKENS, T, Tk }) }));
+    if (heads > mapsDrawn) multiples.push(h('p', { className: 'hv-cut', text: t('heads.split.moreHeads', { shown: mapsDrawn, total: heads }) }));
+    if (map.corner) multiples.push(h('p', { className: 'hv-cut', text: t('heads.maps.corner', { n: THRESHOLDS.mapTokens, T, Tk }) }));
 
     const weights = result.perHead[selected].weights;
     const masked = result.mask;
     // Printed numbers for a few keys; past that, cells only, painted on a canvas (a table of
     // 64 × 64 cells would block the page for 50 ms and more).
-    const numbers = Tk <= DETAIL_NUMBERS_UP_TO;
-    const buildDetail = () => numbers
+    const { kind, numbersInCells: numbers, maxRows, maxCols } = weightMapPresentation({ keys: Tk, canvas: true });
+    const buildDetail = () => kind === 'table'
       ? grid({
         matrix: weights,
         name: 'detail-weights',
@@ -297,8 +293,8 @@ export function createSplitView(callbacks) {
         fill: weightFill(masked),
         text: (r, c) => (masked.data[r * masked.cols + c] ? '0' : undefined),
         numbers,
-        maxRows: DETAIL_DRAWN,
-        maxCols: DETAIL_DRAWN,
+        maxRows,
+        maxCols,
         t,
       })
       : renderWeightCells({
@@ -307,8 +303,8 @@ export function createSplitView(callbacks) {
         rowLabels: tokens,
         colLabels: keyTokens,
         head: selected,
-        maxRows: DETAIL_DRAWN,
-        maxCols: DETAIL_DRAWN,
+        maxRows,
+        maxCols,
         label: t('heads.maps.detail', { h: selected + 1, sup: sup(selected), T, Tk }),
         t,
       });
@@ -327,21 +323,13 @@ export function createSplitView(callbacks) {
     ]);
   }
 
-  // One head's weights as pixels: viridis for the weight, grey hatching where masked. Past
-  // MAP_TOKENS a side, the top-left corner (the label says so).
-  function paintMap(weights, mask, cell) {
-    const rows = Math.min(weights.rows, MAP_TOKENS);
-    const cols = Math.min(weights.cols, MAP_TOKENS);
-    return paintWeights(document.createElement('canvas'), { weights, mask, rows, cols, cell });
-  }
-
   // The head outputs side by side: sliced, then pushed together into the concatenation.
   function concatBlock({ result, t }, mode) {
     const { heads, dK, tokens } = result;
-    const numbers = result.dModel <= NUMBERS_UP_TO;
+    const numbers = printsNumbers(result.dModel);
     const blocks = [];
     let drawn = 0;
-    for (let k = 0; k < heads && drawn < COLS_DRAWN; k += 1) {
+    for (let k = 0; k < heads && drawn < gridCols; k += 1) {
       const color = headColor(k, heads);
       blocks.push(
         h('div', { className: 'hs-block', dataset: { hsBlock: 'context', head: String(k) } }, [
@@ -378,7 +366,7 @@ export function createSplitView(callbacks) {
   // Concat · W_O = output, with W_O's rows tinted by the head whose columns they weigh.
   function mixBlock({ result, t }) {
     const { heads, dK, tokens, dModel } = result;
-    const numbers = dModel <= NUMBERS_UP_TO;
+    const numbers = printsNumbers(dModel);
     const colHead = (c) => Math.floor(c / dK);
     const concat = grid({
       matrix: result.concat,
@@ -387,7 +375,6 @@ export function createSplitView(callbacks) {
       bandColor: (c) => headColor(colHead(c), heads),
       fill: (r, c) => ({ background: tint(headColor(colHead(c), heads), 0.22) }),
       numbers,
-      maxCols: COLS_DRAWN,
       caption: 'Concat',
       t,
     });
@@ -395,11 +382,11 @@ export function createSplitView(callbacks) {
     const woGrid = grid({
       matrix: wo,
       name: 'mix-wo',
-      rowLabels: Array.from({ length: Math.min(wo.rows, COLS_DRAWN) }, (_, r) => `${r + 1}`),
+      rowLabels: Array.from({ length: Math.min(wo.rows, gridCols) }, (_, r) => `${r + 1}`),
       fill: (r) => ({ background: tint(headColor(colHead(r), heads), 0.22) }),
       numbers,
-      maxRows: COLS_DRAWN,
-      maxCols: COLS_DRAWN,
+      maxRows: gridCols,
+      maxCols: gridCols,
       caption: 'W_O',
       t,
     });
@@ -410,7 +397,7 @@ export function createSplitView(callbacks) {
       if (rowBorders.get(th) !== border) th.style.borderLeft = border;
       rowBorders.set(th, border);
     });
-    const output = grid({ matrix: result.output, name: 'mix-output', rowLabels: tokens, numbers, maxCols: COLS_DRAWN, caption: t('heads.mix.output'), t });
+    const output = grid({ matrix: result.output, name: 'mix-output', rowLabels: tokens, numbers, caption: t('heads.mix.output'), t });
     return h('div', { className: 'hs-mix', dataset: { hsPart: 'mix' } }, [
       h('h3', { text: t('heads.mix.title') }),
       h('p', { className: 'caption', text: t('heads.mix.caption', { dK }) }),
@@ -435,9 +422,8 @@ export function createSplitView(callbacks) {
     return name ? `[${name}="${CSS.escape(node.getAttribute(name))}"]` : null;
   }
 
-  // Past this many T×Tk entries the parts are drawn one per task (each part costs tens of
+  // Past splitByPartFrom T × Tk entries the parts are drawn one per task (each part costs tens of
   // milliseconds at T = 512; together they would block the page for over 100 ms).
-  const PROGRESSIVE_ENTRIES = 64 * 64;
   let generation = 0;
 
   function update(next) {
@@ -445,7 +431,7 @@ export function createSplitView(callbacks) {
     const { result, state, t } = ctx;
     const stage = state.split ?? 'all';
     const show = (id) => stage === 'all' || stage === id;
-    const progressive = result.T * result.Tk > PROGRESSIVE_ENTRIES;
+    const progressive = splitByParts({ tokens: result.T, keys: result.Tk });
     // Animate the slicing and the concatenation: draw the stage before, then switch (not when
     // drawn part by part: the part may not be there yet when the animation starts).
     const qkvFrom = !progressive && stage === 'slice' && shownStage !== 'slice' && shownStage !== 'all' ? 'joined' : null;

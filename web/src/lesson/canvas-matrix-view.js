@@ -16,6 +16,8 @@
 // The grid element carries data-matrix (and data-head), like a table's cells, for the page's
 // export ("click a caption") and for tests; each outline carries data-hl, data-row and data-col.
 import { COLORS, HATCHES, HATCH_LINES, colorScale } from '../render/colors.js';
+import { printed } from '../render/policy.js';
+import { THRESHOLDS } from '../render/thresholds.js';
 import { drawingContext } from '../views/canvas-context.js';
 import { fontSetter } from '../views/canvas-font.js';
 import { h, setAttr } from '../views/dom.js';
@@ -24,7 +26,6 @@ import { pageTopOf, watchSight, windowAt } from '../views/window-sight.js';
 import { looksMasked, writeLook } from './cell-look.js';
 import { createMatrixFrame } from './matrix-frame.js';
 import { startEdit, startsEdit } from './matrix-edit.js';
-import { MAX_SHOWN } from './matrix-view.js';
 import { sameNumbers } from './same-numbers.js';
 
 const CELL_H = 20; // px, as a table row (0.75rem text, 3 px padding)
@@ -83,8 +84,8 @@ function hatchTile(which) {
  */
 export function createCanvasMatrixView(spec, events) {
   const { name, head = null, rowLabels, colTokens, t } = spec;
-  const rows = Math.min(spec.rows, MAX_SHOWN);
-  const cols = Math.min(spec.cols, MAX_SHOWN);
+  const rows = printed(spec.rows);
+  const cols = printed(spec.cols);
   const hatch = spec.kind === 'weights' ? 'light' : 'grey';
 
   // The labels are canvases too (a table's 100 header cells per matrix cost layout as well).
@@ -315,22 +316,21 @@ export function createCanvasMatrixView(spec, events) {
 
   // A T = 32 matrix is about 1 800 px wide in a box that shows less than half of it at 1 280 px:
   // a new result draws the entries in the box's view in the frame that shows the change, those
-  // COL_MARGIN columns either side just after it (scheduleNear), the others in idle time, or as
+  // nearCols columns either side just after it (scheduleNear), the others in idle time, or as
   // the box is scrolled to them (its scroll events come before the frame that shows the scroll).
   // Drawing text on a canvas is most of a T = 32 update (fillText, about 2 µs an entry in
   // software). The box's rows are cut to those in the window too (windowAt; those within
-  // NEAR_PX of it, the sight below, just after the frame): a box 640 px high is often half out of
+  // nearPx of it, the sight below, just after the frame): a box 640 px high is often half out of
   // it. (With ÷√d_k toggled at T = 32, all steps, the lab in the middle of the window, 180 of the
-  // 255 entries drawn in the frame were out of the window; now 30, in the margins of ROW_MARGIN.)
-  const COL_MARGIN = 2;
-  const ROW_MARGIN = 2;
+  // 255 entries drawn in the frame were out of the window; now 30, in the margins of nearRows.)
+  const { nearCols, nearRows } = THRESHOLDS;
   // pending[k]: 0 = entry k shows its latest look; 1 = it does not yet; 2 = it is being drawn now
   const pending = new Uint8Array(rows * cols);
   let pendingCount = 0;
   let box = null; // { left, top, width, height } of the .scroll box's view, px; null: not known yet
-  // { top, bottom }: the part of the box's view near the window (NEAR_PX), px from the view's top,
+  // { top, bottom }: the part of the box's view near the window (nearPx), px from the view's top,
   // as the observer last saw it; null: not known, all of the view (see watchSight below).
-  // (Seen before the change's own layout: a change that moves the box by more than NEAR_PX can
+  // (Seen before the change's own layout: a change that moves the box by more than nearPx can
   // leave rows that came into the window to the idle drawing after its frame.)
   let sight = null;
   // px: the box's top in the page (its distance from the top of the document) when the observer
@@ -351,7 +351,7 @@ export function createCanvasMatrixView(spec, events) {
     drawInView();
   }, { passive: true });
   // The window's scrolling is followed in steps of a row or so (watchSight): the rows coming near
-  // are drawn a frame after they come within NEAR_PX, before they are in the window.
+  // are drawn a frame after they come within nearPx, before they are in the window.
   watchSight(scroller, (entry) => {
     const { intersectionRect: seen, boundingClientRect: all } = entry;
     // A box not laid out now (a parked step's, a figure skipped off screen by content-visibility)
@@ -381,7 +381,7 @@ export function createCanvasMatrixView(spec, events) {
   // margins; none while the box has never been laid out: a figure skipped off screen since it was
   // made (content-visibility: auto) is not painted, and the frame that lays it out draws its view
   // first (the observer above), not the change's handler, which it made longer (docs/performance.md).
-  // windowOnly: the entries in the window itself (the rows with ROW_MARGIN, for the observer's
+  // windowOnly: the entries in the window itself (the rows with nearRows, for the observer's
   // steps), not those near it.
   function inView(windowOnly = false) {
     if (!box) return [0, 0, 0, 0];
@@ -395,12 +395,12 @@ export function createCanvasMatrixView(spec, events) {
       bottom = Math.min(bottom, scrolled + windowAt.height - 1);
       if (bottom <= top) return [0, 0, 0, 0];
     }
-    const margin = windowOnly ? 0 : COL_MARGIN;
+    const margin = windowOnly ? 0 : nearCols;
     return [
       Math.max(0, Math.floor(x / cellW) - margin),
       Math.min(cols, Math.ceil((x + box.width) / cellW) + margin),
-      Math.max(0, Math.floor((y + top) / CELL_H) - ROW_MARGIN),
-      Math.min(rows, Math.ceil((y + bottom) / CELL_H) + ROW_MARGIN),
+      Math.max(0, Math.floor((y + top) / CELL_H) - nearRows),
+      Math.min(rows, Math.ceil((y + bottom) / CELL_H) + nearRows),
     ];
   }
 

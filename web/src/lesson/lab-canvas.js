@@ -1,4 +1,4 @@
-// The softmax lab's table drawn on one canvas, from CANVAS_FROM keys on (softmax-lab.js): its
+// The softmax lab's table drawn on one canvas, from canvasFromTokens keys on (softmax-lab.js): its
 // numbers all change together with τ, the row or the head, and laying out a text box for each took
 // most of a frame; drawing them costs less, and only what changed is drawn (docs/performance.md).
 // The table's looks are kept (lesson.css: table.lab-table), and so is the way in without a pointer:

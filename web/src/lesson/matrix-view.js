@@ -2,26 +2,18 @@
 // focused with the keyboard (one cell per matrix is in the tab order; arrows move), edited in
 // place (X and the W matrices) or toggled (the mask M). Built once per shape and labels, then
 // updated in place: a new result only rewrites the cells whose text or colour changed. Matrices
-// with a row per token are drawn on canvases from T = CANVAS_FROM instead (canvas-matrix-view.js,
-// chosen in view.js).
+// with a row per token are drawn on canvases from canvasFromTokens instead (canvas-matrix-view.js,
+// chosen by render/policy.js).
 //
 // Every printed cell carries data-matrix, data-head (per-head matrices), data-row and data-col
 // (0-based), as on the first version of the page, for tests and course scripts.
+import { printed } from '../render/policy.js';
 import { colorScale, paletteRules } from '../render/colors.js';
 import { h } from '../views/dom.js';
 import { watchOverflow } from '../views/overflow-class.js';
 import { cellLook, looksMasked } from './cell-look.js';
 import { createMatrixFrame } from './matrix-frame.js';
 import { sameNumbers } from './same-numbers.js';
-
-export const MAX_SHOWN = 48; // larger matrices show their top-left corner
-// Matrices with a row per token (T×T and T×d, the editable X too) are drawn on canvases from
-// this many tokens (canvas-matrix-view.js), and so is the softmax lab's table (lab-canvas.js):
-// from there a step's tables no longer fit a change's frame (docs/performance.md). Shorter
-// sentences (the worked example has T = 6) stay tables.
-export const CANVAS_FROM = 8;
-// The W matrices (d_model × d_model) are drawn on canvases from this d_model on.
-export const W_CANVAS_FROM = 16;
 
 let palettesInstalled = false;
 function installPalettes() {
@@ -50,8 +42,8 @@ export function createMatrixView(spec) {
   installPalettes();
   const rows0 = spec.rows;
   const cols0 = spec.cols;
-  const rows = Math.min(rows0, MAX_SHOWN);
-  const cols = Math.min(cols0, MAX_SHOWN);
+  const rows = printed(rows0);
+  const cols = printed(cols0);
 
   const headRow = h('tr', {}, [h('th', { className: 'corner', scope: 'col', text: spec.corner ?? t('table.corner') })]);
   for (let c = 0; c < cols; c += 1) {
