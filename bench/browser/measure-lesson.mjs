@@ -266,7 +266,7 @@ function dumpSpan(events, i) {
 // Small helpers the interactions use in the page: `cell(name, head, row, col)` is the element to
 // fire at and the point (clientX, clientY) of that entry, for a table cell or a canvas entry.
 // T=<n> measures another number of tokens (32 unless told): from 8 the matrices with a row per
-// token are canvases (matrix-view.js's CANVAS_FROM); below, a page of all steps of more than 1 000
+// token are canvases (canvasFromTokens, render/thresholds.js); below, a page of all steps of more than 1 000
 // table cells, and one step at a time a page whose largest step prints more than 150 entries of
 // them (at d_model = 8 with 2 heads: every T here), are canvases too (view.js); 32 is the largest
 // shown entry by entry. Entries are
@@ -344,7 +344,7 @@ const pages = [
 ].filter(([title, , , asked]) => (process.env.PAGES ? process.env.PAGES.split('|').some((p) => title.includes(p)) : !asked));
 // PAGES=<a>|<b> keeps the pages whose title holds one of the parts ("one step", "d_model = 16";
 // "d_model = 6" and "worked example" are measured only so: the worked example one step at a time
-// is the page of tables one step at a time, view.js's STEP_TABLE_CELLS);
+// is the page of tables one step at a time, stepTableCells in render/thresholds.js);
 // ONLY=<a>|<b> the interactions whose label holds one ("stepper|pad a token": an interaction after
 // the stepper has visited other steps).
 

@@ -626,7 +626,7 @@ async function entryPoint(page, name, head, row, col) {
 // d_model 4, 1 head: 147 at most); past that (6 tokens, d_model 8, 2 heads: 216 in the softmax
 // step), and from 8 tokens on, those matrices are drawn on canvases, on every step. The weights
 // (d_model × d_model) stay tables; the softmax lab is a canvas from 8 keys (matrix-view.js:
-// CANVAS_FROM, W_CANVAS_FROM; view.js: STEP_TABLE_CELLS).
+// canvasFromTokens, weightCanvasFromDModel, stepTableCells in render/thresholds.js).
 test('one step at a time, small pages are tables; from 150 entries in a step or 8 tokens, canvases (the weights stay tables)', async () => {
   for (const [T, d, heads, tables, labCanvas] of [[7, 4, 1, true, false], [6, 8, 2, false, false], [8, 8, 2, false, true]]) {
     const tokens = Array.from({ length: T }, (_, i) => `w${i + 1}`).join('+');
@@ -650,7 +650,7 @@ test('one step at a time, small pages are tables; from 150 entries in a step or 
 });
 
 // Below 8 tokens, a page of all steps that would print more than 1 000 table cells (view.js,
-// ALL_STEPS_TABLE_CELLS) draws its matrices with a row per token on canvases too; the same numbers
+// allStepsTableCells, render/thresholds.js) draws its matrices with a row per token on canvases too; the same numbers
 // as the tables of one step. The worked example (432 cells) and the first page a visitor sees
 // (6 tokens, d_model 6, 2 heads: 900) stay tables, and so does a page whose weights are canvases
 // (d_model 16: it skips its figures off screen already).
@@ -684,7 +684,7 @@ test('below T = 8 a page of all steps of more than 1 000 cells is drawn on canva
     const readout = (await page.textContent(`${grid} .cg-readout`)).split(': ').pop();
     assert.equal((await explanation(page)).trim().split(/\s/).pop(), readout);
     // …which the softmax lab prints for the row selected (a table below 8 keys). The softmax step,
-    // one step at a time, draws A on a canvas too (that step prints 294 entries: STEP_TABLE_CELLS).
+    // one step at a time, draws A on a canvas too (that step prints 294 entries: stepTableCells).
     await page.click('button[data-step="softmax"]');
     await page.waitForSelector('section.lesson-step:not(.parked)[data-step="softmax"] .cg-body[data-matrix="weights"]');
     assert.deepEqual(await figureKinds(page, ['weights']), ['weights:canvas']);
@@ -1038,7 +1038,7 @@ test('canvases far from the window are not painted, and are drawn up to date whe
     assert.ok(all.length >= 4, JSON.stringify(all));
     for (const f of all) {
       const onScreen = f.bottom > 0 && f.top < f.height;
-      const away = f.top > f.height + 150 || f.bottom < -150; // NEAR_PX (view.js)
+      const away = f.top > f.height + 150 || f.bottom < -150; // nearPx (render/thresholds.js)
       if (onScreen) assert.deepEqual([f.far, f.seen.every(Boolean)], [false, true], f.name);
       if (away) assert.deepEqual([f.far, f.seen.some(Boolean)], [true, false], f.name);
     }
@@ -1315,9 +1315,9 @@ test('a matrix half out of the window draws its rows in the window with the chan
     }, M);
     const rowTop = (r) => seen.top + 20 * r;
     const inWindow = seen.before.map((_, r) => r >= 3 && rowTop(r) + 20 <= seen.height);
-    // Below the window by more than ROW_MARGIN (2 rows) and a row of slack, within NEAR_PX (150 px).
+    // Below the window by more than nearRows (2 rows) and a row of slack, within nearPx (150 px).
     const near = seen.before.map((_, r) => rowTop(r) >= seen.height + 3 * 20 && rowTop(r) + 20 <= seen.height + 150 - 20);
-    const farBelow = seen.before.map((_, r) => rowTop(r) > seen.height + 150 + 3 * 20); // NEAR_PX and a margin
+    const farBelow = seen.before.map((_, r) => rowTop(r) > seen.height + 150 + 3 * 20); // nearPx and a margin
     assert.ok(inWindow.filter(Boolean).length >= 4 && near.filter(Boolean).length >= 2 && farBelow.filter(Boolean).length >= 4, JSON.stringify(seen.top));
     seen.before.forEach((hash, r) => {
       if (inWindow[r]) assert.notEqual(seen.during[r], hash, `row ${r + 1}, in the window, is drawn with the change`);
@@ -1350,7 +1350,7 @@ test('on a page of all steps, the softmax lab far from the window is redrawn aft
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 300)))));
     const top = await page.$eval('#softmax-lab', (lab) => lab.getBoundingClientRect().top - innerHeight);
-    assert.ok(top > 150, `the lab starts far below the window (${top} px)`); // NEAR_PX (view.js)
+    assert.ok(top > 150, `the lab starts far below the window (${top} px)`); // nearPx (render/thresholds.js)
     // An edit of W_Q typed as a reader does (Enter, a number, Enter), in one task: right after it
     // the lab still shows the old numbers; once the page is idle, the new ones.
     const seen = await page.evaluate(async (sel) => {
@@ -1743,7 +1743,7 @@ async function tableOutOfWindow(hash) {
   const { page, errors, close } = await open(hash);
   try {
     await whenIdle(page);
-    // A (the softmax step's weights) just below the window, within NEAR_PX (view.js) of its edge;
+    // A (the softmax step's weights) just below the window, within nearPx (render/thresholds.js) of its edge;
     // S + M, above it (all steps) or beside the exponentials above it (one step), in the window.
     await page.evaluate(() => {
       const figure = document.querySelector('section.lesson-step:not(.parked)[data-step="softmax"] td[data-matrix="weights"]').closest('figure');
