@@ -18,7 +18,7 @@ import {
 } from './views/controls.js';
 import { applyTranslations } from './views/i18n-dom.js';
 import { setAlternatives, setHidden, setText } from './views/dom.js';
-import { runSliced } from './views/idle.js';
+import { runSliced } from './render/scheduler.js';
 import { createEmbeddingsText } from './views/embeddings-text.js';
 import { createLesson } from './lesson/index.js';
 import { computeCompanionsAsync } from './lesson/companions.js';

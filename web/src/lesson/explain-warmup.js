@@ -4,7 +4,7 @@
 // removed at once: the fonts stay loaded. Done again for another language (other fallback fonts).
 import { THRESHOLDS } from '../render/thresholds.js';
 import { h } from '../views/dom.js';
-import { idleHasRoom, requestIdle, whenFrameIsOut } from '../views/idle.js';
+import { idleHasRoom, requestIdle, whenFrameIsOut } from '../render/scheduler.js';
 import { renderExplanation } from './explain-panel.js';
 
 const { warmupMs, warmupWaitMs } = THRESHOLDS;

@@ -4,8 +4,8 @@
 // result rewrites numbers, not the page. Pointing, focusing, editing and toggling cells are
 // handled here by delegation and reported through callbacks.
 import { h, setText } from '../views/dom.js';
-import { frameComing, idleHasRoom, justAfterFrame, requestIdle, whenFrameIsOut } from '../views/idle.js';
 import { lessonPage, skipOffScreen } from '../render/policy.js';
+import { createScheduler, frameComing, idleHasRoom, requestIdle, whenFrameIsOut } from '../render/scheduler.js';
 import { THRESHOLDS } from '../render/thresholds.js';
 import { fillText } from './explain.js';
 import { updateFormulaLines } from './formula-lines.js';
@@ -16,7 +16,7 @@ import { createMatrixView } from './matrix-view.js';
 import { STEPS, stepIndex } from './steps.js';
 import { figureSpec, matrixOf, shownHeads, stepCells, stepPlan } from './step-plan.js';
 
-const { nearPx, sliceMs, idleJobMs, lessonIdleWaitMs, prefetchWaitMs, layoutBatchElements, parkedSteps, spareViews } = THRESHOLDS;
+const { nearPx, idleJobMs, lessonIdleWaitMs, prefetchWaitMs, layoutBatchElements, parkedSteps, spareViews } = THRESHOLDS;
 let useCounter = 0;
 let serialCounter = 0;
 
@@ -29,6 +29,7 @@ export function createStepsView(container, callbacks) {
   const views = new Map(); // key → matrix view
   const sections = new Map(); // step id → { el, sig, parts }
   let live = []; // the views on screen now
+  let shown = new Set(live); // the same, to look up
   let ctx = null;
   let tokensKey = '';
   let allSteps = false; // a page of all steps: what is far from the screen waits (updateView)
@@ -36,8 +37,10 @@ export function createStepsView(container, callbacks) {
   let rowsOnCanvas = false; // matrices with a row per token on canvases at any T (render/policy.js)
   const sized = new WeakSet(); // tables' figures and steps laid out once ('first-layout')
   let parking = false; // sections of other steps stay in the page, parked (showAmongParked)
-  const queue = new Map(); // view → { matrix, options }: waiting for a slice
-  let sliceTimer = null;
+  // What waits (for the frame, idle time or a slice): panels first (one takes a millisecond or two,
+  // and a reader scrolling there expects it), then what is near, then what is shown.
+  const rank = (key) => (key.el.lessonPanel === key ? 0 : key.near ? 1 : shown.has(key) ? 2 : 3);
+  const scheduler = createScheduler({ idleWaitMs: lessonIdleWaitMs, costCapMs: idleJobMs, rank });
 
   function runUpdate(view, matrix, options) {
     try {
@@ -48,42 +51,24 @@ export function createStepsView(container, callbacks) {
   }
 
   // Draws what a view was left to draw later (view.pending: when it comes near, in idle time,
-  // before printing), in slices past the printed corner.
+  // before printing), in slices past the printed corner. A view's first fill there: its table is
+  // built in one slice and filled in a later one (both together take over 50 ms for a 48 × 48
+  // corner in software-rendered Chromium).
   function drawPending(view) {
     const { matrix, options } = view.pending;
     view.pending = null;
-    if (huge) enqueue(view, matrix, options);
+    scheduler.cancel(view);
+    if (huge) sliceIn(view, matrix, options);
     else runUpdate(view, matrix, options);
   }
-
-  // One slice: views near the screen first, while the time spent plus what the slowest view so
-  // far took stays under sliceMs (at least one view per slice); then the next slice in a new
-  // task. A newer render replaces what is queued (the queue holds each view once).
-  let slowest = 0;
-  function slice() {
-    sliceTimer = null;
-    // A render that came after the timer was set may have taken every queued view back.
-    if (!queue.size) return;
-    const start = performance.now();
-    do {
-      const view = [...queue.keys()].find((v) => v.near) ?? queue.keys().next().value;
-      const before = performance.now();
-      // A view's first fill: its table is built in one slice and filled in a later one (both
-      // together take over 50 ms for a 48 × 48 corner in software-rendered Chromium).
-      if (!view.prepare()) {
-        const { matrix, options } = queue.get(view);
-        queue.delete(view);
-        runUpdate(view, matrix, options);
-      }
-      slowest = Math.max(slowest * 0.9, performance.now() - before);
-    } while (queue.size && performance.now() - start + slowest < sliceMs);
-    if (queue.size) sliceTimer = setTimeout(slice, 0);
-  }
-
-  function enqueue(view, matrix, options) {
-    queue.set(view, { matrix, options });
-    if (sliceTimer === null) sliceTimer = setTimeout(slice, 0);
-  }
+  const sliceIn = (view, matrix, options) => scheduler.sliced(view, () => view.prepare() || runUpdate(view, matrix, options));
+  // The job of a view left for later; when it only went to the slices, what it took is not noted.
+  const drawLater = (view) => () => {
+    if (!view.pending) return false;
+    view.fresh = false;
+    drawPending(view);
+    return !huge;
+  };
 
   // On a page of all steps, a matrix far from the viewport is redrawn when it comes near, or in
   // idle time after the frame, not in the frame of every change: what is off screen costs nothing
@@ -225,23 +210,19 @@ export function createStepsView(container, callbacks) {
   // come near (nearPx), and before printing.
   function updateView(view, far = false) {
     const options = optionsOf(view);
-    queue.delete(view); // whatever was queued for it is older
     if ((view.isCanvas && far) || (allSteps && view.near === false && !view.fresh)) {
       view.pending = { matrix: view.matrix, options };
-      waiting.add(view);
-      scheduleIdle();
-      return;
-    }
-    if (view.inWindow === false && !view.isCanvas && !view.fresh) {
+      scheduler.idle(view, drawLater(view));
+    } else if (view.inWindow === false && !view.isCanvas && !view.fresh) {
       view.pending = { matrix: view.matrix, options };
-      afterFrame.add(view);
-      scheduleAfterFrame();
-      return;
+      scheduler.afterFrame(view, drawLater(view));
+    } else {
+      view.fresh = false;
+      view.pending = null;
+      scheduler.cancel(view);
+      if (huge) sliceIn(view, view.matrix, options);
+      else view.update(view.matrix, options);
     }
-    view.fresh = false;
-    view.pending = null;
-    if (huge) enqueue(view, view.matrix, options);
-    else view.update(view.matrix, options);
   }
 
   // The mask workbench and the softmax lab on a page of all steps: one far from the screen is
@@ -249,18 +230,7 @@ export function createStepsView(container, callbacks) {
   // frame of every change (in a CPU profile of an edit of W_Q at the top of such a page, T = 32,
   // the lab took 1.6 ms of 7.7 and the workbench 0.3). One step at a time, the panel of the step
   // shown is always on screen.
-  const panelsWaiting = new Map(); // panel → the context to draw it from
   const panelNear = new WeakMap(); // panel → whether the observer last saw it near the screen
-
-  function runPanelUpdate(panel) {
-    const panelCtx = panelsWaiting.get(panel);
-    panelsWaiting.delete(panel);
-    try {
-      panel.update(panelCtx);
-    } catch (error) {
-      console.warn('redrawing a panel failed', error); // the old numbers stay
-    }
-  }
 
   // panelCtx: the lesson's context when it is newer than the last render's (a new lab row).
   function updatePanel(panel, single, panelCtx = ctx) {
@@ -272,17 +242,16 @@ export function createStepsView(container, callbacks) {
     // observer's word on where it is holds for this render.
     const stayed = !container.classList.contains('single') && container.contains(panel.el);
     if (!single && allSteps && stayed && panelNear.get(panel) === false) {
-      panelsWaiting.set(panel, panelCtx);
-      scheduleIdle();
+      scheduler.idle(panel, () => panel.update(panelCtx));
       return;
     }
-    panelsWaiting.delete(panel);
+    scheduler.cancel(panel);
     panel.update(panelCtx);
   }
 
   function panelCameNear(panel, isNear) {
     panelNear.set(panel, isNear);
-    if (isNear && panelsWaiting.has(panel)) runPanelUpdate(panel);
+    if (isNear) scheduler.flush(panel);
   }
 
   // ---- steps -----------------------------------------------------------------------------------
@@ -433,9 +402,10 @@ export function createStepsView(container, callbacks) {
     }));
     const built = steps.map((step) => sectionFor(step, single));
     live = built.flatMap((b) => b.views);
+    shown = new Set(live);
     const shownCells = live.reduce((n, v) => n + v.rows * v.cols, 0);
     allSteps = !single;
-    for (const view of queue.keys()) if (!live.includes(view)) queue.delete(view);
+    for (const view of scheduler.keys('sliced')) if (!shown.has(view)) scheduler.cancel(view);
     const els = built.map((b) => b.el);
     parking = single && !huge;
     // The views of a section just shown (attached, or no longer parked): where they are is not
@@ -486,6 +456,7 @@ export function createStepsView(container, callbacks) {
       if (n < spareViews) return;
       near.unobserve(view.el);
       inWindow.unobserve(view.el);
+      scheduler.forget(view);
       views.delete(key);
     });
   }
@@ -547,7 +518,7 @@ export function createStepsView(container, callbacks) {
 
   // In idle time: the next step, then the previous one, built and drawn, parked.
   // The latest request wins (an older one, asked for or pending, does nothing); asked after the
-  // frame that shows the latest change (views/idle.js).
+  // frame that shows the latest change (render/scheduler.js).
   let prefetchRequest = 0;
   function schedulePrefetch() {
     const request = ++prefetchRequest;
@@ -557,8 +528,8 @@ export function createStepsView(container, callbacks) {
   }
   let prefetchCost = idleJobMs; // what building a section took last time
   function prefetch(deadline) {
-    // What is shown first; and not in an idle period too short for it (see drainIdle).
-    if (!parking || waiting.size || !idleHasRoom(deadline, Math.min(prefetchCost, idleJobMs), 0, Infinity)) {
+    // What is shown first; and not in an idle period too short for it (render/scheduler.js).
+    if (!parking || scheduler.waiting('idle') || !idleHasRoom(deadline, Math.min(prefetchCost, idleJobMs), 0, Infinity)) {
       if (parking) schedulePrefetch();
       return;
     }
@@ -570,10 +541,9 @@ export function createStepsView(container, callbacks) {
     const built = sectionFor(step, true);
     for (const view of built.views) {
       view.used = ++useCounter;
-      view.pending = { matrix: view.matrix, options: optionsOf(view) }; // drawn by drainIdle
-      waiting.add(view);
+      view.pending = { matrix: view.matrix, options: optionsOf(view) };
+      scheduler.idle(view, drawLater(view));
     }
-    scheduleIdle();
     if (built.el.parentNode !== container) {
       built.el.shownAt = 0; // the first to go, once no longer a neighbour, if too many are parked
       // Laid out once before its content is skipped (prelayout, lesson.css): parked from the
@@ -630,76 +600,11 @@ export function createStepsView(container, callbacks) {
   // 2026-12-03), ÷√d_k took 0.82 × the time there and 0.91 on the first page; one step at a time,
   // where the lab comes first and every matrix of the step below it, from 17.6 to 13.7 ms (the
   // median of two runs of the whole sequence, one before and one after, not side by side).
-  const afterFrame = new Set();
-  let afterFrameAsked = false;
-  function scheduleAfterFrame() {
-    if (afterFrameAsked) return;
-    afterFrameAsked = true;
-    justAfterFrame(drawAfterFrame);
-  }
-  function drawAfterFrame() {
-    afterFrameAsked = false;
-    for (const view of [...afterFrame]) {
-      afterFrame.delete(view);
-      if (view.pending) drawPending(view); // (not fresh: a fresh view is drawn in the frame)
-    }
-  }
-
-  // Draws the views left for later, in idle callbacks, a few per callback while time remains.
-  let idleHandle = null;
-  function scheduleIdle() {
-    if (idleHandle !== null) return;
-    idleHandle = 'asked';
-    whenFrameIsOut(() => {
-      idleHandle = requestIdle(drainIdle, { timeout: lessonIdleWaitMs });
-    });
-  }
+  // Views and panels left for idle time are drawn a few per idle callback, up to idleJobMs, each
+  // when what it took last time fits in the idle period left, or once they waited lessonIdleWaitMs.
   // Before printing, whatever waits is drawn now: a printout shows every step and figure, far
   // from the screen or not (lesson.css).
-  function drawAllWaiting() {
-    for (const panel of [...panelsWaiting.keys()]) runPanelUpdate(panel);
-    drawAfterFrame();
-    for (const view of [...waiting]) {
-      waiting.delete(view);
-      if (!view.pending) continue;
-      view.fresh = false;
-      drawPending(view);
-    }
-  }
-  window.addEventListener('beforeprint', drawAllWaiting);
-
-  // Views shown first, then those of parked sections (prefetch).
-  const waiting = new Set(); // views with something pending
-  // A view is drawn only when what it took last time fits in the idle period left, or once the
-  // views have waited lessonIdleWaitMs (idleHasRoom, views/idle.js).
-  let waitingSince = null;
-  function drainIdle(deadline) {
-    idleHandle = null;
-    const start = performance.now();
-    // Far panels first: one takes a millisecond or two, and a reader scrolling there expects it.
-    for (const panel of [...panelsWaiting.keys()]) runPanelUpdate(panel);
-    const order = [...waiting].sort((a, b) => Number(live.includes(b)) - Number(live.includes(a)));
-    for (const view of order) {
-      if (!view.pending) {
-        waiting.delete(view);
-        continue;
-      }
-      if (!idleHasRoom(deadline, Math.min(view.cost ?? idleJobMs, idleJobMs), performance.now() - (waitingSince ?? start), lessonIdleWaitMs)) {
-        waitingSince ??= start;
-        break;
-      }
-      waitingSince = null;
-      waiting.delete(view);
-      view.fresh = false;
-      const before = performance.now();
-      drawPending(view);
-      if (!huge) view.cost = performance.now() - before;
-      // More while the idle period lasts, up to idleJobMs, so that an input arriving meanwhile
-      // waits little.
-      if (performance.now() - start > idleJobMs) break;
-    }
-    if (waiting.size || panelsWaiting.size) scheduleIdle();
-  }
+  window.addEventListener('beforeprint', () => scheduler.flush());
 
   // ---- highlights --------------------------------------------------------------------------------
 

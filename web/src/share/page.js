@@ -11,7 +11,7 @@ import { ALL_FIELDS, encodeStateSteps, linkLength, linkOf, PAGE_PARTS } from '..
 import { runSteps } from '../state/lz-bounded.js';
 import { galleryItems } from './gallery.js';
 import { applyHidden, controlsOnPage } from './hide.js';
-import { idleHasRoom, requestIdle, whenFrameIsOut } from '../views/idle.js';
+import { idleHasRoom, requestIdle, whenFrameIsOut } from '../render/scheduler.js';
 import './share.css';
 
 // How long the address waits for the reader to stop typing before it is rewritten.

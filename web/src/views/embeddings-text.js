@@ -13,7 +13,7 @@
 //   of the edit's frame.
 import { asciiNumbers, formatNumber, parseDecimal, roundForEditor } from '../state/parse.js';
 import { h, setHidden, setText, unchanged } from './dom.js';
-import { frameComing, requestIdle, whenFrameIsOut } from './idle.js';
+import { frameComing, requestIdle, whenFrameIsOut } from '../render/scheduler.js';
 import './embeddings-text.css';
 
 export const EDITOR_MAX_NUMBERS = 16384;

@@ -1,0 +1,248 @@
+// render/scheduler.js under a fake clock: frames, tasks and idle periods happen when a test says so,
+// and time moves only when a job says what it took.
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, test } from 'node:test';
+import { createScheduler, frameComing, idleHasRoom } from '../../web/src/render/scheduler.js';
+import { THRESHOLDS } from '../../web/src/render/thresholds.js';
+
+const { idleJobMs, sliceMs } = THRESHOLDS;
+
+// A tiny fake clock: now (ms), animation callbacks, timeouts and idle callbacks waiting their turn.
+const clock = { now: 0, frames: [], tasks: [], idles: [] };
+const saved = {};
+const fakes = {
+  performance: { now: () => clock.now },
+  requestAnimationFrame: (fn) => clock.frames.push(fn),
+  setTimeout: (fn) => clock.tasks.push(fn),
+  requestIdleCallback: (fn, { timeout }) => clock.idles.push({ fn, by: clock.now + timeout }),
+};
+beforeEach(() => {
+  Object.assign(clock, { now: 0, frames: [], tasks: [], idles: [] });
+  for (const [name, value] of Object.entries(fakes)) {
+    saved[name] = Object.getOwnPropertyDescriptor(globalThis, name);
+    Object.defineProperty(globalThis, name, { value, configurable: true, writable: true });
+  }
+  frame(); // no frame left pending from the test before
+});
+afterEach(() => {
+  for (const [name, descriptor] of Object.entries(saved)) {
+    if (descriptor) Object.defineProperty(globalThis, name, descriptor);
+    else delete globalThis[name];
+  }
+});
+
+/** A frame: its animation callbacks run (the timeouts they post run after it, in tasks()). */
+function frame() {
+  for (const fn of clock.frames.splice(0)) fn();
+}
+function tasks() {
+  while (clock.tasks.length) clock.tasks.shift()();
+}
+/** An idle period of `ms` for each idle callback asked for (each counts down from its start). */
+function idle(ms) {
+  for (const { fn, by } of clock.idles.splice(0)) {
+    const end = clock.now + ms;
+    fn({ didTimeout: clock.now >= by, timeRemaining: () => Math.max(0, end - clock.now) });
+  }
+}
+/** A job that takes `ms` and writes its name in `log`. */
+const job =
+  (log, name, ms = 1) =>
+  () => {
+    clock.now += ms;
+    log.push(name);
+  };
+
+test('now runs at once; after the frame runs in a task after the next frame, not before', () => {
+  const log = [];
+  const s = createScheduler({ idleWaitMs: 1000 });
+  s.afterFrame('b', job(log, 'b'));
+  s.now('a', job(log, 'a'));
+  assert.deepEqual(log, ['a']);
+  tasks();
+  assert.deepEqual(log, ['a'], 'nothing before the frame');
+  frame();
+  assert.deepEqual(log, ['a'], 'not in the frame itself');
+  tasks();
+  assert.deepEqual(log, ['a', 'b']);
+});
+
+test('a newer job of a key replaces its pending one, in whatever way it waited; cancel drops it', () => {
+  const log = [];
+  const s = createScheduler({ idleWaitMs: 1000 });
+  s.afterFrame('v', job(log, 'old'));
+  s.afterFrame('v', job(log, 'new'));
+  s.afterFrame('w', job(log, 'w'));
+  s.cancel('w');
+  frame();
+  tasks();
+  assert.deepEqual(log, ['new'], 'one task for the key, running the newest job');
+  s.idle('v', job(log, 'idle'));
+  s.afterFrame('v', job(log, 'moved'));
+  assert.equal(s.waiting('idle'), 0, 'a key waits in one way at a time');
+  s.now('v', job(log, 'now'));
+  frame();
+  tasks();
+  idle(50);
+  assert.deepEqual(log, ['new', 'now']);
+  assert.equal(s.waiting(), 0);
+});
+
+test('idle jobs wait for the frame that shows the latest change, then run by rank', () => {
+  const log = [];
+  const near = new Set(['c']);
+  const s = createScheduler({ idleWaitMs: 1000, rank: (key) => (near.has(key) ? 0 : 1) });
+  frameComing();
+  for (const key of ['a', 'b', 'c']) s.idle(key, job(log, key));
+  assert.equal(clock.idles.length, 0, 'asked for only once the frame is out');
+  frame();
+  assert.equal(clock.idles.length, 1, 'one idle callback for all the jobs');
+  idle(50);
+  assert.deepEqual(log, ['c', 'a', 'b'], 'the near one first, then in the order they came');
+});
+
+test('an idle job starts only when the period has room for what it took last time', () => {
+  const log = [];
+  const s = createScheduler({ idleWaitMs: 1000, batchMs: 0 });
+  s.idle('slow', job(log, 'slow', 12));
+  idle(50); // never ran: guessed at idleJobMs, and 50 ms have room
+  assert.deepEqual(log, ['slow']);
+  s.idle('slow', job(log, 'slow again', 12));
+  idle(10); // 10 ms left < the 12 it took
+  assert.deepEqual(log, ['slow'], 'put off');
+  assert.equal(clock.idles.length, 1, 'and asked again');
+  idle(12);
+  assert.deepEqual(log, ['slow', 'slow again']);
+});
+
+test('the maximum wait: a job put off for want of room runs once it has waited idleWaitMs', () => {
+  const log = [];
+  const s = createScheduler({ idleWaitMs: 250 });
+  s.idle('v', job(log, 'v'));
+  for (let k = 0; k < 4; k++) {
+    idle(1); // too short for the guessed idleJobMs
+    clock.now += 50;
+  }
+  assert.deepEqual(log, [], 'waited 200 ms');
+  clock.now += 50;
+  idle(1);
+  assert.deepEqual(log, ['v'], 'waited 250 ms: run anyway');
+  // The browser's own timeout (didTimeout) runs it too.
+  s.idle('w', job(log, 'w'));
+  clock.now += 250;
+  idle(0);
+  assert.deepEqual(log, ['v', 'w']);
+});
+
+test('an idle callback starts no job past batchMs; the rest go to the next one', () => {
+  const log = [];
+  const s = createScheduler({ idleWaitMs: 1000 });
+  for (const key of ['a', 'b', 'c', 'd']) s.idle(key, job(log, key, idleJobMs / 2 + 1));
+  idle(50);
+  assert.deepEqual(log, ['a', 'b'], `stopped once ${idleJobMs} ms were spent`);
+  idle(50);
+  assert.deepEqual(log, ['a', 'b', 'c', 'd']);
+  const one = createScheduler({ idleWaitMs: 1000, batchMs: 0 });
+  one.idle('x', job(log, 'x', 0.1));
+  one.idle('y', job(log, 'y', 0.1));
+  idle(50);
+  assert.deepEqual(log.slice(4), ['x'], 'batchMs 0: one job per callback');
+});
+
+test('a job returning false (it handed its work on) leaves its last cost as it was', () => {
+  const log = [];
+  const s = createScheduler({ idleWaitMs: 1000, batchMs: 0 });
+  s.idle('v', job(log, 'v', 20));
+  idle(50);
+  s.idle('v', () => {
+    clock.now += 0.1;
+    return false;
+  });
+  idle(50);
+  s.idle('v', job(log, 'v2', 1));
+  idle(15); // still judged by its 20 ms
+  assert.deepEqual(log, ['v']);
+  s.forget('v');
+  assert.equal(s.waiting(), 0);
+});
+
+test('slices: the nearest first, in tasks of about sliceMs, a job kept while it has more to do', () => {
+  const log = [];
+  const near = new Set(['n']);
+  const s = createScheduler({ idleWaitMs: 1000, rank: (key) => (near.has(key) ? 0 : 1) });
+  let steps = 2;
+  s.sliced('a', job(log, 'a', 6));
+  s.sliced('b', () => {
+    clock.now += 6;
+    log.push(`b${steps}`);
+    return --steps > 0; // prepared: fill it next
+  });
+  s.sliced('c', job(log, 'c', 6));
+  s.sliced('n', job(log, 'n', 6));
+  assert.deepEqual(log, [], 'nothing before its task');
+  assert.equal(clock.tasks.length, 1, 'one task asked for');
+  const spans = [];
+  while (clock.tasks.length) {
+    const start = clock.now;
+    clock.tasks.shift()();
+    spans.push(clock.now - start);
+  }
+  assert.deepEqual(log, ['n', 'a', 'b2', 'b1', 'c']);
+  for (const ms of spans) assert.ok(ms <= sliceMs, `a slice took ${ms} ms`);
+  assert.ok(spans.length > 1);
+});
+
+test('a slice runs at least one job, and a cancelled key is left out', () => {
+  const log = [];
+  const s = createScheduler({ idleWaitMs: 1000 });
+  s.sliced('big', job(log, 'big', sliceMs * 2));
+  s.sliced('gone', job(log, 'gone'));
+  s.sliced('small', job(log, 'small'));
+  s.cancel('gone');
+  assert.deepEqual(s.keys('sliced'), ['big', 'small']);
+  tasks();
+  assert.deepEqual(log, ['big', 'small']);
+  assert.equal(s.waiting('sliced'), 0);
+});
+
+test('flush runs now what waits for the frame or idle time (before printing), one key or all', () => {
+  const log = [];
+  const s = createScheduler({ idleWaitMs: 1000 });
+  s.idle('panel', job(log, 'panel'));
+  s.afterFrame('table', job(log, 'table'));
+  s.idle('canvas', job(log, 'canvas'));
+  s.flush('canvas');
+  assert.deepEqual(log, ['canvas']);
+  s.flush();
+  assert.deepEqual(log, ['canvas', 'table', 'panel']);
+  frame();
+  tasks();
+  idle(50);
+  assert.equal(log.length, 3, 'nothing runs twice');
+});
+
+test('a failing job is reported and the others still run', (t) => {
+  const warn = t.mock.method(console, 'warn', () => {});
+  const log = [];
+  const s = createScheduler({ idleWaitMs: 1000 });
+  s.idle('bad', () => {
+    throw new Error('broken');
+  });
+  s.idle('good', job(log, 'good'));
+  idle(50);
+  assert.deepEqual(log, ['good']);
+  assert.equal(warn.mock.callCount(), 1);
+});
+
+test('idleHasRoom: no deadline, a timeout or the maximum wait mean yes; a coming frame means no', () => {
+  const period = (ms) => ({ didTimeout: false, timeRemaining: () => ms });
+  assert.equal(idleHasRoom(undefined, 100, 0, 1000), true);
+  assert.equal(idleHasRoom({ didTimeout: true, timeRemaining: () => 0 }, 10, 0, 1000), true);
+  assert.equal(idleHasRoom(period(5), 10, 1000, 1000), true);
+  assert.equal(idleHasRoom(period(5), 10, 0, 1000), false);
+  assert.equal(idleHasRoom(period(45), 100, 0, 1000), true, 'room needed is capped (idle periods last 50 ms at most)');
+  frameComing();
+  assert.equal(idleHasRoom(period(45), 1, 0, 1000), false);
+  frame();
+  assert.equal(idleHasRoom(period(45), 1, 0, 1000), true);
+});
