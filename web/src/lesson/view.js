@@ -124,8 +124,7 @@ export function createStepsView(container, callbacks) {
   // ---- figures -------------------------------------------------------------------------------
 
   // A figure's spec (labels, symbol, title, tools) is the same from one result to the next unless
-  // what it is made of changes: it is made again only then. Making every figure's spec on every
-  // render took 1 ms of an edit at T = 32, d_model = 16 (40 figures, a CPU profile, 2026-12-01).
+  // what it is made of changes: it is made again only then.
   let specs = new Map(); // signature → spec; emptied when the tokens or the language change
   let specsFor = '';
   let specsT = null;
@@ -164,8 +163,7 @@ export function createStepsView(container, callbacks) {
       views.set(made.spec.key, view);
     } else if (view.spec !== made.spec) {
       // The same figure under another symbol (the masked scores, when the mask moves before or
-      // after ÷√d_k): made again, it was a new canvas to place, measure and draw whole, 8 ms of
-      // that toggle's 11 at T = 32, d_model = 16 (a CPU profile, 2026-12-01).
+      // after ÷√d_k): made again, it would be a new canvas to place, measure and draw whole.
       view.setSymbol(made.spec.symbol);
       view.spec = made.spec;
     }
@@ -202,10 +200,7 @@ export function createStepsView(container, callbacks) {
   // far: the canvas is away from the screen (farCanvases); it then waits, as does a table already
   // built that the observer last saw far from the screen on a page of all steps (a table out of
   // the window but near it, or on a page of one step, is drawn just after the frame: afterFrame).
-  // With the steps off screen skipped as well (render), side by side against neither (7 samples
-  // × 2 turns, 2026-12-02): the first page (900 table cells) 0.50–1.04 × the time, 13 of 15
-  // interactions faster (mask kind 0.50, fill 0.52, an edit of X 0.54); the worked example
-  // 0.45–1.09, 13 of 15 faster (Randomise 0.45, an edit of W_Q 0.54). They are drawn in idle time
+  // They are drawn in idle time
   // just after the frame, within lessonIdleWaitMs at the latest, at once when the observer sees them
   // come near (nearPx), and before printing.
   function updateView(view, far = false) {
@@ -423,16 +418,11 @@ export function createStepsView(container, callbacks) {
     container.classList.toggle('single', single);
     // On a page of all steps, steps off screen skip style, layout and paint until they come near
     // (lesson.css): a change rewrites the formulas and notes of most steps, and most are off
-    // screen. Side by side against far tables waiting alone (7 samples × 2 turns, 2026-12-02): 25
-    // of 30 interactions faster on the first page and the worked example; mask order 0.66 and
-    // 0.83 × the time, ÷√d_k 0.85 and 0.93.
+    // screen.
     container.classList.toggle('all-steps', allSteps);
     // Figures off screen skip layout and paint too when there are many cells, and on every page of
     // all steps: a change there rewrites the numbers of most figures, and most are off screen.
-    // Side by side, 7 samples × 2 turns, 2026-12-02: the first page (900 table cells) 0.62–1.14 ×
-    // the time, 13 of 15 interactions faster (Randomise 0.62, hover 0.62); the worked example
-    // 0.63–1.18, 12 of 15 faster (Randomise 0.63, an edit of W_Q 0.66); at T = 8, d_model = 8
-    // (canvases) 0.63–0.98 (τ 0.63, padding 0.70, 9 samples × 2 turns). Printing renders them all.
+    // Printing renders them all.
     container.classList.toggle('many', skipOffScreen({ single, shownCells }));
     // A table's figure or a step skipped before it was ever laid out takes lesson.css's guess of a
     // size, and the page's height jumped as such figures were scrolled to: new ones (a step whose
@@ -464,10 +454,8 @@ export function createStepsView(container, callbacks) {
   // One step at a time (T up to the printed corner): the sections of other steps stay in the page, parked
   // (no height, content skipped but its layout kept), so that showing one of them again — or the
   // next or previous step, built ahead in idle time (prefetch below) — costs little style and
-  // layout: on a software-rendered page a step of T = 32 took 20-40 ms to lay out when its
-  // section was attached anew; with tables too (T < canvasFromTokens), the stepper at T = 6 took 0.38
-  // times the time (18.2 ms against 47.6, side by side, 2026-12-02); a selection left in a parked
-  // step made every later frame slower (selectedSections below). At most parkedSteps are kept;
+  // layout (a section attached anew is laid out whole); a selection left in a parked step made
+  // every later frame slower (selectedSections below). At most parkedSteps are kept;
   // each holds its own figures (no matrix is in two sections); while parked, their content is
   // skipped (content-visibility: hidden: not painted, not focusable, not in the accessibility
   // tree). A parked step of tables thus holds copies of cells shown in another step (S + M in the
@@ -487,9 +475,7 @@ export function createStepsView(container, callbacks) {
     // The most recently shown are kept, but the neighbours of the step shown before all: prefetch
     // builds them again as soon as they are gone. A neighbour let go first (the least recently
     // shown) was taken out on every change and put back in idle time, its canvases redrawn there
-    // each time; and the change's style update took twice as long (the mask step after every
-    // step was seen, T = 32: its neighbour ÷√d_k; a change of mask kind took 1.2–1.3 times as
-    // long in the page, 2026-12-01).
+    // each time.
     const parked = [...container.children].filter((child) => !els.includes(child));
     const neighbours = new Set(els.flatMap((el) => [STEPS[order(el) - 1]?.id, STEPS[order(el) + 1]?.id]));
     const isNeighbour = (el) => Number(neighbours.has(el.dataset.step));
@@ -503,10 +489,8 @@ export function createStepsView(container, callbacks) {
 
   // A selection left in a parked step is let go: a click on a cell leaves a caret there, and a
   // click on a button (a step's, a token's padding chip) does not move it. Chromium computes the
-  // selection's bounds before every frame (WidgetBase::UpdateSelectionBounds), and for a caret in
-  // skipped content that took 4.6 ms of each frame (T = 6, after an edit of X, the mask step
-  // shown: the frame's task took 12.3 ms against 8.1 without parked tables, 2026-12-02). What it
-  // selected is unseen.
+  // selection's bounds before every frame (WidgetBase::UpdateSelectionBounds), slowly for a caret
+  // in skipped content. What it selected is unseen.
   // The sections holding the selection are followed as it changes: reading it in a render forced
   // a style and layout there (2 ms of a change of ÷√d_k, T = 6).
   let selectedSections = [];
@@ -592,14 +576,7 @@ export function createStepsView(container, callbacks) {
   }
 
   // Tables out of the window (updateView): drawn in a task of their own just after the frame that
-  // shows the change, before the next one, so that the frame holds only what is seen. Near the
-  // window they were drawn in it (nearPx): with ÷√d_k toggled on the worked example (all steps,
-  // the lab in the middle of the window, no mask) the frame laid out 386 objects and repainted 147
-  // numbers, 72 of them in the exponentials and A just below the window; now 217 and 75 (that
-  // frame alone: paint-invalidations.mjs with FRAME=1). Side by side (15 samples × 2 turns,
-  // 2026-12-03), ÷√d_k took 0.82 × the time there and 0.91 on the first page; one step at a time,
-  // where the lab comes first and every matrix of the step below it, from 17.6 to 13.7 ms (the
-  // median of two runs of the whole sequence, one before and one after, not side by side).
+  // shows the change, before the next one, so that the frame holds only what is seen.
   // Views and panels left for idle time are drawn a few per idle callback, up to idleJobMs, each
   // when what it took last time fits in the idle period left, or once they waited lessonIdleWaitMs.
   // Before printing, whatever waits is drawn now: a printout shows every step and figure, far

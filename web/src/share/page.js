@@ -92,7 +92,7 @@ export function installSharing({ doc = document, win = window } = {}) {
     timer = null;
     idle = null;
     if (!pending) return;
-    // In an idle period with room for it (views/idle.js), not just before a frame.
+    // In an idle period with room for it (render/scheduler.js), not just before a frame.
     writeSince ??= performance.now();
     const waited = performance.now() - writeSince;
     if (!idleHasRoom(deadline, writeCost, waited, WRITE_IDLE_TIMEOUT_MS)) return askIdle();
