@@ -1559,7 +1559,7 @@ test('the explanation’s fonts are loaded ahead, in idle time, once per languag
 });
 
 // Safari has no requestIdleCallback: the lesson's idle work (canvases drawn off screen, the steps
-// built ahead, the warm-up) and the multi-head views' run in timeouts there (views/idle.js).
+// built ahead, the warm-up) and the multi-head views' run in timeouts there (render/scheduler.js).
 test('without requestIdleCallback (Safari) the lesson draws, builds steps ahead and explains', async () => {
   const tokens = Array.from({ length: 32 }, (_, i) => `t${i + 1}`).join('+');
   const init = () => {

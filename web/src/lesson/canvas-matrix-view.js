@@ -21,7 +21,7 @@ import { THRESHOLDS } from '../render/thresholds.js';
 import { drawingContext } from '../views/canvas-context.js';
 import { fontSetter } from '../views/canvas-font.js';
 import { h, setAttr } from '../views/dom.js';
-import { idleHasRoom, justAfterFrame, requestIdle, whenFrameIsOut } from '../views/idle.js';
+import { idleHasRoom, justAfterFrame, requestIdle, whenFrameIsOut } from '../render/scheduler.js';
 import { pageTopOf, watchSight, windowAt } from '../views/window-sight.js';
 import { looksMasked, writeLook } from './cell-look.js';
 import { createMatrixFrame } from './matrix-frame.js';

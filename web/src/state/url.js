@@ -334,7 +334,7 @@ export function decodeHash(hash, options) {
 
 /**
  * decodeHash in steps: a generator that yields every few milliseconds of work and returns what
- * decodeHash returns, for a page that reads a long link without blocking (runSliced, views/idle.js).
+ * decodeHash returns, for a page that reads a long link without blocking (runSliced, render/scheduler.js).
  */
 export function* decodeSteps(hash, { fields = ALL_FIELDS } = {}) {
   const ignored = [];
