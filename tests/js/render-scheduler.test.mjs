@@ -5,19 +5,20 @@ import { afterEach, beforeEach, test } from 'node:test';
 import { createScheduler, frameComing, idleHasRoom } from '../../web/src/render/scheduler.js';
 import { THRESHOLDS } from '../../web/src/render/thresholds.js';
 
-const { idleJobMs, sliceMs } = THRESHOLDS;
+const { idleJobMs, sliceMs, frameWaitMs } = THRESHOLDS;
 
 // A tiny fake clock: now (ms), animation callbacks, timeouts and idle callbacks waiting their turn.
-const clock = { now: 0, frames: [], tasks: [], idles: [] };
+const clock = { now: 0, frames: [], tasks: [], idles: [], late: [] };
 const saved = {};
 const fakes = {
   performance: { now: () => clock.now },
   requestAnimationFrame: (fn) => clock.frames.push(fn),
-  setTimeout: (fn) => clock.tasks.push(fn),
+  // (a timeout of frameWaitMs or more waits in `late` until a test runs it)
+  setTimeout: (fn, ms = 0) => (ms >= frameWaitMs ? clock.late : clock.tasks).push(fn),
   requestIdleCallback: (fn, { timeout }) => clock.idles.push({ fn, by: clock.now + timeout }),
 };
 beforeEach(() => {
-  Object.assign(clock, { now: 0, frames: [], tasks: [], idles: [] });
+  Object.assign(clock, { now: 0, frames: [], tasks: [], idles: [], late: [] });
   for (const [name, value] of Object.entries(fakes)) {
     saved[name] = Object.getOwnPropertyDescriptor(globalThis, name);
     Object.defineProperty(globalThis, name, { value, configurable: true, writable: true });
@@ -245,4 +246,28 @@ test('idleHasRoom: no deadline, a timeout or the maximum wait mean yes; a coming
   assert.equal(idleHasRoom(period(45), 1, 0, 1000), false);
   frame();
   assert.equal(idleHasRoom(period(45), 1, 0, 1000), true);
+});
+
+test('a change whose frame never comes (a throttled frame) holds idle work back for frameWaitMs only', () => {
+  const log = [];
+  const s = createScheduler({ idleWaitMs: 100000 });
+  frameComing();
+  s.idle('a', job(log, 'a'));
+  idle(50);
+  assert.deepEqual(log, [], 'not while the frame is coming');
+  for (const fn of clock.late.splice(0)) fn(); // frameWaitMs later, still no frame
+  idle(50);
+  assert.deepEqual(log, ['a']);
+  // A timer of an earlier change does not let a new change's frame out.
+  frameComing();
+  const [earlier] = clock.late.splice(0);
+  frame(); // that change's frame came
+  frameComing(); // a new change
+  s.idle('b', job(log, 'b'));
+  earlier();
+  idle(50);
+  assert.deepEqual(log, ['a'], 'b waits for the new frame');
+  frame();
+  idle(50);
+  assert.deepEqual(log, ['a', 'b']);
 });

@@ -12,7 +12,7 @@
 // in traces): a job started there runs to its end and pushes that frame back, hence frameComing.
 import { THRESHOLDS } from './thresholds.js';
 
-const { idleFitCapMs, emulatedIdleMs, idleJobMs } = THRESHOLDS;
+const { idleFitCapMs, emulatedIdleMs, idleJobMs, frameWaitMs } = THRESHOLDS;
 
 /** batchMs: an idle callback starts no job past this (0: one job per callback); costCapMs: the
  *  most room a job waits for. A job that only handed its work on returns false: its time is not noted.
@@ -139,20 +139,29 @@ export function createScheduler({ idleWaitMs, batchMs = idleJobMs, costCapMs = I
 // ---- the browser's side, also used on their own ----
 
 let framePending = false;
+let frameGeneration = 0;
+const frameWaiters = [];
 
-/** A change waits for the next frame: idle jobs hold back until that frame has been rendered. */
+/** A change waits for the next frame: idle jobs hold back until that frame has been rendered. A
+ *  frame that is not rendered (a hidden tab; a cross-origin frame off screen, which Chromium
+ *  throttles) holds them back for frameWaitMs at most: it then counts as out. */
 export function frameComing() {
   if (framePending || typeof requestAnimationFrame !== 'function') return;
   framePending = true;
-  requestAnimationFrame(() => {
+  const generation = ++frameGeneration;
+  const out = () => {
+    if (generation !== frameGeneration || !framePending) return;
     framePending = false; // runs as that frame starts; idle callbacks come after it is rendered
-  });
+    for (const fn of frameWaiters.splice(0)) fn();
+  };
+  requestAnimationFrame(out);
+  setTimeout(out, frameWaitMs);
 }
 
 /** Runs fn now when no change is waiting for its frame, else as that frame starts (so that an idle
  *  callback fn requests comes after it is rendered). */
 export function whenFrameIsOut(fn) {
-  if (framePending) requestAnimationFrame(() => fn());
+  if (framePending) frameWaiters.push(fn);
   else fn();
 }
 

@@ -34,6 +34,7 @@ export const THRESHOLDS = Object.freeze({
   sliceMs: 20, // a matrix past the printed corner is filled in tasks of about this long, so none blocks for 50 ms
   idleJobMs: 8, // what an idle job is guessed to take before it ran once, and the longest a batch of them runs
   idleFitCapMs: 40, // an idle period never needs more room than this (browsers grant 50 ms at most)
+  frameWaitMs: 1000, // a change's frame that has not come by then (not rendered) no longer holds idle work
   emulatedIdleMs: 50, // where there is no requestIdleCallback, an idle period counts down from this
   lessonIdleWaitMs: 1000, // lesson work put off for idle time runs at the latest this long after (far canvases, first layouts)
   prefetchWaitMs: 2000, // the next and previous steps are built ahead at the latest this long after
