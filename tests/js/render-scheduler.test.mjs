@@ -271,3 +271,14 @@ test('a change whose frame never comes (a throttled frame) holds idle work back 
   idle(50);
   assert.deepEqual(log, ['a', 'b']);
 });
+
+test('an idle job marked anyRoom runs first in a callback whatever room is left; the others wait for room', () => {
+  const log = [];
+  const s = createScheduler({ idleWaitMs: 100000 });
+  s.idle('small', job(log, 'small'), { anyRoom: true });
+  s.idle('big', job(log, 'big'));
+  idle(0); // no room at all
+  assert.deepEqual(log, ['small']);
+  idle(50);
+  assert.deepEqual(log, ['small', 'big']);
+});

@@ -237,7 +237,7 @@ export function createStepsView(container, callbacks) {
     // observer's word on where it is holds for this render.
     const stayed = !container.classList.contains('single') && container.contains(panel.el);
     if (!single && allSteps && stayed && panelNear.get(panel) === false) {
-      scheduler.idle(panel, () => panel.update(panelCtx));
+      scheduler.idle(panel, () => panel.update(panelCtx), { anyRoom: true }); // (a millisecond or two)
       return;
     }
     scheduler.cancel(panel);

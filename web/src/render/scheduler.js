@@ -19,6 +19,7 @@ const { idleFitCapMs, emulatedIdleMs, idleJobMs, frameWaitMs } = THRESHOLDS;
  *  → { now, afterFrame, idle, sliced, cancel, forget, flush(key?), waiting(lane?), keys(lane) } */
 export function createScheduler({ idleWaitMs, batchMs = idleJobMs, costCapMs = Infinity, sliceMs = THRESHOLDS.sliceMs, rank = () => 0 }) {
   const lanes = { afterFrame: new Map(), idle: new Map(), sliced: new Map() }; // key → run
+  const anyRoom = new Set(); // idle keys that run first in a callback whatever the room
   const cost = new Map(); // key → ms its last job took
   let idleAsked = false;
   let waitingSince = null; // when a job was first put off for want of idle time
@@ -61,14 +62,17 @@ export function createScheduler({ idleWaitMs, batchMs = idleJobMs, costCapMs = I
   function drainIdle(deadline) {
     idleAsked = false;
     const start = performance.now();
+    let ran = 0;
     for (let key = first(lanes.idle); key !== undefined; key = first(lanes.idle)) {
       const costMs = Math.min(cost.get(key) ?? idleJobMs, costCapMs);
-      if (!idleHasRoom(deadline, costMs, performance.now() - (waitingSince ?? start), idleWaitMs)) {
+      const roomless = anyRoom.has(key) && ran === 0; // (the first job of this callback)
+      if (!roomless && !idleHasRoom(deadline, costMs, performance.now() - (waitingSince ?? start), idleWaitMs)) {
         waitingSince ??= start;
         break;
       }
       waitingSince = null;
       take(lanes.idle, key);
+      ran += 1;
       if (performance.now() - start >= batchMs) break; // an input arriving meanwhile waits little
     }
     if (lanes.idle.size) askIdle();
@@ -104,9 +108,12 @@ export function createScheduler({ idleWaitMs, batchMs = idleJobMs, costCapMs = I
       lanes.afterFrame.set(key, job);
       if (!asked) justAfterFrame(() => lanes.afterFrame.has(key) && take(lanes.afterFrame, key));
     },
-    idle(key, job) {
+    /** `anyRoom`: the job runs first in an idle callback whatever room is left (a small one). */
+    idle(key, job, { anyRoom: small = false } = {}) {
       cancel(key);
       lanes.idle.set(key, job);
+      if (small) anyRoom.add(key);
+      else anyRoom.delete(key);
       askIdle();
     },
     sliced(key, job) {
