@@ -129,6 +129,7 @@ export function createScheduler({ idleWaitMs, batchMs = idleJobMs, costCapMs = I
     forget(key) {
       cancel(key);
       cost.delete(key);
+      anyRoom.delete(key);
     },
     /** Runs now what waits for the frame or idle time: key's job, or every job (before printing). */
     flush(key) {
