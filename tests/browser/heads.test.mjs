@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 
-import { parseCell } from '../../web/src/views/format.js';
+import { parseCell } from '../../web/src/render/format.js';
 import { count, hvRow, jumpTo, lessonRow, panelShot, retype, screenshots, startBrowser } from './heads-harness.mjs';
 
 let harness;

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium, screenshotDrawn, serveStatic, whenIdle } from './harness.mjs';
 
-import { parseCell } from '../../web/src/views/format.js';
+import { parseCell } from '../../web/src/render/format.js';
 import { createAttention } from '../../web/src/engine/attention.js';
 import { computeCompanions } from '../../web/src/lesson/companions.js';
 import { decodeHash } from '../../web/src/state/url.js';
@@ -708,7 +708,7 @@ test('from T = 8 the T×T matrices are canvases that explain, highlight and togg
     const grid = (name) => `section.lesson-step:not(.parked) .cg-body[data-matrix="${name}"]${name === 'mask' ? ':not([data-head])' : '[data-head="0"]'}`;
     assert.equal(await page.locator('#results section.lesson-step:not(.parked) td[data-matrix]').count(), 0);
     for (const name of ['masked', 'exps', 'weights']) assert.equal(await page.locator(`${grid(name)} canvas`).count(), 1, name);
-    // Opaque and desynchronized, matrices and lab (views/canvas-context.js: an unchanged canvas is
+    // Opaque and desynchronized, matrices and lab (render/canvas-context.js: an unchanged canvas is
     // then not copied again at every frame).
     const attributes = await page.$$eval('section.lesson-step:not(.parked) .cg-body canvas, #softmax-lab .lab-canvas canvas', (all) =>
       all.map((canvas) => canvas.getContext('2d').getContextAttributes()));
@@ -1462,7 +1462,7 @@ test('a page of all steps skips its tables off screen, and keeps its height as t
   }
 });
 
-// (Sticky labels cost a compositing layer each where they overlap a figure: views/overflow-class.js.)
+// (Sticky labels cost a compositing layer each where they overlap a figure: render/overflow-class.js.)
 test('a table’s labels are sticky where the table scrolls in its box, and only there', async () => {
   // Every box of a table on screen says whether it overflows, as it really does (each scrolled to:
   // a figure off screen may skip its layout) → [boxes, overflowing, sticky labels].

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { launchChromium, screenshotDrawn, serveStatic } from './harness.mjs';
 
 import { COMPILE_HINT } from '../../tools/compile-hints.mjs';
-import { parseCell } from '../../web/src/views/format.js';
+import { parseCell } from '../../web/src/render/format.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(process.env.PLAYGROUND_DIST ?? path.resolve(here, '../../dist'));

@@ -8,7 +8,7 @@ import katex from 'katex';
 
 import { createAttention } from '../../web/src/engine/attention.js';
 import { createTranslator, DICTIONARIES, subscript, superscript } from '../../web/src/i18n/index.js';
-import { cellLook, writeLook } from '../../web/src/lesson/cell-look.js';
+import { cellLook, writeLook } from '../../web/src/render/cell-look.js';
 import { computeCompanions } from '../../web/src/lesson/companions.js';
 import { explainCell } from '../../web/src/lesson/explain.js';
 import { formulaVariants, stepFormulas } from '../../web/src/lesson/formulas.js';
@@ -21,7 +21,7 @@ import {
   parseCellRef,
   valueOfText as decodeLessonValue,
 } from '../../web/src/state/schema.js';
-import { fmt, indices, sum, vector } from '../../web/src/lesson/numbers.js';
+import { fmt, indices, sum, vector } from '../../web/src/render/numbers.js';
 import { figureSpec, matrixOf, shownHeads, stepCells, stepPlan } from '../../web/src/lesson/step-plan.js';
 import { neighbourStep, STEPS, STEP_IDS } from '../../web/src/lesson/steps.js';
 import { PRESETS } from '../../web/src/state/presets.js';
@@ -351,7 +351,7 @@ test('a figure’s spec: symbol, labels, tools and its key', () => {
   assert.equal(weights.spec.kind, 'weights');
   assert.equal(weights.spec.sumColumn, true);
   assert.deepEqual(weights.spec.rowLabels, ctx.result.tokens);
-  assert.equal(weights.canvas, false);
+  assert.equal(weights.spec.surface, 'table');
   const x = spec('x', null, 'output');
   assert.deepEqual(x.spec.tools.map((tool) => tool.id), ['random', 'identity', 'x10', 'reset']);
   const wq = spec('wq', null, 'input');

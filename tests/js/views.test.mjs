@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 
 import { colorScale, maxAbs, textOn } from '../../web/src/render/colors.js';
 import { configKey } from '../../web/src/views/config-key.js';
-import { formatCell, parseCell } from '../../web/src/views/format.js';
+import { formatCell, parseCell } from '../../web/src/render/format.js';
 
 test('cells print 3 decimals with a real minus sign, masked scores as −∞', () => {
   assert.equal(formatCell(0.5773), '0.577');

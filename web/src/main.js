@@ -17,7 +17,7 @@ import {
   writeDraft,
 } from './views/controls.js';
 import { applyTranslations } from './views/i18n-dom.js';
-import { setAlternatives, setHidden, setText } from './views/dom.js';
+import { setAlternatives, setHidden, setText } from './render/dom.js';
 import { runSliced } from './render/scheduler.js';
 import { createEmbeddingsText } from './views/embeddings-text.js';
 import { createLesson } from './lesson/index.js';

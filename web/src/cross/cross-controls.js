@@ -2,7 +2,7 @@
 // from the target, its tokens as chips that mark padding when clicked, and causal within the
 // target (off unless asked). They sit in the page's form: typing recomputes through the form's
 // input event; chip clicks go through `change`.
-import { h, setAttr, setHidden, setText, unchanged } from '../views/dom.js';
+import { h, setAttr, setHidden, setText, unchanged } from '../render/dom.js';
 
 /** callbacks: { change(partial) } */
 export function createCrossControls(callbacks) {

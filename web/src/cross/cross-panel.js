@@ -1,7 +1,7 @@
 // Cross-attention explained with the result's own shapes: queries from the target sentence,
 // keys and values from the source, so each attention map is target × source. Shows both inputs
 // and the selected head's map with its tokens on both axes. Every number comes from the result.
-import { h, placeChildren } from '../views/dom.js';
+import { h, placeChildren } from '../render/dom.js';
 import { renderGrid, weightLegend } from '../heads/grid.js';
 import { createPartKeeper } from '../heads/part-keeper.js';
 import { headColor, signedFill, stops, weightFill } from '../render/colors.js';

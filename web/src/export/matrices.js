@@ -12,7 +12,7 @@ const indexLabels = (n) => Array.from({ length: n }, (_, i) => String(i + 1));
 
 // result: engine.compute(…) → [{ id, name, head, symbol, kind, matrix, rowLabels, colLabels }]
 //   id      'x', 'weights.2' (head 2), 'wq', …: stable, used in file names and by the page
-//   name    the page's data-matrix name (lesson/matrix-view.js) or wq, wk, wv, wo, mask
+//   name    the page's data-matrix name (render/matrix-table.js) or wq, wk, wv, wo, mask
 //   head    0-based head index for per-head matrices, else undefined
 //   kind    'signed' or 'weights' (the colour scale)
 export function matrixCatalog(result) {

@@ -2,7 +2,7 @@
 // 3-decimal numbers, −∞ in grey). No DOM: the page turns the text into a download, or into a
 // PNG through a canvas. Every label is XML-escaped: tokens come from whoever made the link.
 import { COLORS, MASKED_CELL, colorScale } from '../render/colors.js';
-import { formatCell } from '../views/format.js';
+import { formatCell } from '../render/format.js';
 import { visibleText } from './visible-text.js';
 
 // The largest heatmap drawn; bigger matrices show their top-left corner and say so.

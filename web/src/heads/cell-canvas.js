@@ -1,8 +1,8 @@
 // Grids of coloured cells painted as pixels: the small attention maps of the head split and its
 // detail map once it is too wide to print numbers. A 64 × 64 table of cells costs 50–130 ms
 // to build, style and lay out at T = 512; its pixels written as one ImageData take a few.
-import { formatCell } from '../views/format.js';
-import { h } from '../views/dom.js';
+import { formatCell } from '../render/format.js';
+import { h } from '../render/dom.js';
 import { COLORS, palettePixels, pixelOf, weightLevel } from '../render/colors.js';
 
 const PITCH = 12; // CSS pixels per entry of a detail map: an 11-pixel cell and a 1-pixel gap (heads.css)

@@ -3,8 +3,8 @@
 // background (a head tint, a weight colour…). Cells carry data-hv (the matrix), data-head,
 // data-row and data-col (0-based) — not data-matrix, which belongs to the lesson's tables.
 import { gridPresentation } from '../render/policy.js';
-import { formatCell } from '../views/format.js';
-import { h, setText } from '../views/dom.js';
+import { formatCell } from '../render/format.js';
+import { h, setText } from '../render/dom.js';
 
 /**
  * spec: { matrix, name, head?, rowLabels, colLabels?, colHeads?: (c) → head index for the band,

@@ -15,7 +15,7 @@ import { createPositionsPanel } from '../positions/positions-panel.js';
 import { parseWholeNumber, tokenize } from '../state/parse.js';
 import { toEngineConfig } from '../state/validate.js';
 import { configKey } from '../views/config-key.js';
-import { h, setHidden } from '../views/dom.js';
+import { h, setHidden } from '../render/dom.js';
 import { scrollToPanel } from '../views/scroll-to-panel.js';
 import { createTokenizeControl, tokenCountKey } from '../tokens/tokenize-control.js';
 import { createTokenView } from '../tokens/token-view.js';

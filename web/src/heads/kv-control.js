@@ -1,7 +1,7 @@
 // The key/value head count next to the heads control: one button per divisor of the query heads
 // (1 = multi-query, fewer than h = grouped-query, h = ordinary multi-head), and its name.
 import { divisors } from '../state/parse.js';
-import { h, setText, unchanged } from '../views/dom.js';
+import { h, setText, unchanged } from '../render/dom.js';
 import { kvKindText } from './split-view.js';
 
 /** callbacks: { change(partial) } */

@@ -11,7 +11,7 @@ import { subscript, superscript } from '../i18n/index.js';
 import { printsNumbers, smallMapPresentation, splitByParts, weightMapPresentation } from '../render/policy.js';
 import { THRESHOLDS } from '../render/thresholds.js';
 import { divisors } from '../state/parse.js';
-import { h, placeChildren } from '../views/dom.js';
+import { h, placeChildren } from '../render/dom.js';
 import { paintWeights, renderWeightCells } from './cell-canvas.js';
 import { columns, renderGrid, weightLegend } from './grid.js';
 import { COLORS, headColor, stops, textOn, tint, weightFill } from '../render/colors.js';

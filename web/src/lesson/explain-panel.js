@@ -4,7 +4,7 @@
 // The panel's parts are built once and rewritten in place, each only where it changed: the
 // general formula is the same for every cell of a matrix, and replacing its couple of hundred
 // KaTeX nodes on every pointer move or selection cost style and layout for nothing.
-import { h, placeChildren, setAttr, setText, showAlternative } from '../views/dom.js';
+import { h, placeChildren, setAttr, setText, showAlternative } from '../render/dom.js';
 import { retypeset, typeset } from './typeset.js';
 
 const parts = new WeakMap(); // panel node → its parts

@@ -3,7 +3,7 @@
 // a page is shown and idle, a few sample explanations are laid out out of sight inside the panel and
 // removed at once: the fonts stay loaded. Done again for another language (other fallback fonts).
 import { THRESHOLDS } from '../render/thresholds.js';
-import { h } from '../views/dom.js';
+import { h } from '../render/dom.js';
 import { idleHasRoom, requestIdle, whenFrameIsOut } from '../render/scheduler.js';
 import { renderExplanation } from './explain-panel.js';
 

@@ -15,7 +15,7 @@
 // ref: { name, head (null for model matrices), row, col } (0-based)
 // ctx: { result, dots, stable, compare, state, t } (companions.js), t the translator.
 import { compareMaskOf, withFields } from './companions.js';
-import { factor, fmt, indices, operand, shortened, sub, sum, sup, vector } from './numbers.js';
+import { factor, fmt, indices, operand, shortened, sub, sum, sup, vector } from '../render/numbers.js';
 
 const at = (m, r, c) => m.data[r * m.cols + c];
 const rowOf = (m, r) => m.data.subarray(r * m.cols, (r + 1) * m.cols);

@@ -1,7 +1,7 @@
 // The formula of each step, in the course's notation (Q = XW_Q, S = QKᵀ/√d_k, A = softmax(S + M),
 // O = AV, MultiHead(X) = Concat(head₁…head_h)W_O), as KaTeX source. The sizes printed in them
 // (T, d_model, d_k, τ) are the current ones. No DOM.
-import { factor } from './numbers.js';
+import { factor } from '../render/numbers.js';
 
 // head₁, …, head_h as TeX (just head₁ for one head).
 const heads = (h) => (h === 1 ? String.raw`\text{head}_1` : String.raw`\text{head}_1, \dots, \text{head}_{${h}}`);

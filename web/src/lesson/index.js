@@ -6,7 +6,7 @@ import 'katex/dist/katex.min.css';
 import './lesson.css';
 
 import { roundForEditor } from '../state/parse.js';
-import { setAlternatives, setHidden, setText } from '../views/dom.js';
+import { setAlternatives, setHidden, setText } from '../render/dom.js';
 import { fitGrid, toEngineConfig } from '../state/validate.js';
 import { computeCompanions, withFields } from './companions.js';
 import { explainCell } from './explain.js';

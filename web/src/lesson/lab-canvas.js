@@ -5,10 +5,10 @@
 // the lab is one tab stop, the arrow keys move an active key, and a live readout says its numbers.
 //
 // Nothing is computed here: the rows come formatted from the lab.
-import { drawingContext } from '../views/canvas-context.js';
-import { fontSetter } from '../views/canvas-font.js';
+import { drawingContext } from '../render/canvas-context.js';
+import { fontSetter } from '../render/canvas-font.js';
 import { COLORS } from '../render/colors.js';
-import { h } from '../views/dom.js';
+import { h } from '../render/dom.js';
 
 const ROW_H = 22; // px, as a row of the table (0.82rem text, 2 px padding, its border)
 const HEAD_H = 24;
@@ -37,7 +37,7 @@ export function createLabCanvas(t) {
   const el = h('div', { className: 'lab-canvas', tabindex: '0', role: 'group', 'aria-describedby': readout.id }, [canvas, active, readout]);
   const g = drawingContext(canvas);
 
-  // Setting a font costs a style update (views/canvas-font.js): one font serves all but the
+  // Setting a font costs a style update (render/canvas-font.js): one font serves all but the
   // overflowed numbers (bold), so a redraw without them sets none (switching fonts for the
   // headers and the numbers took 0.7 ms a redraw at T = 32).
   const font = fontSetter(g);

@@ -2,12 +2,12 @@
 // tokens on top of any kind, the fill value of M, and whether M is added before or after the
 // division by √d_k. The M matrix itself is drawn by the step view; its cells toggle the custom
 // mask. Every number quoted in the notes is read from the engine's result.
-import { h, keyedChildren, setAlternatives, setAttr, setHidden, setText } from '../views/dom.js';
+import { h, keyedChildren, setAlternatives, setAttr, setHidden, setText } from '../render/dom.js';
 import { parseWholeNumber } from '../state/parse.js';
 import { compareMaskOf } from './companions.js';
 import { FILL_VALUES, MASK_KINDS } from '../state/schema.js';
 import { fillText } from './explain.js';
-import { fmt, indices } from './numbers.js';
+import { fmt, indices } from '../render/numbers.js';
 
 const MAX_WIDTH = 100000;
 

@@ -2,8 +2,8 @@
 // the material's "The cat sat" example and its self-test question 2 print weights that are off.
 // The remark quotes the material and reads the engine's row from the result; it is shown while
 // the preset's sentence is on the page.
-import { h, setHidden } from '../views/dom.js';
-import { vector } from './numbers.js';
+import { h, setHidden } from '../render/dom.js';
+import { vector } from '../render/numbers.js';
 
 // preset id → the query row the remark reads, and its text.
 const REMARKS = {

@@ -3,11 +3,11 @@
 // the controls that change them: temperature τ, √d_k scaling, naive softmax (e^z without
 // subtracting the max, in float32, next to the stable result) and scaling X by 10.
 // Every number is read from the engine's results (companions.js); none is computed here.
-import { h, keyedChildren, setAlternatives, setAttr, setHidden, setText, writeText } from '../views/dom.js';
+import { h, keyedChildren, setAlternatives, setAttr, setHidden, setText, writeText } from '../render/dom.js';
 import { labPresentation } from '../render/policy.js';
 import { parseDecimal } from '../state/parse.js';
 import { createLabCanvas } from './lab-canvas.js';
-import { factor, fmt } from './numbers.js';
+import { factor, fmt } from '../render/numbers.js';
 
 const MIN_TAU = 0.01;
 const MAX_TAU = 100;

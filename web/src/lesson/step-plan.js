@@ -87,10 +87,10 @@ export function figureSpec(name, head, role, ctx, { tokensKey, tokensOnCanvas })
   };
   // (Not the symbol: a view takes a new one in place, viewFor.)
   const { kind } = matrixPresentation({ rows: matrix.rows, cols: matrix.cols, isWeight: isW, tokens: result.T, keys: result.Tk, tokensOnCanvas });
-  const canvas = kind === 'canvas';
+  spec.surface = kind;
   spec.key = [role, name, head, spec.rows, spec.cols, spec.title, spec.tag, isW ? spec.rows : tokensKey,
     spec.colTokens ? 'sq' : '', editable, tools.map((x) => x.label).join(','), t('table.corner'), kind].join('|');
-  return { spec, matrix, canvas };
+  return { spec, matrix };
 }
 
 export function shownHeads(ctx) {

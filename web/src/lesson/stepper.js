@@ -1,6 +1,6 @@
 // The step-through controls: previous / play / next, "all steps", and one button per step.
 // Playing moves one step every PLAY_MS and stops at the last step; it is not page state.
-import { h, setAttr, setText } from '../views/dom.js';
+import { h, setAttr, setText } from '../render/dom.js';
 import { neighbourStep, STEPS, stepIndex } from './steps.js';
 
 export const PLAY_MS = 2500;

@@ -3,7 +3,7 @@
 // page's own (formulas.js, explain.js), never reader text. Each is typeset once; its nodes are
 // kept and cloned (parsing KaTeX's HTML again took milliseconds per explanation shown).
 import katex from 'katex';
-import { setAttr, showAlternative } from '../views/dom.js';
+import { setAttr, showAlternative } from '../render/dom.js';
 
 const cache = new Map(); // key → HTML
 const parsed = new Map(); // key → a span holding the parsed HTML, to clone

@@ -1,18 +1,16 @@
 // The steps on screen: one step (with the matrices it reads) or all of them, each with its
 // formula typeset beside its matrices, the mask workbench in step "+ M" and the softmax lab in
 // step "softmax". Matrix views are cached by what they show and updated in place, so a new
-// result rewrites numbers, not the page. Pointing, focusing, editing and toggling cells are
-// handled here by delegation and reported through callbacks.
-import { h, setText } from '../views/dom.js';
+// result rewrites numbers, not the page. Each matrix (render/matrix.js) reports what the learner
+// points at, focuses, edits and toggles through the callbacks.
+import { h, setText } from '../render/dom.js';
 import { lessonPage, skipOffScreen } from '../render/policy.js';
 import { createScheduler, frameComing, idleHasRoom, requestIdle, whenFrameIsOut } from '../render/scheduler.js';
 import { THRESHOLDS } from '../render/thresholds.js';
 import { fillText } from './explain.js';
 import { updateFormulaLines } from './formula-lines.js';
 import { formulaVariants, stepFormulas } from './formulas.js';
-import { overCell, startEdit, startsEdit } from './matrix-edit.js';
-import { createCanvasMatrixView } from './canvas-matrix-view.js';
-import { createMatrixView } from './matrix-view.js';
+import { createMatrix } from '../render/matrix.js';
 import { STEPS, stepIndex } from './steps.js';
 import { figureSpec, matrixOf, shownHeads, stepCells, stepPlan } from './step-plan.js';
 
@@ -112,8 +110,8 @@ export function createStepsView(container, callbacks) {
     inWindow.observe(view.el);
   }
 
-  // What a canvas matrix reports: the same callbacks as the table cells' events below.
-  const canvasEvents = {
+  // What a matrix reports (render/matrix.js).
+  const matrixEvents = {
     preview: (ref) => callbacks.preview(ref),
     select: (ref) => callbacks.select(ref),
     toggle: (r, c) => callbacks.toggleMask(r, c),
@@ -145,7 +143,7 @@ export function createStepsView(container, callbacks) {
       made = figureSpec(name, head, role, ctx, { tokensKey, tokensOnCanvas: rowsOnCanvas });
       specs.set(sig, made);
     }
-    return { spec: made.spec, canvas: made.canvas, matrix };
+    return { spec: made.spec, matrix };
   }
 
   function viewFor(name, head, role) {
@@ -153,8 +151,8 @@ export function createStepsView(container, callbacks) {
     if (!made) return null;
     let view = views.get(made.spec.key);
     if (!view) {
-      view = made.canvas ? createCanvasMatrixView(made.spec, canvasEvents) : createMatrixView(made.spec);
-      view.isCanvas = made.canvas;
+      view = createMatrix(made.spec, matrixEvents);
+      view.isCanvas = view.kind === 'canvas';
       view.serial = ++serialCounter;
       view.fresh = true;
       view.el.lessonView = view;
@@ -612,73 +610,16 @@ export function createStepsView(container, callbacks) {
 
   // ---- events ------------------------------------------------------------------------------------
 
-  const refOf = (td) => ({
-    name: td.dataset.matrix,
-    head: td.dataset.head === undefined ? null : Number(td.dataset.head),
-    row: Number(td.dataset.row),
-    col: Number(td.dataset.col),
-  });
-  const cellOf = (target) => target.closest?.('td[data-matrix]') ?? null;
-  const viewOfCell = (td) => live.find((v) => v.cells[v.index(Number(td.dataset.row), Number(td.dataset.col))] === td) ?? null;
-
-  // Focuses entry (r, c) of a matrix on screen (a table's cell, or a canvas's active entry) and
-  // returns the focused element, or null. Of a canvas matrix shown twice (X as a step's output
-  // and as the next step's input), the editable one: an editor moving on asks for it.
+  // Focuses entry (r, c) of a matrix on screen and returns the focused element, or null. Of a
+  // matrix shown twice (X as a step's output and as the next step's input), the editable one: an
+  // editor moving on asks for it.
   function focusCell(name, head, r, c) {
-    const canvases = live.filter((v) => v.isCanvas && v.spec.name === name && v.spec.head === head);
-    const canvasView = canvases.find((v) => v.spec.editable) ?? canvases[0];
-    if (canvasView) return canvasView.focusEntry(r, c);
-    const headSel = head === null ? ':not([data-head])' : `[data-head="${head}"]`;
-    const td = container.querySelector(`:scope > :not(.parked) td[data-matrix="${name}"]${headSel}[data-row="${r}"][data-col="${c}"]`);
-    if (!td) return null;
-    // Focus without scrolling (scrolling there would lay the page out at once, before the new
-    // numbers are even styled), then bring the cell into view with the frame's own layout.
-    td.focus({ preventScroll: true });
-    requestAnimationFrame(() => {
-      if (document.activeElement === td) td.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-    });
-    return td;
+    const shownTwice = live.filter((v) => v.spec.name === name && v.spec.head === head);
+    const view = shownTwice.find((v) => v.spec.editable) ?? shownTwice[0];
+    return view ? view.focusEntry(r, c) : null;
   }
 
-  function edit(td, initial) {
-    const view = viewOfCell(td);
-    if (!view || !view.spec.editable || td.querySelector('input')) return;
-    const { name } = view.spec;
-    const r = Number(td.dataset.row);
-    const c = Number(td.dataset.col);
-    startEdit({
-      ...overCell(td),
-      r,
-      c,
-      rows: view.rows,
-      cols: view.cols,
-      initial,
-      t: ctx.t,
-      message: (text) => view.setError(text),
-      commit: (value) => callbacks.edit(name, r, c, value),
-      focusCell: (row, col) => focusCell(name, null, row, col),
-    });
-  }
-
-  container.addEventListener('mouseover', (event) => {
-    const td = cellOf(event.target);
-    if (td) callbacks.preview(refOf(td));
-  });
   container.addEventListener('mouseleave', () => callbacks.preview(null));
-  container.addEventListener('focusin', (event) => {
-    const td = cellOf(event.target);
-    if (!td || event.target !== td) return;
-    // Roving focus: the focused cell becomes its matrix's one cell in the tab order.
-    const view = viewOfCell(td);
-    if (view) for (const cell of view.cells) if (cell.tabIndex === 0 && cell !== td) cell.tabIndex = -1;
-    td.tabIndex = 0;
-    // Selected once focus() has returned: focusing lays the page out (twice: before and after
-    // this event), and a new explanation drawn in between would be laid out there and again in
-    // the frame.
-    queueMicrotask(() => {
-      if (document.activeElement === td) callbacks.select(refOf(td));
-    });
-  });
   container.addEventListener('click', (event) => {
     const tool = event.target.closest('button[data-tool]');
     if (tool) {
@@ -686,43 +627,7 @@ export function createStepsView(container, callbacks) {
       return;
     }
     const tab = event.target.closest('button[data-head-tab]');
-    if (tab) {
-      callbacks.setHead(Number(tab.dataset.headTab));
-      return;
-    }
-    const td = cellOf(event.target);
-    if (!td || event.target.closest('input')) return;
-    if (td.dataset.matrix === 'mask') callbacks.toggleMask(Number(td.dataset.row), Number(td.dataset.col));
-    if (document.activeElement !== td) td.focus({ preventScroll: true }); // a tap: it is on screen
-  });
-  container.addEventListener('dblclick', (event) => {
-    const td = cellOf(event.target);
-    if (td && !event.target.closest('input')) edit(td, null);
-  });
-  container.addEventListener('keydown', (event) => {
-    const td = cellOf(event.target);
-    if (!td || event.target !== td) return;
-    const r = Number(td.dataset.row);
-    const c = Number(td.dataset.col);
-    const head = td.dataset.head === undefined ? null : Number(td.dataset.head);
-    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-    if (moves[event.key]) {
-      event.preventDefault();
-      focusCell(td.dataset.matrix, head, r + moves[event.key][0], c + moves[event.key][1]);
-      return;
-    }
-    const editable = td.closest('table.editable');
-    if (td.dataset.matrix === 'mask' && (event.key === ' ' || event.key === 'Enter')) {
-      event.preventDefault();
-      callbacks.toggleMask(r, c);
-    } else if (editable && (event.key === 'Enter' || event.key === 'F2')) {
-      event.preventDefault();
-      edit(td, null);
-    } else if (editable && startsEdit(event)) {
-      // Typing starts an edit with that character.
-      event.preventDefault();
-      edit(td, event.key);
-    }
+    if (tab) callbacks.setHead(Number(tab.dataset.headTab));
   });
 
   return {

@@ -1,7 +1,7 @@
 // The performance panel: which SIMD path ran, the last computation's time, FLOPs and memory, and
 // a T-versus-time plot measured on demand in the worker (forward-only path, the current d_model
 // and heads), which makes the quadratic cost of attention visible.
-import { h, setText, unchanged } from '../views/dom.js';
+import { h, setText, unchanged } from '../render/dom.js';
 import { forwardFlops } from './work-estimate.js';
 import { renderTimePlot } from './time-plot.js';
 

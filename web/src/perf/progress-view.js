@@ -1,6 +1,6 @@
 // The bar shown while a computation runs in the worker: what is being computed, the fraction
 // done, and a Cancel button. The page stays usable meanwhile.
-import { h } from '../views/dom.js';
+import { h } from '../render/dom.js';
 
 export function createProgressView(node, { onCancel }) {
   const label = h('span', { className: 'progress-label' });

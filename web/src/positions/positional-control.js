@@ -1,6 +1,6 @@
 // The positional encoding choice: none, or sinusoidal as in "Attention Is All You Need". Radios
 // in the page's form (its input event recomputes); texts through data-i18n.
-import { h } from '../views/dom.js';
+import { h } from '../render/dom.js';
 import { POSITIONAL_KINDS } from '../state/schema.js';
 
 export function createPositionalControl() {

@@ -5,10 +5,10 @@
 import katex from 'katex';
 
 import { signedFill } from '../render/colors.js';
-import { formatCell } from '../views/format.js';
-import { h, placeChildren } from '../views/dom.js';
+import { formatCell } from '../render/format.js';
+import { h, placeChildren } from '../render/dom.js';
 import { renderGrid } from '../heads/grid.js';
-import { sameNumbers } from '../lesson/same-numbers.js';
+import { sameNumbers } from '../render/same-numbers.js';
 import { runShuffle } from './shuffle.js';
 
 const COLS = 8; // output columns shown in the shuffle comparison

@@ -26,7 +26,7 @@ export const THRESHOLDS = Object.freeze({
   detailDrawn: 64, // rows and columns of the selected map (and the cross-attention map) drawn at most
   splitByPartFrom: 64 * 64, // past this many T × Tk entries the head split draws its parts one per task
 
-  // ---- when (lesson/view.js, lesson/canvas-matrix-view.js, heads/view-scheduler.js, views/) ----
+  // ---- when (lesson/view.js, render/matrix-canvas.js, heads/view-scheduler.js, views/) ----
   nearPx: 150, // what is this close to the window counts as near it: drawn just after the frame, not in idle time
   sightSteps: 40, // the window's scrolling is followed in 1/40ths of a box's height (less than a row of a matrix)
   nearRows: 2, // a canvas draws this many rows beyond the window just after the frame…

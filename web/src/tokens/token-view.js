@@ -5,8 +5,8 @@
 // the tokens and a focused token's lines in SVG, all the lines (up to 4 096) on a canvas behind
 // it — as SVG elements they took 30–65 ms to build at 64 tokens. Every weight comes from the
 // engine's result.
-import { formatCell } from '../views/format.js';
-import { h, unchanged } from '../views/dom.js';
+import { formatCell } from '../render/format.js';
+import { h, unchanged } from '../render/dom.js';
 import { headColor } from '../render/colors.js';
 
 export const MAX_TOKENS = 64;

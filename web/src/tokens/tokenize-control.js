@@ -1,7 +1,7 @@
 // The tokenization control under the sentence: at spaces, per character, or into words
 // (Intl.Segmenter, for Chinese and other text without spaces). Radios inside the page's form, so
 // the form's input event recomputes; texts through data-i18n.
-import { h } from '../views/dom.js';
+import { h } from '../render/dom.js';
 import { TOKENIZE_MODES } from '../state/schema.js';
 
 export function createTokenizeControl() {

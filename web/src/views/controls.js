@@ -1,7 +1,7 @@
 // The control panel: reading the raw values (the draft), writing them back, and the small
 // derived displays next to the controls (token chips, head choices, row labels).
 import { divisors, parseWholeNumber } from '../state/parse.js';
-import { h, setHidden, unchanged } from './dom.js';
+import { h, setHidden, unchanged } from '../render/dom.js';
 
 const FIELD_CONTROLS = {
   sentence: 'sentence',

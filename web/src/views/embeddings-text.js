@@ -12,7 +12,7 @@
 //   at once when the reader is about to type in it: writing and laying out the box is not part
 //   of the edit's frame.
 import { asciiNumbers, formatNumber, parseDecimal, roundForEditor } from '../state/parse.js';
-import { h, setHidden, setText, unchanged } from './dom.js';
+import { h, setHidden, setText, unchanged } from '../render/dom.js';
 import { frameComing, requestIdle, whenFrameIsOut } from '../render/scheduler.js';
 import './embeddings-text.css';
 

@@ -1,5 +1,5 @@
 // The engine line (which build and SIMD path ran) and the message box for bad input.
-import { h, setHidden } from './dom.js';
+import { h, setHidden } from '../render/dom.js';
 
 // info: engine.info, or null while loading; failure: an Error if loading failed.
 export function renderEngineStatus(node, { info, failure }, t) {

@@ -1,9 +1,9 @@
-// What every matrix figure has around its cells, whether they are a table (matrix-view.js) or a
-// canvas (canvas-matrix-view.js): the caption (symbol, shape, name, "from step n", tools), the
+// What every matrix figure has around its cells, whether they are a table (matrix-table.js) or a
+// canvas (matrix-canvas.js): the caption (symbol, shape, name, "from step n", tools), the
 // colour legend, the inline error of an edit, and for a matrix past the printed corner a note and
 // an overview of every entry on a canvas.
-import { h, setHidden, setText } from '../views/dom.js';
-import { renderHeatmapCanvas } from '../views/heatmap-canvas.js';
+import { h, setHidden, setText } from './dom.js';
+import { renderHeatmapCanvas } from './heatmap-canvas.js';
 import { fmt } from './numbers.js';
 
 /** "W_Q" → W with a subscript Q; other symbols as text. */

@@ -4,7 +4,7 @@
 // again in the frame. So places are noted where the page is laid out already: at the reports of
 // one IntersectionObserver, and at the window's scroll and resize events.
 
-import { THRESHOLDS } from '../render/thresholds.js';
+import { THRESHOLDS } from './thresholds.js';
 
 const { nearPx, sightSteps } = THRESHOLDS;
 

@@ -2,30 +2,25 @@
 // canvas instead of a table: at T = 32 one step printed 6 000 table cells, and Chromium's style,
 // layout and paint of them took tens of milliseconds per change (X's 512 cells, at d_model = 16,
 // 4 ms of the frame of each of its edits). The figure around it (matrix-frame.js), the numbers
-// and colours (cell-look.js) are the table's; so are the ways in:
-//   - pointing at an entry explains it (events.preview), as hovering a table cell does;
-//   - a click selects it, and toggles it in M (events.select, events.toggle);
-//   - the matrix is one tab stop: the arrow keys move its active entry (selecting it), Enter or
-//     Space toggles an entry of M, and a live readout says the entry in words;
-//   - an editable matrix (X) is edited as a table is: typing a number, Enter, F2 or a double
-//     click opens an editor laid over the active entry (matrix-edit.js).
+// and colours (cell-look.js) and the ways in (matrix-input.js) are the table's: the grid is one
+// tab stop whose active entry the keys move, and a live readout says that entry in words.
 // Highlights (the explained entry and what it depends on) and the active entry are outlines laid
 // over the canvas, so pointing around never redraws it. A new result redraws only the entries
 // whose text or colour changed, those in the view of the figure's scroll box first.
 //
 // The grid element carries data-matrix (and data-head), like a table's cells, for the page's
 // export ("click a caption") and for tests; each outline carries data-hl, data-row and data-col.
-import { COLORS, HATCHES, HATCH_LINES, colorScale } from '../render/colors.js';
-import { printed } from '../render/policy.js';
-import { THRESHOLDS } from '../render/thresholds.js';
-import { drawingContext } from '../views/canvas-context.js';
-import { fontSetter } from '../views/canvas-font.js';
-import { h, setAttr } from '../views/dom.js';
-import { idleHasRoom, justAfterFrame, requestIdle, whenFrameIsOut } from '../render/scheduler.js';
-import { pageTopOf, watchSight, windowAt } from '../views/window-sight.js';
+import { COLORS, HATCHES, HATCH_LINES, colorScale } from './colors.js';
+import { printed } from './policy.js';
+import { THRESHOLDS } from './thresholds.js';
+import { drawingContext } from './canvas-context.js';
+import { fontSetter } from './canvas-font.js';
+import { h, setAttr } from './dom.js';
+import { idleHasRoom, justAfterFrame, requestIdle, whenFrameIsOut } from './scheduler.js';
+import { pageTopOf, watchSight, windowAt } from './window-sight.js';
 import { looksMasked, writeLook } from './cell-look.js';
 import { createMatrixFrame } from './matrix-frame.js';
-import { startEdit, startsEdit } from './matrix-edit.js';
+import { attachMatrixInput } from './matrix-input.js';
 import { sameNumbers } from './same-numbers.js';
 
 const CELL_H = 20; // px, as a table row (0.75rem text, 3 px padding)
@@ -75,14 +70,8 @@ function hatchTile(which) {
   return tiles[which];
 }
 
-/**
- * spec: as createMatrixView's (matrix-view.js); events: { preview(ref | null), select(ref),
- * toggle(row, col), edit(ref, value), focusEntry(ref) → element | null } with ref = { name, head,
- * row, col }; focusEntry focuses that entry of whichever view shows the matrix then.
- * → { el, spec, update(matrix, options), cells: [], rows, cols, index(row, col), highlight(marks),
- *     setError(text), setSymbol(text), prepare(), activate(row, col), focusEntry(row, col) }
- */
-export function createCanvasMatrixView(spec, events) {
+/** spec, events and what it returns: render/matrix.js. */
+export function createMatrixCanvas(spec, events) {
   const { name, head = null, rowLabels, colTokens, t } = spec;
   const rows = printed(spec.rows);
   const cols = printed(spec.cols);
@@ -114,7 +103,7 @@ export function createCanvasMatrixView(spec, events) {
   // ---- drawing -----------------------------------------------------------------------------------
 
   const context = drawingContext(canvas);
-  const contextFont = fontSetter(context); // (setting a font costs a style update: views/canvas-font.js)
+  const contextFont = fontSetter(context); // (setting a font costs a style update: render/canvas-font.js)
   const useFont = contextFont.use;
   const patterns = {};
   const pattern = (which) => (patterns[which] ??= context.createPattern(hatchTile(which), 'repeat'));
@@ -459,7 +448,7 @@ export function createCanvasMatrixView(spec, events) {
   let marks = null;
   // What the outlines show now: every change that keeps a cell explained highlights it again
   // (τ with a weight hovered), and new outline nodes each time had Chromium restyle, lay out and
-  // repaint them for nothing (as the tables' marks, matrix-view.js, which write only changes).
+  // repaint them for nothing (as the tables' marks, matrix-table.js, which write only changes).
   let marksKey = '';
   function placeMarks() {
     const boxes = [];
@@ -490,11 +479,9 @@ export function createCanvasMatrixView(spec, events) {
     if (cellW) placeMarks();
   }
 
-  // ---- the active entry: pointer and keyboard ---------------------------------------------------------
+  // ---- the active entry: what the keys move and the readout says (matrix-input.js) -------------
 
   let at = { r: 0, c: 0 };
-  let hovered = -1;
-  const refAt = (r, c) => ({ name, head, row: r, col: c });
 
   let activeCss = '';
   function placeActive() {
@@ -523,107 +510,42 @@ export function createCanvasMatrixView(spec, events) {
     return r >= 0 && r < rows && c >= 0 && c < cols ? { r, c } : null;
   }
 
-  body.addEventListener('mousemove', (event) => {
-    const entry = entryAt(event);
-    const k = entry ? entry.r * cols + entry.c : -1;
-    if (k === hovered) return;
-    hovered = k;
-    if (entry) events.preview(refAt(entry.r, entry.c));
-  });
-  body.addEventListener('mouseleave', () => {
-    hovered = -1;
-  });
   // A press must not focus the grid before the click has said which entry it is on (a press in
   // the open editor places its caret).
   body.addEventListener('mousedown', (event) => {
-    if (event.target !== editor && entryAt(event)) event.preventDefault();
-  });
-  body.addEventListener('click', (event) => {
-    const entry = event.target === editor ? null : entryAt(event);
-    if (!entry) return;
-    activate(entry.r, entry.c);
-    if (spec.toggle) events.toggle(entry.r, entry.c);
-    if (document.activeElement === body) events.select(refAt(entry.r, entry.c));
-    else body.focus({ preventScroll: true }); // selects it (focus below): a tap, it is on screen
-  });
-  body.addEventListener('focus', () => {
-    say();
-    // Selected once focus() has returned: focus() lays the page out again after this event, and
-    // what selecting changes (explanation, lab, outlines) would be laid out there and in the frame.
-    queueMicrotask(() => {
-      if (document.activeElement === body) events.select(refAt(at.r, at.c));
-    });
-  });
-  body.addEventListener('keydown', (event) => {
-    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1], Home: [0, -cols], End: [0, cols] };
-    const move = moves[event.key];
-    if (move) {
-      event.preventDefault();
-      activate(Math.min(rows - 1, Math.max(0, at.r + move[0])), Math.min(cols - 1, Math.max(0, at.c + move[1])));
-      active.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-      events.select(refAt(at.r, at.c));
-    } else if (spec.toggle && (event.key === ' ' || event.key === 'Enter')) {
-      event.preventDefault();
-      events.toggle(at.r, at.c);
-    } else if (spec.editable && (event.key === 'Enter' || event.key === 'F2')) {
-      event.preventDefault();
-      edit(null);
-    } else if (spec.editable && startsEdit(event)) {
-      event.preventDefault();
-      edit(event.key); // typing starts an edit with that character
-    }
-  });
-  body.addEventListener('dblclick', (event) => {
-    const entry = spec.editable && event.target !== editor ? entryAt(event) : null;
-    if (!entry) return;
-    activate(entry.r, entry.c);
-    edit(null);
+    if (event.target.localName !== 'input' && entryAt(event)) event.preventDefault();
   });
 
-  /** Makes (r, c) the active entry and gives the grid the focus (which selects the entry). */
-  function focusEntry(r, c) {
-    activate(Math.min(r, rows - 1), Math.min(c, cols - 1));
-    if (document.activeElement === body) events.select(refAt(at.r, at.c));
-    else body.focus({ preventScroll: true });
-    // Into view with the frame's own layout, as a table's focused cell (view.js, focusCell).
-    requestAnimationFrame(() => {
-      if (document.activeElement === body) active.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-    });
-    return body;
-  }
-
-  // ---- editing: an editor laid over the active entry ------------------------------------------------
-
-  let editor = null; // the open editor's input
-  function edit(initial) {
-    if (editor || !latest) return;
-    const { r, c } = at;
-    const canvasW = cols * cellW + (spec.sumColumn ? SUM_W : 0);
-    startEdit({
-      r,
-      c,
-      rows,
-      cols,
-      before: latest.looks[r * cols + c].text,
-      // Over the entry, growing leftwards from its right edge as a table cell's editor does
-      // (input.cell-input in lesson.css): the canvas does not change under it.
-      place(input) {
-        editor = input;
-        input.style.cssText = `top:${r * CELL_H}px;right:${canvasW - (c + 1) * cellW}px;width:${cellW}px;height:${CELL_H}px`;
-        body.append(input);
-      },
-      unplace() {
-        editor.remove();
-        editor = null;
-      },
-      refocus: () => body.focus(),
-      initial,
-      t,
-      message: frame.setError,
-      commit: (value) => events.edit(refAt(r, c), value),
-      focusCell: (row, col) => events.focusEntry(refAt(row, col)),
-    });
-  }
+  const { focusEntry } = attachMatrixInput({
+    root: body,
+    rows,
+    cols,
+    entryAt,
+    focusedEntry: (event) => (event.target === body ? { ...at } : null),
+    onFocus: say,
+    target(r, c) {
+      activate(r, c);
+      return { el: body, box: active };
+    },
+    // Over the entry, growing leftwards from its right edge as a table cell's editor does
+    // (input.cell-input in lesson.css): the canvas does not change under it.
+    editorAt(r, c) {
+      if (!latest) return null;
+      const canvasW = cols * cellW + (spec.sumColumn ? SUM_W : 0);
+      let editor = null;
+      return {
+        before: latest.looks[r * cols + c].text,
+        place(input) {
+          editor = input;
+          input.style.cssText = `top:${r * CELL_H}px;right:${canvasW - (c + 1) * cellW}px;width:${cellW}px;height:${CELL_H}px`;
+          body.append(input);
+        },
+        unplace: () => editor.remove(),
+        refocus: () => body.focus(),
+      };
+    },
+    setError: frame.setError,
+  }, spec, events);
 
   // Sized now: a canvas drawn later (view.js draws those off screen in idle time) must not move
   // the page when it is.
@@ -632,20 +554,17 @@ export function createCanvasMatrixView(spec, events) {
   return {
     el: frame.el,
     spec,
-    cells: [], // no printed cells: tests and scripts read the explanation and the outlines
+    kind: 'canvas',
     rows,
     cols,
     update,
     prepare: () => false, // nothing to build ahead of the first update
-    index: (r, c) => (r < rows && c < cols ? r * cols + c : -1),
     highlight,
     setError: frame.setError,
     setSymbol(text) {
       frame.setSymbol(text);
       setAttr(body, 'aria-label', `${text} ${spec.title} ${spec.rows} × ${spec.cols}`);
     },
-    /** The entry that the keyboard moves from (tests, and a focus that should land on a cell). */
-    activate,
     focusEntry,
   };
 }

@@ -2,7 +2,7 @@
 // pixels per entry, the same colour scales as the tables, masked (−∞) entries in hatched grey.
 // Hovering (or moving the keyboard focus with the arrow keys) shows the entry's position and
 // value below it. Drawing 512×512 entries takes a few milliseconds: one ImageData write.
-import { COLORS, colorScale, palettePixels, pixelOf } from '../render/colors.js';
+import { COLORS, colorScale, palettePixels, pixelOf } from './colors.js';
 import { formatCell } from './format.js';
 import { h } from './dom.js';
 

@@ -1,7 +1,7 @@
 // How the lesson prints numbers: matrix cells, factors in an explanation, vectors, index
 // subscripts, and long sums shortened without ever being wrong. Printing only: every value
 // printed here was computed by the engine. No DOM.
-import { formatCell } from '../views/format.js';
+import { formatCell } from './format.js';
 
 const MINUS = '\u2212';
 const BIG = 1e5;

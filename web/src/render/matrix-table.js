@@ -1,16 +1,15 @@
-// One matrix on the page: a labelled heatmap whose cells can be pointed at (explanations),
-// focused with the keyboard (one cell per matrix is in the tab order; arrows move), edited in
-// place (X and the W matrices) or toggled (the mask M). Built once per shape and labels, then
-// updated in place: a new result only rewrites the cells whose text or colour changed. Matrices
-// with a row per token are drawn on canvases from canvasFromTokens instead (canvas-matrix-view.js,
-// chosen by render/policy.js).
+// A matrix printed as a table: a labelled heatmap, built once per shape and labels, then
+// updated in place (a new result only rewrites the cells whose text or colour changed). Pointing,
+// keys and editing are matrix-input.js's; this file says which cell is where.
 //
 // Every printed cell carries data-matrix, data-head (per-head matrices), data-row and data-col
 // (0-based), as on the first version of the page, for tests and course scripts.
-import { printed } from '../render/policy.js';
-import { colorScale, paletteRules } from '../render/colors.js';
-import { h } from '../views/dom.js';
-import { watchOverflow } from '../views/overflow-class.js';
+import { printed } from './policy.js';
+import { colorScale, paletteRules } from './colors.js';
+import { h } from './dom.js';
+import { attachMatrixInput } from './matrix-input.js';
+import { overCell } from './matrix-edit.js';
+import { watchOverflow } from './overflow-class.js';
 import { cellLook, looksMasked } from './cell-look.js';
 import { createMatrixFrame } from './matrix-frame.js';
 import { sameNumbers } from './same-numbers.js';
@@ -30,14 +29,8 @@ function installPalettes() {
   palettesInstalled = true;
 }
 
-/**
- * spec: { name, head (null or 0-based), symbol, title, kind: 'signed' | 'weights' | 'mask',
- *         rowLabels, colTokens (labels under the column numbers, or null), editable, toggle,
- *         sumColumn, tag (e.g. "from step 4"), tools: [{ id, label }], t }
- * → { el, spec, update(matrix, options), cells, index(row, col), highlight(marks), setError(text),
- *     setSymbol(text) }
- */
-export function createMatrixView(spec) {
+/** spec, events and what it returns: render/matrix.js. */
+export function createMatrixTable(spec, events) {
   const { name, head = null, rowLabels, colTokens, t } = spec;
   installPalettes();
   const rows0 = spec.rows;
@@ -82,8 +75,10 @@ export function createMatrixView(spec) {
     // Each cell holds one text node whose data is rewritten (cheaper than textContent).
     for (const cell of cells) cell.append(document.createTextNode(''));
     sums = spec.sumColumn ? Array.from(body.querySelectorAll('td.rowsum')) : [];
-    if (cells.length > 0) cells[0].tabIndex = 0;
+    tabStop = cells[0] ?? null;
+    if (tabStop) tabStop.tabIndex = 0;
   }
+  let tabStop = null; // the one cell in the tab order (roving: the last one focused)
 
   // The hatch of masked cells is the table's background (main.css): grey under scores, light
   // under weights; M's changes with the fill (yellow for a fill of 0, set in update()).
@@ -183,13 +178,38 @@ export function createMatrixView(spec) {
     marked = next;
   }
 
+  const entryOf = (td) => ({ r: Number(td.dataset.row), c: Number(td.dataset.col) });
+  const { focusEntry } = attachMatrixInput({
+    root: table,
+    rows,
+    cols,
+    entryAt(event) {
+      const td = event.target.closest?.('td[data-col]');
+      return td && body.contains(td) ? entryOf(td) : null;
+    },
+    focusedEntry: (event) => (event.target.matches?.('td[data-col]') ? entryOf(event.target) : null),
+    onFocus({ r, c }) {
+      const td = cells[r * cols + c];
+      if (tabStop && tabStop !== td) tabStop.tabIndex = -1;
+      td.tabIndex = 0;
+      tabStop = td;
+    },
+    target(r, c) {
+      const td = cells[r * cols + c];
+      return td ? { el: td, box: td } : null;
+    },
+    editorAt(r, c) {
+      const td = cells[r * cols + c];
+      return td ? overCell(td) : null;
+    },
+    setError: frame.setError,
+  }, spec, events);
+
   return {
     el,
     spec,
-    /** The printed cells, row by row (empty until the first update). */
-    get cells() {
-      return cells;
-    },
+    kind: 'table',
+    focusEntry,
     rows,
     cols,
     update,
@@ -200,7 +220,6 @@ export function createMatrixView(spec) {
       build();
       return true;
     },
-    index: (r, c) => (r < rows && c < cols ? r * cols + c : -1),
     setError: frame.setError,
     setSymbol: frame.setSymbol,
     highlight,

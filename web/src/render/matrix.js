@@ -1,0 +1,26 @@
+// The one matrix component: a heatmap of numbers that a learner points at, focuses, edits or
+// toggles, printed as a table or drawn on a canvas as render/policy.js chose (spec.surface). Both
+// surfaces share the figure around them (matrix-frame.js), the numbers and colours (cell-look.js)
+// and the pointer, keys and editing (matrix-input.js), and carry the page's markup contract:
+// data-matrix, data-head, data-row, data-col on every printed cell; data-matrix and data-head on
+// a canvas.
+import { createMatrixCanvas } from './matrix-canvas.js';
+import { createMatrixTable } from './matrix-table.js';
+
+/**
+ * spec: { name, head (null or 0-based), rows, cols, symbol, title, kind: 'signed' | 'weights' |
+ *         'mask', surface: 'table' | 'canvas', rowLabels, colTokens (labels under the column
+ *         numbers, or null), editable, toggle, sumColumn, corner, tag ("from step 4"),
+ *         tools: [{ id, label }], t }
+ * events: { preview(ref), select(ref), toggle(row, col), edit(ref, value), focusEntry(ref) →
+ *         element | null } with ref = { name, head, row, col }; focusEntry focuses that entry of
+ *         whichever view shows the matrix then (an editor moving on asks for it).
+ * → { el, spec, kind: 'table' | 'canvas', rows, cols (printed),
+ *     update(matrix, { mask, fillText, rowSums }): draws a result, rewriting only what changed;
+ *     prepare(): builds what the first update would (true if there was anything to build);
+ *     highlight({ self, cells, rows, cols } | null): the explained entry and what it depends on;
+ *     focusEntry(row, col) → the focused element; setError(text | null); setSymbol(text) }
+ */
+export function createMatrix(spec, events) {
+  return spec.surface === 'canvas' ? createMatrixCanvas(spec, events) : createMatrixTable(spec, events);
+}
