@@ -3,10 +3,11 @@
 // PNG through a canvas. Every label is XML-escaped: tokens come from whoever made the link.
 import { COLORS, MASKED_CELL, colorScale } from '../render/colors.js';
 import { formatCell } from '../render/format.js';
+import { THRESHOLDS } from '../render/thresholds.js';
 import { visibleText } from './visible-text.js';
 
 // The largest heatmap drawn; bigger matrices show their top-left corner and say so.
-export const SVG_MAX_SHOWN = 64;
+export const SVG_MAX_SHOWN = THRESHOLDS.svgShown;
 
 const CELL_W = 58;
 const CELL_H = 26;

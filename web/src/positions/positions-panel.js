@@ -9,10 +9,10 @@ import { formatCell } from '../render/format.js';
 import { h, placeChildren } from '../render/dom.js';
 import { renderGrid } from '../heads/grid.js';
 import { sameNumbers } from '../render/same-numbers.js';
+import { THRESHOLDS } from '../render/thresholds.js';
 import { runShuffle } from './shuffle.js';
 
-const COLS = 8; // output columns shown in the shuffle comparison
-const ROWS = 64;
+const { shuffleCols: COLS, shuffleRows: ROWS } = THRESHOLDS;
 
 // The definition of "Attention Is All You Need", section 3.5 (text only: the engine computes P).
 const FORMULA = String.raw`P_{pos,\,2i} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right), \qquad P_{pos,\,2i+1} = \cos\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)`;

@@ -5,8 +5,9 @@
 import { COLORS, colorScale, palettePixels, pixelOf } from './colors.js';
 import { formatCell } from './format.js';
 import { h } from './dom.js';
+import { THRESHOLDS } from './thresholds.js';
 
-const MAX_PIXELS = 384;  // the canvas is at most this wide and high (CSS pixels)
+const MAX_PIXELS = THRESHOLDS.overviewPx;
 
 // spec: { matrix: {rows, cols, data}, kind: 'signed' | 'weights', rowLabels?, colLabels?,
 //         label: string (accessible name), describe(r, c, value) → string (the hover text) }

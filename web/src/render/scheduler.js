@@ -201,7 +201,7 @@ export function requestIdle(fn, options) {
 /** Runs a step generator (one that yields every few milliseconds of work, e.g. state/url.js
  *  decodeSteps) in tasks of about `sliceMs` each, so that the page answers between them.
  *  → a Promise of the generator's value (rejected with what it throws). */
-export function runSliced(steps, { sliceMs = 8 } = {}) {
+export function runSliced(steps, { sliceMs = THRESHOLDS.decodeSliceMs } = {}) {
   return new Promise((resolve, reject) => {
     // A message to a port of one's own: a new task at once (nested timeouts wait 4 ms each).
     const channel = new MessageChannel();

@@ -25,8 +25,15 @@ export const THRESHOLDS = Object.freeze({
   mapCellMaxPx: 22, // …and at most this many
   detailDrawn: 64, // rows and columns of the selected map (and the cross-attention map) drawn at most
   splitByPartFrom: 64 * 64, // past this many T × Tk entries the head split draws its parts one per task
+  tokenLinesUpTo: 64, // the token-to-token view draws this many tokens a side at most
+  shuffleRows: 64, // the shuffle experiment lists this many tokens and rows at most…
+  shuffleCols: 8, // …and this many output columns
 
-  // ---- when (lesson/view.js, render/matrix-canvas.js, heads/view-scheduler.js, views/) ----
+  // ---- how: the other figures ----
+  overviewPx: 384, // a matrix's overview canvas (past the printed corner) is at most this many CSS pixels a side
+  svgShown: 64, // an exported SVG heatmap draws this many rows and columns at most
+
+  // ---- when (lesson/view.js, render/matrix-canvas.js, heads/view-scheduler.js, tokens/, share/) ----
   nearPx: 150, // what is this close to the window counts as near it: drawn just after the frame, not in idle time
   sightSteps: 40, // the window's scrolling is followed in 1/40ths of a box's height (less than a row of a matrix)
   nearRows: 2, // a canvas draws this many rows beyond the window just after the frame…
@@ -41,6 +48,10 @@ export const THRESHOLDS = Object.freeze({
   headsIdleWaitMs: 250, // a head view off screen is drawn at the latest this long after a change
   warmupMs: 20, // warming the explanation's fonts takes about this long: it waits for an idle period that long…
   warmupWaitMs: 5000, // …or runs after this anyway
+  tokenRowsPerTask: 16, // the token-to-token view draws this many query rows' lines (up to 1 024) per task
+  decodeSliceMs: 8, // a long link is decoded in tasks of about this long
+  linkWriteWaitMs: 1000, // the address is rewritten in idle time, at the latest this long after the reader stops
+  linkStepMs: 8, // the link's encoding runs this long per idle period where the browser grants no deadline
   layoutBatchElements: 1500, // steps laid out for the first time in one frame: about this many elements
   parkedSteps: 4, // sections of other steps kept built and parked, one step at a time
   spareViews: 24, // matrix views of steps not shown kept for going back

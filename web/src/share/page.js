@@ -12,11 +12,12 @@ import { runSteps } from '../state/lz-bounded.js';
 import { galleryItems } from './gallery.js';
 import { applyHidden, controlsOnPage } from './hide.js';
 import { idleHasRoom, requestIdle, whenFrameIsOut } from '../render/scheduler.js';
+import { THRESHOLDS } from '../render/thresholds.js';
 import './share.css';
 
 // How long the address waits for the reader to stop typing before it is rewritten.
 export const WRITE_DELAY_MS = 250;
-const WRITE_IDLE_TIMEOUT_MS = 1000;
+const { linkWriteWaitMs: WRITE_IDLE_TIMEOUT_MS, linkStepMs: STEP_BUDGET_MS } = THRESHOLDS;
 
 // The longest link kept in the address bar as the reader works. history.replaceState took
 // 0.27 ms per thousand characters here (2 MB: 540 ms, in one task); a longer link is made when
@@ -25,9 +26,6 @@ export const ADDRESS_MAX_CHARS = 65536;
 
 // The longest link Chromium opens (url::kMaxURLChars): a longer one is not offered as a link.
 export const LINK_MAX_CHARS = 2 * 1024 * 1024;
-
-// Encoding steps run per idle period at most this long when the browser grants no deadline.
-const STEP_BUDGET_MS = 8;
 
 const h = (doc, tag, props = {}, children = []) => {
   const node = doc.createElement(tag);

@@ -1,17 +1,17 @@
 // The token-to-token view of the selected head (the "head view" of BertViz): query tokens on the
 // left, key tokens on the right (the source's in cross-attention), a line for each weight,
 // thicker and more opaque the larger it is, in the head's colour. Pointing at (or focusing) a
-// token keeps only its lines and prints their weights. Drawn for up to MAX_TOKENS tokens a side:
+// token keeps only its lines and prints their weights. Drawn for up to tokenLinesUpTo tokens a side:
 // the tokens and a focused token's lines in SVG, all the lines (up to 4 096) on a canvas behind
 // it — as SVG elements they took 30–65 ms to build at 64 tokens. Every weight comes from the
 // engine's result.
 import { formatCell } from '../render/format.js';
 import { h, unchanged } from '../render/dom.js';
 import { headColor } from '../render/colors.js';
+import { THRESHOLDS } from '../render/thresholds.js';
 
-export const MAX_TOKENS = 64;
+const { tokenLinesUpTo: MAX_TOKENS, tokenRowsPerTask: ROWS_PER_TASK } = THRESHOLDS;
 const MIN_DRAWN = 0.005; // weights below this draw no line (they would be invisible anyway)
-const ROWS_PER_TASK = 16; // query rows whose lines are drawn in one task (up to 1 024 lines)
 const SVG = 'http://www.w3.org/2000/svg';
 const LABEL_CHARS = 16;
 
