@@ -22,7 +22,7 @@ import {
   valueOfText as decodeLessonValue,
 } from '../../web/src/state/schema.js';
 import { fmt, indices, sum, vector } from '../../web/src/render/numbers.js';
-import { figureSpec, matrixOf, shownHeads, stepCells, stepPlan } from '../../web/src/lesson/step-plan.js';
+import { drawOptions, figureSpec, marksFor, matrixOf, shownHeads, stepCells, stepPlan } from '../../web/src/lesson/step-plan.js';
 import { neighbourStep, STEPS, STEP_IDS } from '../../web/src/lesson/steps.js';
 import { PRESETS } from '../../web/src/state/presets.js';
 import { stateToDraft } from '../../web/src/state/draft.js';
@@ -363,4 +363,23 @@ test('a figure’s spec: symbol, labels, tools and its key', () => {
   assert.notEqual(spec('x', null, 'input').spec.key, x.spec.key);
   assert.equal(spec('x', null, 'output').spec.key, x.spec.key);
   assert.equal(matrixOf('weights', 0, ctx), ctx.result.perHead[0].weights);
+});
+
+test('what a figure draws besides its numbers: the mask it greys, M’s fill, the Σ column', () => {
+  const ctx = contextOf('journey', { mask: 'causal', maskFill: '0' });
+  const spec = (name, head) => figureSpec(name, head, 'output', ctx, { tokensKey: 'k', tokensOnCanvas: false }).spec;
+  const weights = drawOptions(spec('weights', 0), 6, ctx);
+  assert.equal(weights.mask, ctx.result.mask);
+  assert.deepEqual(weights.rowSums, ['1', '1', '1', '1', '1', '1']);
+  assert.deepEqual(drawOptions(spec('mask', null), 6, ctx), { fillText: '0' });
+  assert.deepEqual(drawOptions(spec('q', null), 6, ctx), {});
+});
+
+test('the explained entry and what it depends on are marked in each figure that shows them', () => {
+  const ref = { name: 'weights', head: 0, row: 1, col: 0 };
+  const deps = [{ name: 'masked', head: 0, row: 1 }, { name: 'weights', head: 0, row: 1, col: 1 }, { name: 'v', head: null, col: 2 }];
+  assert.deepEqual(marksFor({ name: 'weights', head: 0 }, ref, deps), { self: [1, 0], cells: [[1, 1]], rows: [], cols: [] });
+  assert.deepEqual(marksFor({ name: 'masked', head: 0 }, ref, deps), { self: null, cells: [], rows: [1], cols: [] });
+  assert.deepEqual(marksFor({ name: 'v', head: null }, ref, deps), { self: null, cells: [], rows: [], cols: [2] });
+  assert.equal(marksFor({ name: 'weights', head: 1 }, ref, deps), null); // another head's figure
 });

@@ -5,6 +5,7 @@
 import { superscript, subscript } from '../i18n/index.js';
 import { allHeadsShown, matrixPresentation, printed } from '../render/policy.js';
 import { compareMaskOf } from './companions.js';
+import { fillText } from './explain.js';
 import { EDITABLE, STEPS, stepIndex } from './steps.js';
 
 const WEIGHT_MATRICES = new Set(['weights', 'exps', 'cmp-weights']);
@@ -136,4 +137,39 @@ export function stepCells(step, single, ctx, rowsOnly = false) {
     }
   }
   return cells;
+}
+
+/** What a figure's update needs besides its numbers (render/matrix.js): the mask that greys its
+ *  masked entries, how M prints a masked entry, the Σ column's text per row. */
+export function drawOptions(spec, rows, ctx) {
+  const { name } = spec;
+  const { result, compare, state } = ctx;
+  const options = {};
+  const source = name.startsWith('cmp-') ? compare : result;
+  if (['masked', 'exps', 'weights', 'cmp-weights'].includes(name)) options.mask = source.mask;
+  if (name === 'mask') options.fillText = fillText(state.maskFill);
+  if (spec.sumColumn) {
+    const head = source.perHead[spec.head];
+    options.rowSums = Array.from({ length: rows }, (_, r) => {
+      const row = head.weights.data.subarray(r * head.weights.cols, (r + 1) * head.weights.cols);
+      if (row.some(Number.isNaN)) return 'NaN';
+      return head.rowSum[r] === 0 ? '0' : '1';
+    });
+  }
+  return options;
+}
+
+/** The marks of a figure (render/matrix.js highlight) for the explained entry `ref` and what it
+ *  depends on (`deps`: entries, rows or columns), or null when the figure shows none of them. */
+export function marksFor(spec, ref, deps = []) {
+  const { name, head } = spec;
+  const marks = { self: null, cells: [], rows: [], cols: [] };
+  if (name === ref.name && head === ref.head) marks.self = [ref.row, ref.col];
+  for (const dep of deps) {
+    if (dep.name !== name || dep.head !== head) continue;
+    if (dep.row !== undefined && dep.col !== undefined) marks.cells.push([dep.row, dep.col]);
+    else if (dep.row !== undefined) marks.rows.push(dep.row);
+    else if (dep.col !== undefined) marks.cols.push(dep.col);
+  }
+  return marks.self || marks.cells.length || marks.rows.length || marks.cols.length ? marks : null;
 }

@@ -3,24 +3,19 @@
 // step "softmax". Matrix views are cached by what they show and updated in place, so a new
 // result rewrites numbers, not the page. Each matrix (render/matrix.js) reports what the learner
 // points at, focuses, edits and toggles through the callbacks.
-import { h, setText } from '../render/dom.js';
 import { lessonPage, skipOffScreen } from '../render/policy.js';
 import { createScheduler, frameComing, idleHasRoom, requestIdle, whenFrameIsOut } from '../render/scheduler.js';
 import { THRESHOLDS } from '../render/thresholds.js';
-import { fillText } from './explain.js';
-import { updateFormulaLines } from './formula-lines.js';
-import { formulaVariants, stepFormulas } from './formulas.js';
+import { createFirstLayout } from './first-layout.js';
 import { createMatrix } from '../render/matrix.js';
+import { createParking, unpark } from './parked-steps.js';
+import { createSection, sectionParts, writeSectionText } from './step-section.js';
 import { STEPS, stepIndex } from './steps.js';
-import { figureSpec, matrixOf, shownHeads, stepCells, stepPlan } from './step-plan.js';
+import { drawOptions, figureSpec, marksFor, matrixOf, shownHeads, stepCells, stepPlan } from './step-plan.js';
 
-const { nearPx, idleJobMs, lessonIdleWaitMs, prefetchWaitMs, layoutBatchElements, parkedSteps, spareViews } = THRESHOLDS;
+const { nearPx, idleJobMs, lessonIdleWaitMs, prefetchWaitMs, spareViews } = THRESHOLDS;
 let useCounter = 0;
 let serialCounter = 0;
-
-// (classList.toggle with its force argument, not add or remove: those write the class attribute
-// even when they change nothing, a mutation of each shown step's class on every update)
-const unpark = (el) => el.classList.toggle('parked', false);
 
 /** callbacks: { preview(ref|null), select(ref), toggleMask(r, c), edit(name, r, c, value), tool(target, id), setHead(h) } */
 export function createStepsView(container, callbacks) {
@@ -33,8 +28,9 @@ export function createStepsView(container, callbacks) {
   let allSteps = false; // a page of all steps: what is far from the screen waits (updateView)
   let huge = false; // matrices past the printed corner: fill views in slices (render/policy.js)
   let rowsOnCanvas = false; // matrices with a row per token on canvases at any T (render/policy.js)
-  const sized = new WeakSet(); // tables' figures and steps laid out once ('first-layout')
-  let parking = false; // sections of other steps stay in the page, parked (showAmongParked)
+  const firstLayout = createFirstLayout(container);
+  const parking = createParking(container);
+  let parkOthers = false; // sections of other steps stay in the page, parked (parked-steps.js)
   // What waits (for the frame, idle time or a slice): panels first (one takes a millisecond or two,
   // and a reader scrolling there expects it), then what is near, then what is shown.
   const rank = (key) => (key.el.lessonPanel === key ? 0 : key.near ? 1 : shown.has(key) ? 2 : 3);
@@ -169,23 +165,7 @@ export function createStepsView(container, callbacks) {
     return view;
   }
 
-  function optionsOf(view) {
-    const { name } = view.spec;
-    const { result, compare, state } = ctx;
-    const options = {};
-    const source = name.startsWith('cmp-') ? compare : result;
-    if (['masked', 'exps', 'weights', 'cmp-weights'].includes(name)) options.mask = source.mask;
-    if (name === 'mask') options.fillText = fillText(state.maskFill);
-    if (view.spec.sumColumn) {
-      const head = source.perHead[view.spec.head];
-      options.rowSums = Array.from({ length: view.rows }, (_, r) => {
-        const row = head.weights.data.subarray(r * head.weights.cols, (r + 1) * head.weights.cols);
-        if (row.some(Number.isNaN)) return 'NaN';
-        return head.rowSum[r] === 0 ? '0' : '1';
-      });
-    }
-    return options;
-  }
+  const optionsOf = (view) => drawOptions(view.spec, view.rows, ctx);
 
   // A canvas far from the screen is not painted either (lesson.css, figure.far): with software
   // compositing each frame's commit costs about 0.4 ms per million pixels of painted canvas,
@@ -253,33 +233,19 @@ export function createStepsView(container, callbacks) {
   const cellsOf = (step, single, rowsOnly = false) => stepCells(step, single, ctx, rowsOnly);
 
   function sectionFor(step, single) {
-    const { t, state, result } = ctx;
     let section = sections.get(step.id);
     if (!section) {
-      const title = h('h2');
-      const caption = h('p', { className: 'caption' });
-      const formulas = h('div', { className: 'formulas-tex' });
-      const body = h('div', { className: 'step-body' });
-      const el = h('section', { className: 'step lesson-step', dataset: { step: step.id } }, [
-        h('div', { className: 'step-head' }, [title, caption]),
-        formulas,
-        body,
-      ]);
-      section = { el, title, caption, formulas, body, sig: '' };
+      section = createSection(step.id);
       sections.set(step.id, section);
     }
-    const n = stepIndex(step.id) + 1;
-    setText(section.title, t('lesson.stepTitle', { n, title: t(`step.${step.id}.title`) }));
-    setText(section.caption, t(`step.${step.id}.caption`, { T: result.T, dModel: result.dModel, dK: result.dK, heads: result.heads }));
-    const texts = stepFormulas(step.id, state, result, t);
-    updateFormulaLines(section.formulas, texts, (tex) => formulaVariants(step.id, tex, t, result.dK), 'step-formula');
-
+    writeSectionText(section, step.id, ctx);
     const plan = planOf(step, single);
     const groupViews = plan.groups.map((group) => ({
       head: group.head,
       views: group.figures.map(([name, head, role]) => viewFor(name, head, role)).filter(Boolean),
     }));
     const panel = step.id === 'mask' ? callbacks.workbench() : step.id === 'softmax' ? callbacks.lab() : null;
+    const { result, state, t } = ctx;
     const sig = JSON.stringify([
       groupViews.map((g) => [g.head, g.views.map((v) => v.serial)]), // a view made again is a new figure
       plan.tabs ? [result.heads, state.head, t('lab.head', { h: 1 })] : null,
@@ -287,92 +253,17 @@ export function createStepsView(container, callbacks) {
     ]);
     if (sig !== section.sig) {
       section.sig = sig;
-      sized.delete(section.el); // of another height now: laid out again (render)
+      firstLayout.forget(section.el); // of another height now: laid out again (render)
       for (const g of groupViews) for (const view of g.views) relocate(view); // moved: measure
-      const parts = [];
-      if (panel) parts.push(panel.el);
-      if (plan.tabs) {
-        parts.push(
-          h('div', { className: 'head-tabs', role: 'group', 'aria-label': t('lesson.headTabs') },
-            result.perHead.map((_, k) =>
-              h('button', { type: 'button', className: 'choice', dataset: { headTab: String(k + 1) }, 'aria-pressed': k === state.head - 1 ? 'true' : 'false', text: t('lab.head', { h: k + 1 }) }),
-            ),
-          ),
-        );
-      }
-      const model = groupViews.filter((g) => g.head === null);
-      for (const group of model) parts.push(h('div', { className: 'matrices' }, group.views.map((v) => v.el)));
-      const perHead = groupViews.filter((g) => g.head !== null);
-      if (perHead.length) {
-        parts.push(
-          h('div', { className: 'heads' }, perHead.map((g) =>
-            h('article', { className: 'head', dataset: { head: String(g.head) } }, [
-              h('h3', { text: t('step.head.title', { h: g.head + 1 }) }),
-              h('div', { className: 'matrices' }, g.views.map((v) => v.el)),
-            ]),
-          )),
-        );
-      }
-      section.body.replaceChildren(...parts);
+      section.body.replaceChildren(...sectionParts({ groupViews, tabs: plan.tabs, panel, ctx }));
     }
     if (panel) updatePanel(panel, single);
     return { el: section.el, section, views: groupViews.flatMap((g) => g.views) };
   }
 
-  // Figures and steps are laid out once ('first-layout'), then skipped off screen with their own
-  // size remembered (lesson.css). All of them in one frame made the page's first task several
-  // hundred ms, so they are laid out a few steps per frame, in idle time (those near the screen are
-  // laid out by content-visibility meanwhile). `data-laying-out` is on the container until done.
-  const toLayOut = new Set();
-  let layoutAsked = false;
-  function layOutOnce(els) {
-    // Past the printed corner the tables are filled in slices after this frame: laid out now, while
-    // still empty, they cost little, and later a step of filled tables would be one long frame.
-    if (huge) {
-      layOutInFrame(els);
-      return;
-    }
-    for (const el of els) toLayOut.add(el);
-    askLayout();
-  }
-  function askLayout() {
-    container.toggleAttribute('data-laying-out', toLayOut.size > 0);
-    if (layoutAsked || !toLayOut.size) return;
-    layoutAsked = true;
-    whenFrameIsOut(() => requestIdle(layOutNextSteps, { timeout: lessonIdleWaitMs }));
-  }
-  function layOutNextSteps() {
-    const batch = [];
-    let elements = 0;
-    while (toLayOut.size && elements < layoutBatchElements) {
-      for (const el of toLayOut) if (!el.isConnected) toLayOut.delete(el); // laid out when shown again
-      const [first] = toLayOut;
-      if (!first) break;
-      const step = first.closest('.lesson-step') ?? first;
-      for (const el of toLayOut) {
-        if (!step.contains(el)) continue;
-        toLayOut.delete(el);
-        batch.push(el);
-      }
-      elements += step.getElementsByTagName('*').length;
-    }
-    layOutInFrame(batch, () => {
-      layoutAsked = false;
-      askLayout();
-    });
-  }
-  function layOutInFrame(els, then = () => {}) {
-    for (const el of els) {
-      sized.add(el);
-      el.classList.add('first-layout');
-    }
-    requestAnimationFrame(() =>
-      requestAnimationFrame(() => {
-        for (const el of els) el.classList.remove('first-layout');
-        then();
-      }),
-    );
-  }
+  // Past the printed corner the tables are filled in slices after this frame: laid out now, while
+  // still empty, they cost little, and later a step of filled tables would be one long frame.
+  const layOutOnce = (els) => firstLayout.layOut(els, huge);
   // A font loaded later (KaTeX's, after the first frame) changes the height of the formulas, and a
   // step skipped meanwhile kept the height it had without it: 1.3 px more once scrolled to.
   document.fonts?.addEventListener('loadingdone', () => {
@@ -400,14 +291,14 @@ export function createStepsView(container, callbacks) {
     allSteps = !single;
     for (const view of scheduler.keys('sliced')) if (!shown.has(view)) scheduler.cancel(view);
     const els = built.map((b) => b.el);
-    parking = single && !huge;
+    parkOthers = single && !huge;
     // The views of a section just shown (attached, or no longer parked): where they are is not
     // known until the observer reports again.
     for (const b of built) {
       if (b.el.parentNode !== container || b.el.classList.contains('parked')) for (const view of b.views) relocate(view);
     }
-    if (parking) {
-      showAmongParked(els);
+    if (parkOthers) {
+      parking.show(els);
     } else {
       for (const el of els) unpark(el);
       const same = els.length === container.children.length && els.every((el, k) => container.children[k] === el);
@@ -426,14 +317,14 @@ export function createStepsView(container, callbacks) {
     // size, and the page's height jumped as such figures were scrolled to: new ones (a step whose
     // content was made again too) are laid out once, in idle time, and keep their size from then
     // on. A canvas says its own size (canvas-matrix-view.js).
-    const newFigures = live.filter((v) => !v.isCanvas && !sized.has(v.el) && !toLayOut.has(v.el)).map((v) => v.el);
+    const newFigures = live.filter((v) => !v.isCanvas && !firstLayout.laidOut(v.el) && !firstLayout.waiting(v.el)).map((v) => v.el);
     // (A step shown one at a time loses its remembered size: the rule is not on it then.)
-    if (single) for (const section of sections.values()) sized.delete(section.el);
-    const newSteps = allSteps ? els.filter((el) => !sized.has(el) || newFigures.some((f) => el.contains(f))) : [];
+    if (single) for (const section of sections.values()) firstLayout.forget(section.el);
+    const newSteps = allSteps ? els.filter((el) => !firstLayout.laidOut(el) || newFigures.some((f) => el.contains(f))) : [];
     layOutOnce([...newFigures, ...newSteps]);
     const far = farCanvases();
     for (const view of live) updateView(view, far.has(view));
-    if (parking) schedulePrefetch();
+    if (parkOthers) schedulePrefetch();
     // Keep the views of recently shown steps (going back a step then costs no rebuild); forget the
     // least recently shown past a limit.
     const keep = new Set(live);
@@ -449,55 +340,6 @@ export function createStepsView(container, callbacks) {
     });
   }
 
-  // One step at a time (T up to the printed corner): the sections of other steps stay in the page, parked
-  // (no height, content skipped but its layout kept), so that showing one of them again — or the
-  // next or previous step, built ahead in idle time (prefetch below) — costs little style and
-  // layout (a section attached anew is laid out whole); a selection left in a parked step made
-  // every later frame slower (selectedSections below). At most parkedSteps are kept;
-  // each holds its own figures (no matrix is in two sections); while parked, their content is
-  // skipped (content-visibility: hidden: not painted, not focusable, not in the accessibility
-  // tree). A parked step of tables thus holds copies of cells shown in another step (S + M in the
-  // softmax step as in the mask step): a lookup of a cell on screen skips parked sections
-  // (focusCell below; the tests select `section.lesson-step:not(.parked) td[data-matrix…]`).
-  function showAmongParked(els) {
-    const order = (el) => stepIndex(el.dataset.step);
-    for (const el of els) {
-      if (el.parentNode === container) continue;
-      const after = [...container.children].find((child) => order(child) > order(el)) ?? null;
-      container.insertBefore(el, after);
-    }
-    for (const el of els) {
-      unpark(el);
-      el.shownAt = ++useCounter;
-    }
-    // The most recently shown are kept, but the neighbours of the step shown before all: prefetch
-    // builds them again as soon as they are gone. A neighbour let go first (the least recently
-    // shown) was taken out on every change and put back in idle time, its canvases redrawn there
-    // each time.
-    const parked = [...container.children].filter((child) => !els.includes(child));
-    const neighbours = new Set(els.flatMap((el) => [STEPS[order(el) - 1]?.id, STEPS[order(el) + 1]?.id]));
-    const isNeighbour = (el) => Number(neighbours.has(el.dataset.step));
-    parked.sort((a, b) => isNeighbour(b) - isNeighbour(a) || (b.shownAt ?? 0) - (a.shownAt ?? 0));
-    parked.forEach((child, n) => {
-      if (n < parkedSteps) child.classList.toggle('parked', true);
-      else child.remove();
-    });
-    if (parked.some((el) => selectedSections.includes(el) && el.isConnected)) document.getSelection()?.removeAllRanges();
-  }
-
-  // A selection left in a parked step is let go: a click on a cell leaves a caret there, and a
-  // click on a button (a step's, a token's padding chip) does not move it. Chromium computes the
-  // selection's bounds before every frame (WidgetBase::UpdateSelectionBounds), slowly for a caret
-  // in skipped content. What it selected is unseen.
-  // The sections holding the selection are followed as it changes: reading it in a render forced
-  // a style and layout there (2 ms of a change of ÷√d_k, T = 6).
-  let selectedSections = [];
-  document.addEventListener('selectionchange', () => {
-    const selection = document.getSelection();
-    const nodes = [selection?.anchorNode, selection?.focusNode].filter((node) => node && container.contains(node));
-    selectedSections = [...container.children].filter((el) => nodes.some((node) => el.contains(node)));
-  });
-
   // In idle time: the next step, then the previous one, built and drawn, parked.
   // The latest request wins (an older one, asked for or pending, does nothing); asked after the
   // frame that shows the latest change (render/scheduler.js).
@@ -511,8 +353,8 @@ export function createStepsView(container, callbacks) {
   let prefetchCost = idleJobMs; // what building a section took last time
   function prefetch(deadline) {
     // What is shown first; and not in an idle period too short for it (render/scheduler.js).
-    if (!parking || scheduler.waiting('idle') || !idleHasRoom(deadline, Math.min(prefetchCost, idleJobMs), 0, Infinity)) {
-      if (parking) schedulePrefetch();
+    if (!parkOthers || scheduler.waiting('idle') || !idleHasRoom(deadline, Math.min(prefetchCost, idleJobMs), 0, Infinity)) {
+      if (parkOthers) schedulePrefetch();
       return;
     }
     const start = performance.now();
@@ -526,16 +368,7 @@ export function createStepsView(container, callbacks) {
       view.pending = { matrix: view.matrix, options: optionsOf(view) };
       scheduler.idle(view, drawLater(view));
     }
-    if (built.el.parentNode !== container) {
-      built.el.shownAt = 0; // the first to go, once no longer a neighbour, if too many are parked
-      // Laid out once before its content is skipped (prelayout, lesson.css): parked from the
-      // start, its figures had never been laid out, and the first showing laid them all out.
-      built.el.classList.add('parked', 'prelayout');
-      const after = [...container.children].find((child) => stepIndex(child.dataset.step) > stepIndex(step.id)) ?? null;
-      container.insertBefore(built.el, after);
-      void built.el.offsetHeight;
-      built.el.classList.remove('prelayout');
-    }
+    if (built.el.parentNode !== container) parking.parkAhead(built.el);
     prefetchCost = performance.now() - start;
     schedulePrefetch(); // the other neighbour
   }
@@ -588,21 +421,11 @@ export function createStepsView(container, callbacks) {
   let highlightedViews = new Set();
   function highlight(ref, deps) {
     const next = new Set();
-    if (ref) {
-      for (const view of live) {
-        const { name, head } = view.spec;
-        const marks = { self: null, cells: [], rows: [], cols: [] };
-        if (name === ref.name && head === ref.head) marks.self = [ref.row, ref.col];
-        for (const dep of deps ?? []) {
-          if (dep.name !== name || dep.head !== head) continue;
-          if (dep.row !== undefined && dep.col !== undefined) marks.cells.push([dep.row, dep.col]);
-          else if (dep.row !== undefined) marks.rows.push(dep.row);
-          else if (dep.col !== undefined) marks.cols.push(dep.col);
-        }
-        if (!marks.self && !marks.cells.length && !marks.rows.length && !marks.cols.length) continue;
-        view.highlight(marks);
-        next.add(view);
-      }
+    for (const view of ref ? live : []) {
+      const marks = marksFor(view.spec, ref, deps ?? []);
+      if (!marks) continue;
+      view.highlight(marks);
+      next.add(view);
     }
     for (const view of highlightedViews) if (!next.has(view)) view.highlight(null);
     highlightedViews = next;

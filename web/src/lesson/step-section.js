@@ -1,0 +1,56 @@
+// A step's section of the page: its title, caption and typeset formulas, then its panel (the mask
+// workbench, the softmax lab), its head tabs and its figures: the model's matrices, then an
+// article per head.
+import { h, setText } from '../render/dom.js';
+import { updateFormulaLines } from './formula-lines.js';
+import { formulaVariants, stepFormulas } from './formulas.js';
+import { stepIndex } from './steps.js';
+
+export function createSection(stepId) {
+  const title = h('h2');
+  const caption = h('p', { className: 'caption' });
+  const formulas = h('div', { className: 'formulas-tex' });
+  const body = h('div', { className: 'step-body' });
+  const el = h('section', { className: 'step lesson-step', dataset: { step: stepId } }, [
+    h('div', { className: 'step-head' }, [title, caption]),
+    formulas,
+    body,
+  ]);
+  return { el, title, caption, formulas, body, sig: '' };
+}
+
+/** The step's title, caption and formulas for the lesson's context (companions.js). */
+export function writeSectionText(section, stepId, { t, state, result }) {
+  setText(section.title, t('lesson.stepTitle', { n: stepIndex(stepId) + 1, title: t(`step.${stepId}.title`) }));
+  setText(section.caption, t(`step.${stepId}.caption`, { T: result.T, dModel: result.dModel, dK: result.dK, heads: result.heads }));
+  const texts = stepFormulas(stepId, state, result, t);
+  updateFormulaLines(section.formulas, texts, (tex) => formulaVariants(stepId, tex, t, result.dK), 'step-formula');
+}
+
+/** The section's body: groupViews [{ head (null for the model's), views }], tabs: a tab per head. */
+export function sectionParts({ groupViews, tabs, panel, ctx: { t, state, result } }) {
+  const parts = [];
+  if (panel) parts.push(panel.el);
+  if (tabs) {
+    parts.push(
+      h('div', { className: 'head-tabs', role: 'group', 'aria-label': t('lesson.headTabs') },
+        result.perHead.map((_, k) =>
+          h('button', { type: 'button', className: 'choice', dataset: { headTab: String(k + 1) }, 'aria-pressed': k === state.head - 1 ? 'true' : 'false', text: t('lab.head', { h: k + 1 }) }),
+        ),
+      ),
+    );
+  }
+  for (const group of groupViews.filter((g) => g.head === null)) parts.push(h('div', { className: 'matrices' }, group.views.map((v) => v.el)));
+  const perHead = groupViews.filter((g) => g.head !== null);
+  if (perHead.length) {
+    parts.push(
+      h('div', { className: 'heads' }, perHead.map((g) =>
+        h('article', { className: 'head', dataset: { head: String(g.head) } }, [
+          h('h3', { text: t('step.head.title', { h: g.head + 1 }) }),
+          h('div', { className: 'matrices' }, g.views.map((v) => v.el)),
+        ]),
+      )),
+    );
+  }
+  return parts;
+}
