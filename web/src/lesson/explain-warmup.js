@@ -7,7 +7,7 @@ import { h } from '../render/dom.js';
 import { idleHasRoom, requestIdle, whenFrameIsOut } from '../render/scheduler.js';
 import { renderExplanation } from './explain-panel.js';
 
-const { warmupMs, warmupWaitMs } = THRESHOLDS;
+const { warmupMs, warmupWaitMs, lessonIdleWaitMs } = THRESHOLDS;
 
 /**
  * panel: the explanation panel. samples(): explainCell outputs to lay out (the formulas of the
@@ -45,14 +45,14 @@ export function createExplanationWarmup(panel, samples) {
     const attempt = (deadline) => {
       if (asked !== language) return;
       if (!idleHasRoom(deadline, warmupMs, performance.now() - since, warmupWaitMs)) {
-        whenFrameIsOut(() => requestIdle(attempt, { timeout: 1000 }));
+        whenFrameIsOut(() => requestIdle(attempt, { timeout: lessonIdleWaitMs }));
         return;
       }
       asked = null;
       done.add(language);
       warm(t);
     };
-    whenFrameIsOut(() => requestIdle(attempt, { timeout: 1000 }));
+    whenFrameIsOut(() => requestIdle(attempt, { timeout: lessonIdleWaitMs }));
   }
 
   return { ask };

@@ -423,20 +423,19 @@ export function createMatrixCanvas(spec, events) {
     });
   }
 
-  // The rest, in idle time once the frame that shows the change is out, a few hundred entries
-  // (about a millisecond) at a time.
+  // The rest, in idle time once the frame that shows the change is out.
   let restAsked = false;
   let restSince = null; // when the oldest entry left for later was left
   function scheduleRest() {
     restSince ??= performance.now();
     if (restAsked) return;
     restAsked = true;
-    whenFrameIsOut(() => requestIdle(drawRest, { timeout: 500 }));
+    whenFrameIsOut(() => requestIdle(drawRest, { timeout: THRESHOLDS.canvasRestWaitMs }));
   }
   function drawRest(deadline) {
     restAsked = false;
-    while (pendingCount > 0 && idleHasRoom(deadline, 2, performance.now() - restSince, 500)) {
-      pendingCount -= drawPending(1, 400);
+    while (pendingCount > 0 && idleHasRoom(deadline, 2, performance.now() - restSince, THRESHOLDS.canvasRestWaitMs)) {
+      pendingCount -= drawPending(1, THRESHOLDS.canvasRestEntries);
       if (!deadline.didTimeout && deadline.timeRemaining() < 2) break;
     }
     if (pendingCount > 0) scheduleRest();
