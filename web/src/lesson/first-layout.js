@@ -2,7 +2,7 @@
 // their own size remembered. All of them in one frame made the page's first task several hundred
 // ms, so they are laid out a few steps per frame, in idle time (those near the screen are laid out
 // by content-visibility meanwhile). `data-laying-out` is on the container until done.
-import { requestIdle, whenFrameIsOut } from '../render/scheduler.js';
+import { createScheduler } from '../render/scheduler.js';
 import { THRESHOLDS } from '../render/thresholds.js';
 
 const { lessonIdleWaitMs, layoutBatchElements } = THRESHOLDS;
@@ -11,12 +11,13 @@ export function createFirstLayout(container) {
   const laidOut = new WeakSet();
   const waiting = new Set();
   let asked = false;
+  const scheduler = createScheduler({ idleWaitMs: lessonIdleWaitMs });
 
   function ask() {
     container.toggleAttribute('data-laying-out', waiting.size > 0);
     if (asked || !waiting.size) return;
     asked = true;
-    whenFrameIsOut(() => requestIdle(nextSteps, { timeout: lessonIdleWaitMs }));
+    scheduler.idle('first layouts', nextSteps, { anyRoom: true });
   }
 
   // The elements of the first steps waiting, about layoutBatchElements elements in all.

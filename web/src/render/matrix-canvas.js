@@ -16,7 +16,7 @@ import { THRESHOLDS } from './thresholds.js';
 import { drawingContext } from './canvas-context.js';
 import { fontSetter } from './canvas-font.js';
 import { h, setAttr } from './dom.js';
-import { idleHasRoom, justAfterFrame, requestIdle, whenFrameIsOut } from './scheduler.js';
+import { createScheduler } from './scheduler.js';
 import { pageTopOf, watchSight, windowAt } from './window-sight.js';
 import { looksMasked, writeLook } from './cell-look.js';
 import { createMatrixFrame } from './matrix-frame.js';
@@ -69,6 +69,9 @@ function hatchTile(which) {
   }
   return tiles[which];
 }
+
+// Every canvas's entries left for later, a few hundred (about a millisecond) per job.
+const later = createScheduler({ idleWaitMs: THRESHOLDS.canvasRestWaitMs, costCapMs: 2 });
 
 /** spec, events and what it returns: render/matrix.js. */
 export function createMatrixCanvas(spec, events) {
@@ -411,35 +414,17 @@ export function createMatrixCanvas(spec, events) {
     return count;
   }
 
-  // The entries near the window, in a task just after the frame that shows the change: there
-  // before a scroll brings them in, and not in that frame's time.
-  let nearAsked = false;
-  function scheduleNear() {
-    if (nearAsked) return;
-    nearAsked = true;
-    justAfterFrame(() => {
-      nearAsked = false;
-      drawInView();
-    });
-  }
-
-  // The rest, in idle time once the frame that shows the change is out.
-  let restAsked = false;
-  let restSince = null; // when the oldest entry left for later was left
-  function scheduleRest() {
-    restSince ??= performance.now();
-    if (restAsked) return;
-    restAsked = true;
-    whenFrameIsOut(() => requestIdle(drawRest, { timeout: THRESHOLDS.canvasRestWaitMs }));
-  }
-  function drawRest(deadline) {
-    restAsked = false;
-    while (pendingCount > 0 && idleHasRoom(deadline, 2, performance.now() - restSince, THRESHOLDS.canvasRestWaitMs)) {
-      pendingCount -= drawPending(1, THRESHOLDS.canvasRestEntries);
-      if (!deadline.didTimeout && deadline.timeRemaining() < 2) break;
-    }
+  // The entries near the window in a task just after the frame that shows the change (there
+  // before a scroll brings them in, and not in that frame's time); the rest in idle time after it.
+  const nearKey = { canvas: name, part: 'near' };
+  const restKey = { canvas: name, part: 'rest' };
+  // (The jobs return false: alike, they leave no cost noted per canvas in the scheduler.)
+  const scheduleNear = () => later.afterFrame(nearKey, () => drawInView() ?? false);
+  const scheduleRest = () => later.idle(restKey, drawRest);
+  function drawRest() {
+    pendingCount -= drawPending(1, THRESHOLDS.canvasRestEntries);
     if (pendingCount > 0) scheduleRest();
-    else restSince = null;
+    return false;
   }
 
   // ---- outlines: highlights and the active entry ----------------------------------------------------
