@@ -3,11 +3,11 @@
 // step "softmax". Matrix views are cached by what they show and updated in place, so a new
 // result rewrites numbers, not the page. Each matrix (render/matrix.js) reports what the learner
 // points at, focuses, edits and toggles through the callbacks.
+import { createMatrix } from '../render/matrix.js';
 import { lessonPage, skipOffScreen } from '../render/policy.js';
 import { createScheduler, frameComing, idleHasRoom, requestIdle, whenFrameIsOut } from '../render/scheduler.js';
 import { THRESHOLDS } from '../render/thresholds.js';
 import { createFirstLayout } from './first-layout.js';
-import { createMatrix } from '../render/matrix.js';
 import { createParking, unpark } from './parked-steps.js';
 import { createSection, sectionParts, writeSectionText } from './step-section.js';
 import { STEPS, stepIndex } from './steps.js';
