@@ -54,6 +54,7 @@ export function createMatrixTable(spec, events) {
   let cells = [];
   let sums = [];
   let built = false;
+  let tabStop = null; // the one cell in the tab order (roving: the last one focused)
   function build() {
     built = true;
     table.classList.add('unfilled'); // until the first update: no hatch under the empty cells
@@ -78,7 +79,6 @@ export function createMatrixTable(spec, events) {
     tabStop = cells[0] ?? null;
     if (tabStop) tabStop.tabIndex = 0;
   }
-  let tabStop = null; // the one cell in the tab order (roving: the last one focused)
 
   // The hatch of masked cells is the table's background (main.css): grey under scores, light
   // under weights; M's changes with the fill (yellow for a fill of 0, set in update()).
