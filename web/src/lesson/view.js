@@ -167,20 +167,15 @@ export function createStepsView(container, callbacks) {
 
   const optionsOf = (view) => drawOptions(view.spec, view.rows, ctx);
 
-  // A canvas far from the screen is not painted either (lesson.css, figure.far): with software
-  // compositing each frame's commit costs about 0.4 ms per million pixels of painted canvas,
-  // changed or not (six T = 32 matrices, 1.15 million each: 2.3 ms against 0.5 ms without them,
-  // in a page of canvases alone), and a far canvas may still hold its old numbers.
+  // A canvas far from the screen is not painted either (lesson.css, figure.far): each frame's
+  // commit costs time per painted canvas pixel, and a far canvas may hold its old numbers.
   function showCanvases(view, shown) {
     if (view.isCanvas && view.el.classList.contains('far') === shown) view.el.classList.toggle('far', !shown);
   }
 
-  // far: the canvas is away from the screen (farCanvases); it then waits, as does a table already
-  // built that the observer last saw far from the screen on a page of all steps (a table out of
-  // the window but near it, or on a page of one step, is drawn just after the frame: afterFrame).
-  // They are drawn in idle time
-  // just after the frame, within lessonIdleWaitMs at the latest, at once when the observer sees them
-  // come near (nearPx), and before printing.
+  // A far canvas (farCanvases), and a built table last seen far on a page of all steps, wait for
+  // idle time (or until they come near, or printing); a table just out of the window is drawn
+  // just after the frame; the rest now.
   function updateView(view, far = false) {
     const options = optionsOf(view);
     if ((view.isCanvas && far) || (allSteps && view.near === false && !view.fresh)) {
@@ -198,11 +193,8 @@ export function createStepsView(container, callbacks) {
     }
   }
 
-  // The mask workbench and the softmax lab on a page of all steps: one far from the screen is
-  // brought up to date when it comes near or in idle time, as the far canvases are, not in the
-  // frame of every change (in a CPU profile of an edit of W_Q at the top of such a page, T = 32,
-  // the lab took 1.6 ms of 7.7 and the workbench 0.3). One step at a time, the panel of the step
-  // shown is always on screen.
+  // The mask workbench and the softmax lab far from the screen on a page of all steps are brought
+  // up to date when they come near or in idle time, as the far canvases are.
   const panelNear = new WeakMap(); // panel → whether the observer last saw it near the screen
 
   // panelCtx: the lesson's context when it is newer than the last render's (a new lab row).
@@ -305,18 +297,12 @@ export function createStepsView(container, callbacks) {
       if (!same) container.replaceChildren(...els);
     }
     container.classList.toggle('single', single);
-    // On a page of all steps, steps off screen skip style, layout and paint until they come near
-    // (lesson.css): a change rewrites the formulas and notes of most steps, and most are off
-    // screen.
+    // Steps and figures off screen skip style, layout and paint (lesson.css): a change rewrites
+    // most of them, and most are off screen. Printing renders them all.
     container.classList.toggle('all-steps', allSteps);
-    // Figures off screen skip layout and paint too when there are many cells, and on every page of
-    // all steps: a change there rewrites the numbers of most figures, and most are off screen.
-    // Printing renders them all.
     container.classList.toggle('many', skipOffScreen({ single, shownCells }));
-    // A table's figure or a step skipped before it was ever laid out takes lesson.css's guess of a
-    // size, and the page's height jumped as such figures were scrolled to: new ones (a step whose
-    // content was made again too) are laid out once, in idle time, and keep their size from then
-    // on. A canvas says its own size (canvas-matrix-view.js).
+    // A figure or step skipped before it was ever laid out would take lesson.css's guess of a size
+    // and jump when scrolled to: new ones are laid out once (first-layout.js). A canvas says its own.
     const newFigures = live.filter((v) => !v.isCanvas && !firstLayout.laidOut(v.el) && !firstLayout.waiting(v.el)).map((v) => v.el);
     // (A step shown one at a time loses its remembered size: the rule is not on it then.)
     if (single) for (const section of sections.values()) firstLayout.forget(section.el);
@@ -373,12 +359,8 @@ export function createStepsView(container, callbacks) {
     schedulePrefetch(); // the other neighbour
   }
 
-  // Canvases away from the screen (farther than nearPx) are drawn after the frame, in idle time
-  // (or when they come near, through the observer above): a step of T = 32 has up to 8 of them,
-  // and drawing all in the frame that shows the change would not fit in it. Where they are is
-  // read once per render: one layout, which the frame needs anyway (the canvas drawing after it
-  // does not change layout). A canvas is sized when it is made, so one drawn later does not move
-  // the page.
+  // Canvases farther than nearPx from the window: drawing them all in the frame of a change would
+  // not fit it. Where they are is read once per render (one layout, which the frame needs anyway).
   function farCanvases() {
     const far = new Set();
     const canvases = live.filter((v) => v.isCanvas);
@@ -396,22 +378,15 @@ export function createStepsView(container, callbacks) {
       const away = box.height === 0 || box.bottom < top || box.top > bottom;
       if (away) far.add(view);
       showCanvases(view, !away); // now, not a frame later when the observer says so
-      // Known from now on: the observer reports only a change from what it last saw, and a view far
-      // below a step shown again was far (parked) before too, so it would not report, and this
-      // layout was forced on every change after a step switch (2.4 ms of a change of mask kind, T = 32).
-      // Where the observer's last view differs from this, it reports and corrects it.
+      // Known from now on: the observer reports only changes, so a view that stayed far would be
+      // measured on every change; where the observer differs from this, it corrects it.
       view.near = !away;
       view.nearKnown = true;
     }
     return far;
   }
 
-  // Tables out of the window (updateView): drawn in a task of their own just after the frame that
-  // shows the change, before the next one, so that the frame holds only what is seen.
-  // Views and panels left for idle time are drawn a few per idle callback, up to idleJobMs, each
-  // when what it took last time fits in the idle period left, or once they waited lessonIdleWaitMs.
-  // Before printing, whatever waits is drawn now: a printout shows every step and figure, far
-  // from the screen or not (lesson.css).
+  // Before printing, whatever waits is drawn now: a printout shows every step and figure.
   window.addEventListener('beforeprint', () => scheduler.flush());
 
   // ---- highlights --------------------------------------------------------------------------------
