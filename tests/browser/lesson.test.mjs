@@ -989,6 +989,83 @@ test('from d_model = 16 the weight matrices are canvases too: edited in place, r
   }
 });
 
+// Past the printed corner (T > 48) every matrix is a canvas of its 48 × 48 corner, the weights
+// too (render/policy.js): no table cell is printed. An entry explains the number the page of 48
+// tokens explains for it (there a canvas or, for W_Q at d_model 4, a table): with the causal mask
+// a row depends only on the tokens up to it, and the first 48 tokens are the same.
+test('past the printed corner every matrix is a canvas of its corner that explains what the page below the corner does', async () => {
+  const tokens = (n) => Array.from({ length: n }, (_, i) => `t${i + 1}`).join('+');
+  // Entries explained under the pointer; those of the softmax step are read by the keys instead
+  // (the grid focused, its active entry moved there): what its readout says.
+  const steps = { qkv: [['x', null, 45, 2], ['wq', null, 3, 1]], softmax: [['weights', 0, 40, 12, 'keys'], ['weights', 0, 47, 3, 'keys']] };
+  const read = async (T, step) => {
+    const { page, errors, close } = await open(`#v=1&s=${tokens(T)}&d=4&h=1&step=${step}`);
+    try {
+      await whenIdle(page);
+      const figures = await page.$$eval('#results section.lesson-step:not(.parked) figure[data-matrix-figure]', (all) =>
+        all.map((f) => ({ name: f.dataset.matrixFigure, canvas: Boolean(f.querySelector('.cg-body[data-matrix] canvas')), cells: f.querySelectorAll('td').length, shape: f.querySelector('.shape').textContent })));
+      const said = [];
+      for (const [name, head, row, col, keys] of steps[step]) {
+        const ref = [name, head === null ? null : head + 1, row + 1, col + 1].filter((v) => v !== null).join('.');
+        if (keys) {
+          const grid = page.locator(`section.lesson-step:not(.parked) .cg-body[data-matrix="${name}"][data-head="${head}"]`);
+          await grid.focus();
+          await page.keyboard.press('Home');
+          for (let k = 0; k < 48; k += 1) await page.keyboard.press('ArrowUp');
+          for (let k = 0; k < row; k += 1) await page.keyboard.press('ArrowDown');
+          for (let k = 0; k < col; k += 1) await page.keyboard.press('ArrowRight');
+          const readout = await grid.locator('.cg-readout').textContent();
+          const [, r, c, value] = readout.match(/^Row (\d+) \(t\d+\), column (\d+): (\S+)$/) ?? [];
+          assert.deepEqual([r, c], [String(row + 1), String(col + 1)], readout);
+          said.push(value);
+          continue;
+        }
+        if (await page.locator(cell(name, head, row, col)).count()) await page.hover(cell(name, head, row, col));
+        else {
+          // (entryPoint, with the box scrolled down too: row 41 is below its 75vh; once the page
+          // has stopped moving, as figures skipped above take their size)
+          const sel = `section.lesson-step:not(.parked) .cg-body[data-matrix="${name}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`}`;
+          await page.locator(sel).scrollIntoViewIfNeeded();
+          const at = () => page.$eval(sel, (grid, [r, c]) => {
+            const width = parseFloat(grid.parentNode.style.getPropertyValue('--cw'));
+            const box = grid.closest('.scroll');
+            box.scrollLeft = c * width;
+            box.scrollTop = Math.max(0, (r - 25) * 20);
+            const canvas = grid.querySelector('canvas').getBoundingClientRect();
+            return `${canvas.left + (c + 0.5) * width},${canvas.top + (r + 0.5) * 20}`;
+          }, [row, col]);
+          let [p, before] = [await at(), ''];
+          for (let attempt = 0; attempt < 20 && p !== before; attempt += 1) {
+            await twoFrames(page);
+            [before, p] = [p, await at()];
+          }
+          const [x, y] = p.split(',').map(Number);
+          await page.mouse.move(x, y);
+        }
+        await page.waitForSelector(`#explain[data-cell="${ref}"]`);
+        said.push((await explanation(page)).trim().split(/\s/).pop());
+      }
+      // The grid of the step's last matrix with a row per token: its corner's 48 rows, drawn (its
+      // bitmap exists once the page is idle).
+      const grid = await page.$$eval('#results section.lesson-step:not(.parked) .cg-body[data-matrix] canvas', (all) =>
+        all.map((canvas) => ({ rows: Math.round(parseFloat(canvas.style.height) / 20), drawn: canvas.width > 0 })).pop());
+      assert.deepEqual(errors, []);
+      return { figures, said, grid };
+    } finally {
+      await close();
+    }
+  };
+  for (const step of Object.keys(steps)) {
+    const [past, below] = [await read(64, step), await read(48, step)];
+    assert.ok(past.figures.length >= 2, step);
+    for (const f of past.figures) assert.deepEqual([f.name, f.canvas, f.cells], [f.name, true, 0], `${step}: ${f.name} (${f.shape}) is a canvas`);
+    assert.ok(past.figures.some((f) => f.shape.startsWith('64 ×')), past.figures.map((f) => f.shape).join(', '));
+    assert.deepEqual(past.grid, { rows: 48, drawn: true }, step);
+    assert.deepEqual(past.said, below.said, step);
+    assert.ok(past.said.every((v) => /^−?\d+\.\d{3}$/.test(v)), past.said.join(' '));
+  }
+});
+
 test('the lab drawn on a canvas: after changes of τ, row, head, naive softmax and overflow, it shows what a fresh page of the same state shows', async () => {
   const tokens = Array.from({ length: 24 }, (_, i) => `k${i + 1}`).join('+');
   const { page, errors, close } = await open(`#v=1&s=${tokens}&d=8&h=2&step=softmax&row=4`);

@@ -144,8 +144,20 @@ test('a size the engine refuses (it does not fit in memory) is said with the lar
 test('typing into the embeddings box at 1 000 tokens × d_model 1 024 edits X where typed (a window of its rows)', async () => {
   const { page, errors, close } = await openFresh(`#v=1&s=${words(1000).replace(/ /g, '+')}&d=1024&h=1`);
   try {
-    const corner = (r, c) => page.textContent(`section.lesson-step:not(.parked) td[data-matrix="x"][data-row="${r}"][data-col="${c}"]`);
-    await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="x"][data-row="0"][data-col="0"]', { timeout: 300000 });
+    // Past the printed corner X is a canvas of its corner (render/policy.js): an entry of its first
+    // row as its readout says it, the grid focused and the active entry moved there by the keys.
+    const grid = page.locator('section.lesson-step:not(.parked) .cg-body[data-matrix="x"]').first();
+    const corner = async (r, c) => {
+      assert.equal(r, 0);
+      await grid.focus();
+      await page.keyboard.press('Home');
+      for (let k = 0; k < c; k += 1) await page.keyboard.press('ArrowRight');
+      const said = await grid.locator('.cg-readout').textContent();
+      const [, row, col, value] = said.match(/^Row (\d+) \(w1\), column (\d+): (\S+)$/) ?? [];
+      assert.deepEqual([row, col], [String(r + 1), String(c + 1)], said);
+      return value;
+    };
+    await grid.waitFor({ state: 'attached', timeout: 300000 });
     await page.check('input[name="embeddings"][value="edit"]');
     await page.waitForSelector('#embeddings-editor:not([hidden])');
     // The box holds 16 rows of 1 024 numbers at a time, the window's place said under it.
@@ -167,7 +179,11 @@ test('typing into the embeddings box at 1 000 tokens × d_model 1 024 edits X wh
       await page.keyboard.type(text);
     };
     await typeFirstNumber('0.4321');
-    await page.waitForFunction(() => document.querySelector('section.lesson-step:not(.parked) td[data-matrix="x"][data-row="0"][data-col="0"]')?.textContent === '0.432', null, { timeout: 300000 });
+    await page.waitForSelector('#compute-progress', { state: 'hidden', timeout: 300000 });
+    for (let waited = 0; (await corner(0, 0)) !== '0.432'; waited += 100) {
+      assert.ok(waited < 300000, 'the edit reaches X');
+      await page.waitForTimeout(100);
+    }
     assert.notEqual(x00, '0.432');
     assert.equal(await corner(0, 1), x01); // the rest of the row as it was
     assert.equal(await page.isHidden('#message'), true);

@@ -43,14 +43,15 @@ test('a lesson matrix prints its top-left corner past printedCorner', () => {
   assert.equal(matrixPresentation({ rows: 48, cols: 48, tokens: 48 }).corner, false);
 });
 
-test('matrices with a row per token are canvases from canvasFromTokens up to the printed corner', () => {
+test('matrices with a row per token are canvases from canvasFromTokens on, past the printed corner too', () => {
   const at = (T, extra = {}) => kind({ rows: T, cols: 8, tokens: T, ...extra });
   assert.equal(at(L.canvasFromTokens - 1), 'table');
   assert.equal(at(L.canvasFromTokens), 'canvas');
   assert.equal(at(L.printedCorner), 'canvas');
-  assert.equal(at(L.printedCorner + 1), 'table'); // past the corner: tables filled in slices
+  assert.equal(at(L.printedCorner + 1), 'canvas'); // past the corner: canvases drawn in slices
+  assert.equal(at(1024), 'canvas');
   // A square matrix T × Tk: past the corner in keys (cross-attention) is past it too.
-  assert.equal(kind({ rows: 10, cols: 60, tokens: 10, keys: 60 }), 'table');
+  assert.equal(kind({ rows: 10, cols: 60, tokens: 10, keys: 60 }), 'canvas');
   assert.equal(kind({ rows: 10, cols: 40, tokens: 10, keys: 40 }), 'canvas');
   // A token matrix wider than the corner (Q at d_model = 64) is still a canvas: its rows decide.
   assert.equal(kind({ rows: 10, cols: 64, tokens: 10 }), 'canvas');
@@ -58,14 +59,40 @@ test('matrices with a row per token are canvases from canvasFromTokens up to the
   assert.equal(at(6, { tokensOnCanvas: true }), 'canvas');
 });
 
-test('the W matrices are canvases from weightCanvasFromDModel up to the corner, whatever the tokens', () => {
+test('the W matrices are canvases from weightCanvasFromDModel up to the corner, and past it on a page past the corner', () => {
   const w = (d, extra = {}) => kind({ rows: d, cols: d, isWeight: true, tokens: 6, ...extra });
   assert.equal(w(L.weightCanvasFromDModel - 1), 'table');
   assert.equal(w(L.weightCanvasFromDModel), 'canvas');
   assert.equal(w(L.printedCorner), 'canvas');
   assert.equal(w(L.printedCorner + 1), 'table');
   assert.equal(w(8, { tokensOnCanvas: true }), 'table'); // the page's cell count is for token matrices
-  assert.equal(w(20, { tokens: 60 }), 'table'); // a page past the corner: all tables
+  // A page past the corner (in tokens or keys): every matrix a canvas, whatever d_model.
+  assert.equal(w(8, { tokens: L.printedCorner + 1 }), 'canvas');
+  assert.equal(w(20, { tokens: 60 }), 'canvas');
+  assert.equal(w(1024, { tokens: 1024 }), 'canvas');
+  assert.equal(w(1024, { tokens: 6, keys: 60 }), 'canvas');
+  assert.equal(w(1024, { tokens: L.printedCorner }), 'table'); // its corner only: a table below it
+});
+
+test('past the printed corner every lesson matrix is a canvas of the corner, drawn in slices', () => {
+  const T = L.printedCorner + 1;
+  for (const spec of [
+    { rows: T, cols: 4, tokens: T }, // X, Q, K, V at a small d_model
+    { rows: T, cols: T, tokens: T }, // scores, M, weights
+    { rows: T, cols: 1024, tokens: T }, // X at d_model 1 024
+    { rows: 4, cols: 4, isWeight: true, tokens: T }, // W below weightCanvasFromDModel
+    { rows: 1024, cols: 1024, isWeight: true, tokens: 1024 },
+  ]) {
+    const m = matrixPresentation(spec);
+    assert.equal(m.kind, 'canvas', JSON.stringify(spec));
+    assert.equal(m.sliced, true);
+    assert.deepEqual([m.rows, m.cols], [printed(spec.rows), printed(spec.cols)]);
+    assert.ok(m.rows <= L.printedCorner && m.cols <= L.printedCorner);
+  }
+  // Up to the corner nothing is sliced, and small matrices stay tables.
+  assert.equal(matrixPresentation({ rows: L.printedCorner, cols: 4, tokens: L.printedCorner }).sliced, false);
+  assert.equal(kind({ rows: 4, cols: 4, isWeight: true, tokens: L.printedCorner }), 'table');
+  assert.equal(kind({ rows: 6, cols: 6, tokens: 6 }), 'table');
 });
 
 test('a page of tables goes to canvases when it would print too many cells', () => {

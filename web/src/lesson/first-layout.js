@@ -56,12 +56,8 @@ export function createFirstLayout(container) {
   }
 
   return {
-    /** Lays `els` out once: in idle time, or in the next frame when `now`. */
-    layOut(els, now = false) {
-      if (now) {
-        inFrame(els);
-        return;
-      }
+    /** Lays `els` out once, in idle time. */
+    layOut(els) {
       for (const el of els) waiting.add(el);
       ask();
     },

@@ -26,7 +26,7 @@ export function createStepsView(container, callbacks) {
   let ctx = null;
   let tokensKey = '';
   let allSteps = false; // a page of all steps: what is far from the screen waits (updateView)
-  let huge = false; // matrices past the printed corner: fill views in slices (render/policy.js)
+  let huge = false; // matrices past the printed corner: draw views in slices (render/policy.js)
   let rowsOnCanvas = false; // matrices with a row per token on canvases at any T (render/policy.js)
   const firstLayout = createFirstLayout(container);
   const parking = createParking(container);
@@ -45,9 +45,8 @@ export function createStepsView(container, callbacks) {
   }
 
   // Draws what a view was left to draw later (view.pending: when it comes near, in idle time,
-  // before printing), in slices past the printed corner. A view's first fill there: its table is
-  // built in one slice and filled in a later one (both together take over 50 ms for a 48 × 48
-  // corner in software-rendered Chromium).
+  // before printing), in slices past the printed corner. A view's first drawing there: its
+  // canvas's bitmaps are allocated in one slice (view.prepare) and drawn in a later one.
   function drawPending(view) {
     const { matrix, options } = view.pending;
     view.pending = null;
@@ -253,9 +252,7 @@ export function createStepsView(container, callbacks) {
     return { el: section.el, section, views: groupViews.flatMap((g) => g.views) };
   }
 
-  // Past the printed corner the tables are filled in slices after this frame: laid out now, while
-  // still empty, they cost little, and later a step of filled tables would be one long frame.
-  const layOutOnce = (els) => firstLayout.layOut(els, huge);
+  const layOutOnce = (els) => firstLayout.layOut(els);
   // A font loaded later (KaTeX's, after the first frame) changes the height of the formulas, and a
   // step skipped meanwhile kept the height it had without it: 1.3 px more once scrolled to.
   document.fonts?.addEventListener('loadingdone', () => {
@@ -367,14 +364,18 @@ export function createStepsView(container, callbacks) {
     if (!canvases.length) return far;
     const top = -nearPx;
     const bottom = window.innerHeight + nearPx;
+    // Where the observer said (it follows scrolling), unless the view was just put on the page:
+    // then measured, which costs a layout. All are measured before any class changes: a class
+    // changed between two measures made each of them a layout of its own.
+    // Past the printed corner, not measured: each box asked for in a step skipped off screen was
+    // a layout of that step; the observer says soon enough which are near.
+    const boxes = new Map(canvases.filter((view) => !view.nearKnown && !huge).map((view) => [view, view.el.getBoundingClientRect()]));
     for (const view of canvases) {
-      // Where the observer said (it follows scrolling), unless the view was just put on the
-      // page: then measured, which costs a layout.
-      if (view.nearKnown) {
+      if (view.nearKnown || huge) {
         if (!view.near) far.add(view);
         continue;
       }
-      const box = view.el.getBoundingClientRect();
+      const box = boxes.get(view);
       const away = box.height === 0 || box.bottom < top || box.top > bottom;
       if (away) far.add(view);
       showCanvases(view, !away); // now, not a frame later when the observer says so

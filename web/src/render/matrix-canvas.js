@@ -105,6 +105,9 @@ export function createMatrixCanvas(spec, events) {
 
   // ---- drawing -----------------------------------------------------------------------------------
 
+  // No bitmap until the first drawing (allocate): an opaque canvas's default one would show black.
+  canvas.width = 0;
+  canvas.height = 0;
   const context = drawingContext(canvas);
   const contextFont = fontSetter(context); // (setting a font costs a style update: render/canvas-font.js)
   const useFont = contextFont.use;
@@ -123,25 +126,26 @@ export function createMatrixCanvas(spec, events) {
   const looks = Array.from({ length: rows * cols }, () => ({ text: '', cls: '', level: -1, hid: false }));
   let labelBox = { sideW: 0, headH: 0 }; // px: the row labels' width, the column labels' height
 
+  // The figure's size is set when it is made (a canvas drawn later must not move the page); its
+  // bitmaps are allocated at its first drawing (allocate): a page past the printed corner makes
+  // some twenty 48 × 48 canvases at once, and allocating them all was most of its longest task.
   function resize(width) {
     cellW = width;
-    const dpr = window.devicePixelRatio || 1;
     const cssW = cols * cellW + (spec.sumColumn ? SUM_W : 0);
     const cssH = rows * CELL_H;
-    canvas.width = Math.round(cssW * dpr);
-    canvas.height = Math.round(cssH * dpr);
     canvas.style.width = `${cssW}px`;
     canvas.style.height = `${cssH}px`;
     grid.style.setProperty('--cw', `${cellW}px`);
-    context.setTransform(dpr, 0, 0, dpr, 0, 0);
-    contextFont.reset(); // (resizing a canvas resets its state)
-    context.fillStyle = COLORS.panel; // the 1 px gaps between entries (the table's white borders)
-    context.fillRect(0, 0, cssW, cssH);
-    context.textBaseline = 'middle';
-    shownText.fill(null);
-    shownClass.fill(null);
-    shownSums = [];
-    const { sideW, headH } = drawLabels(dpr);
+    const headH = colTokens ? COL_HEAD_TOK : COL_HEAD;
+    const side = rowHeads.getContext('2d');
+    side.font = `500 ${FONT}`;
+    let labelW = 0;
+    for (let r = 0; r < rows; r += 1) labelW = Math.max(labelW, side.measureText(rowLabels[r] ?? '').width);
+    const sideW = Math.ceil(Math.min(labelW, ROW_LABEL_MAX)) + 12;
+    colHeads.style.width = `${cssW}px`;
+    colHeads.style.height = `${headH}px`;
+    rowHeads.style.width = `${sideW}px`;
+    rowHeads.style.height = `${cssH}px`;
     labelBox = { sideW, headH };
     // Off screen on a big page the figure is skipped (content-visibility: auto, lesson.css) and
     // takes this size until it has been drawn once: its own (the .scroll box has a 1 px border
@@ -150,6 +154,28 @@ export function createMatrixCanvas(spec, events) {
     const boxH = Math.min(headH + 1 + cssH + 2, 0.75 * window.innerHeight);
     frame.el.style.containIntrinsicSize = `auto ${Math.ceil(sideW + 1 + cssW + 2)}px auto ${Math.ceil(boxH + FIGURE_CHROME)}px`;
     placeMarks();
+  }
+
+  // The bitmaps, once, before anything is drawn; → true if they were allocated now.
+  let allocated = false;
+  function allocate() {
+    if (allocated) return false;
+    allocated = true;
+    const dpr = window.devicePixelRatio || 1;
+    const cssW = cols * cellW + (spec.sumColumn ? SUM_W : 0);
+    const cssH = rows * CELL_H;
+    canvas.width = Math.round(cssW * dpr);
+    canvas.height = Math.round(cssH * dpr);
+    context.setTransform(dpr, 0, 0, dpr, 0, 0);
+    contextFont.reset(); // (resizing a canvas resets its state)
+    context.fillStyle = COLORS.panel; // the 1 px gaps between entries (the table's white borders)
+    context.fillRect(0, 0, cssW, cssH);
+    context.textBaseline = 'middle';
+    shownText.fill(null);
+    shownClass.fill(null);
+    shownSums = [];
+    drawLabels(dpr);
+    return true;
   }
 
   // Column numbers (and the key tokens of a T×T matrix) above, row tokens on the left; a token
@@ -161,12 +187,10 @@ export function createMatrixCanvas(spec, events) {
       while (cut.length > 1 && g.measureText(`${cut}…`).width > width) cut = cut.slice(0, -1);
       return `${cut}…`;
     };
-    const headH = colTokens ? COL_HEAD_TOK : COL_HEAD;
+    const { sideW, headH } = labelBox;
     const headW = cols * cellW + (spec.sumColumn ? SUM_W : 0);
     colHeads.width = Math.round(headW * dpr);
     colHeads.height = Math.round(headH * dpr);
-    colHeads.style.width = `${headW}px`;
-    colHeads.style.height = `${headH}px`;
     const top = colHeads.getContext('2d');
     top.setTransform(dpr, 0, 0, dpr, 0, 0);
     top.textAlign = 'center';
@@ -183,21 +207,14 @@ export function createMatrixCanvas(spec, events) {
       for (let c = 0; c < cols; c += 1) top.fillText(fit(top, colTokens[c], cellW - 4), c * cellW + cellW / 2, 23);
     }
     const side = rowHeads.getContext('2d');
-    side.font = `500 ${FONT}`;
-    let labelW = 0;
-    for (let r = 0; r < rows; r += 1) labelW = Math.max(labelW, side.measureText(rowLabels[r] ?? '').width);
-    const sideW = Math.ceil(Math.min(labelW, ROW_LABEL_MAX)) + 12;
     rowHeads.width = Math.round(sideW * dpr);
     rowHeads.height = Math.round(rows * CELL_H * dpr);
-    rowHeads.style.width = `${sideW}px`;
-    rowHeads.style.height = `${rows * CELL_H}px`;
     side.setTransform(dpr, 0, 0, dpr, 0, 0);
     side.font = `500 ${FONT}`; // (resizing a canvas resets its state)
     side.fillStyle = COLORS.ink;
     side.textAlign = 'right';
     side.textBaseline = 'middle';
     for (let r = 0; r < rows; r += 1) side.fillText(fit(side, rowLabels[r] ?? '', ROW_LABEL_MAX), sideW - 6, r * CELL_H + (CELL_H - 1) / 2);
-    return { sideW, headH };
   }
 
   function textWidth(text) {
@@ -261,6 +278,7 @@ export function createMatrixCanvas(spec, events) {
     const { data } = matrix;
     const extra = `${fillText}|${rowSums ? rowSums.join(',') : ''}`;
     if (drawn && drawn.extra === extra && sameNumbers(drawn.data, data) && sameNumbers(drawn.mask, mask?.data ?? null)) return;
+    allocate();
     drawn = { data, mask: mask?.data ?? null, extra };
     frame.drawOverview(matrix);
     // The colour scale ignores masked entries, so a finite fill (−1e9) does not wash out the rest.
@@ -542,7 +560,7 @@ export function createMatrixCanvas(spec, events) {
     rows,
     cols,
     update,
-    prepare: () => false, // nothing to build ahead of the first update
+    prepare: allocate, // the bitmaps, in a slice of their own before the first update (view.js)
     highlight,
     setError: frame.setError,
     setSymbol(text) {

@@ -13,7 +13,7 @@ export const printed = (n) => Math.min(n, L.printedCorner);
  * cross-attention); single: one step at a time; stepCells, pageCells: the cells of the largest
  * step's matrices with a row per token, and of every matrix on a page of all steps (numbers, or
  * functions asked only when they matter).
- * → { sliced: past the printed corner, matrices are tables filled a few per task (sliceMs);
+ * → { sliced: past the printed corner, matrices are canvases made ready and drawn a few per task (sliceMs);
  *     tokensOnCanvas: the matrices with a row per token are canvases below canvasFromTokens too }
  */
 export function lessonPage({ tokens, keys = tokens, dModel, single, stepCells = 0, pageCells = 0 }) {
@@ -28,15 +28,15 @@ export function lessonPage({ tokens, keys = tokens, dModel, single, stepCells = 
  * and tokensOnCanvas: its page's (lessonPage).
  * → { kind: 'table' | 'canvas', rows, cols: printed; corner: only the top-left corner is printed;
  *     numbersInCells (always, in the lesson); sliced: filled a few per task }
- * Past the printed corner every matrix is a table: fresh canvases, each drawn whole, made one long
- * task at large T, where the sliced tables do not.
+ * Past the printed corner (in tokens or keys) every matrix is a canvas of its corner, weights too:
+ * about twenty 48 × 48 tables made each frame that laid them out long; a canvas draws the rows
+ * near the window first. Below it, the weights' corner past d_model 48 stays a table.
  */
 export function matrixPresentation({ rows, cols, isWeight = false, tokens, keys = tokens, tokensOnCanvas = false }) {
   const sliced = tokens > L.printedCorner || keys > L.printedCorner;
   const corner = rows > L.printedCorner || cols > L.printedCorner;
-  const tableOnly = sliced || (isWeight && corner);
   const from = isWeight ? L.weightCanvasFromDModel : L.canvasFromTokens;
-  const canvas = !tableOnly && (rows >= from || (tokensOnCanvas && !isWeight));
+  const canvas = sliced || (!(isWeight && corner) && (rows >= from || (tokensOnCanvas && !isWeight)));
   return { kind: canvas ? 'canvas' : 'table', rows: printed(rows), cols: printed(cols), corner, numbersInCells: true, sliced };
 }
 
