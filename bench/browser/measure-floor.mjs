@@ -15,7 +15,7 @@
 //   4 tables, 144 + colour  the same in four 6 × 6 tables side by side: ÷√d_k on the worked
 //                      example with no mask changes every entry of S, S + M, the exponentials
 //                      and A, all near the softmax lab, and its row;
-//   canvas, 1 024      a 32 × 32 matrix drawn on a canvas as canvas-matrix-view.js does
+//   canvas, 1 024      a 32 × 32 matrix drawn on a canvas as render/matrix-canvas.js does
 //                      (fillRect + fillText per entry): the drawing alone, no frame;
 //   speed              measure-lesson's arithmetic (2 million square roots), for comparing runs.
 import { launchChromium } from '../../tests/browser/harness.mjs';

@@ -1369,7 +1369,7 @@ test('a matrix half out of the window draws its rows in the window with the chan
     // does; the rows as drawn right after the click's handlers, and once the page is idle.
     const seen = await page.evaluate(async (sel) => {
       const canvas = document.querySelector(sel);
-      const rowH = 20 * devicePixelRatio; // CELL_H (canvas-matrix-view.js)
+      const rowH = 20 * devicePixelRatio; // CELL_H (render/matrix-canvas.js)
       const rows = () => {
         const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
         const per = canvas.width * rowH * 4;
@@ -1531,7 +1531,7 @@ test('a page of all steps skips its tables off screen, and keeps its height as t
     }
     await twoFrames(canvases.page);
     const after = await qkvHeight();
-    // (A canvas estimates its own size before it is first laid out: a few px off, canvas-matrix-view.js.)
+    // (A canvas estimates its own size before it is first laid out: a few px off, render/matrix-canvas.js.)
     assert.ok(Math.abs(after - before) < 8, `the step of Q, K, V was ${before} px high, ${after} px once scrolled through`);
     assert.deepEqual(canvases.errors, []);
   } finally {
