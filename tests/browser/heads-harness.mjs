@@ -5,6 +5,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium, screenshotDrawn, serveStatic } from './harness.mjs';
+import { THRESHOLDS } from '../../web/src/render/thresholds.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const dist = path.resolve(process.env.PLAYGROUND_DIST ?? path.join(here, '../../dist'));
@@ -61,7 +62,8 @@ export async function lessonRow(page, name, head, row) {
   );
   const grid = page.locator(`#results section.lesson-step:not(.parked) .cg-body[data-matrix="${name}"]${headSel}`);
   if (cells.length > 0 || (await grid.count()) === 0) return cells;
-  const cols = await grid.evaluate((g) => Number(g.closest('figure').querySelector('.shape').textContent.split('×')[1]));
+  // (Past the printed corner, its corner: render/policy.js.)
+  const cols = Math.min(THRESHOLDS.printedCorner, await grid.evaluate((g) => Number(g.closest('figure').querySelector('.shape').textContent.split('×')[1])));
   const values = [];
   for (let col = 0; col < cols; col += 1) {
     const ref = head === null ? `${name}.${row + 1}.${col + 1}` : `${name}.${head + 1}.${row + 1}.${col + 1}`;
@@ -70,11 +72,17 @@ export async function lessonRow(page, name, head, row) {
     // size as they are scrolled past, and may move it after the scroll.
     let p = null;
     for (let attempt = 0; attempt < 20 && !p; attempt += 1) {
-      // The entry's row in the middle of the window (clear of the sticky stepper at the top).
-      await grid.evaluate((g, r) => {
-        const y = g.querySelector('canvas').getBoundingClientRect().top + (r + 0.5) * 20;
+      // The entry's row in the middle of the window (clear of the sticky stepper at the top), and
+      // its column in the middle of the figure's scroll box (clear of the sticky row labels).
+      await grid.evaluate((g, [r, c]) => {
+        const box = g.querySelector('canvas').getBoundingClientRect();
+        const x = box.left + (c + 0.5) * parseFloat(g.parentNode.style.getPropertyValue('--cw'));
+        const scroller = g.closest('.scroll');
+        const view = scroller.getBoundingClientRect();
+        if (x < view.left + view.width * 0.3 || x > view.right - view.width * 0.2) scroller.scrollLeft += x - (view.left + view.width / 2);
+        const y = box.top + (r + 0.5) * 20;
         if (y < innerHeight * 0.3 || y > innerHeight * 0.7) window.scrollBy(0, y - innerHeight / 2);
-      }, row);
+      }, [row, col]);
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
       p = await grid.evaluate((g, [r, c]) => {
         const box = g.querySelector('canvas').getBoundingClientRect();
