@@ -97,7 +97,8 @@ test('a large input is computed in the worker with a progress bar; Cancel keeps 
     await page.waitForFunction(() => /in a background worker/.test(document.querySelector('#perf-panel .perf-facts')?.textContent ?? ''), null, { timeout: 60000 });
     await page.waitForSelector('#compute-progress', { state: 'hidden' });
     assert.equal(await page.isHidden('#message'), true);
-    assert.notDeepEqual(await lessonRow(page, 'weights', 0, 5), before);
+    // (Its first six weights: past the printed corner the row has 48, the six tokens' had six.)
+    assert.notDeepEqual((await lessonRow(page, 'weights', 0, 5)).slice(0, before.length), before);
     assert.deepEqual(errors, []);
   } finally {
     await close();
