@@ -198,6 +198,9 @@ test('no file of web/src but render/thresholds.js sets a threshold of how or whe
     // Margins of IntersectionObservers come from the table (nearPx), not from a number written here.
     const margin = /rootMargin\s*[:=]\s*['"`][^'"`]*\b[1-9]\d*px/.exec(text);
     if (margin) found.push(`${path.relative(root, file)}: ${margin[0]}`);
+    // Nor does an idle callback wait a time of its own.
+    const wait = /\btimeout:\s*\d/.exec(text);
+    if (wait) found.push(`${path.relative(root, file)}: ${wait[0]}`);
     // Nor does a view compare a size with a number of its own to choose numbers or bare cells.
     const numbers = /\bnumbers\s*[:=]\s*[\w.]+\s*<=?\s*\d/.exec(text);
     if (numbers) found.push(`${path.relative(root, file)}: ${numbers[0]}`);

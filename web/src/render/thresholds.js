@@ -53,6 +53,7 @@ export const THRESHOLDS = Object.freeze({
   tokenRowsPerTask: 16, // the token-to-token view draws this many query rows' lines (up to 1 024) per task
   decodeSliceMs: 8, // a long link is decoded in tasks of about this long
   linkWriteWaitMs: 1000, // the address is rewritten in idle time, at the latest this long after the reader stops
+  editorWriteWaitMs: 500, // the embeddings box shows X's new numbers in idle time after an edit of X, at the latest this long after
   linkStepMs: 8, // the link's encoding runs this long per idle period where the browser grants no deadline
   layoutBatchElements: 1500, // steps laid out for the first time in one frame: about this many elements
   parkedSteps: 4, // sections of other steps kept built and parked, one step at a time

@@ -14,6 +14,7 @@
 import { asciiNumbers, formatNumber, parseDecimal, roundForEditor } from '../state/parse.js';
 import { h, setHidden, setText, unchanged } from '../render/dom.js';
 import { frameComing, requestIdle, whenFrameIsOut } from '../render/scheduler.js';
+import { THRESHOLDS } from '../render/thresholds.js';
 import './embeddings-text.css';
 
 export const EDITOR_MAX_NUMBERS = 16384;
@@ -198,7 +199,7 @@ export function createEmbeddingsText(textarea, { labels = null, pager = null, t 
                 asked = false;
                 write();
               },
-              { timeout: 500 },
+              { timeout: THRESHOLDS.editorWriteWaitMs },
             ),
           );
         }
