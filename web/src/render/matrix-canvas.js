@@ -1,7 +1,7 @@
-// A matrix with a row per token (X, Q, K, V, scores, weights, M, O) from T = 8 on, drawn on a
-// canvas instead of a table: at T = 32 one step printed 6 000 table cells, and Chromium's style,
-// layout and paint of them took tens of milliseconds per change (X's 512 cells, at d_model = 16,
-// 4 ms of the frame of each of its edits). The figure around it (matrix-frame.js), the numbers
+// A matrix drawn on a canvas instead of a table, where render/policy.js says so (a row per token
+// from T = 8, the weights from d_model = 16, every matrix past the printed corner): thousands of
+// table cells cost Chromium tens of milliseconds of style, layout and paint per change. The
+// figure around it (matrix-frame.js), the numbers
 // and colours (cell-look.js) and the ways in (matrix-input.js) are the table's: the grid is one
 // tab stop whose active entry the keys move, and a live readout says that entry in words.
 // Highlights (the explained entry and what it depends on) and the active entry are outlines laid
