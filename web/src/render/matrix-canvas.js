@@ -1,9 +1,9 @@
 // A matrix drawn on a canvas instead of a table, where render/policy.js says so (a row per token
 // from T = 8, the weights from d_model = 16, every matrix past the printed corner): thousands of
 // table cells cost Chromium tens of milliseconds of style, layout and paint per change. The
-// figure around it (matrix-frame.js), the numbers
-// and colours (cell-look.js) and the ways in (matrix-input.js) are the table's: the grid is one
-// tab stop whose active entry the keys move, and a live readout says that entry in words.
+// figure around it (matrix-frame.js), the numbers and colours (cell-look.js) and the ways in
+// (matrix-input.js) are the table's: the grid is one tab stop whose active entry the keys move,
+// and a live readout says that entry in words.
 // Highlights (the explained entry and what it depends on) and the active entry are outlines laid
 // over the canvas, so pointing around never redraws it. A new result redraws only the entries
 // whose text or colour changed, those in the view of the figure's scroll box first.
