@@ -4,10 +4,10 @@
 // removed at once: the fonts stay loaded. Done again for another language (other fallback fonts).
 import { THRESHOLDS } from '../render/thresholds.js';
 import { h } from '../render/dom.js';
-import { idleHasRoom, requestIdle, whenFrameIsOut } from '../render/scheduler.js';
+import { createScheduler, justAfterFrame } from '../render/scheduler.js';
 import { renderExplanation } from './explain-panel.js';
 
-const { warmupMs, warmupWaitMs, lessonIdleWaitMs } = THRESHOLDS;
+const { warmupMs, lessonIdleWaitMs } = THRESHOLDS;
 
 /**
  * panel: the explanation panel. samples(): explainCell outputs to lay out (the formulas of the
@@ -15,7 +15,8 @@ const { warmupMs, warmupWaitMs, lessonIdleWaitMs } = THRESHOLDS;
  */
 export function createExplanationWarmup(panel, samples) {
   const done = new Set(); // languages warmed, by the panel's title in them
-  let asked = null;
+  // It waits for an idle period with room for it, or lessonIdleWaitMs at most.
+  const scheduler = createScheduler({ idleWaitMs: lessonIdleWaitMs, firstCostMs: warmupMs });
 
   // Leaves a User Timing measure 'lesson:warmup' each time (once per language: they do not pile up).
   // The samples are laid out by the next frame, not forced at once: a forced layout here also laid
@@ -29,30 +30,19 @@ export function createExplanationWarmup(panel, samples) {
     } catch (error) {
       console.warn('explanation warm-up failed', error); // (only a later first hover is slower)
     }
-    requestAnimationFrame(() =>
-      requestAnimationFrame(() => {
-        holder.remove();
-        performance.measure('lesson:warmup', { start });
-      }),
-    );
+    justAfterFrame(() => {
+      holder.remove();
+      performance.measure('lesson:warmup', { start });
+    });
   }
 
   function ask(t) {
     const language = t('explain.title');
-    if (done.has(language) || asked === language) return;
-    asked = language;
-    const since = performance.now();
-    const attempt = (deadline) => {
-      if (asked !== language) return;
-      if (!idleHasRoom(deadline, warmupMs, performance.now() - since, warmupWaitMs)) {
-        whenFrameIsOut(() => requestIdle(attempt, { timeout: lessonIdleWaitMs }));
-        return;
-      }
-      asked = null;
+    if (done.has(language)) return;
+    scheduler.idle('warmup', () => {
       done.add(language);
       warm(t);
-    };
-    whenFrameIsOut(() => requestIdle(attempt, { timeout: lessonIdleWaitMs }));
+    });
   }
 
   return { ask };

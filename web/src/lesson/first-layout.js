@@ -2,7 +2,7 @@
 // their own size remembered. All of them in one frame made the page's first task several hundred
 // ms, so they are laid out a few steps per frame, in idle time (those near the screen are laid out
 // by content-visibility meanwhile). `data-laying-out` is on the container until done.
-import { createScheduler } from '../render/scheduler.js';
+import { createScheduler, justAfterFrame } from '../render/scheduler.js';
 import { THRESHOLDS } from '../render/thresholds.js';
 
 const { lessonIdleWaitMs, layoutBatchElements } = THRESHOLDS;
@@ -47,12 +47,10 @@ export function createFirstLayout(container) {
       laidOut.add(el);
       el.classList.add('first-layout');
     }
-    requestAnimationFrame(() =>
-      requestAnimationFrame(() => {
-        for (const el of els) el.classList.remove('first-layout');
-        then();
-      }),
-    );
+    justAfterFrame(() => {
+      for (const el of els) el.classList.remove('first-layout');
+      then();
+    });
   }
 
   return {

@@ -15,9 +15,10 @@ import { THRESHOLDS } from './thresholds.js';
 const { idleFitCapMs, emulatedIdleMs, idleJobMs, frameWaitMs } = THRESHOLDS;
 
 /** batchMs: an idle callback starts no job past this (0: one job per callback); costCapMs: the
- *  most room a job waits for. A job that only handed its work on returns false: its time is not noted.
+ *  most room a job waits for; firstCostMs: the room a job waits for before it ran once. A job that
+ *  only handed its work on returns false: its time is not noted.
  *  → { now, afterFrame, idle, sliced, cancel, forget, flush(key?), waiting(lane?), keys(lane) } */
-export function createScheduler({ idleWaitMs, batchMs = idleJobMs, costCapMs = Infinity, sliceMs = THRESHOLDS.sliceMs, rank = () => 0 }) {
+export function createScheduler({ idleWaitMs, batchMs = idleJobMs, costCapMs = Infinity, firstCostMs = idleJobMs, sliceMs = THRESHOLDS.sliceMs, rank = () => 0 }) {
   const lanes = { afterFrame: new Map(), idle: new Map(), sliced: new Map() }; // key → run
   const anyRoom = new Set(); // idle keys that run first in a callback whatever the room
   const cost = new Map(); // key → ms its last job took
@@ -64,7 +65,7 @@ export function createScheduler({ idleWaitMs, batchMs = idleJobMs, costCapMs = I
     const start = performance.now();
     let ran = 0;
     for (let key = first(lanes.idle); key !== undefined; key = first(lanes.idle)) {
-      const costMs = Math.min(cost.get(key) ?? idleJobMs, costCapMs);
+      const costMs = Math.min(cost.get(key) ?? firstCostMs, costCapMs);
       const roomless = anyRoom.has(key) && ran === 0; // (the first job of this callback)
       if (!roomless && !idleHasRoom(deadline, costMs, performance.now() - (waitingSince ?? start), idleWaitMs)) {
         waitingSince ??= start;

@@ -48,8 +48,7 @@ export const THRESHOLDS = Object.freeze({
   lessonIdleWaitMs: 1000, // lesson work put off for idle time runs at the latest this long after (far canvases, first layouts)
   prefetchWaitMs: 2000, // the next and previous steps are built ahead at the latest this long after
   headsIdleWaitMs: 250, // a head view off screen is drawn at the latest this long after a change
-  warmupMs: 20, // warming the explanation's fonts takes about this long: it waits for an idle period that long…
-  warmupWaitMs: 5000, // …or runs after this anyway
+  warmupMs: 20, // warming the explanation's fonts takes about this long: it waits for an idle period that long (or lessonIdleWaitMs)
   tokenRowsPerTask: 16, // the token-to-token view draws this many query rows' lines (up to 1 024) per task
   decodeSliceMs: 8, // a long link is decoded in tasks of about this long
   linkWriteWaitMs: 1000, // the address is rewritten in idle time, at the latest this long after the reader stops
