@@ -149,6 +149,11 @@ test('a preset\'s note says when the example was changed, and nothing below it m
     await page.check('input[name="lesson-mask"][value="causal"]');
     await page.waitForFunction((text) => document.querySelector('#preset-note > :not(.off)')?.textContent === text, note);
     assert.equal(await lessonTop(), top);
+    // Looking elsewhere changes no number: another step and a selected cell leave the note as loaded.
+    await page.click('button.step-chip[data-step="softmax"]');
+    await page.click('td[data-matrix="weights"][data-row="1"][data-col="0"]');
+    await page.waitForFunction(() => location.hash.includes('cell='));
+    assert.equal(await seen(), note);
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -417,6 +422,65 @@ test('on a phone and in a narrow frame the page does not scroll sideways', async
       assert.ok(wide.scrollWidth <= width, `${width} px: the page is ${wide.scrollWidth} px wide; sticking out of their boxes: ${wide.sticking.join(', ')}`);
       if (width === 390) await page.screenshot({ path: path.join(screenshots, 'phone-390-en.png') });
     }
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the small texts say what is shown: the masked key’s fill, the rate, the link field in Chinese, the embed’s hide list', async () => {
+  const { page, errors, close } = await open('#preset=journey&v=1&fill=0');
+  try {
+    // M and the masked scores both say what a masked entry holds (read as text: the steps off
+    // screen are not laid out).
+    const keys = () => page.$$eval('figure[data-matrix-figure="mask"] .masked-key, figure[data-matrix-figure="masked"] .masked-key', (all) => all.map((key) => (key.hidden ? '' : key.textContent)));
+    assert.deepEqual(await keys(), ['masked (0)', 'masked (0)']);
+    const rate = await page.$eval('#perf-panel .perf-facts', (facts) => facts.innerText);
+    assert.match(rate, /\d (?:k|M|G)FLOP\/s/);
+    assert.doesNotMatch(rate, /0\.000/);
+    await page.click('[data-share-open="share-embed"]');
+    const offered = await page.$$eval('#share-embed .share-hide label', (labels) => labels.map((label) => label.textContent.trim()));
+    assert.ok(offered.includes('performance panel') && offered.includes('head split'), offered.join(', '));
+    for (const raw of ['source', 'sourcePadding', 'crossCausal', 'split', 'perf']) assert.ok(!offered.includes(raw), `raw name ${raw}`);
+    await page.click('button[data-lang="zh-CN"]');
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    assert.equal(await page.getAttribute('#share-link', 'aria-label'), '本页的链接');
+    assert.deepEqual(await keys(), ['被遮住（0）', '被遮住（0）']);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the token-to-token view says why it draws no line when naive softmax overflowed', async () => {
+  // Scores of 400 (X = 20·I, no ÷√d_k): e^400 overflows float32, and ∞/∞ is NaN.
+  const overflowing = '#v=1&s=a+b&d=2&h=1&mask=none&scale=0&w=identity&x=20,0;0,20';
+  const { page, errors, close } = await open(`${overflowing}&naive=1`);
+  try {
+    await page.locator('#token-view').scrollIntoViewIfNeeded();
+    const note = page.locator('#token-view p[role="status"]');
+    await note.waitFor({ state: 'visible' });
+    assert.match(await note.innerText(), /NaN/);
+    await page.goto(`${base}index.html${overflowing}`);
+    await page.locator('#token-view').scrollIntoViewIfNeeded();
+    await page.waitForSelector('#token-view .tv-stage');
+    await page.waitForFunction(() => document.querySelector('#token-view p[role="status"]')?.hidden === true);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('heads that do not divide d_model leave the key/value choices of the result shown', async () => {
+  const { page, errors, close } = await open('#v=1&d=6&h=2');
+  try {
+    const choices = () => page.$$eval('#kv-choices button', (buttons) => buttons.map((b) => b.textContent));
+    assert.deepEqual(await choices(), ['1', '2']);
+    await page.fill('#heads', '4');
+    await page.waitForSelector('#message:not(:empty)');
+    assert.deepEqual(await choices(), ['1', '2']);
+    await page.fill('#heads', '3');
+    await page.waitForFunction(() => [...document.querySelectorAll('#kv-choices button')].map((b) => b.textContent).join() === '1,3');
     assert.deepEqual(errors, []);
   } finally {
     await close();

@@ -139,6 +139,13 @@ test('SVG: one coloured cell per entry, labels escaped, well-formed XML', () => 
   if (python.error?.code !== 'ENOENT') assert.equal(python.status, 0, String(python.stderr));
 });
 
+test('SVG: the worked example\'s key tokens are printed whole above their columns', () => {
+  const entry = matrixCatalog(compute('#preset=journey')).find((e) => e.id === 'weights.1');
+  const svg = heatmapSVG(entry);
+  for (const token of ['Your', 'journey', 'starts', 'with', 'one', 'step']) assert.ok(svg.includes(`>${token}</text>`), token);
+  assert.ok(!svg.includes('…'));
+});
+
 test('SVG: control characters and lone surrogates in labels are shown, and the SVG stays well-formed XML', () => {
   const tokens = ['nul\u0000', 'bell\u0007', 'esc\u001B[31m', 'lone\uD800', 'nonchar\uFFFE', '<b>&amp;', 'ok😀', 'tab\tcr\r'];
   const result = engine.compute({ ...engineConfigOf(decodeHash('#v=1&d=2&h=1&mask=none').state), tokens });

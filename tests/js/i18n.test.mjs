@@ -14,6 +14,7 @@ import {
   subscript,
   superscript,
 } from '../../web/src/i18n/index.js';
+import { PAGE_PARTS } from '../../web/src/state/schema.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 
@@ -118,3 +119,28 @@ for (const [feature, sampleKeys] of FEATURE_DICTIONARIES) {
     for (const key of sampleKeys) assert.match(featureZh[key], /[\u4e00-\u9fff]/, key);
   });
 }
+
+// The embed panel offers to hide every control the page marks (data-field) and every part of the
+// page: each is offered by its name in both languages, never by its key.
+test('every part the embed panel can hide has a name in both languages', () => {
+  const marked = new Set(['sentence', 'tokenization', 'dModel', 'heads', 'mask', 'scale', 'weights', 'seed', 'embeddings']); // share/hide.js CONTROLS
+  const html = readFileSync(join(root, 'web/index.html'), 'utf8');
+  for (const m of html.matchAll(/data-field="([^"]+)"/g)) marked.add(m[1]);
+  for (const file of sourceFiles(join(root, 'web/src'))) {
+    for (const m of readFileSync(file, 'utf8').matchAll(/dataset: \{ field: '(\w+)' \}/g)) marked.add(m[1]);
+  }
+  assert.ok(marked.has('split') && marked.has('perf'), 'the scan of data-field is broken');
+  const keys = [...[...marked].filter((name) => !PAGE_PARTS.includes(name)).map((name) => `embed.field.${name}`), ...PAGE_PARTS.map((part) => `embed.part.${part}`)];
+  for (const lang of LANGUAGES) for (const key of keys) assert.ok(Object.hasOwn(DICTIONARIES[lang], key), `${lang}: no name for ${key}`);
+});
+
+// A count that can be 1 is not followed by a plural noun ("1 heads", "1 matrices"): those texts
+// name the count as the lesson does (h = 1).
+test('no head count reads "1 heads" or "1 matrices"', () => {
+  const neverOne = new Set(['error.headsDivide', 'share.ignored.heads', 'heads.split.moreHeads', 'heads.kv.gqa', 'heads.kv.mqa']); // counts of at least 2
+  for (const [key, text] of Object.entries(DICTIONARIES.en)) {
+    if (neverOne.has(key)) continue;
+    const params = Object.fromEntries(placeholders(text).map((name) => [name, 1]));
+    assert.doesNotMatch(fill(text, params), /\b1 (?:[\w/-]+ )?(?:heads|matrices)\b/, key);
+  }
+});

@@ -56,3 +56,15 @@ test('the numbers quoted in the examples’ texts are what the engine computes',
     assert.ok(DICTIONARIES['zh-CN'][`gallery.${id}.text`].includes(text), id);
   }
 });
+
+// The course is in Chinese: its example is written as Chinese is, without spaces, and still
+// shows one token per word.
+test('the Chinese example is written without spaces and split into words', async () => {
+  const item = galleryItems().find((entry) => entry.id === 'chinese');
+  const { state } = decodeHash(item.hash);
+  assert.doesNotMatch(state.sentence, /\s/);
+  const engine = await createAttention();
+  const { tokens } = engine.compute(engineConfigOf(state));
+  assert.ok(tokens.length >= 8 && tokens.includes('注意力'), tokens.join('|'));
+  for (const lang of ['en', 'zh-CN']) assert.doesNotMatch(DICTIONARIES[lang][item.textKey], /written with spaces|加空格/);
+});

@@ -21,7 +21,7 @@ import {
   tokenize,
 } from '../../web/src/state/parse.js';
 import { DEFAULTS, STEP_IDS as LINK_STEP_IDS } from '../../web/src/state/schema.js';
-import { ALL_FIELDS, FIELDS, decodeHash, encodeHash } from '../../web/src/state/url.js';
+import { ALL_FIELDS, FIELDS, decodeHash, encodeHash, isPresetState } from '../../web/src/state/url.js';
 import { snapHeads, toEngineConfig, validateDraft } from '../../web/src/state/validate.js';
 import { WORKED_EXAMPLE } from './worked-example.mjs';
 
@@ -322,4 +322,18 @@ test('edited embeddings follow their tokens when the sentence changes', () => {
       [3, 4, 112],
     ],
   );
+});
+
+// "Changed since it was loaded" is for a change of the numbers: a link that only moves to another
+// step, head, row, cell or stage of the head split still shows the example as loaded.
+test('a preset looked at elsewhere is still the preset as loaded; a changed number is not', () => {
+  const journey = decodeHash('#preset=journey&v=1').state;
+  for (const look of ['&step=softmax', '&cell=weights.1.2.1', '&row=3', '&head=1', '&split=slice']) {
+    const { state, ignored } = decodeHash(`#preset=journey&v=1${look}`);
+    assert.deepEqual(ignored, [], look);
+    assert.equal(isPresetState('journey', state), true, look);
+  }
+  assert.equal(isPresetState('journey', decodeHash('#preset=journey&v=1&tau=0.5').state), false);
+  assert.equal(isPresetState('journey', decodeHash('#preset=journey&v=1&mask=none').state), false);
+  assert.equal(isPresetState('journey', journey), true);
 });

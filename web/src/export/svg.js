@@ -10,6 +10,7 @@ import { visibleText } from './visible-text.js';
 export const SVG_MAX_SHOWN = THRESHOLDS.svgShown;
 
 const CELL_W = 58;
+const COL_MAX_W = 120; // px: a longer key token is clipped with …
 const CELL_H = 26;
 const FONT = "system-ui, 'Noto Sans', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
 
@@ -46,10 +47,13 @@ export function heatmapSVG(entry, { title = '' } = {}) {
   const cols = Math.min(matrix.cols, SVG_MAX_SHOWN);
   const scale = colorScale(kind, matrix.data);
   const labelW = Math.min(160, Math.max(40, ...rowLabels.slice(0, rows).map((l) => textWidth(visibleText(l)) + 16)));
+  // A column as wide as its key token (up to a cap), so that a word like "journey" is not clipped.
+  const tokenW = Math.max(0, ...colLabels.slice(0, cols).map((label, c) => (label === String(c + 1) ? 0 : textWidth(visibleText(label)) + 8)));
+  const cellW = Math.min(COL_MAX_W, Math.max(CELL_W, Math.ceil(tokenW)));
   const headH = 40;
   const top = 34;
   const left = labelW;
-  const width = Math.max(left + cols * CELL_W + 12, 320);
+  const width = Math.max(left + cols * cellW + 12, 320);
   const truncated = rows < matrix.rows || cols < matrix.cols;
   const height = top + headH + rows * CELL_H + (truncated ? 30 : 12);
 
@@ -62,12 +66,12 @@ export function heatmapSVG(entry, { title = '' } = {}) {
   );
   // Column labels: the index, and the key token under it for T×T matrices.
   for (let c = 0; c < cols; c += 1) {
-    const x = left + c * CELL_W + CELL_W / 2;
+    const x = left + c * cellW + cellW / 2;
     const label = colLabels[c] ?? String(c + 1);
     const isIndex = label === String(c + 1);
     parts.push(`<text x="${x}" y="${top + 16}" text-anchor="middle" fill="${COLORS.muted}">${c + 1}</text>`);
     if (!isIndex) {
-      parts.push(`<text x="${x}" y="${top + 32}" text-anchor="middle" fill="${COLORS.ink}">${escapeXml(clip(label, CELL_W - 4))}</text>`);
+      parts.push(`<text x="${x}" y="${top + 32}" text-anchor="middle" fill="${COLORS.ink}">${escapeXml(clip(label, cellW - 4))}</text>`);
     }
   }
   for (let r = 0; r < rows; r += 1) {
@@ -77,12 +81,12 @@ export function heatmapSVG(entry, { title = '' } = {}) {
     );
     for (let c = 0; c < cols; c += 1) {
       const value = matrix.data[r * matrix.cols + c];
-      const x = left + c * CELL_W;
+      const x = left + c * cellW;
       const masked = value === -Infinity;
       const cell = masked ? MASKED_CELL : scale.cell(Number.isFinite(value) ? value : 0);
       parts.push(
-        `<rect x="${x}" y="${y}" width="${CELL_W}" height="${CELL_H}" fill="${cell.background}" stroke="${COLORS.panel}" stroke-width="1"/>`,
-        `<text x="${x + CELL_W - 6}" y="${y + CELL_H / 2 + 4}" text-anchor="end" fill="${cell.text}" font-variant-numeric="tabular-nums">${escapeXml(formatCell(value))}</text>`,
+        `<rect x="${x}" y="${y}" width="${cellW}" height="${CELL_H}" fill="${cell.background}" stroke="${COLORS.panel}" stroke-width="1"/>`,
+        `<text x="${x + cellW - 6}" y="${y + CELL_H / 2 + 4}" text-anchor="end" fill="${cell.text}" font-variant-numeric="tabular-nums">${escapeXml(formatCell(value))}</text>`,
       );
     }
   }

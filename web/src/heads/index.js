@@ -41,7 +41,6 @@ export function createHeadViews(deps) {
   let draft = { ...STRUCTURE_DEFAULTS };
   let pendingHead = null;
   let last = null; // { result, state }
-  let deferred = null;
   const drawn = new Map(); // view name → what it last drew (skip the same again)
   const scheduler = createViewScheduler(); // on screen: just after the frame; else in idle time, one per task
 
@@ -120,16 +119,8 @@ export function createHeadViews(deps) {
   // The page's update after the current event; on invalid input elsewhere it keeps the last
   // result, and what was drawn here stays.
   function updateSoon() {
-    clearTimeout(deferred);
-    // After the next frame is painted: what was just drawn shows before the page's update.
-    deferred = setTimeout(() => {
-      requestAnimationFrame(() =>
-        setTimeout(() => {
-          deferred = null;
-          deps.requestUpdate();
-        }, 0),
-      );
-    }, 0);
+    // After the next frame: what was just drawn shows before the page's update.
+    scheduler.afterFrame('page update', () => deps.requestUpdate());
   }
 
   // The heads control is the page's (#heads); the split's buttons type into it.
@@ -153,8 +144,11 @@ export function createHeadViews(deps) {
   // tokens with their padding marks.
   function renderControls() {
     const t = deps.t();
-    const heads = parseWholeNumber(form.querySelector('#heads')?.value ?? '');
-    kvControl.render(heads, draft.kvHeads, t);
+    // Heads that do not divide d_model leave the page on its last valid result: so do the choices.
+    const typed = parseWholeNumber(form.querySelector('#heads')?.value ?? '');
+    const dModel = parseWholeNumber(form.querySelector('#d-model')?.value ?? '');
+    const divides = Number.isInteger(typed) && typed >= 1 && Number.isInteger(dModel) && dModel % typed === 0;
+    kvControl.render(divides ? typed : (last?.state.heads ?? typed), draft.kvHeads, t);
     const tokens = tokenize(draft.source ?? '', draft.tokenization);
     const maxTokens = deps.getEngine()?.info.limits.maxTokens ?? Infinity;
     const invalid = draft.cross && (tokens.length === 0 || tokens.length > maxTokens);

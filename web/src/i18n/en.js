@@ -108,7 +108,7 @@ export default {
   'name.concat': 'heads side by side',
   'name.output': 'output',
 
-  'legend.masked': 'masked (−∞)',
+  'legend.masked': 'masked ({fill})',
   'legend.canvasCell': 'Row {row} ({token}), column {col}: {value}',
   'legend.truncated': 'Showing the first {rows} of {totalRows} rows and {cols} of {totalCols} columns.',
   'table.corner': 'token',

@@ -24,10 +24,10 @@ export default {
   'heads.jump.positions': 'positions and shuffling',
 
   'heads.kv.label': 'Key/value heads',
-  'heads.kv.mha': 'multi-head: each of the {heads} query heads has its own K and V',
+  'heads.kv.mha': 'multi-head: every query head (h = {heads}) has its own K and V',
   'heads.kv.gqa': 'grouped-query: {kvHeads} K/V heads, each shared by {group} query heads',
   'heads.kv.mqa': 'multi-query: all {heads} query heads share one K and one V',
-  'heads.kv.summary': '{heads} query heads read {kvHeads} key/value heads ({group} per key/value head).',
+  'heads.kv.summary': 'Query heads: {heads}. Key/value heads: {kvHeads}. Query heads per key/value head: {group}.',
   'heads.kv.queryRow': 'query heads',
   'heads.kv.kvRow': 'K/V heads',
 
@@ -46,11 +46,11 @@ export default {
   'heads.stage.mix': 'Mix (W_O)',
   'heads.stage.all': 'All stages',
   'heads.split.columnsTitle': 'Q, K and V: every column belongs to one head',
-  'heads.split.sliceTitle': 'Sliced: {heads} matrices of width d_k = {dK}',
+  'heads.split.sliceTitle': 'Sliced into h = {heads}: each matrix d_k = {dK} columns wide',
   'heads.split.columnsCaption':
     'Nothing is computed per head yet: Q = XW_Q is one T × d_model matrix. Its columns are coloured by the head that will use them; press “Slice” to cut them apart.',
   'heads.split.sliceCaption':
-    'Q⁽ʰ⁾ is columns (h−1)·d_k + 1 … h·d_k of Q: {heads} slices of {dK} columns. K and V are cut into {kvHeads} key/value heads of {dK} columns each.',
+    'Q⁽ʰ⁾ is columns (h−1)·d_k + 1 … h·d_k of Q, for h = 1 … {heads}, each d_k = {dK} columns wide. K and V are cut the same way into key/value heads (h = 1 … {kvHeads}).',
   'heads.split.qFormula': 'Q = XW_Q',
   'heads.split.kFormula': 'K = XW_K',
   'heads.split.vFormula': 'V = XW_V',
@@ -80,6 +80,7 @@ export default {
     'A line joins each query token (left) to each token it attends to (right); thicker and darker = more weight. Point at or focus a token to keep only its lines and read the weights.',
   'heads.tokens.captionCross':
     'Cross-attention: query tokens of the target (left), key tokens of the source (right); thicker and darker = more weight. Point at a token to keep only its lines.',
+  'heads.tokens.nan': 'Naive softmax overflowed: some weights of this head are not numbers (NaN), so they draw no line. Switch naive softmax off to see them.',
   'heads.tokens.heads': 'Head:',
   'heads.tokens.aria': 'Lines from each query token to the key tokens it attends to',
   'heads.tokens.queries': 'queries',

@@ -23,10 +23,10 @@ export default {
   'heads.jump.positions': '位置编码与打乱顺序',
 
   'heads.kv.label': '键/值头数',
-  'heads.kv.mha': '多头注意力：{heads} 个查询头各有自己的 K 和 V',
+  'heads.kv.mha': '多头注意力：每个查询头（h = {heads}）各有自己的 K 和 V',
   'heads.kv.gqa': '分组查询注意力（GQA）：{kvHeads} 个键/值头，每个由 {group} 个查询头共享',
   'heads.kv.mqa': '多查询注意力（MQA）：{heads} 个查询头共享同一个 K 和 V',
-  'heads.kv.summary': '{heads} 个查询头读取 {kvHeads} 个键/值头（每个键/值头对应 {group} 个查询头）。',
+  'heads.kv.summary': '查询头：{heads}。键/值头：{kvHeads}。每个键/值头对应的查询头：{group}。',
   'heads.kv.queryRow': '查询头',
   'heads.kv.kvRow': '键/值头',
 
@@ -45,11 +45,11 @@ export default {
   'heads.stage.mix': '混合（W_O）',
   'heads.stage.all': '全部阶段',
   'heads.split.columnsTitle': 'Q、K、V：每一列都属于某一个头',
-  'heads.split.sliceTitle': '切分后：{heads} 个宽度为 d_k = {dK} 的矩阵',
+  'heads.split.sliceTitle': '切分为 h = {heads} 份：每个矩阵宽 d_k = {dK} 列',
   'heads.split.columnsCaption':
     '此时还没有按头计算：Q = XW_Q 是一个 T × d_model 的矩阵。各列按将要使用它们的头着色；点“切分”把它们分开。',
   'heads.split.sliceCaption':
-    'Q⁽ʰ⁾ 就是 Q 的第 (h−1)·d_k + 1 到 h·d_k 列：共 {heads} 片，每片 {dK} 列。K 和 V 切成 {kvHeads} 个键/值头，每个 {dK} 列。',
+    'Q⁽ʰ⁾ 就是 Q 的第 (h−1)·d_k + 1 到 h·d_k 列，h = 1 … {heads}，每片宽 d_k = {dK} 列。K 和 V 以同样方式切成键/值头（h = 1 … {kvHeads}）。',
   'heads.split.qFormula': 'Q = XW_Q',
   'heads.split.kFormula': 'K = XW_K',
   'heads.split.vFormula': 'V = XW_V',
@@ -79,6 +79,7 @@ export default {
     '每条线把一个查询 token（左）连到它关注的 token（右）；线越粗越深，权重越大。把指针移到（或用键盘聚焦）某个 token 上，只保留它的连线并显示权重。',
   'heads.tokens.captionCross':
     '交叉注意力：左边是目标句的查询 token，右边是源句的键 token；线越粗越深，权重越大。把指针移到某个 token 上，只保留它的连线。',
+  'heads.tokens.nan': '朴素 softmax 溢出了：这个头的一些权重不是数（NaN），所以画不出连线。关掉朴素 softmax 就能看到它们。',
   'heads.tokens.heads': '头：',
   'heads.tokens.aria': '从每个查询 token 到它所关注的键 token 的连线',
   'heads.tokens.queries': '查询',

@@ -2,6 +2,7 @@
 // Same keys as share-zh-CN.js; merged into the page's dictionary by i18n/index.js.
 export default {
   'share.copy': 'Copy link',
+  'share.linkLabel': 'Link to this page',
   'share.copied': 'Link copied',
   'share.copyFailed': 'Could not copy: the link is in the address bar',
   'share.tooLarge': 'This configuration is too large for a link: {length} characters, and browsers open links of up to {max}.',
@@ -71,7 +72,7 @@ export default {
     '“The animal didn’t cross the street because it was too tired”: eleven tokens, three heads, causal mask. Later tokens spread their attention over more keys, so their rows are flatter; the first row is always [1, 0, …].',
   'gallery.chinese.title': 'A Chinese sentence',
   'gallery.chinese.text':
-    'Tokens are split at spaces, so a Chinese sentence is written with spaces between the words. No mask: every word reads from every other word.',
+    'Chinese puts no spaces between words: the sentence is split into words by the browser’s word segmenter (the tokenization control also splits at spaces or by character). No mask: every word reads from every other word.',
 
   'embed.title': 'Embed / use in class',
   'embed.intro':
@@ -91,6 +92,7 @@ export default {
   'embed.part.lang': 'language switch',
   'embed.part.share': 'sharing',
   'embed.part.export': 'export',
+  'embed.part.perf': 'performance panel',
   'embed.field.sentence': 'sentence',
   'embed.field.dModel': 'd_model',
   'embed.field.heads': 'heads',
@@ -103,6 +105,10 @@ export default {
   'embed.field.positional': 'positional encoding',
   'embed.field.cross': 'cross-attention',
   'embed.field.embeddings': 'embeddings',
+  'embed.field.source': 'source sentence (cross-attention)',
+  'embed.field.sourcePadding': 'source padding',
+  'embed.field.crossCausal': 'causal mask over the source',
+  'embed.field.split': 'head split',
 
   'export.title': 'Export',
   'export.code': 'This configuration as code that prints the same matrices:',

@@ -2,6 +2,7 @@
 // 与 share-en.js 键相同；由 i18n/index.js 合并进页面的词典。
 export default {
   'share.copy': '复制链接',
+  'share.linkLabel': '本页的链接',
   'share.copied': '链接已复制',
   'share.copyFailed': '无法复制：链接就在地址栏中',
   'share.tooLarge': '此配置太大，无法做成链接：{length} 个字符，而浏览器只能打开最多 {max} 个字符的链接。',
@@ -66,7 +67,7 @@ export default {
   'gallery.it-was-tired.text':
     '“The animal didn’t cross the street because it was too tired”：11 个 token，三个头，因果掩码。越靠后的 token 可以参考的键越多，权重分布越平；第一行总是 [1, 0, …]。',
   'gallery.chinese.title': '中文句子',
-  'gallery.chinese.text': 'token 按空格切分，所以中文句子需要在词之间加空格。不加掩码：每个词都能读取其他所有词。',
+  'gallery.chinese.text': '中文的词之间没有空格：这个例子用浏览器的分词器把句子切成词（切分方式也可以选按空格或按字）。不加掩码：每个词都能读取其他所有词。',
 
   'embed.title': '嵌入 / 课堂使用',
   'embed.intro':
@@ -85,6 +86,7 @@ export default {
   'embed.part.lang': '语言切换',
   'embed.part.share': '分享',
   'embed.part.export': '导出',
+  'embed.part.perf': '性能面板',
   'embed.field.sentence': '句子',
   'embed.field.dModel': 'd_model',
   'embed.field.heads': '头数',
@@ -97,6 +99,10 @@ export default {
   'embed.field.positional': '位置编码',
   'embed.field.cross': '交叉注意力',
   'embed.field.embeddings': '嵌入向量',
+  'embed.field.source': '源句（交叉注意力）',
+  'embed.field.sourcePadding': '源句填充',
+  'embed.field.crossCausal': '源句上的因果掩码',
+  'embed.field.split': '多头拆分',
 
   'export.title': '导出',
   'export.code': '把当前配置导出为代码，打印出与页面相同的矩阵：',

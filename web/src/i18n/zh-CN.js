@@ -106,7 +106,7 @@ export default {
   'name.concat': '各头拼接',
   'name.output': '输出',
 
-  'legend.masked': '被遮住（−∞）',
+  'legend.masked': '被遮住（{fill}）',
   'legend.canvasCell': '第 {row} 行（{token}），第 {col} 列：{value}',
   'legend.truncated': '只显示前 {rows} 行（共 {totalRows} 行）和前 {cols} 列（共 {totalCols} 列）。',
   'table.corner': 'token',

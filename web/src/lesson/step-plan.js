@@ -140,14 +140,14 @@ export function stepCells(step, single, ctx, rowsOnly = false) {
 }
 
 /** What a figure's update needs besides its numbers (render/matrix.js): the mask that greys its
- *  masked entries, how M prints a masked entry, the Σ column's text per row. */
+ *  masked entries, how M prints a masked entry (and the key of both names), the Σ column’s text per row. */
 export function drawOptions(spec, rows, ctx) {
   const { name } = spec;
   const { result, compare, state } = ctx;
   const options = {};
   const source = name.startsWith('cmp-') ? compare : result;
   if (['masked', 'exps', 'weights', 'cmp-weights'].includes(name)) options.mask = source.mask;
-  if (name === 'mask') options.fillText = fillText(state.maskFill);
+  if (name === 'mask' || name === 'masked') options.fillText = fillText(state.maskFill); // (its legend names the fill)
   if (spec.sumColumn) {
     const head = source.perHead[spec.head];
     options.rowSums = Array.from({ length: rows }, (_, r) => {

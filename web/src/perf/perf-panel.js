@@ -28,7 +28,7 @@ function sweepEmbeddings(T, C) {
 
 export function createPerfPanel(node, { t, getWorker, getShape }) {
   const facts = h('dl', { className: 'perf-facts' });
-  const button = h('button', { type: 'button', className: 'perf-measure' });
+  const button = h('button', { type: 'button', className: 'choice perf-measure' });
   const status = h('p', { className: 'perf-status', 'aria-live': 'polite' });
   const plot = h('div', { className: 'perf-plot' });
   node.replaceChildren(facts, button, status, plot);
@@ -41,10 +41,9 @@ export function createPerfPanel(node, { t, getWorker, getShape }) {
     const tr = t();
     const rows = [];
     if (last) {
-      const gflops = last.flops / (last.ms * 1e6);
       rows.push([tr('perf.simd'), last.simdPath]);
       rows.push([tr('perf.time'), tr(last.first ? 'perf.timeValueFirst' : 'perf.timeValue', { ms: last.ms.toFixed(2), where: tr(`perf.where.${last.where}`) })]);
-      rows.push([tr('perf.flops'), tr('perf.flopsValue', { flops: formatFlops(last.flops), gflops: gflops.toFixed(gflops < 1 ? 3 : 1) })]);
+      rows.push([tr('perf.flops'), tr('perf.flopsValue', { flops: formatFlops(last.flops), rate: formatFlops(last.flops / (last.ms / 1000)) })]);
       rows.push([tr('perf.memory'), tr('perf.memoryValue', { mb: (last.memoryBytes / 2 ** 20).toFixed(0) })]);
     }
     // Rewritten in place, the plot only when it changed: the panel follows every computation

@@ -54,4 +54,4 @@ export function writeLook(look, kind, value, isMasked, scale, fillText) {
 }
 
 /** True when the entry counts as masked for the legend's "masked" key. */
-export const looksMasked = ({ cls }) => cls === 'masked' || cls === 'masked-zero' || cls === 'mask-zero';
+export const looksMasked = ({ cls, hid }) => hid || cls === 'masked' || cls === 'masked-zero' || cls === 'mask-zero';

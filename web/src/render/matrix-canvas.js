@@ -318,7 +318,7 @@ export function createMatrixCanvas(spec, events) {
       }
     }
     frame.setLegend(scale);
-    frame.setMaskedKey(anyMasked);
+    frame.setMaskedKey(anyMasked, fillText);
     if (document.activeElement === body) say();
   }
 

@@ -15,7 +15,7 @@ export function symbolNode(text) {
 
 /**
  * spec: see createMatrixView; rows, cols: the printed corner; cells: the element holding them.
- * → { el, setLegend(scale | null), setMaskedKey(on), drawOverview(matrix), setError(text),
+ * → { el, setLegend(scale | null), setMaskedKey(on, fillText), drawOverview(matrix), setError(text),
  *     setSymbol(text) }
  */
 export function createMatrixFrame(spec, rows, cols, cells) {
@@ -36,10 +36,9 @@ export function createMatrixFrame(spec, rows, cols, cells) {
   const lo = h('span', { className: 'lo' });
   const hi = h('span', { className: 'hi' });
   const bar = h('span', { className: 'bar' });
-  const maskedKey = h('span', { className: 'masked-key', hidden: true }, [
-    h('span', { className: 'swatch masked', 'aria-hidden': 'true' }),
-    h('span', { text: t('legend.masked') }),
-  ]);
+  const maskedSwatch = h('span', { className: 'swatch masked', 'aria-hidden': 'true' });
+  const maskedText = h('span');
+  const maskedKey = h('span', { className: 'masked-key', hidden: true }, [maskedSwatch, maskedText]);
   const legend = h('div', { className: 'legend' }, [lo, bar, hi, maskedKey]);
   const error = h('p', { className: 'cell-error', role: 'alert', hidden: true });
   const notes = [];
@@ -77,7 +76,10 @@ export function createMatrixFrame(spec, rows, cols, cells) {
         bar.style.background = `linear-gradient(to right, ${scale.stops(9).join(', ')})`;
       }
     },
-    setMaskedKey(on) {
+    /** The key of masked entries, with the fill they take (−∞, or a finite one as 0). */
+    setMaskedKey(on, fillText = '−∞') {
+      setText(maskedText, t('legend.masked', { fill: fillText }));
+      maskedSwatch.classList.toggle('zero', fillText === '0');
       setHidden(maskedKey, !(on && (name === 'masked' || name === 'mask')));
     },
     /** The overview of a matrix past the printed corner, in a task of its own (with the table,

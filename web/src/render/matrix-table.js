@@ -153,7 +153,7 @@ export function createMatrixTable(spec, events) {
     }
     frame.setLegend(scale);
     table.classList.remove('unfilled');
-    frame.setMaskedKey(anyMasked);
+    frame.setMaskedKey(anyMasked, fillText);
   }
 
   // The explained cell ('self') and the cells it depends on ('dep'), as data-hl on the cells.

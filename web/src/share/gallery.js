@@ -25,7 +25,7 @@ export const GALLERY = Object.freeze([
     preset: 'default',
     changes: { sentence: "The animal didn't cross the street because it was too tired", dModel: 12, heads: 3, seed: 7 },
   },
-  { id: 'chinese', preset: 'default', changes: { sentence: '注意力 让 每个 词 都 能 看到 相关 的 词', mask: 'none' } },
+  { id: 'chinese', preset: 'default', changes: { sentence: '注意力让每个词都能看到相关的词', tokenization: 'word', mask: 'none' } },
 ]);
 
 export { SENTENCE as GALLERY_SENTENCE };

@@ -157,7 +157,7 @@ export function installSharing({ doc = document, win = window } = {}) {
   const bar = h(doc, 'div', { id: 'share-bar', className: 'share-bar', role: 'group' });
   const copy = h(doc, 'button', { type: 'button', id: 'share-copy', className: 'share-primary', dataset: { i18n: 'share.copy' } });
   const status = h(doc, 'span', { id: 'share-status', className: 'share-status', role: 'status' });
-  const linkBox = h(doc, 'input', { id: 'share-link', className: 'share-link', readonly: true, hidden: true, 'aria-label': 'link' });
+  const linkBox = h(doc, 'input', { id: 'share-link', className: 'share-link', readonly: true, hidden: true, dataset: { i18nAria: 'share.linkLabel' } });
   const opener = (panel, key) =>
     h(doc, 'button', { type: 'button', dataset: { shareOpen: panel, i18n: key }, 'aria-expanded': 'false', 'aria-controls': panel });
   bar.append(copy, opener('share-gallery', 'share.galleryButton'), opener('share-embed', 'share.embedButton'), opener('share-export', 'share.exportButton'), status, linkBox);

@@ -124,11 +124,12 @@ export const ALL_FIELDS = checkTable([
     shape: (state) => [tokenCount(state), state.dModel],
     textLimit: (state) => tokenCount(state) * state.dModel * MAX_ENTRY_CHARS,
   },
-  { key: 'step', param: 'step', kind: 'enum', group: 'lesson', values: STEP_IDS, default: 'all' },
+  // `look`: where the reader looks (a step, a head, a row, a cell, a stage), which changes no number.
+  { key: 'step', param: 'step', kind: 'enum', group: 'lesson', values: STEP_IDS, default: 'all', look: true },
   // head, row and cell are 1-based, like the course's notation (s₂₁ is row 2, column 1).
-  { key: 'head', param: 'head', kind: 'int', group: 'lesson', default: 1, min: 1, max: LIMITS.maxDModel },
-  { key: 'row', param: 'row', kind: 'int', group: 'lesson', default: 1, min: 1, max: LIMITS.maxTokens },
-  { key: 'cell', param: 'cell', kind: 'string', group: 'lesson', default: '', maxLength: 64 },
+  { key: 'head', param: 'head', kind: 'int', group: 'lesson', default: 1, min: 1, max: LIMITS.maxDModel, look: true },
+  { key: 'row', param: 'row', kind: 'int', group: 'lesson', default: 1, min: 1, max: LIMITS.maxTokens, look: true },
+  { key: 'cell', param: 'cell', kind: 'string', group: 'lesson', default: '', maxLength: 64, look: true },
   { key: 'window', param: 'win', kind: 'int', group: 'lesson', default: 3, min: 1, max: MAX_WIDTH },
   { key: 'prefix', param: 'pre', kind: 'int', group: 'lesson', default: 2, min: 0, max: MAX_WIDTH },
   { key: 'padding', param: 'pad', kind: 'bools', group: 'lesson', default: null, textLimit: tokenCount },
@@ -163,11 +164,11 @@ export const ALL_FIELDS = checkTable([
   { key: 'crossCausal', param: 'xc', kind: 'bool', group: 'structure', default: false },
   // 0 = off; any other value is the seed of the shuffled token order.
   { key: 'shuffle', param: 'shuf', kind: 'int', group: 'structure', default: 0, min: 0, max: MAX_SHUFFLE_SEED },
-  { key: 'split', param: 'split', kind: 'enum', group: 'structure', values: ['all', ...SPLIT_STAGES], default: 'all' },
+  { key: 'split', param: 'split', kind: 'enum', group: 'structure', values: ['all', ...SPLIT_STAGES], default: 'all', look: true },
 ]);
 
 // Parts of the page that are not fields but can be hidden as well (`prose_hide=1`, …).
-export const PAGE_PARTS = Object.freeze(['prose', 'presets', 'lang', 'share', 'export']);
+export const PAGE_PARTS = Object.freeze(['prose', 'presets', 'lang', 'share', 'export', 'perf']);
 
 /** The table frozen, after checking that no param is used twice or reserved. */
 export function checkTable(fields) {

@@ -563,8 +563,9 @@ export function* encodeStateSteps({ presetId, state }, { fields = ALL_FIELDS } =
   return { id, written, fields };
 }
 
-/** Whether `state` is its preset's as loaded (encodeHash would write only the preset). */
-export function isPresetState(presetId, state, { fields = ALL_FIELDS } = {}) {
+/** Whether `state` computes what its preset as loaded does: where the reader looks (a field's
+ *  `look`) does not count, unless `fields` says otherwise. */
+export function isPresetState(presetId, state, { fields = ALL_FIELDS.filter((field) => !field.look) } = {}) {
   const id = Object.hasOwn(PRESETS, presetId) ? presetId : DEFAULT_PRESET;
   return fields.every((field) => !Object.hasOwn(state, field.key) || sameValue(field, state[field.key], baseValue(field, id)));
 }

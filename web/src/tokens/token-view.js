@@ -6,8 +6,9 @@
 // it — as SVG elements they took 30–65 ms to build at 64 tokens. Every weight comes from the
 // engine's result.
 import { formatCell } from '../render/format.js';
-import { h, unchanged } from '../render/dom.js';
+import { h, setHidden, setText, unchanged } from '../render/dom.js';
 import { headColor } from '../render/colors.js';
+import { createScheduler } from '../render/scheduler.js';
 import { THRESHOLDS } from '../render/thresholds.js';
 
 const { tokenLinesUpTo: MAX_TOKENS, tokenRowsPerTask: ROWS_PER_TASK } = THRESHOLDS;
@@ -30,7 +31,9 @@ export function createTokenView(callbacks) {
   let mask = null;
   let rowsDrawn = 0;
   let colsDrawn = 0;
-  let generation = 0; // of the lines being painted
+  const slices = createScheduler({});
+  // Said when the weights are not numbers (naive softmax overflowed): no line can be drawn then.
+  const nanNote = h('p', { className: 'hv-cut', role: 'status', hidden: true });
   let lines = null; // the canvas of lines and its draw and clear
 
   el.addEventListener('click', (event) => {
@@ -109,17 +112,18 @@ export function createTokenView(callbacks) {
       for (let i = 0; i < mask.rows && all; i += 1) all = mask.data[i * mask.cols + j] !== 0;
       if (all) padded.push(j);
     }
-    // The lines ROWS_PER_TASK query rows at a time, the first ones now and the others in tasks of
-    // their own (64 × 64 lines take 20 ms and more to draw), unless a newer update came.
+    // The lines ROWS_PER_TASK query rows at a time, the first ones now and the others in slices
+    // (64 × 64 lines take 20 ms and more to draw); a newer update replaces what is left.
     const paintLines = () => {
-      const mine = ++generation;
-      const paint = (from) => {
-        if (mine !== generation) return;
+      let from = 0;
+      const paint = () => {
         const to = Math.min(rowsDrawn, from + ROWS_PER_TASK);
         lines.draw(weights, from, to);
-        if (to < rowsDrawn) setTimeout(() => paint(to), 0);
+        from = to;
+        return to < rowsDrawn;
       };
-      paint(0);
+      slices.cancel('lines');
+      if (paint()) slices.sliced('lines', paint);
     };
     // A change of the numbers alone (most changes: τ, an edit, the mask of one pair) redraws the
     // lines and leaves the rest as it is: rebuilt, the panel's labels were restyled, laid out and
@@ -133,6 +137,8 @@ export function createTokenView(callbacks) {
       const struck = new Set(padded);
       for (const key of svg.querySelectorAll('[data-tv-k]')) key.classList.toggle('padded', struck.has(Number(key.dataset.tvK)));
     };
+    setText(nanNote, t('heads.tokens.nan'));
+    setHidden(nanNote, !weights.data.some(Number.isNaN));
     if (unchanged(el, made)) {
       markPadded();
       lines.clear();
@@ -169,6 +175,7 @@ export function createTokenView(callbacks) {
       h('p', { className: 'caption', text: t(result.source ? 'heads.tokens.captionCross' : 'heads.tokens.caption') }),
       h('div', { className: 'tv-heads', role: 'group', 'aria-label': t('heads.tokens.heads') }, [h('span', { className: 'hs-label', text: t('heads.tokens.heads') }), ...choices]),
       ...notes,
+      nanNote,
       h('div', { className: 'tv-scroll' }, [stage]),
     );
     el.dataset.head = String(selected);
