@@ -20,6 +20,14 @@ import {
   weightMapPresentation,
 } from '../../web/src/render/policy.js';
 import { THRESHOLDS as L } from '../../web/src/render/thresholds.js';
+import { createAttention } from '../../web/src/engine/attention.js';
+import { createTranslator } from '../../web/src/i18n/index.js';
+import { computeCompanions } from '../../web/src/lesson/companions.js';
+import { figureSpec, stepCells } from '../../web/src/lesson/step-plan.js';
+import { STEPS } from '../../web/src/lesson/steps.js';
+import { stateToDraft } from '../../web/src/state/draft.js';
+import { PRESETS } from '../../web/src/state/presets.js';
+import { toEngineConfig, validateDraft } from '../../web/src/state/validate.js';
 
 const kind = (spec) => matrixPresentation(spec).kind;
 
@@ -210,4 +218,46 @@ test('no file of web/src but render/thresholds.js sets a threshold of how or whe
   for (const file of ['lesson/view.js', 'render/matrix-table.js', 'render/matrix-canvas.js', 'lesson/softmax-lab.js', 'heads/grid.js', 'heads/split-view.js', 'cross/cross-panel.js']) {
     assert.match(readFileSync(path.join(root, file), 'utf8'), /from '(\.\.\/render|\.)\/policy\.js'/, file);
   }
+});
+
+// The lesson's own pages, as the browser tests open them: which matrices a learner sees in
+// tables and which on canvases. The page's cell counts come from lesson/step-plan.js, put to
+// the policy as lesson/view.js's render does.
+test('the lesson’s pages: tables up to the worked example and the first page, canvases past 150 cells a step, 1 000 a page, or 8 tokens', async () => {
+  const engine = await createAttention();
+  const t = createTranslator('en');
+  // → { name: 'table' | 'canvas' } for a preset's page with changes, one step at a time or not.
+  const surfaces = (preset, changes, single, names) => {
+    const checked = validateDraft({ ...stateToDraft(PRESETS[preset].state), ...changes }, { maxTokens: 1024, maxDModel: 1024 });
+    assert.equal(checked.ok, true, JSON.stringify(checked.error));
+    const config = toEngineConfig(checked.state);
+    const ctx = { ...computeCompanions(engine, config, engine.compute(config), checked.state), state: checked.state, t };
+    const { result } = ctx;
+    const { tokensOnCanvas } = lessonPage({
+      tokens: result.T, keys: result.Tk, dModel: result.dModel, single,
+      stepCells: () => Math.max(...STEPS.map((step) => stepCells(step, true, ctx, true))),
+      pageCells: () => STEPS.reduce((cells, step) => cells + stepCells(step, false, ctx), 0),
+    });
+    return Object.fromEntries(names.map((name) => [name, figureSpec(name, ['x', 'q', 'k', 'v', 'wq', 'wk', 'wv', 'wo', 'output'].includes(name) ? null : 0, 'output', ctx, { tokensKey: 'k', tokensOnCanvas }).spec.surface]));
+  };
+  const words = (n) => Array.from({ length: n }, (_, i) => `w${i + 1}`).join(' ');
+  const all = (kind, names) => Object.fromEntries(names.map((name) => [name, kind]));
+  const rowsPerToken = ['x', 'q', 'k', 'v', 'weights', 'output'];
+  const weights = ['wq', 'wk', 'wv'];
+  const both = (rowsKind, weightsKind) => ({ ...all(rowsKind, rowsPerToken), ...all(weightsKind, weights) });
+  const names = [...rowsPerToken, ...weights];
+  // One step at a time: 7 tokens, d_model 4, 1 head prints 147 cells a step at most: tables;
+  // 6 tokens, d_model 8, 2 heads 216 in the softmax step: canvases; so from 8 tokens on.
+  assert.deepEqual(surfaces('default', { sentence: words(7), dModel: '4', heads: '1' }, true, names), both('table', 'table'));
+  assert.deepEqual(surfaces('default', { sentence: words(6), dModel: '8', heads: '2' }, true, names), both('canvas', 'table'));
+  assert.deepEqual(surfaces('default', { sentence: words(8), dModel: '8', heads: '2' }, true, names), both('canvas', 'table'));
+  // All steps: the worked example (432 cells) and the first page a visitor sees (900) are tables,
+  // 7 tokens at d_model 8 with 2 heads are not; at d_model 16 the weights are canvases.
+  assert.deepEqual(surfaces('journey', {}, false, names), both('table', 'table'));
+  assert.deepEqual(surfaces('default', {}, false, names), both('table', 'table'));
+  assert.deepEqual(surfaces('default', { sentence: words(7), dModel: '8', heads: '2' }, false, names), both('canvas', 'table'));
+  assert.deepEqual(surfaces('default', { sentence: words(7), dModel: '16', heads: '4' }, false, names), both('table', 'canvas'));
+  // The softmax lab: a table for the 7 keys, a canvas for 8.
+  assert.equal(labPresentation({ queries: 7, keys: 7 }).kind, 'table');
+  assert.equal(labPresentation({ queries: 8, keys: 8 }).kind, 'canvas');
 });

@@ -2,10 +2,10 @@
 // and time moves only when a job says what it took.
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
-import { createScheduler, frameComing, idleHasRoom } from '../../web/src/render/scheduler.js';
+import { createScheduler, frameComing, idleHasRoom, requestIdle } from '../../web/src/render/scheduler.js';
 import { THRESHOLDS } from '../../web/src/render/thresholds.js';
 
-const { idleJobMs, sliceMs, frameWaitMs } = THRESHOLDS;
+const { idleJobMs, sliceMs, frameWaitMs, emulatedIdleMs } = THRESHOLDS;
 
 // A tiny fake clock: now (ms), animation callbacks, timeouts and idle callbacks waiting their turn.
 const clock = { now: 0, frames: [], tasks: [], idles: [], late: [] };
@@ -281,4 +281,32 @@ test('an idle job marked anyRoom runs first in a callback whatever room is left;
   assert.deepEqual(log, ['small']);
   idle(50);
   assert.deepEqual(log, ['small', 'big']);
+});
+
+// (Safari: the lesson's far canvases, steps prepared ahead and the fonts' warm-up run this way;
+// lesson.test.mjs checks that the page then looks as it does with requestIdleCallback.)
+test('without requestIdleCallback an idle job runs in a timeout, with a deadline counting down from emulatedIdleMs', () => {
+  delete globalThis.requestIdleCallback;
+  const deadlines = [];
+  requestIdle((deadline) => {
+    deadlines.push([deadline.didTimeout, deadline.timeRemaining()]);
+    clock.now += 30;
+    deadlines.push([deadline.didTimeout, deadline.timeRemaining()]);
+    clock.now += 30;
+    deadlines.push([deadline.didTimeout, deadline.timeRemaining()]);
+  }, { timeout: 1000 });
+  assert.deepEqual(deadlines, []);
+  tasks();
+  assert.deepEqual(deadlines, [[false, emulatedIdleMs], [false, emulatedIdleMs - 30], [false, 0]]);
+  // A scheduler's idle jobs, after the change's frame: every one of them runs, by rank.
+  const log = [];
+  const s = createScheduler({ idleWaitMs: 1000, rank: (key) => (key === 'near' ? 0 : 1) });
+  frameComing();
+  s.idle('far', job(log, 'far'));
+  s.idle('near', job(log, 'near'));
+  tasks();
+  assert.deepEqual(log, [], 'not before the frame that shows the change');
+  frame();
+  for (let k = 0; k < 5 && log.length < 2; k += 1) tasks();
+  assert.deepEqual(log, ['near', 'far']);
 });
