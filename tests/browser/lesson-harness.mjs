@@ -51,6 +51,20 @@ export async function startLesson() {
   return { open, close, foreignRequests };
 }
 
+/**
+ * Until the work the page put off for idle time has run: an idle period with 10 ms to spare, or 3 s
+ * at most (nothing waits longer than 2 s: render/thresholds.js). For numbers and pictures; harness.mjs's
+ * whenIdle also waits for first layouts, and after some edits of the worked example it ran to its
+ * cap of 50 s (the old mask and editing tests took 57 s and 305 s).
+ */
+export const settle = (page) => page.evaluate(async () => {
+  const until = performance.now() + 3000;
+  while (performance.now() < until) {
+    const deadline = await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 500 }));
+    if (deadline.timeRemaining() > 10) return;
+  }
+});
+
 /** A table cell of a step shown (head null: a matrix without heads). */
 export const cell = (matrix, head, row, col) =>
   `${SHOWN} td[data-matrix="${matrix}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`}[data-row="${row}"][data-col="${col}"]`;
@@ -61,7 +75,7 @@ export const grid = (matrix, head) => `${SHOWN} .cg-body[data-matrix="${matrix}"
 /** A row of a matrix as numbers, as the page shows it once idle, in a table or on a canvas (its
  *  entries pointed at, each explained: heads-harness.mjs's lessonRow). */
 export async function numbers(page, matrix, head, row) {
-  await whenIdle(page);
+  await settle(page);
   return (await lessonRow(page, matrix, head, row)).map(parseCell);
 }
 
@@ -109,7 +123,7 @@ export const readout = (page, matrix, head) => page.textContent(`${grid(matrix, 
  * `only(name)`: the matrices read. → [[matrix, head, what it shows]]
  */
 export async function pictures(page, only = () => true) {
-  await whenIdle(page);
+  await settle(page);
   const out = [];
   const figures = await page.$$(`${SHOWN} figure[data-matrix-figure], #softmax-lab`);
   for (const figure of figures) {
@@ -119,7 +133,7 @@ export async function pictures(page, only = () => true) {
     // (a canvas far from the window is drawn as it comes near: scrolled to first)
     if (await figure.evaluate((f) => [...f.querySelectorAll('canvas')].some((c) => c.checkVisibility()))) {
       await figure.scrollIntoViewIfNeeded();
-      await whenIdle(page);
+      await settle(page);
     }
     out.push([name, head, await figure.evaluate((f) => [
       ...[...f.querySelectorAll('td')].filter((td) => td.checkVisibility()).map((td) => `${td.textContent}|${td.className}`),
@@ -135,7 +149,7 @@ export async function pictures(page, only = () => true) {
  * harness's.
  */
 export async function assertLooksLikeFreshPage(open, page, only = () => true, message = '') {
-  await whenIdle(page);
+  await settle(page);
   await page.waitForTimeout(300); // the address is written in idle time after a change
   const url = page.url();
   const fresh = await open(url.slice(url.indexOf('#')), { width: page.viewportSize().width, height: page.viewportSize().height });

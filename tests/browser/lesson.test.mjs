@@ -24,6 +24,7 @@ import {
   pictures,
   readout,
   screenshots,
+  settle,
   shownSteps,
   startLesson,
   steadyEntryPoint,
@@ -46,7 +47,7 @@ after(async () => {
 const open = (hash, options) => lesson.open(hash, options);
 const tokens = (n, stem = 't') => Array.from({ length: n }, (_, i) => `${stem}${i + 1}`).join('+');
 const texts = async (page, matrix, head, row) => {
-  await whenIdle(page);
+  await settle(page);
   return lessonRow(page, matrix, head, row);
 };
 
@@ -1068,12 +1069,13 @@ test('a change shows at once in the window, and the rest of the page is up to da
       });
       await twoFrames(page);
       await whenIdle(page);
-      const [before, during] = await page.evaluate(() => {
+      const [before, during] = await page.evaluate(async () => {
         const read = () => document.querySelector('section.lesson-step:not(.parked) td[data-matrix="masked"][data-head="0"][data-row="1"][data-col="0"]').textContent;
         const was = read();
         const box = document.querySelector('#lesson-scale');
         box.checked = false;
         box.dispatchEvent(new Event('change', { bubbles: true }));
+        await null; // (the change's microtasks)
         return [was, read()];
       });
       assert.notEqual(during, before, `${hash}: S + M, in the window, is redrawn in the change’s task`);
@@ -1092,13 +1094,14 @@ test('a change shows at once in the window, and the rest of the page is up to da
     await whenIdle(p2);
     await p2.evaluate(() => window.scrollTo(0, 0));
     await twoFrames(p2);
-    const printed = await p2.evaluate(() => {
+    const printed = await p2.evaluate(async () => {
       const key = (node) => node.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
       const td = document.querySelector('section.lesson-step td[data-matrix="x"][data-row="1"][data-col="0"]');
       td.focus();
       key(td);
       td.querySelector('input').value = '0.2';
       key(td.querySelector('input'));
+      await null; // (the edit's microtasks)
       window.dispatchEvent(new Event('beforeprint'));
       return [0, 1, 2].map((c) => document.querySelector(`section.lesson-step td[data-matrix="context"][data-head="0"][data-row="1"][data-col="${c}"]`).textContent);
     });
