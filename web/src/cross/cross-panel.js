@@ -54,7 +54,7 @@ export function createCrossPanel() {
             rowLabels: tokens,
             colLabels: sourceTokens,
             fill: weightFill(masked),
-            text: (r, c) => (masked.data[r * masked.cols + c] ? '0' : undefined),
+            mask: masked,
             numbers: mapLook.numbersInCells,
             maxRows: mapLook.maxRows,
             maxCols: mapLook.maxCols,

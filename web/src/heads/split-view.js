@@ -291,7 +291,7 @@ export function createSplitView(callbacks) {
         rowLabels: tokens,
         colLabels: keyTokens,
         fill: weightFill(masked),
-        text: (r, c) => (masked.data[r * masked.cols + c] ? '0' : undefined),
+        mask: masked,
         numbers,
         maxRows,
         maxCols,

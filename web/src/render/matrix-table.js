@@ -3,15 +3,18 @@
 // keys and editing are matrix-input.js's; this file says which cell is where.
 //
 // Every printed cell carries data-matrix, data-head (per-head matrices), data-row and data-col
-// (0-based), as on the first version of the page, for tests and course scripts.
+// (0-based), as on the first version of the page, for tests and course scripts; a head view's
+// (spec.figure 'grid') data-hv instead of data-matrix, as the head views always had.
 import { printed } from './policy.js';
 import { colorScale, paletteRules } from './colors.js';
 import { h } from './dom.js';
+import { fmt } from './numbers.js';
 import { attachMatrixInput } from './matrix-input.js';
 import { overCell } from './matrix-edit.js';
 import { watchOverflow } from './overflow-class.js';
 import { cellLook, looksMasked } from './cell-look.js';
 import { createMatrixFrame } from './matrix-frame.js';
+import { createGridFrame, gridHead } from './grid-frame.js';
 import { sameNumbers } from './same-numbers.js';
 
 let palettesInstalled = false;
@@ -32,24 +35,29 @@ function installPalettes() {
 /** spec, events and what it returns: render/matrix.js. */
 export function createMatrixTable(spec, events) {
   const { name, head = null, rowLabels, colTokens, t } = spec;
-  installPalettes();
-  const rows0 = spec.rows;
-  const cols0 = spec.cols;
-  const rows = printed(rows0);
-  const cols = printed(cols0);
+  const inGrid = spec.figure === 'grid';
+  if (!inGrid) installPalettes();
+  const rows = spec.shownRows ?? printed(spec.rows);
+  const cols = spec.shownCols ?? printed(spec.cols);
+  const numbers = spec.numbers ?? true;
 
-  const headRow = h('tr', {}, [h('th', { className: 'corner', scope: 'col', text: spec.corner ?? t('table.corner') })]);
-  for (let c = 0; c < cols; c += 1) {
-    const label = [h('span', { className: 'idx', text: String(c + 1) })];
-    if (colTokens) label.push(h('span', { className: 'tok', text: colTokens[c] }));
-    headRow.append(h('th', { scope: 'col', title: colTokens ? colTokens[c] : null }, label));
+  function lessonHead() {
+    const headRow = h('tr', {}, [h('th', { className: 'corner', scope: 'col', text: spec.corner ?? t('table.corner') })]);
+    for (let c = 0; c < cols; c += 1) {
+      const label = [h('span', { className: 'idx', text: String(c + 1) })];
+      if (colTokens) label.push(h('span', { className: 'tok', text: colTokens[c] }));
+      headRow.append(h('th', { scope: 'col', title: colTokens ? colTokens[c] : null }, label));
+    }
+    if (spec.sumColumn) headRow.append(h('th', { scope: 'col', className: 'sumhead', title: t('lesson.rowSum') }, [h('span', { className: 'idx', text: 'Σ' })]));
+    return [headRow];
   }
-  if (spec.sumColumn) headRow.append(h('th', { scope: 'col', className: 'sumhead', title: t('lesson.rowSum') }, [h('span', { className: 'idx', text: 'Σ' })]));
 
   // The cells as one HTML string: only generated text (names, indices); row labels, which may be
   // reader text (tokens), are set through textContent afterwards. Built on the first update, not
   // here: a large page creates its views at once and fills them a few per task (view.js).
   const headAttr = head === null ? '' : ` data-head="${Number(head)}"`;
+  const cellAttrs = `data-${inGrid ? 'hv' : 'matrix'}="${name}"${headAttr}`;
+  const tabIndex = events ? ' tabindex="-1"' : ''; // a matrix only to look at has no keys
   const body = document.createElement('tbody');
   let cells = [];
   let sums = [];
@@ -62,53 +70,56 @@ export function createMatrixTable(spec, events) {
     for (let r = 0; r < rows; r += 1) {
       html += '<tr><th scope="row"></th>';
       for (let c = 0; c < cols; c += 1) {
-        html += `<td data-matrix="${name}"${headAttr} data-row="${r}" data-col="${c}" tabindex="-1"></td>`;
+        html += `<td ${cellAttrs} data-row="${r}" data-col="${c}"${tabIndex}></td>`;
       }
       if (spec.sumColumn) html += '<td class="rowsum"></td>';
       html += '</tr>';
     }
     body.innerHTML = html;
     body.querySelectorAll('th').forEach((th, r) => {
-      th.textContent = rowLabels[r];
-      th.title = rowLabels[r];
+      th.textContent = rowLabels[r] ?? String(r + 1);
+      th.title = th.textContent;
     });
     cells = Array.from(body.querySelectorAll('td[data-col]'));
     // Each cell holds one text node whose data is rewritten (cheaper than textContent).
     for (const cell of cells) cell.append(document.createTextNode(''));
     sums = spec.sumColumn ? Array.from(body.querySelectorAll('td.rowsum')) : [];
-    tabStop = cells[0] ?? null;
+    tabStop = events ? (cells[0] ?? null) : null;
     if (tabStop) tabStop.tabIndex = 0;
   }
 
   // The hatch of masked cells is the table's background (main.css): grey under scores, light
   // under weights; M's changes with the fill (yellow for a fill of 0, set in update()).
-  const classes = ['heatmap', spec.kind === 'weights' ? 'hatch-light' : 'hatch-grey'];
+  const classes = inGrid ? ['hv-table', numbers ? null : 'compact'] : ['heatmap', spec.kind === 'weights' ? 'hatch-light' : 'hatch-grey'];
   if (colTokens) classes.push('square');
   if (spec.editable) classes.push('editable');
   if (spec.toggle) classes.push('toggle');
-  const table = h('table', { className: classes.join(' ') }, [h('thead', {}, [headRow]), body]);
+  const table = h('table', { className: classes.filter(Boolean).join(' ') }, [h('thead', {}, inGrid ? gridHead(spec, cols) : lessonHead()), body]);
 
-  const frame = createMatrixFrame(spec, rows, cols, table);
+  const frame = (inGrid ? createGridFrame : createMatrixFrame)(spec, rows, cols, table);
   const { el } = frame;
-  watchOverflow(table.parentElement); // its labels sticky only when it can scroll (main.css)
+  if (!inGrid) watchOverflow(table.parentElement); // its labels sticky only when it can scroll (main.css)
 
   // What each cell shows now, to touch only the cells that change; and what it was drawn from,
   // to skip a matrix whose numbers did not change at all (most of them, after most changes).
   const shownText = new Array(rows * cols).fill(null);
-  const shownClass = new Array(rows * cols).fill(null);
+  const shownClass = new Array(rows * cols).fill(null); // a palette class, or the fill written
+  const shownTitle = inGrid ? new Array(rows * cols).fill(null) : null; // a head grid's tooltips
   let drawn = null; // { data, mask, extra }
 
   /**
    * matrix: { rows, cols, data }. options:
    *   mask: the result's mask (1 = masked), to grey masked entries and keep them out of the scale;
    *   fillText: how M prints a masked entry (kind 'mask');
-   *   rowSums: text per row for the Σ column.
+   *   rowSums: text per row for the Σ column;
+   *   fill(r, c, value) → { background, color } | null: colours instead of the kind's palette.
    */
   function update(matrix, options = {}) {
-    const { mask = null, fillText = '−∞', rowSums = null } = options;
+    const { mask = null, fillText = '−∞', rowSums = null, fill = null } = options;
     const { data } = matrix;
     const extra = `${fillText}|${rowSums ? rowSums.join(',') : ''}`;
-    if (drawn && drawn.extra === extra && sameNumbers(drawn.data, data) && sameNumbers(drawn.mask, mask?.data ?? null)) return;
+    // (A fill may change with the same numbers: the head colours when the heads change.)
+    if (!fill && drawn && drawn.extra === extra && sameNumbers(drawn.data, data) && sameNumbers(drawn.mask, mask?.data ?? null)) return;
     if (!built) build();
     // References, not copies: the engine never changes a result it handed out (every compute
     // returns new arrays), and copying 1 MB per matrix at T = 512 cost more than comparing it.
@@ -116,7 +127,7 @@ export function createMatrixTable(spec, events) {
     frame.drawOverview(matrix);
     const stride = matrix.cols;
     let scale = null;
-    if (spec.kind !== 'mask') {
+    if (spec.kind !== 'mask' && !fill) {
       // The colour scale ignores masked entries, so a finite fill (−1e9) does not wash out the rest.
       scale = colorScale(spec.kind, data, mask && spec.kind === 'signed' ? mask.data : null);
     }
@@ -131,9 +142,19 @@ export function createMatrixTable(spec, events) {
         const k = r * cols + c;
         const value = data[n];
         const isMasked = mask ? mask.data[n] === 1 : false;
-        const look = cellLook(spec.kind, value, isMasked, scale, fillText);
-        const { text, cls } = look;
-        if (looksMasked(look)) anyMasked = true;
+        let text;
+        let cls;
+        if (fill) {
+          const style = fill(r, c, value);
+          text = !numbers ? '' : isMasked && spec.kind === 'weights' ? '0' : fmt(value);
+          cls = style ? `${style.background}|${style.color ?? ''}` : '|';
+          const title = fmt(value);
+          if (shownTitle && shownTitle[k] !== title) cells[k].title = shownTitle[k] = title;
+        } else {
+          const look = cellLook(spec.kind, value, isMasked, scale, fillText);
+          ({ text, cls } = look);
+          if (looksMasked(look)) anyMasked = true;
+        }
         if (shownText[k] !== text) {
           const node = cells[k].firstChild;
           if (node?.nodeType === 3 && cells[k].childNodes.length === 1) {
@@ -145,7 +166,8 @@ export function createMatrixTable(spec, events) {
           } // else: being edited; written by the next update after the edit
         }
         if (shownClass[k] !== cls) {
-          cells[k].className = cls;
+          if (fill) paint(cells[k], cls);
+          else cells[k].className = cls;
           shownClass[k] = cls;
         }
       }
@@ -179,7 +201,7 @@ export function createMatrixTable(spec, events) {
   }
 
   const entryOf = (td) => ({ r: Number(td.dataset.row), c: Number(td.dataset.col) });
-  const { focusEntry } = attachMatrixInput({
+  const { focusEntry } = !events ? { focusEntry: () => null } : attachMatrixInput({
     root: table,
     rows,
     cols,
@@ -224,4 +246,11 @@ export function createMatrixTable(spec, events) {
     setSymbol: frame.setSymbol,
     highlight,
   };
+}
+
+// A fill written as "background|color" (as update compares it) onto a cell.
+function paint(td, written) {
+  const [background, color] = written.split('|');
+  td.style.background = background;
+  td.style.color = color;
 }

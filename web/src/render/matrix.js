@@ -3,7 +3,7 @@
 // surfaces share the figure around them (matrix-frame.js), the numbers and colours (cell-look.js)
 // and the pointer, keys and editing (matrix-input.js), and carry the page's markup contract:
 // data-matrix, data-head, data-row, data-col on every printed cell; data-matrix and data-head on
-// a canvas.
+// a canvas; a head view's table carries data-hv instead of data-matrix.
 import { createMatrixCanvas } from './matrix-canvas.js';
 import { createMatrixTable } from './matrix-table.js';
 
@@ -11,12 +11,16 @@ import { createMatrixTable } from './matrix-table.js';
  * spec: { name, head (null or 0-based), rows, cols, symbol, title, kind: 'signed' | 'weights' |
  *         'mask', surface: 'table' | 'canvas', rowLabels, colTokens (labels under the column
  *         numbers, or null), editable, toggle, sumColumn, corner, tag ("from step 4"),
- *         tools: [{ id, label }], t }
+ *         tools: [{ id, label }], t;
+ *         a head view's table (figure: 'grid', render/grid-frame.js): caption, shownRows and
+ *         shownCols (its corner), numbers (false: bare cells), colLabels (null: none), bands(c) }
  * events: { preview(ref), select(ref), toggle(row, col), edit(ref, value), focusEntry(ref) →
  *         element | null } with ref = { name, head, row, col }; focusEntry focuses that entry of
- *         whichever view shows the matrix then (an editor moving on asks for it).
+ *         whichever view shows the matrix then (an editor moving on asks for it). null: a
+ *         matrix only to look at (no pointer, keys or editing).
  * → { el, spec, kind: 'table' | 'canvas', rows, cols (printed),
- *     update(matrix, { mask, fillText, rowSums }): draws a result, rewriting only what changed;
+ *     update(matrix, { mask, fillText, rowSums, fill }): draws a result, rewriting only what
+ *       changed; fill(r, c, value) → { background, color }: colours instead of the kind's palette;
  *     prepare(): builds what the first update would (true if there was anything to build);
  *     highlight({ self, cells, rows, cols } | null): the explained entry and what it depends on;
  *     focusEntry(row, col) → the focused element; setError(text | null); setSymbol(text) }

@@ -1,0 +1,28 @@
+// The head views' small figure around a matrix table (spec.figure 'grid'): a caption of symbol
+// and shape, the table in a scroll box, a note when only its corner is drawn; and the table's
+// header: a colour band per column (the head it belongs to) above the column labels.
+import { h } from './dom.js';
+
+/** spec: render/matrix.js; rows, cols: drawn; table: the cells. → a frame as matrix-frame.js's. */
+export function createGridFrame(spec, rows, cols, table) {
+  const { name, head = null, caption, t } = spec;
+  const cut = rows < spec.rows || cols < spec.cols ? t('heads.cut', { rows, totalRows: spec.rows, cols, totalCols: spec.cols }) : '';
+  const el = h('figure', { className: 'hv-grid', dataset: { hvFigure: name, ...(head === null ? {} : { head: String(head) }) } }, [
+    caption ? h('figcaption', {}, [h('span', { className: 'sym', text: caption }), h('span', { className: 'shape', text: `${spec.rows} × ${spec.cols}` })]) : null,
+    h('div', { className: 'hv-scroll' }, [table]),
+    cut ? h('p', { className: 'hv-cut', text: cut }) : null,
+  ]);
+  const none = () => {}; // no legend, overview or editing in a head grid
+  return { el, setLegend: none, setMaskedKey: none, drawOverview: none, setError: none, setSymbol: none };
+}
+
+/** The header rows: bands(c) → a colour per column, or none; colLabels null: no label row (else
+ *  the labels, or the column numbers). Labels are reader text: set as text. */
+export function gridHead({ bands, colLabels }, cols) {
+  const row = (className, cell) => h('tr', { className }, [h('th'), ...Array.from({ length: cols }, (_, c) => cell(c))]);
+  const label = (c) => colLabels?.[c] ?? String(c + 1);
+  return [
+    bands ? row('band', (c) => h('th', { style: { background: bands(c) } })) : null,
+    colLabels === null ? null : row('cols', (c) => h('th', { scope: 'col', text: label(c), title: label(c) })),
+  ];
+}
