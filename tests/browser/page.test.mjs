@@ -458,13 +458,14 @@ test('the token-to-token view says why it draws no line when naive softmax overf
   const { page, errors, close } = await open(`${overflowing}&naive=1`);
   try {
     await page.locator('#token-view').scrollIntoViewIfNeeded();
-    const note = page.locator('#token-view p[role="status"]');
-    await note.waitFor({ state: 'visible' });
-    assert.match(await note.innerText(), /NaN/);
+    await page.waitForFunction(() => {
+      const note = document.querySelector('#token-view p.tv-nan');
+      return note && !note.hidden && /NaN/.test(note.textContent);
+    });
     await page.goto(`${base}index.html${overflowing}`);
     await page.locator('#token-view').scrollIntoViewIfNeeded();
     await page.waitForSelector('#token-view .tv-stage');
-    await page.waitForFunction(() => document.querySelector('#token-view p[role="status"]')?.hidden === true);
+    await page.waitForFunction(() => document.querySelector('#token-view p.tv-nan')?.hidden === true);
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -481,6 +482,36 @@ test('heads that do not divide d_model leave the key/value choices of the result
     assert.deepEqual(await choices(), ['1', '2']);
     await page.fill('#heads', '3');
     await page.waitForFunction(() => [...document.querySelectorAll('#kv-choices button')].map((b) => b.textContent).join() === '1,3');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('an example or the mask workbench link brings what it names into view, under the stepper', async () => {
+  const { page, errors, close } = await open();
+  try {
+    // Where `selector`'s first element stands: in the window, and not under the sticky stepper.
+    const inView = (selector) =>
+      page.$eval(selector, (el) => {
+        const box = el.getBoundingClientRect();
+        const stepper = document.querySelector('#stepper').getBoundingClientRect();
+        return box.top >= stepper.bottom - 1 && box.top < innerHeight;
+      });
+    await page.click('#mask-summary button');
+    await page.waitForSelector('section.lesson-step[data-step="mask"]:not(.parked) #mask-workbench');
+    await page.waitForFunction(() => document.querySelector('#mask-workbench').getBoundingClientRect().top < innerHeight);
+    assert.ok(await inView('#mask-workbench'), 'the workbench in view');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.click('[data-share-open="share-gallery"]');
+    await page.click('a[data-gallery="self-test-2"]');
+    // The answer of question 2: the weights of row 2, selected in the example.
+    await page.waitForFunction(() => location.hash.includes('selftest') && document.querySelector('section.lesson-step[data-step="softmax"]:not(.parked) figure[data-matrix-figure="weights"]'));
+    await page.waitForFunction(() => {
+      const box = document.querySelector('section.lesson-step:not(.parked) figure[data-matrix-figure="weights"]').getBoundingClientRect();
+      return box.top >= 0 && box.top < innerHeight;
+    });
+    assert.ok(await inView('section.lesson-step:not(.parked) figure[data-matrix-figure="weights"]'), 'the weights in view');
     assert.deepEqual(errors, []);
   } finally {
     await close();

@@ -366,13 +366,16 @@ function readLink(hash) {
 let opening = 0;
 let waitingPreset = null; // the preset of a link shown before the engine loaded, to compute then
 
-async function openHash(hash) {
+// goToPlace: a link followed in the page (an example, an in-page link) brings what it names into view.
+async function openHash(hash, { goToPlace = false } = {}) {
   const ticket = ++opening;
   const decoded = await readLink(hash);
   if (ticket !== opening) return;
   applyLink(decoded);
-  if (page.engine) computeLink(decoded.presetId);
-  else {
+  if (page.engine) {
+    computeLink(decoded.presetId);
+    if (goToPlace) lesson.goToPlace();
+  } else {
     waitingPreset = decoded.presetId;
     renderAll(); // (nothing computed yet: the form, in the link's language)
   }
@@ -510,6 +513,7 @@ for (const link of document.querySelectorAll('[data-preset]')) {
       loadPreset(link.dataset.preset);
       writeHash();
       renderAll();
+      lesson.goToPlace();
     }),
   );
 }
@@ -518,7 +522,7 @@ window.addEventListener(
   'hashchange',
   guard(() => {
     if (location.hash === share.currentHash()) return; // the address this page wrote
-    openHash(location.hash);
+    openHash(location.hash, { goToPlace: true });
   }),
 );
 

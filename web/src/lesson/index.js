@@ -15,6 +15,7 @@ import { createExplanationWarmup } from './explain-warmup.js';
 import { setScaleInForm } from './form-bridge.js';
 import { lessonDraftOf } from '../state/draft.js';
 import { formatCellRef, LESSON_DEFAULTS, MASK_KINDS, parseCellRef, WEIGHT_KEYS } from '../state/schema.js';
+import { scrollToPanel } from '../views/scroll-to-panel.js';
 import { createMaskWorkbench, currentMaskGrid } from './mask-workbench.js';
 import { renderRemark } from './remarks.js';
 import { createSoftmaxLab } from './softmax-lab.js';
@@ -104,7 +105,10 @@ export function createLesson(deps) {
   nodes.maskSummary?.addEventListener(
     'click',
     safe((event) => {
-      if (event.target.closest('button')) change({ step: 'mask' });
+      if (!event.target.closest('button')) return;
+      change({ step: 'mask' });
+      const workbench = nodes.results.querySelector('#mask-workbench');
+      if (workbench) scrollToPanel(workbench, { under: nodes.stepper });
     }),
   );
 
@@ -301,7 +305,22 @@ export function createLesson(deps) {
     if (button) setText(button, t('mask.summary.open'));
   }
 
+  // The place the state names: the selected cell's figure, else the step shown alone.
+  function placeNamed() {
+    const ref = parseCellRef(last?.state.cell);
+    const shown = [...nodes.results.querySelectorAll('section.lesson-step:not(.parked)')];
+    const figures = ref ? shown.flatMap((section) => [...section.querySelectorAll(`figure[data-matrix-figure="${ref.name}"]`)]) : [];
+    const figure = figures.find((f) => (ref.head === null ? f.dataset.head === undefined : f.dataset.head === String(ref.head)));
+    if (figure) return figure;
+    return last && last.state.step !== 'all' ? (shown.find((section) => section.dataset.step === last.state.step) ?? null) : null;
+  }
+
   return {
+    /** Brings the place the lesson's state names into view (a link or an example opened). */
+    goToPlace() {
+      const place = placeNamed();
+      if (place) scrollToPanel(place, { under: nodes.stepper });
+    },
     /** The lesson's fields as they stand (they join the page's draft). */
     draft: () => ({ ...draft }),
     /** Takes the lesson fields of a loaded draft (a preset or an address). */

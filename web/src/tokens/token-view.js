@@ -33,7 +33,7 @@ export function createTokenView(callbacks) {
   let colsDrawn = 0;
   const slices = createScheduler({});
   // Said when the weights are not numbers (naive softmax overflowed): no line can be drawn then.
-  const nanNote = h('p', { className: 'hv-cut', role: 'status', hidden: true });
+  const nanNote = h('p', { className: 'tv-nan', role: 'status', hidden: true });
   let lines = null; // the canvas of lines and its draw and clear
 
   el.addEventListener('click', (event) => {

@@ -13,10 +13,12 @@ const SETTLED_FRAMES = 4; // frames without a move before letting go
 const MAX_FRAMES = 90; // about 1.5 s: never hold the page longer than that
 const READER_SCROLLS = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
 
-/** Scrolls `panel` to the top (as scrollIntoView({ block: 'start' })) and holds it there while
- *  what lies around it is laid out; a reader's own scrolling lets go at once. */
-export function scrollToPanel(panel) {
-  panel.scrollIntoView({ block: 'start' });
+/** Scrolls `panel` to the top (as scrollIntoView({ block: 'start' })), or just under `under` (a
+ *  sticky bar), and holds it there while what lies around it is laid out; a reader's own
+ *  scrolling lets go at once. The jump is instant: no motion for a reader who asks for none. */
+export function scrollToPanel(panel, { under = null } = {}) {
+  const place = () => window.scrollBy(0, panel.getBoundingClientRect().top - (under ? under.offsetHeight + 8 : 0));
+  place();
   let last = panel.getBoundingClientRect().top;
   let still = 0;
   let frames = 0;
@@ -30,7 +32,7 @@ export function scrollToPanel(panel) {
     if (done) return;
     const top = panel.getBoundingClientRect().top;
     if (Math.abs(top - last) > 1) {
-      panel.scrollIntoView({ block: 'start' });
+      place();
       still = 0;
     } else {
       still += 1;
