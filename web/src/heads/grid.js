@@ -10,8 +10,10 @@ const noFill = () => null; // the plain cells of the split's output
 
 /**
  * spec: { matrix, name, head?, rowLabels, colLabels? (null: no label row), bandColor?: (c) → css,
+ *         rowBands?: (r) → css (a border left of each row label),
  *         fill(r, c, value) → { background, color? } | null, mask? (a weight behind it prints 0),
- *         maxRows?, maxCols?, numbers?: boolean, caption?: string, t }
+ *         maxRows?, maxCols?, numbers?: boolean, caption?: string, t,
+ *         surface?: 'pixels' (a weight map as bare cells on a canvas) with its label }
  * cache: a Map the caller keeps between its redraws, or null. The figure last made for the same
  *   name and head is then given new numbers in place when nothing else about it changed (size,
  *   labels, bands, caption, language): a view that redraws on every change (the head split, about
@@ -21,18 +23,19 @@ const noFill = () => null; // the plain cells of the split's output
 export function renderGrid(spec, cache = null) {
   const { matrix, name, head = null, rowLabels, colLabels, bandColor, caption, t } = spec;
   const { rows, cols, numbersInCells: numbers } = gridPresentation({ rows: matrix.rows, cols: matrix.cols, maxRows: spec.maxRows, maxCols: spec.maxCols, numbers: spec.numbers });
-  const layout = JSON.stringify([
+  const layout = cache && JSON.stringify([
     matrix.rows, matrix.cols, rows, cols, numbers, caption ?? '', t('heads.cut', {}),
     Array.from({ length: rows }, (_, r) => rowLabels[r] ?? null),
     colLabels === null ? null : Array.from({ length: cols }, (_, c) => colLabels?.[c] ?? null),
     bandColor ? Array.from({ length: cols }, (_, c) => bandColor(c)) : null,
+    spec.rowBands ? Array.from({ length: rows }, (_, r) => spec.rowBands(r)) : null,
   ]);
   const key = `${name}|${head ?? ''}`;
   let kept = cache?.get(key);
   if (!kept || kept.layout !== layout) {
     const view = createMatrix({
-      figure: 'grid', surface: 'table', kind: spec.mask ? 'weights' : 'signed', name, head, caption, t,
-      rows: matrix.rows, cols: matrix.cols, shownRows: rows, shownCols: cols, numbers, rowLabels, colLabels, bands: bandColor,
+      figure: 'grid', surface: spec.surface ?? 'table', kind: spec.mask ? 'weights' : 'signed', name, head, caption, label: spec.label, t,
+      rows: matrix.rows, cols: matrix.cols, shownRows: rows, shownCols: cols, numbers, rowLabels, colLabels, bands: bandColor, rowBands: spec.rowBands,
     }, null);
     kept = { layout, view };
     cache?.set(key, kept);

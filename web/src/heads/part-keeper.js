@@ -40,8 +40,6 @@ export function createPartKeeper(root) {
 
   return {
     stand,
-    /** The figure a stand-in stands for (or the node itself). */
-    real: (node) => standIns.get(node) ?? node,
     /**
      * The part to show where `old` is (null: none yet): `old` itself when `made` matches it (its
      * canvases swapped for `made`'s), else `made` with its stand-ins replaced by their figures.

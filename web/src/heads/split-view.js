@@ -12,7 +12,7 @@ import { printsNumbers, smallMapPresentation, splitByParts, weightMapPresentatio
 import { THRESHOLDS } from '../render/thresholds.js';
 import { divisors } from '../state/parse.js';
 import { h, placeChildren } from '../render/dom.js';
-import { paintWeights, renderWeightCells } from './cell-canvas.js';
+import { paintWeights } from '../render/weight-pixels.js';
 import { columns, renderGrid, weightLegend } from './grid.js';
 import { COLORS, headColor, stops, textOn, tint, weightFill } from '../render/colors.js';
 import { SPLIT_STAGES } from '../state/schema.js';
@@ -34,7 +34,6 @@ export function createSplitView(callbacks) {
   // A part that comes out as the one on screen stays there (part-keeper.js): its kept tables
   // are stand-ins while it is built to be compared.
   const keeper = createPartKeeper(el);
-  const rowBorders = new WeakMap(); // W_O's row label → the border written
   let standing = false; // while the parts are built to be compared (not when drawn part by part)
   const grid = (spec) => {
     const figure = renderGrid(spec, grids);
@@ -283,31 +282,12 @@ export function createSplitView(callbacks) {
     // Printed numbers for a few keys; past that, cells only, painted on a canvas (a table of
     // 64 × 64 cells would block the page for 50 ms and more).
     const { kind, numbersInCells: numbers, maxRows, maxCols } = weightMapPresentation({ keys: Tk, canvas: true });
-    const buildDetail = () => kind === 'table'
-      ? grid({
-        matrix: weights,
-        name: 'detail-weights',
-        head: selected,
-        rowLabels: tokens,
-        colLabels: keyTokens,
-        fill: weightFill(masked),
-        mask: masked,
-        numbers,
-        maxRows,
-        maxCols,
-        t,
-      })
-      : renderWeightCells({
-        weights,
-        mask: masked,
-        rowLabels: tokens,
-        colLabels: keyTokens,
-        head: selected,
-        maxRows,
-        maxCols,
-        label: t('heads.maps.detail', { h: selected + 1, sup: sup(selected), T, Tk }),
-        t,
-      });
+    const buildDetail = () => {
+      const common = { matrix: weights, name: 'detail-weights', head: selected, rowLabels: tokens, colLabels: keyTokens, mask: masked, maxRows, maxCols, t };
+      if (kind === 'table') return grid({ ...common, fill: weightFill(masked), numbers });
+      // Made anew each time: a figure on screen that came out the same takes its new canvas (part-keeper.js).
+      return renderGrid({ ...common, surface: 'pixels', label: t('heads.maps.detail', { h: selected + 1, sup: sup(selected), T, Tk }) });
+    };
     const detail = later ? h('div', { className: 'hs-pending' }) : buildDetail();
     if (later) later(() => detail.replaceWith(buildDetail()));
     const color = headColor(selected, heads);
@@ -384,18 +364,12 @@ export function createSplitView(callbacks) {
       name: 'mix-wo',
       rowLabels: Array.from({ length: Math.min(wo.rows, gridCols) }, (_, r) => `${r + 1}`),
       fill: (r) => ({ background: tint(headColor(colHead(r), heads), 0.22) }),
+      rowBands: (r) => headColor(colHead(r), heads), // the head whose columns the row weighs
       numbers,
       maxRows: gridCols,
       maxCols: gridCols,
       caption: 'W_O',
       t,
-    });
-    // Row labels of W_O carry the head colour as a left border (on the kept table when woGrid
-    // stands in for it; written only when it changes, as the table's numbers).
-    keeper.real(woGrid).querySelectorAll('tbody th').forEach((th, r) => {
-      const border = `4px solid ${headColor(colHead(r), heads)}`;
-      if (rowBorders.get(th) !== border) th.style.borderLeft = border;
-      rowBorders.set(th, border);
     });
     const output = grid({ matrix: result.output, name: 'mix-output', rowLabels: tokens, numbers, caption: t('heads.mix.output'), t });
     return h('div', { className: 'hs-mix', dataset: { hsPart: 'mix' } }, [

@@ -3,13 +3,15 @@
 // header: a colour band per column (the head it belongs to) above the column labels.
 import { h } from './dom.js';
 
-/** spec: render/matrix.js; rows, cols: drawn; table: the cells. → a frame as matrix-frame.js's. */
-export function createGridFrame(spec, rows, cols, table) {
+/** spec: render/matrix.js; rows, cols: drawn; cells: the table (or canvas); below: an element
+ *  under them, or null. → a frame as matrix-frame.js's. */
+export function createGridFrame(spec, rows, cols, cells, below = null) {
   const { name, head = null, caption, t } = spec;
   const cut = rows < spec.rows || cols < spec.cols ? t('heads.cut', { rows, totalRows: spec.rows, cols, totalCols: spec.cols }) : '';
   const el = h('figure', { className: 'hv-grid', dataset: { hvFigure: name, ...(head === null ? {} : { head: String(head) }) } }, [
     caption ? h('figcaption', {}, [h('span', { className: 'sym', text: caption }), h('span', { className: 'shape', text: `${spec.rows} × ${spec.cols}` })]) : null,
-    h('div', { className: 'hv-scroll' }, [table]),
+    h('div', { className: 'hv-scroll' }, [cells]),
+    below,
     cut ? h('p', { className: 'hv-cut', text: cut }) : null,
   ]);
   const none = () => {}; // no legend, overview or editing in a head grid

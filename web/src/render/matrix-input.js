@@ -14,10 +14,11 @@ const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRi
  * surface: { root (the element its events reach), rows, cols,
  *   entryAt(event) → { r, c } | null: the entry under the pointer;
  *   focusedEntry(event) → { r, c } | null: the entry that a focus or key event is on;
- *   onFocus(entry): marks the entry focused (a table's tab stop, a canvas's readout);
- *   target(r, c) → { el, box } | null: the element to focus for (r, c), and the box to scroll into view;
- *   editorAt(r, c) → { before, place(input), unplace(), refocus() } | null;
- *   setError(text | null) };
+ *   onFocus(entry) (optional): marks the entry focused (a table's tab stop, a canvas's readout);
+ *   target(r, c) → { el, box } | null: the element to focus for (r, c), and the box to scroll into
+ *     view (null: none);
+ *   editorAt(r, c) → { before, place(input), unplace(), refocus() } | null, and
+ *   setError(text | null): for an editable matrix };
  * spec: { name, head, editable, toggle, t }; events: { preview(ref), select(ref), toggle(r, c),
  *   edit(ref, value), focusEntry(ref) → element | null (whichever view shows the matrix then) }.
  * → focusEntry(r, c, scroll = true): focuses (r, c), which selects it; returns the focused element.
@@ -39,7 +40,7 @@ export function attachMatrixInput(surface, spec, events) {
     // numbers are even styled.
     if (scroll) {
       requestAnimationFrame(() => {
-        if (document.activeElement === el) box.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+        if (document.activeElement === el) box?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
       });
     }
     return el;
@@ -85,7 +86,7 @@ export function attachMatrixInput(surface, spec, events) {
   root.addEventListener('focusin', (event) => {
     const at = surface.focusedEntry(event);
     if (!at) return;
-    surface.onFocus(at);
+    surface.onFocus?.(at);
     // Selected once focus() has returned: focusing lays the page out (before and after this
     // event), and a new explanation drawn in between would be laid out there and again in the frame.
     queueMicrotask(() => {

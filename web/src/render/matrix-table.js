@@ -79,6 +79,7 @@ export function createMatrixTable(spec, events) {
     body.querySelectorAll('th').forEach((th, r) => {
       th.textContent = rowLabels[r] ?? String(r + 1);
       th.title = th.textContent;
+      if (spec.rowBands) th.style.borderLeft = `4px solid ${spec.rowBands(r)}`;
     });
     cells = Array.from(body.querySelectorAll('td[data-col]'));
     // Each cell holds one text node whose data is rewritten (cheaper than textContent).

@@ -1,19 +1,25 @@
 // The one matrix component: a heatmap of numbers that a learner points at, focuses, edits or
-// toggles, printed as a table or drawn on a canvas as render/policy.js chose (spec.surface). Both
-// surfaces share the figure around them (matrix-frame.js), the numbers and colours (cell-look.js)
-// and the pointer, keys and editing (matrix-input.js), and carry the page's markup contract:
-// data-matrix, data-head, data-row, data-col on every printed cell; data-matrix and data-head on
-// a canvas; a head view's table carries data-hv instead of data-matrix.
+// toggles, printed as a table or drawn on a canvas as render/policy.js chose (spec.surface; a
+// head's wide weight map: bare cells, one pixel per entry, matrix-pixels.js). The lesson's
+// surfaces share the figure around them (matrix-frame.js; a head view's: grid-frame.js), the
+// numbers and colours (cell-look.js) and the pointer, keys and editing (matrix-input.js), and
+// carry the page's markup contract: data-matrix, data-head, data-row, data-col on every printed
+// cell (a head view's: data-hv instead of data-matrix); data-matrix and data-head on a canvas.
 import { createMatrixCanvas } from './matrix-canvas.js';
+import { createMatrixPixels } from './matrix-pixels.js';
 import { createMatrixTable } from './matrix-table.js';
+
+const SURFACES = { table: createMatrixTable, canvas: createMatrixCanvas, pixels: createMatrixPixels };
 
 /**
  * spec: { name, head (null or 0-based), rows, cols, symbol, title, kind: 'signed' | 'weights' |
- *         'mask', surface: 'table' | 'canvas', rowLabels, colTokens (labels under the column
+ *         'mask', surface: 'table' | 'canvas' | 'pixels', rowLabels, colTokens (labels under the column
  *         numbers, or null), editable, toggle, sumColumn, corner, tag ("from step 4"),
  *         tools: [{ id, label }], t;
  *         a head view's table (figure: 'grid', render/grid-frame.js): caption, shownRows and
- *         shownCols (its corner), numbers (false: bare cells), colLabels (null: none), bands(c) }
+ *         shownCols (its corner), numbers (false: bare cells), colLabels (null: none), bands(c)
+ *         and rowBands(r) (a colour above each column, left of each row label),
+ *         label (the pixels' canvas) }
  * events: { preview(ref), select(ref), toggle(row, col), edit(ref, value), focusEntry(ref) →
  *         element | null } with ref = { name, head, row, col }; focusEntry focuses that entry of
  *         whichever view shows the matrix then (an editor moving on asks for it). null: a
@@ -26,5 +32,5 @@ import { createMatrixTable } from './matrix-table.js';
  *     focusEntry(row, col) → the focused element; setError(text | null); setSymbol(text) }
  */
 export function createMatrix(spec, events) {
-  return spec.surface === 'canvas' ? createMatrixCanvas(spec, events) : createMatrixTable(spec, events);
+  return SURFACES[spec.surface ?? 'table'](spec, events);
 }
