@@ -104,7 +104,7 @@ export function createMatrixTable(spec, events) {
   // What each cell shows now, to touch only the cells that change; and what it was drawn from,
   // to skip a matrix whose numbers did not change at all (most of them, after most changes).
   const shownText = new Array(rows * cols).fill(null);
-  const shownClass = new Array(rows * cols).fill(null); // a palette class, or the fill written
+  const shownClass = new Array(rows * cols).fill(null); // a palette class, or the fill's style
   const shownTitle = inGrid ? new Array(rows * cols).fill(null) : null; // a head grid's tooltips
   let drawn = null; // { data, mask, extra }
 
@@ -148,7 +148,7 @@ export function createMatrixTable(spec, events) {
         if (fill) {
           const style = fill(r, c, value);
           text = !numbers ? '' : isMasked && spec.kind === 'weights' ? '0' : fmt(value);
-          cls = style ? `${style.background}|${style.color ?? ''}` : '|';
+          cls = style ? `background:${style.background};${style.color ? `color:${style.color}` : ''}` : '';
           const title = fmt(value);
           if (shownTitle && shownTitle[k] !== title) cells[k].title = shownTitle[k] = title;
         } else {
@@ -167,7 +167,7 @@ export function createMatrixTable(spec, events) {
           } // else: being edited; written by the next update after the edit
         }
         if (shownClass[k] !== cls) {
-          if (fill) paint(cells[k], cls);
+          if (fill) cells[k].setAttribute('style', cls);
           else cells[k].className = cls;
           shownClass[k] = cls;
         }
@@ -247,11 +247,4 @@ export function createMatrixTable(spec, events) {
     setSymbol: frame.setSymbol,
     highlight,
   };
-}
-
-// A fill written as "background|color" (as update compares it) onto a cell.
-function paint(td, written) {
-  const [background, color] = written.split('|');
-  td.style.background = background;
-  td.style.color = color;
 }
