@@ -14,10 +14,9 @@ const noFill = () => null; // the plain cells of the split's output
  *         fill(r, c, value) → { background, color? } | null, mask? (a weight behind it prints 0),
  *         maxRows?, maxCols?, numbers?: boolean, caption?: string, t,
  *         surface?: 'pixels' (a weight map as bare cells on a canvas) with its label }
- * cache: a Map the caller keeps between its redraws, or null. The figure last made for the same
- *   name and head is then given new numbers in place when nothing else about it changed (size,
- *   labels, bands, caption, language): a view that redraws on every change (the head split, about
- *   600 cells at T = 32) spent most of its time building and parsing the same tables again.
+ * cache: a Map the caller keeps between its redraws, or null: the figure last made for the same
+ *   name and head then takes the new numbers in place while its layout (size, labels, bands,
+ *   caption, language) stays, as a view that redraws on every change needs.
  * → <figure class="hv-grid">
  */
 export function renderGrid(spec, cache = null) {

@@ -280,7 +280,7 @@ export function createSplitView(callbacks) {
     const weights = result.perHead[selected].weights;
     const masked = result.mask;
     // Printed numbers for a few keys; past that, cells only, painted on a canvas (a table of
-    // 64 × 64 cells would block the page for 50 ms and more).
+    // 64 × 64 cells would block the page).
     const { kind, numbersInCells: numbers, maxRows, maxCols } = weightMapPresentation({ keys: Tk, canvas: true });
     const buildDetail = () => {
       const common = { matrix: weights, name: 'detail-weights', head: selected, rowLabels: tokens, colLabels: keyTokens, mask: masked, maxRows, maxCols, t };

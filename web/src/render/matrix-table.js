@@ -63,14 +63,23 @@ export function createMatrixTable(spec, events) {
   let sums = [];
   let built = false;
   let tabStop = null; // the one cell in the tab order (roving: the last one focused)
-  function build() {
+  // first: { matrix, mask, fill } of a head grid's first update, written into the HTML (setting
+  // each cell's style, title and text after parsing made its first drawing much slower).
+  function build(first = null) {
     built = true;
     table.classList.add('unfilled'); // until the first update: no hatch under the empty cells
     let html = '';
     for (let r = 0; r < rows; r += 1) {
       html += '<tr><th scope="row"></th>';
       for (let c = 0; c < cols; c += 1) {
-        html += `<td ${cellAttrs} data-row="${r}" data-col="${c}"${tabIndex}></td>`;
+        let look = '';
+        if (first) {
+          const k = r * cols + c;
+          const n = r * first.matrix.cols + c;
+          ({ text: shownText[k], cls: shownClass[k], title: shownTitle[k] } = gridLook(r, c, first.matrix.data[n], first.mask?.data[n] === 1, first.fill));
+          look = ` style="${shownClass[k]}" title="${shownTitle[k]}">${shownText[k]}`;
+        }
+        html += `<td ${cellAttrs} data-row="${r}" data-col="${c}"${tabIndex}${look || '>'}</td>`;
       }
       if (spec.sumColumn) html += '<td class="rowsum"></td>';
       html += '</tr>';
@@ -83,7 +92,7 @@ export function createMatrixTable(spec, events) {
     });
     cells = Array.from(body.querySelectorAll('td[data-col]'));
     // Each cell holds one text node whose data is rewritten (cheaper than textContent).
-    for (const cell of cells) cell.append(document.createTextNode(''));
+    for (const cell of cells) if (!cell.firstChild) cell.append(document.createTextNode(''));
     sums = spec.sumColumn ? Array.from(body.querySelectorAll('td.rowsum')) : [];
     tabStop = events ? (cells[0] ?? null) : null;
     if (tabStop) tabStop.tabIndex = 0;
@@ -121,7 +130,7 @@ export function createMatrixTable(spec, events) {
     const extra = `${fillText}|${rowSums ? rowSums.join(',') : ''}`;
     // (A fill may change with the same numbers: the head colours when the heads change.)
     if (!fill && drawn && drawn.extra === extra && sameNumbers(drawn.data, data) && sameNumbers(drawn.mask, mask?.data ?? null)) return;
-    if (!built) build();
+    if (!built) build(fill && inGrid ? { matrix, mask, fill } : null);
     // References, not copies: the engine never changes a result it handed out (every compute
     // returns new arrays), and copying 1 MB per matrix at T = 512 cost more than comparing it.
     drawn = { data, mask: mask?.data ?? null, extra };
@@ -146,11 +155,9 @@ export function createMatrixTable(spec, events) {
         let text;
         let cls;
         if (fill) {
-          const style = fill(r, c, value);
-          text = !numbers ? '' : isMasked && spec.kind === 'weights' ? '0' : fmt(value);
-          cls = style ? `background:${style.background};${style.color ? `color:${style.color}` : ''}` : '';
-          const title = fmt(value);
-          if (shownTitle && shownTitle[k] !== title) cells[k].title = shownTitle[k] = title;
+          const look = gridLook(r, c, value, isMasked, fill);
+          ({ text, cls } = look);
+          if (shownTitle && shownTitle[k] !== look.title) cells[k].title = shownTitle[k] = look.title;
         } else {
           const look = cellLook(spec.kind, value, isMasked, scale, fillText);
           ({ text, cls } = look);
@@ -177,6 +184,17 @@ export function createMatrixTable(spec, events) {
     frame.setLegend(scale);
     table.classList.remove('unfilled');
     frame.setMaskedKey(anyMasked, fillText);
+  }
+
+  // A cell coloured by a fill: its text, its style attribute (as compared) and its tooltip; only
+  // generated text (numbers, colours), as the cells' HTML.
+  function gridLook(r, c, value, isMasked, fill) {
+    const style = fill(r, c, value);
+    return {
+      text: !numbers ? '' : isMasked && spec.kind === 'weights' ? '0' : fmt(value),
+      cls: style ? `background:${style.background};${style.color ? `color:${style.color}` : ''}` : '',
+      title: fmt(value),
+    };
   }
 
   // The explained cell ('self') and the cells it depends on ('dep'), as data-hl on the cells.
