@@ -114,7 +114,7 @@ export function createMatrixTable(spec, events) {
   // to skip a matrix whose numbers did not change at all (most of them, after most changes).
   const shownText = new Array(rows * cols).fill(null);
   const shownClass = new Array(rows * cols).fill(null); // a palette class, or the fill's style
-  const shownTitle = inGrid ? new Array(rows * cols).fill(null) : null; // a head grid's tooltips
+  const shownTitle = new Array(rows * cols).fill(null); // the tooltips of cells coloured by a fill
   let drawn = null; // { data, mask, extra }
 
   /**
@@ -152,17 +152,10 @@ export function createMatrixTable(spec, events) {
         const k = r * cols + c;
         const value = data[n];
         const isMasked = mask ? mask.data[n] === 1 : false;
-        let text;
-        let cls;
-        if (fill) {
-          const look = gridLook(r, c, value, isMasked, fill);
-          ({ text, cls } = look);
-          if (shownTitle && shownTitle[k] !== look.title) cells[k].title = shownTitle[k] = look.title;
-        } else {
-          const look = cellLook(spec.kind, value, isMasked, scale, fillText);
-          ({ text, cls } = look);
-          if (looksMasked(look)) anyMasked = true;
-        }
+        const look = fill ? gridLook(r, c, value, isMasked, fill) : cellLook(spec.kind, value, isMasked, scale, fillText);
+        const { text, cls } = look;
+        if (looksMasked(look)) anyMasked = true;
+        if (fill && shownTitle[k] !== look.title) cells[k].title = shownTitle[k] = look.title;
         if (shownText[k] !== text) {
           const node = cells[k].firstChild;
           if (node?.nodeType === 3 && cells[k].childNodes.length === 1) {

@@ -1,10 +1,9 @@
 // The one matrix component: a heatmap of numbers that a learner points at, focuses, edits or
 // toggles, printed as a table or drawn on a canvas as render/policy.js chose (spec.surface; a
-// head's wide weight map: bare cells, one pixel per entry, matrix-pixels.js). The lesson's
-// surfaces share the figure around them (matrix-frame.js; a head view's: grid-frame.js), the
-// numbers and colours (cell-look.js) and the pointer, keys and editing (matrix-input.js), and
-// carry the page's markup contract: data-matrix, data-head, data-row, data-col on every printed
-// cell (a head view's: data-hv instead of data-matrix); data-matrix and data-head on a canvas.
+// head's wide weight map: one pixel per entry, matrix-pixels.js). They share the figure around
+// them (matrix-frame.js; a head view's: grid-frame.js), the looks (cell-look.js), the pointer,
+// keys and editing (matrix-input.js), and the markup contract: data-matrix (a head view's:
+// data-hv), data-head, data-row, data-col on every printed cell; data-matrix and data-head on a canvas.
 import { createMatrixCanvas } from './matrix-canvas.js';
 import { createMatrixPixels } from './matrix-pixels.js';
 import { createMatrixTable } from './matrix-table.js';
