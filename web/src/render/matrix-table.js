@@ -104,7 +104,7 @@ export function createMatrixTable(spec, events) {
   if (colTokens) classes.push('square');
   if (spec.editable) classes.push('editable');
   if (spec.toggle) classes.push('toggle');
-  const table = h('table', { className: classes.filter(Boolean).join(' ') }, [h('thead', {}, inGrid ? gridHead(spec, cols) : lessonHead()), body]);
+  const table = h('table', { className: classes.filter(Boolean).join(' ') }, [inGrid ? gridHead(spec, cols) : h('thead', {}, lessonHead()), body]);
 
   const frame = (inGrid ? createGridFrame : createMatrixFrame)(spec, rows, cols, table);
   const { el } = frame;
@@ -130,9 +130,15 @@ export function createMatrixTable(spec, events) {
     const extra = `${fillText}|${rowSums ? rowSums.join(',') : ''}`;
     // (A fill may change with the same numbers: the head colours when the heads change.)
     if (!fill && drawn && drawn.extra === extra && sameNumbers(drawn.data, data) && sameNumbers(drawn.mask, mask?.data ?? null)) return;
-    if (!built) build(fill && inGrid ? { matrix, mask, fill } : null);
     // References, not copies: the engine never changes a result it handed out (every compute
     // returns new arrays), and copying 1 MB per matrix at T = 512 cost more than comparing it.
+    if (!built && fill && inGrid) {
+      build({ matrix, mask, fill }); // a head grid's first look is its HTML: nothing left to write
+      drawn = { data, mask: mask?.data ?? null, extra };
+      table.classList.remove('unfilled');
+      return;
+    }
+    if (!built) build();
     drawn = { data, mask: mask?.data ?? null, extra };
     frame.drawOverview(matrix);
     const stride = matrix.cols;
@@ -183,10 +189,11 @@ export function createMatrixTable(spec, events) {
   // generated text (numbers, colours), as the cells' HTML.
   function gridLook(r, c, value, isMasked, fill) {
     const style = fill(r, c, value);
+    const title = fmt(value);
     return {
-      text: !numbers ? '' : isMasked && spec.kind === 'weights' ? '0' : fmt(value),
+      text: !numbers ? '' : isMasked && spec.kind === 'weights' ? '0' : title,
       cls: style ? `background:${style.background};${style.color ? `color:${style.color}` : ''}` : '',
-      title: fmt(value),
+      title,
     };
   }
 
