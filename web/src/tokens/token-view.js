@@ -138,7 +138,7 @@ export function createTokenView(callbacks) {
       for (const key of svg.querySelectorAll('[data-tv-k]')) key.classList.toggle('padded', struck.has(Number(key.dataset.tvK)));
     };
     setText(nanNote, t('heads.tokens.nan'));
-    setHidden(nanNote, !weights.data.some(Number.isNaN));
+    setHidden(nanNote, !weights.data.subarray(0, rowsDrawn * weights.cols).some(Number.isNaN)); // (the rows drawn)
     if (unchanged(el, made)) {
       markPadded();
       lines.clear();
