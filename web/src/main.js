@@ -20,6 +20,7 @@ import { applyTranslations } from './views/i18n-dom.js';
 import { setAlternatives, setHidden, setText } from './render/dom.js';
 import { runSliced } from './render/scheduler.js';
 import { createEmbeddingsText } from './views/embeddings-text.js';
+import { renderSettingsSummary } from './views/settings-summary.js';
 import { createLesson } from './lesson/index.js';
 import { computeCompanionsAsync } from './lesson/companions.js';
 import { createHeadViews } from './heads/index.js';
@@ -51,7 +52,7 @@ const page = {
 
 // The step-through lesson (web/src/lesson/): it draws the results and holds its own fields.
 const lesson = createLesson({
-  nodes: { stepper: $('#stepper'), results: $('#results'), explain: $('#explain'), remark: $('#lesson-remark'), maskSummary: $('#mask-summary'), message: $('#lesson-message') },
+  nodes: { overview: $('#overview'), stepper: $('#stepper'), results: $('#results'), explain: $('#explain'), remark: $('#lesson-remark'), maskSummary: $('#mask-summary'), message: $('#lesson-message') },
   form,
   getEngine: () => page.engine,
   t: () => page.t,
@@ -131,6 +132,7 @@ function renderAll() {
   renderDerived(readDraft(form));
   renderMessages();
   renderPresetNote();
+  renderSettingsSummary($('#settings-summary'), page.lastState, page.t);
   if (page.lastResult) showResults(page.lastResult, page.lastState);
   perf.translate();
 }
@@ -240,6 +242,7 @@ function accept(result, state, companions = null) {
   page.lastResult = result;
   renderMessages();
   renderPresetNote();
+  renderSettingsSummary($('#settings-summary'), state, page.t);
   showResults(result, state, companions);
   writeHash();
 }

@@ -17,6 +17,7 @@ import { lessonDraftOf } from '../state/draft.js';
 import { formatCellRef, LESSON_DEFAULTS, MASK_KINDS, parseCellRef, WEIGHT_KEYS } from '../state/schema.js';
 import { scrollToPanel } from '../views/scroll-to-panel.js';
 import { createMaskWorkbench, currentMaskGrid } from './mask-workbench.js';
+import { createOverview } from './overview.js';
 import { renderRemark } from './remarks.js';
 import { createSoftmaxLab } from './softmax-lab.js';
 import { createStepper } from './stepper.js';
@@ -86,22 +87,22 @@ export function createLesson(deps) {
       if (!lingering) preview = ref;
       showExplanation();
     }),
-    select: safe((ref) => {
-      const cell = formatCellRef(ref);
-      if (cell === draft.cell) return;
-      const changes = { cell };
-      // Picking a score or weight also points the softmax lab at its row and head.
-      if (ref.head !== null) {
-        changes.head = ref.head + 1;
-        if (!['q', 'k', 'v'].includes(ref.name)) changes.row = ref.row + 1;
-      }
-      change(changes);
-    }),
+    select: safe(selectCell),
     toggleMask: safe(toggleMask),
     edit: safe(editCell),
     tool: safe(tool),
     setHead: safe((head) => change({ head })),
   });
+  const overview = nodes.overview
+    ? createOverview(nodes.overview, {
+        setHead: safe((head) => change({ head })),
+        select: safe(selectCell),
+        goToSelected: safe(() => {
+          if (draft.step !== 'all' && draft.step !== 'softmax') change({ step: 'softmax' });
+          goToPlace();
+        }),
+      })
+    : null;
   nodes.maskSummary?.addEventListener(
     'click',
     safe((event) => {
@@ -113,6 +114,18 @@ export function createLesson(deps) {
   );
 
   // ---- state changes ----------------------------------------------------------------------------
+
+  function selectCell(ref) {
+    const cell = formatCellRef(ref);
+    if (cell === draft.cell) return;
+    const changes = { cell };
+    // Picking a score or weight also points the softmax lab at its row and head.
+    if (ref.head !== null) {
+      changes.head = ref.head + 1;
+      if (!['q', 'k', 'v'].includes(ref.name)) changes.row = ref.row + 1;
+    }
+    change(changes);
+  }
 
   function change(partial) {
     draft = { ...draft, ...partial };
@@ -129,6 +142,7 @@ export function createLesson(deps) {
         // drawing it with each cell edited in another step cost 2.6 ms of a W_Q edit at T = 32;
         // far from the screen on a page of all steps, in idle time: view.js)
         if (lab.el.isConnected && !lab.el.closest('.parked')) view.updatePanel(lab, context());
+        overview?.render(context());
         showExplanation();
         performance.clearMeasures('lesson:render');
         performance.measure('lesson:render', { start });
@@ -286,6 +300,7 @@ export function createLesson(deps) {
     draft = { ...draft, ...lessonDraftOf(state) };
     const ctx = context();
     stepper.update(state.step, ctx.t);
+    overview?.render(ctx);
     view.render(ctx);
     showExplanation();
     warmup.ask(ctx.t);
@@ -315,12 +330,14 @@ export function createLesson(deps) {
     return last && last.state.step !== 'all' ? (shown.find((section) => section.dataset.step === last.state.step) ?? null) : null;
   }
 
+  function goToPlace() {
+    const place = placeNamed();
+    if (place) scrollToPanel(place, { under: nodes.stepper });
+  }
+
   return {
     /** Brings the place the lesson's state names into view (a link or an example opened). */
-    goToPlace() {
-      const place = placeNamed();
-      if (place) scrollToPanel(place, { under: nodes.stepper });
-    },
+    goToPlace,
     /** The lesson's fields as they stand (they join the page's draft). */
     draft: () => ({ ...draft }),
     /** Takes the lesson fields of a loaded draft (a preset or an address). */

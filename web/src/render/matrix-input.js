@@ -97,7 +97,7 @@ export function attachMatrixInput(surface, spec, events) {
     const at = inEditor(event) ? null : surface.entryAt(event);
     if (!at) return;
     if (spec.toggle) events.toggle(at.r, at.c);
-    focusEntry(at.r, at.c, false); // a click: it is on screen
+    focusEntry(at.r, at.c); // (scrolled only if under the sticky stepper or explanation: scroll-padding, main.css)
   });
   root.addEventListener('dblclick', (event) => {
     const at = spec.editable && !inEditor(event) ? surface.entryAt(event) : null;

@@ -1,0 +1,88 @@
+// The first screen's figure: the attention weights A of one head, made from the same spec and
+// component as the softmax step's, so that a learner sees attention before the steps that make it.
+// A weight picked here is the lesson's selected cell (its explanation, the link), and one button
+// goes down to where it is computed.
+import { h, setHidden, setText } from '../render/dom.js';
+import { createMatrix } from '../render/matrix.js';
+import { fmt, sub } from '../render/numbers.js';
+import { parseCellRef } from '../state/schema.js';
+import { drawOptions, figureSpec } from './step-plan.js';
+
+/** node: the overview's section; actions: { setHead(h), select(ref), goToSelected() }. */
+export function createOverview(node, actions) {
+  const title = h('h2', { id: 'overview-title' });
+  const tabs = h('div', { className: 'head-tabs', role: 'group' });
+  const holder = h('div', { className: 'overview-matrix' });
+  const caption = h('p', { className: 'caption' });
+  const pickedText = h('span');
+  const goButton = h('button', { type: 'button', className: 'link' });
+  const picked = h('p', { className: 'overview-picked' }, [pickedText, ' ', goButton]);
+  node.replaceChildren(title, tabs, holder, picked, caption);
+
+  tabs.addEventListener('click', (event) => {
+    const tab = event.target.closest('button[data-head-tab]');
+    if (tab) actions.setHead(Number(tab.dataset.headTab));
+  });
+  goButton.addEventListener('click', () => actions.goToSelected());
+
+  const events = {
+    preview: () => {},
+    select: (ref) => actions.select(ref),
+    toggle: () => {},
+    edit: () => {},
+    focusEntry: () => null,
+  };
+  let view = null;
+  let tabsKey = '';
+
+  function renderTabs(heads, head, t) {
+    const key = `${heads}|${head}|${t('lab.head', { h: 1 })}`;
+    if (key === tabsKey) return;
+    tabsKey = key;
+    tabs.setAttribute('aria-label', t('overview.headTabs'));
+    tabs.replaceChildren(
+      ...Array.from({ length: heads }, (_, k) =>
+        h('button', { type: 'button', className: 'choice', dataset: { headTab: String(k + 1) }, 'aria-pressed': k === head ? 'true' : 'false', text: t('lab.head', { h: k + 1 }) }),
+      ),
+    );
+    setHidden(tabs, heads < 2);
+  }
+
+  /** ctx: the lesson's context (companions.js): { result, state, t, … }. */
+  function render(ctx) {
+    const { result, state, t } = ctx;
+    const head = Math.min(Math.max(state.head, 1), result.heads) - 1;
+    const tokensKey = `${result.tokens.join('\u0001')}\u0002${result.source?.tokens.join('\u0001') ?? ''}`;
+    const made = figureSpec('weights', head, 'output', ctx, { tokensKey, tokensOnCanvas: false });
+    if (!made) return;
+    const { spec, matrix } = made;
+    setText(title, t('overview.title'));
+    setText(caption, t('overview.caption'));
+    renderTabs(result.heads, head, t);
+    if (!view || view.spec.key !== spec.key) {
+      view = createMatrix(spec, events);
+      holder.replaceChildren(view.el);
+    } else {
+      view.setSymbol(spec.symbol);
+    }
+    view.update(matrix, drawOptions(spec, matrix.rows, ctx));
+
+    const ref = parseCellRef(state.cell);
+    const shown = ref?.name === 'weights' && ref.head === head && ref.row < view.rows && ref.col < view.cols;
+    view.highlight(shown ? { self: [ref.row, ref.col], cells: [], rows: [], cols: [] } : null);
+    setHidden(picked, !shown);
+    if (shown) {
+      const keys = (result.source ?? result).tokens;
+      const value = matrix.data[ref.row * matrix.cols + ref.col];
+      setText(pickedText, t('overview.picked', {
+        entry: `a${sub(ref.row + 1)}${sub(ref.col + 1)}`,
+        value: fmt(value),
+        query: result.tokens[ref.row],
+        key: keys[ref.col],
+      }));
+      setText(goButton, t('overview.goTo'));
+    }
+  }
+
+  return { render };
+}

@@ -1,0 +1,10 @@
+// The closed settings' one line: what the attention on screen was computed with, so that the
+// first screen says it without showing the whole form.
+import { setText } from '../render/dom.js';
+
+/** state: the state on screen (null before the first result); t: the translator. */
+export function renderSettingsSummary(node, state, t) {
+  if (!state) return;
+  const weights = state.weights === 'identity' ? t('settings.identity') : t('settings.random', { seed: state.seed });
+  setText(node, t('settings.summary', { dModel: state.dModel, heads: state.heads, mask: t(`mask.kind.${state.mask}`), weights }));
+}
