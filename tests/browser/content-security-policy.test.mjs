@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { baseUrl, dist, launchChromium, screenshots, serveStatic } from './harness.mjs';
+import { baseUrl, dist, launchChromium, screenshots, serveStatic, openSettings } from './harness.mjs';
 
 let server;
 let browser;
@@ -71,6 +71,7 @@ async function useEverything(page, screenshot) {
   assert.deepEqual([...png.subarray(0, 4)], [137, 80, 78, 71], 'a PNG');
   assert.ok(png.length > 2000, 'a PNG with a picture in it');
   const words = Array.from({ length: 300 }, (_, i) => `w${i}`).join(' ');
+  await openSettings(page);
   await page.fill('#d-model', '6');
   await page.fill('#heads', '2');
   await page.fill('#sentence', words);

@@ -94,6 +94,30 @@ test('the course page shows an iframe and two custom elements, each with the cou
   }
 });
 
+test('an embedded step fits about one screen, and no embed changes height while the course page scrolls', async () => {
+  const { page, errors, close } = await openPage(harness.browser, `${harness.base}examples/course-page.html`);
+  try {
+    const embeds = [await frameOf(page, '#course-iframe'), await frameOf(page, '#first'), await frameOf(page, '#second')];
+    for (const { frame, iframe } of embeds) {
+      await page.waitForFunction(([el, want]) => Math.abs(el.getBoundingClientRect().height - want) <= 2, [iframe, await contentHeight(frame)]);
+    }
+    // The iframe: the softmax step of the worked example, explanations hidden.
+    const stepHeight = await frameHeight(embeds[0].iframe);
+    assert.ok(stepHeight <= page.viewportSize().height, `the softmax step embedded is ${stepHeight} px tall`);
+    const heightsAt = () => Promise.all(embeds.map(({ iframe }) => frameHeight(iframe)));
+    const first = await heightsAt();
+    const total = await page.evaluate(() => document.documentElement.scrollHeight);
+    for (let y = 0; y <= total; y += 250) {
+      await page.evaluate((top) => scrollTo(0, top), y);
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))));
+      assert.deepEqual(await heightsAt(), first, `scrolled to ${y}`);
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('styles do not cross between the course page and the embeds', async () => {
   const { page, close } = await openPage(harness.browser, `${harness.base}examples/course-page.html`);
   try {

@@ -61,6 +61,13 @@ export const baseUrl = (server) => `http://127.0.0.1:${server.address().port}/`;
 export const launchChromium = () =>
   chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS] });
 
+/** Opens the settings under the sentence (closed on a fresh page), as a reader who wants to
+ *  change d_model, the heads or the mask would. */
+export async function openSettings(page) {
+  await page.waitForSelector('#settings > summary');
+  if (!(await page.$eval('#settings', (details) => details.open))) await page.click('#settings > summary');
+}
+
 /** A figures-only diagnostic's page: the build in `distDir` served and `hash` opened in a window
  *  of 1280 × 900, once the lesson shows a matrix. → { server, browser, page } */
 export async function openLessonPage(distDir, hash) {

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, screenshotDrawn, serveStatic } from './harness.mjs';
+import { launchChromium, screenshotDrawn, serveStatic, openSettings } from './harness.mjs';
 import { THRESHOLDS } from '../../web/src/render/thresholds.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -34,6 +34,7 @@ export async function startBrowser() {
     await page.goto(`${base}index.html${hash}`);
     await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="output"]');
     await page.waitForSelector('#head-split [data-hs-part]');
+    await openSettings(page);
     return { page, errors, close: () => context.close() };
   }
 

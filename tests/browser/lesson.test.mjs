@@ -9,7 +9,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { screenshotDrawn } from './harness.mjs';
+import { openSettings, screenshotDrawn } from './harness.mjs';
 import {
   SHOWN,
   assertLooksLikeFreshPage,
@@ -158,7 +158,7 @@ test('explanations give the worked example’s numbers and highlight what they d
     // A change that redraws the page keeps the highlights where they are: ÷√d_k off and on with a
     // weight selected.
     await page.click(cell('weights', 0, 1, 0));
-    const marks = () => page.$$eval('[data-hl]', (n) => n.map((c) => `${c.dataset.hl} ${c.dataset.matrix}${c.dataset.head}:${c.dataset.row},${c.dataset.col}`).sort());
+    const marks = () => page.$$eval('#results [data-hl]', (n) => n.map((c) => `${c.dataset.hl} ${c.dataset.matrix}${c.dataset.head}:${c.dataset.row},${c.dataset.col}`).sort());
     const selected = await marks();
     assert.deepEqual(selected.filter((m) => m.startsWith('self')), ['self weights0:1,0']);
     await page.click('#lesson-scale');
@@ -383,6 +383,7 @@ test('every preset loads in one click, with the material’s numbers checked', a
     // (The first page a visitor sees: nothing a step shows is cut off at its box.)
     assert.deepEqual(await pastTheirStep(page), []);
     // The worked example.
+    await openSettings(page); // (the examples are in the settings)
     await page.click('a[data-preset="journey"]');
     await page.waitForFunction(() => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="x"]').length === 18);
     assert.deepEqual(fixed3(await numbers(page, 'weights', 0, 1)), fixed3([0.423, 0.577, 0, 0, 0, 0]));
@@ -1150,6 +1151,7 @@ test('screenshots of the lesson, in English and in Chinese, with nothing fetched
     await page.click(cell('weights', 0, 1, 0));
     await shoot(page, 'lesson-all-en.png');
 
+    await openSettings(page); // (the examples are in the settings)
     await page.click('a[data-preset="cat"]');
     await page.waitForSelector('#lesson-remark:not([hidden])');
     await shoot(page, 'lesson-cat-en.png');
@@ -1217,7 +1219,8 @@ test('a page of all steps keeps its height as it is scrolled through, tables and
 });
 
 test('on a narrow screen a wide table scrolls under its token labels, and nothing a step shows is cut off at its box', async () => {
-  const { page, errors, close } = await open('#preset=journey', { width: 420, height: 800 });
+  // (seven tokens: A is wider than a phone's screen, six fit)
+  const { page, errors, close } = await open('#s=Your+journey+starts+with+one+small+step', { width: 420, height: 800 });
   try {
     // Scrolled sideways, a wide table's token labels stay at its box's left edge and its entries
     // pass under them.

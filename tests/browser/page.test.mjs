@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, screenshotDrawn, serveStatic } from './harness.mjs';
+import { launchChromium, screenshotDrawn, serveStatic, openSettings } from './harness.mjs';
 
 import { COMPILE_HINT } from '../../tools/compile-hints.mjs';
 import { parseCell } from '../../web/src/render/format.js';
@@ -53,6 +53,7 @@ async function open(hash = '', { withoutSimd = false } = {}) {
   });
   await page.goto(`${base}index.html${hash}`);
   await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="output"]');
+  await openSettings(page);
   return { page, errors, close: () => context.close() };
 }
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 
 import { forwardFlops } from '../../web/src/perf/work-estimate.js';
 import { SWEEP_TOKENS, formatFlops } from '../../web/src/perf/perf-panel.js';
-import { whenIdle } from './harness.mjs';
+import { whenIdle, openSettings } from './harness.mjs';
 import { count, lessonRow, retype, screenshots, startBrowser } from './heads-harness.mjs';
 
 let harness;
@@ -31,6 +31,7 @@ async function openFresh(hash) {
   const address = opened.page.url().split('#')[0];
   await opened.page.goto('about:blank');
   await opened.page.goto(`${address}${hash}`);
+  await openSettings(opened.page);
   return opened;
 }
 

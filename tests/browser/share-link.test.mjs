@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 
+import { openSettings } from './harness.mjs';
 import { COMPRESSED_PARAMS, hostileLinks } from './hostile-links.mjs';
 import { openPage, printedCells, rowTexts, screenshots, startHarness } from './share-harness.mjs';
 
@@ -27,6 +28,7 @@ test('the address follows the edits, and a copied link opens the same numbers in
     await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="output"]');
     const historyBefore = await page.evaluate(() => history.length);
     await page.fill('#sentence', 'Your journey starts with two small steps');
+    await openSettings(page);
     await page.fill('#d-model', '4');
     await page.dispatchEvent('#d-model', 'change');
     await page.waitForFunction(() => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="x"]').length === 7 * 4);
@@ -115,6 +117,36 @@ test('the gallery lists the examples as links that open them', async () => {
   }
 });
 
+test('every panel can be hidden by its *_hide flag, and the embed panel names each in words', async () => {
+  const panels = { overview: '#overview', split: '#head-split', tokenView: '#token-view', positionsView: '#positions-view', perf: 'section.perf' };
+  const flags = Object.keys(panels).map((name) => `${name}_hide=1`).join('&');
+  const { page, errors, close } = await openPage(harness.browser, site(`#preset=journey&${flags}`));
+  try {
+    await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="output"]');
+    for (const [name, selector] of Object.entries(panels)) assert.equal(await page.isVisible(selector), false, name);
+    assert.deepEqual(await rowTexts(page, 'weights', 0, 1), ['0.423', '0.577', '0', '0', '0', '0']);
+    await page.click('[data-share-open="share-embed"]');
+    const labels = await page.$$eval('[data-hide-name]', (boxes) => boxes.map((box) => [box.dataset.hideName, box.closest('label').textContent.trim()]));
+    for (const name of [...Object.keys(panels), 'lesson']) {
+      const label = labels.find(([key]) => key === name)?.[1];
+      assert.ok(label && label !== name, `${name}: ${label}`);
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+  // The lesson hidden: the first screen's weights are the page.
+  const only = await openPage(harness.browser, site('#preset=journey&lesson_hide=1'));
+  try {
+    await only.page.waitForSelector('#overview td[data-matrix="weights"]');
+    assert.equal(await only.page.isVisible('#lesson'), false);
+    assert.deepEqual(await only.page.$$eval('#overview td[data-matrix="weights"][data-row="1"]', (cells) => cells.map((cell) => cell.textContent)), ['0.423', '0.577', '0', '0', '0', '0']);
+    assert.deepEqual(only.errors, []);
+  } finally {
+    await only.close();
+  }
+});
+
 test('the classroom link hides the chosen controls and the explanations', async () => {
   const { page, errors, close } = await openPage(harness.browser, site('#preset=journey'));
   try {
@@ -135,6 +167,7 @@ test('the classroom link hides the chosen controls and the explanations', async 
     try {
       await student.page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="output"]');
       assert.equal(await student.page.isVisible('#sentence'), false);
+      await openSettings(student.page);
       assert.equal(await student.page.isVisible('#heads'), false);
       assert.equal(await student.page.isVisible('#d-model'), true);
       assert.equal(await student.page.isVisible('.subtitle'), false);

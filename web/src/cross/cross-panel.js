@@ -9,7 +9,7 @@ import { superscript } from '../i18n/index.js';
 import { weightMapPresentation } from '../render/policy.js';
 
 export function createCrossPanel() {
-  const el = h('section', { className: 'panel hv-panel xa', id: 'cross-view', hidden: true });
+  const el = h('section', { className: 'panel hv-panel xa', id: 'cross-view', hidden: true, dataset: { field: 'crossView' } });
   // Its tables are refilled in place, and a part that comes out as the one on screen stays there
   // (heads/part-keeper.js): rebuilt at every change, the whole panel was laid out and painted anew.
   const grids = new Map();

@@ -56,6 +56,7 @@ export function createOverview(node, actions) {
     const made = figureSpec('weights', head, 'output', ctx, { tokensKey, tokensOnCanvas: false });
     if (!made) return;
     const { spec, matrix } = made;
+    node.dataset.step = state.step; // (an embed of one step leaves it out: share.css)
     setText(title, t('overview.title'));
     setText(caption, t('overview.caption'));
     renderTabs(result.heads, head, t);

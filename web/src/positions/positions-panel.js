@@ -32,7 +32,7 @@ const small = (value) => (value === 0 ? '0' : value < 1e-3 ? value.toExponential
 
 /** callbacks: { shuffle(seed) } */
 export function createPositionsPanel(callbacks) {
-  const el = h('section', { className: 'panel hv-panel pe', id: 'positions-view' });
+  const el = h('section', { className: 'panel hv-panel pe', id: 'positions-view', dataset: { field: 'positionsView' } });
   el.addEventListener('click', (event) => {
     const button = event.target.closest('button[data-pe]');
     if (!button) return;

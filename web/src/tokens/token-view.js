@@ -23,7 +23,7 @@ const short = (token) => {
 
 /** callbacks: { select(h) } */
 export function createTokenView(callbacks) {
-  const el = h('section', { className: 'panel hv-panel tv', id: 'token-view' });
+  const el = h('section', { className: 'panel hv-panel tv', id: 'token-view', dataset: { field: 'tokenView' } });
   let svg = null;
   let stage = null; // the canvas of lines with the svg over it
   let geometry = null;
