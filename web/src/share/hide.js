@@ -16,7 +16,7 @@ const CONTROLS = {
 };
 
 const PARTS = {
-  prose: '.subtitle, .caption, .formulas, #preset-note, footer, .note, .share-gallery-intro, [data-prose]',
+  prose: '.subtitle, .caption, .formulas, #preset-note, footer, .note, .share-gallery-intro, .lab-notes, [data-prose]',
   presets: 'nav.presets, #share-gallery, [data-share-open="share-gallery"]',
   lang: '.lang',
   share: '[data-share-open], #share-copy, #share-link, .share-panel',
