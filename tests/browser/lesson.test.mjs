@@ -425,10 +425,14 @@ test('every preset loads in one click, with the material’s numbers checked', a
 test('the softmax lab: temperature, √d_k, naive softmax overflowing next to the stable one', async () => {
   const { page, errors, close } = await open('#preset=journey&v=1&step=softmax&row=2');
   try {
-    const lab = (kind) => page.$$eval(`#softmax-lab [data-lab="${kind}"]`, (c) => c.map((n) => n.textContent.trim()));
+    // The lab's table is a matrix of its keys (columns z, exp, weight, naive e^z, naive a); its sums
+    // are in the summary.
+    const labCol = { z: 0, exp: 1, weight: 2, 'naive-exp': 3, 'naive-weight': 4 };
+    const labSel = (kind) => (kind in labCol ? `td[data-matrix="lab"][data-col="${labCol[kind]}"]` : `[data-lab="${kind}"]`);
+    const lab = (kind) => page.$$eval(`#softmax-lab ${labSel(kind)}`, (c) => c.map((n) => n.textContent.trim()));
     assert.deepEqual(await lab('weight'), ['0.423', '0.577', '0.000', '0.000', '0.000', '0.000']);
     // Each weight's bar is as wide as the weight: a share of its box (its background's width).
-    const bars = () => page.$$eval('#softmax-lab td[data-lab="weight"] .v', (boxes) => boxes.map((box) => parseFloat(getComputedStyle(box).backgroundSize)));
+    const bars = () => page.$$eval(`#softmax-lab ${labSel('weight')}`, (boxes) => boxes.map((box) => parseFloat(getComputedStyle(box).backgroundSize)));
     (await bars()).forEach((width, j) => assert.ok(Math.abs(width - [42.3, 57.7, 0, 0, 0, 0][j]) < 0.06, `bar ${j + 1}: ${width} %`));
     assert.deepEqual(await lab('exp'), ['0.732', '1.000', '0.000', '0.000', '0.000', '0.000']);
     assert.equal((await lab('sum'))[0], 'Σ e^(z − max) = 1.732');
@@ -537,7 +541,7 @@ test('a number drawn on a canvas says the same under the keys, in its explanatio
     await page.click('button[data-step="softmax"]');
     await page.waitForSelector(`${SHOWN}[data-step="softmax"]`);
     assert.equal(await page.getAttribute('.lab-rows button[data-lab-row="3"]', 'aria-pressed'), 'true');
-    assert.equal(Number(await page.textContent('#softmax-lab td[data-lab="weight"][data-key="1"]')).toFixed(3), Number(said).toFixed(3));
+    assert.equal(Number(await page.textContent('#softmax-lab td[data-matrix="lab"][data-col="2"][data-row="1"]')).toFixed(3), Number(said).toFixed(3));
     assert.equal(fixed3(await numbers(page, 'weights', 0, 3))[1], Number(said).toFixed(3));
     await page.click('#step-all');
     await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 9, SHOWN);
@@ -553,10 +557,10 @@ test('from T = 8 the T×T matrices explain, highlight and toggle on their canvas
   try {
     // The softmax lab, read through its keyboard readout (key is 0-based).
     const labSays = async (key) => {
-      await page.focus('#softmax-lab .lab-canvas');
+      await page.focus('#softmax-lab .cg-body');
       await page.keyboard.press('Home');
       for (let k = 0; k < key; k += 1) await page.keyboard.press('ArrowDown');
-      return page.textContent('#softmax-lab .lab-canvas .cg-readout');
+      return page.textContent('#softmax-lab .cg-readout');
     };
     const labWeight = async (key) => (await labSays(key)).match(/weight (\S+?)(;|$)/)[1];
     assert.match(await labSays(0), /^Key 1 \(w1\): z = \S+, e\^\(z − max\) = 1\.000, weight 1\.000$/);

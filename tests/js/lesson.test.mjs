@@ -9,6 +9,7 @@ import katex from 'katex';
 import { createAttention } from '../../web/src/engine/attention.js';
 import { createTranslator, DICTIONARIES, subscript, superscript } from '../../web/src/i18n/index.js';
 import { cellLook, writeLook } from '../../web/src/render/cell-look.js';
+import { barShare, writePlainLook } from '../../web/src/render/plain-look.js';
 import { computeCompanions } from '../../web/src/lesson/companions.js';
 import { explainCell } from '../../web/src/lesson/explain.js';
 import { formulaVariants, stepFormulas } from '../../web/src/lesson/formulas.js';
@@ -293,6 +294,18 @@ test('a look written into a kept object is the look made anew, whatever the obje
   assert.deepEqual(cellLook('signed', 0.25, true, signed, '−∞'), { text: '0.250', cls: `cs-${level} hid`, level, hid: true });
   assert.deepEqual(cellLook('weights', 0, true, weights, '−∞'), { text: '0', cls: 'masked-zero', level: -1, hid: false });
   assert.deepEqual(cellLook('mask', 1, true, null, '0'), { text: '0', cls: 'mask-zero', level: -1, hid: false });
+});
+
+// The softmax lab's rows (kind 'plain'): numbers as printed everywhere, overflow marked, masked
+// keys faint, a weight's bar within its cell.
+test('a plain entry prints its number, marks ∞ and NaN, greys a masked key; its bar stays within 0…1', () => {
+  const look = (value, masked = false) => ({ ...writePlainLook({ text: 'x', cls: 'y', level: 3, hid: true }, value, masked) });
+  assert.deepEqual(look(0.4231), { text: '0.423', cls: 'plain', level: -1, hid: false });
+  assert.deepEqual(look(3.06e37), { text: '3.06e37', cls: 'plain', level: -1, hid: false });
+  assert.deepEqual(look(-Infinity, true), { text: '−∞', cls: 'faint', level: -1, hid: false });
+  assert.deepEqual(look(Infinity), { text: '∞', cls: 'inf', level: -1, hid: false });
+  assert.deepEqual(look(NaN, true), { text: 'NaN', cls: 'nan', level: -1, hid: false });
+  assert.deepEqual([0.577, 1.5, -0.1, NaN, Infinity].map(barShare), [0.577, 1, 0, 0, 0]);
 });
 
 test('every text looked up by a computed key exists in both languages', () => {

@@ -3,15 +3,18 @@
 // the controls that change them: temperature τ, √d_k scaling, naive softmax (e^z without
 // subtracting the max, in float32, next to the stable result) and scaling X by 10.
 // Every number is read from the engine's results (companions.js); none is computed here.
-import { h, keyedChildren, setAlternatives, setAttr, setHidden, setText, writeText } from '../render/dom.js';
+import { h, keyedChildren, setAlternatives, setAttr, setHidden, setText } from '../render/dom.js';
 import { labPresentation } from '../render/policy.js';
+import { createMatrix } from '../render/matrix.js';
 import { parseDecimal } from '../state/parse.js';
-import { createLabCanvas } from './lab-canvas.js';
 import { factor, fmt } from '../render/numbers.js';
 
 const MIN_TAU = 0.01;
 const MAX_TAU = 100;
 const Z_HEAD_TAU = 's + m (z = (s + m) / τ)'; // the z column's header when τ ≠ 1
+// The table's columns: z, e^(z − max), the weight (with its bar), naive e^z, naive weight.
+const WEIGHT = 2;
+const NAIVE_COLS = [3, 4];
 
 const at = (m, r, c) => m.data[r * m.cols + c];
 
@@ -30,9 +33,8 @@ export function createSoftmaxLab(callbacks) {
   const times10 = h('button', { type: 'button', className: 'tool', id: 'lesson-x10', dataset: { i18n: 'lab.x10' } });
   const div10 = h('button', { type: 'button', className: 'tool', id: 'lesson-x01', dataset: { i18n: 'lab.x01' } });
   const message = h('p', { className: 'lesson-error', role: 'alert', hidden: true });
-  const table = h('table', { className: 'lab-table' });
-  // From canvasFromTokens keys on, the table is drawn on a canvas instead (lab-canvas.js).
-  const labCanvas = createLabCanvas(callbacks.t);
+  // The table: a matrix of the row's keys (render/matrix.js), a table or a canvas as policy.js says.
+  const tableBox = h('div', { className: 'lab-scroll' });
   const summary = h('p', { className: 'lab-summary' });
   const notes = h('ul', { className: 'lab-notes' });
   const el = h('div', { className: 'lab', id: 'softmax-lab' }, [
@@ -49,7 +51,7 @@ export function createSoftmaxLab(callbacks) {
       h('span', { className: 'tools' }, [times10, div10]),
     ]),
     message,
-    h('div', { className: 'lab-scroll' }, [table, labCanvas.el]),
+    tableBox,
     summary,
     notes,
   ]);
@@ -124,68 +126,18 @@ export function createSoftmaxLab(callbacks) {
   }
 
   let tableKey = '';
-  let tableShape = '';
-  let tableRows = [];
-  let tauHead = null;
-
-  // A number's box in the table: fixed in size and contained (contain: strict in lesson.css), so
-  // a new number is laid out inside it alone, not the table around it (at T = 32, laying out
-  // the whole table again cost milliseconds on every change of τ, row or head).
-  const box = (text = '') => h('span', { className: 'v', text });
-  // A box's text, written only when it changes (compared with what was written: reading
-  // textContent back for ~200 boxes per change cost more than the compare).
-  const put = (node, text) => {
-    if (node.shownText === text) return;
-    node.shownText = text;
-    writeText(node, text);
-  };
-
-  // The table's header and empty rows, the naive columns included (shown by the class
-  // with-naive): [{ tr, th, z, exp, weight, naiveExp, naiveWeight }].
-  function buildTable(keys, shown, tr) {
-    tauHead = h('th', { scope: 'col' });
-    const headCells = [
-      h('th', { scope: 'col', text: tr('lab.key') }),
-      tauHead,
-      h('th', { scope: 'col', text: 'e^(z − max)' }),
-      h('th', { scope: 'col', text: tr('lab.weight') }),
-      h('th', { scope: 'col', className: 'naive', text: tr('lab.naiveExp') }),
-      h('th', { scope: 'col', className: 'naive', text: tr('lab.naiveWeight') }),
-    ];
-    tableRows = [];
-    for (let j = 0; j < shown; j += 1) {
-      const row = {
-        th: h('th', { scope: 'row', title: keys[j] }, [`${j + 1} `, h('span', { className: 'tok', text: keys[j] })]),
-        z: box(),
-        exp: box(),
-        weight: box(),
-        naiveExp: box(),
-        naiveWeight: box(),
-      };
-      row.naiveExpCell = h('td', { className: 'naive', dataset: { lab: 'naive-exp', key: String(j) } }, [row.naiveExp]);
-      row.naiveWeightCell = h('td', { className: 'naive', dataset: { lab: 'naive-weight', key: String(j) } }, [row.naiveWeight]);
-      row.tr = h('tr', {}, [
-        row.th,
-        h('td', { dataset: { lab: 'z', key: String(j) } }, [row.z]),
-        h('td', { dataset: { lab: 'exp', key: String(j) } }, [row.exp]),
-        h('td', { className: 'bar-cell', dataset: { lab: 'weight', key: String(j) } }, [row.weight]),
-        row.naiveExpCell,
-        row.naiveWeightCell,
-      ]);
-      tableRows.push(row);
-    }
-    table.replaceChildren(h('thead', {}, [h('tr', {}, headCells)]), h('tbody', {}, tableRows.map((row) => row.tr)));
-  }
+  let matrix = null; // the table's view, made again for new keys, surface or language
+  let matrixKey = '';
 
   function renderTable({ result, stable, state, t: tr }, i, hd) {
     // With naive softmax on, the page's result is the naive one and `stable` the stable run.
     const naive = state.naive ? result.perHead[hd] : null;
     const steady = (state.naive ? stable : result)?.perHead[hd];
     if (!steady) {
-      table.replaceChildren();
-      setHidden(labCanvas.el, true);
+      tableBox.replaceChildren();
+      matrix = null;
+      matrixKey = '';
       tableKey = '';
-      tableShape = '';
       return;
     }
     // Redrawn only when something in it changed.
@@ -196,21 +148,41 @@ export function createSoftmaxLab(callbacks) {
     tableKey = key;
     const keys = (result.source ?? result).tokens; // the source's in cross-attention
     const { keys: shown, kind } = labPresentation({ queries: result.T, keys: result.Tk });
-    const zHead = state.temperature === 1 ? 's + m' : Z_HEAD_TAU;
-    // The row's numbers, as shown: [{ masked, z, exp, weight, naiveExp, naiveWeight }].
-    const rows = Array.from({ length: shown }, (_, j) => ({
-      masked: result.mask.data[i * result.Tk + j] === 1,
-      z: at(steady.masked, i, j),
-      exp: at(steady.exps, i, j),
-      weight: at(steady.weights, i, j),
-      naiveExp: naive ? at(naive.exps, i, j) : NaN,
-      naiveWeight: naive ? at(naive.weights, i, j) : NaN,
-    }));
-    const onCanvas = kind === 'canvas';
-    setHidden(table, onCanvas);
-    setHidden(labCanvas.el, !onCanvas);
-    if (onCanvas) drawCanvas(keys, rows, zHead, Boolean(naive), tr);
-    else fillTable(keys, rows, zHead, Boolean(naive), tr);
+    const heads = [state.temperature === 1 ? 's + m' : Z_HEAD_TAU, 'e^(z − max)', tr('lab.weight'), tr('lab.naiveExp'), tr('lab.naiveWeight')];
+    const made = [shown, kind, keys.slice(0, shown).join('\u0001'), ...heads.slice(1)].join('|');
+    if (made !== matrixKey) {
+      matrixKey = made;
+      matrix = createMatrix({
+        name: 'lab',
+        rows: shown,
+        cols: heads.length,
+        shownRows: shown,
+        shownCols: heads.length,
+        kind: 'plain',
+        surface: kind,
+        figure: 'bare',
+        unit: 'row',
+        rowLabels: keys.slice(0, shown).map((token, j) => `${j + 1} ${token}`),
+        colLabels: [Z_HEAD_TAU, ...heads.slice(1)], // (the columns fit z's longer header)
+        colTokens: null,
+        corner: tr('lab.key'),
+        barCol: WEIGHT,
+        label: tr('lab.canvas'),
+        describe: (j, c, [z, exp, weight, naiveExp, naiveWeight]) => callbacks.t()(naiveShown ? 'lab.canvasRowNaive' : 'lab.canvasRow', { key: j + 1, token: keys[j], z, exp, weight, naiveExp, naiveWeight }),
+        t: tr,
+      }, {});
+      tableBox.replaceChildren(matrix.el);
+    }
+    // The row's numbers, a key per row: z, e^(z − max), weight, naive e^z, naive weight.
+    const data = new Float64Array(shown * heads.length);
+    const masked = new Uint8Array(shown * heads.length);
+    for (let j = 0; j < shown; j += 1) {
+      data.set([at(steady.masked, i, j), at(steady.exps, i, j), at(steady.weights, i, j), naive ? at(naive.exps, i, j) : NaN, naive ? at(naive.weights, i, j) : NaN], j * heads.length);
+      if (result.mask.data[i * result.Tk + j] === 1) masked.fill(1, j * heads.length, (j + 1) * heads.length);
+    }
+    naiveShown = Boolean(naive);
+    matrix.setColLabels(heads);
+    matrix.update({ rows: shown, cols: heads.length, data }, { mask: { data: masked }, blankCols: naive ? [] : NAIVE_COLS });
 
     const sumE = steady.rowSum[i];
     const parts = [
@@ -232,63 +204,7 @@ export function createSoftmaxLab(callbacks) {
 
     renderNotes(result, state, i, sumE, naive, tr);
   }
-
-  // The table's rows are built once per shape, tokens and language, then rewritten in place (a
-  // new table per change cost a layout of the whole lab at T = 32).
-  function fillTable(keys, rows, zHead, naive, tr) {
-    const shape = [rows.length, keys.join('\u0001'), tr('lab.key'), tr('lab.weight'), tr('lab.naiveExp'), tr('lab.naiveWeight')].join('|');
-    if (shape !== tableShape) {
-      tableShape = shape;
-      buildTable(keys, rows.length, tr);
-    }
-    setText(tauHead, zHead);
-    if (table.classList.contains('with-naive') !== naive) table.classList.toggle('with-naive', naive);
-    rows.forEach(({ masked, z, exp, weight, naiveExp, naiveWeight }, j) => {
-      const row = tableRows[j];
-      const rowClass = masked ? 'is-masked' : '';
-      if (row.tr.className !== rowClass) {
-        row.tr.className = rowClass;
-        row.th.className = rowClass;
-      }
-      put(row.z, fmt(z));
-      put(row.exp, fmt(exp));
-      put(row.weight, fmt(weight));
-      // The bar is the box's background, sized by --bar (lesson.css): the box keeps its size, so
-      // Chromium repaints it alone. A bar of its own (an absolutely positioned element) changed
-      // the bounds of its paint chunk with each new weight, and every such frame had Chromium
-      // sort the whole page into layers again (1.4 ms of ÷√d_k on the worked example).
-      const width = `${Number.isFinite(weight) ? Math.max(0, Math.min(1, weight)) * 100 : 0}%`;
-      if (row.weight.barWidth !== width) {
-        row.weight.barWidth = width;
-        row.weight.style.setProperty('--bar', width);
-      }
-      // The naive columns are hidden without naive softmax: their numbers are left as they were.
-      if (naive) {
-        const expClass = `naive${Number.isFinite(naiveExp) ? '' : ' bad'}`;
-        const weightClass = `naive${Number.isFinite(naiveWeight) ? '' : ' bad'}`;
-        if (row.naiveExpCell.className !== expClass) row.naiveExpCell.className = expClass;
-        if (row.naiveWeightCell.className !== weightClass) row.naiveWeightCell.className = weightClass;
-        put(row.naiveExp, fmt(naiveExp));
-        put(row.naiveWeight, fmt(naiveWeight));
-      }
-    });
-  }
-
-  function drawCanvas(keys, rows, zHead, naive, tr) {
-    const heads = [tr('lab.key'), zHead, 'e^(z − max)', tr('lab.weight'), tr('lab.naiveExp'), tr('lab.naiveWeight')];
-    labCanvas.draw({
-      heads,
-      widest: heads.map((text, k) => (k === 1 ? Z_HEAD_TAU : text)), // the z column fits both forms
-      naive,
-      rows: rows.map(({ masked, z, exp, weight, naiveExp, naiveWeight }, j) => ({
-        key: keys[j],
-        masked,
-        texts: [fmt(z), fmt(exp), fmt(weight), naive ? fmt(naiveExp) : '', naive ? fmt(naiveWeight) : ''],
-        weight: Number.isFinite(weight) ? weight : 0,
-        bad: [false, false, false, naive && !Number.isFinite(naiveExp), naive && !Number.isFinite(naiveWeight)],
-      })),
-    });
-  }
+  let naiveShown = false; // the readout says the naive numbers too
 
   // The notes under the table, one <li> per kind, kept and rewritten in place (replacing them all
   // laid out the list again on every change of τ). The naive-softmax note keeps its place when

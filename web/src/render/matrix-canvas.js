@@ -19,7 +19,8 @@ import { h, setAttr } from './dom.js';
 import { createScheduler } from './scheduler.js';
 import { pageTopOf, watchSight, windowAt } from './window-sight.js';
 import { looksMasked, writeLook } from './cell-look.js';
-import { createMatrixFrame } from './matrix-frame.js';
+import { createBareFrame, createMatrixFrame } from './matrix-frame.js';
+import { barShare, writePlainLook } from './plain-look.js';
 import { attachMatrixInput } from './matrix-input.js';
 import { sameNumbers } from './same-numbers.js';
 
@@ -44,7 +45,11 @@ const PLAIN = {
   visible: { background: COLORS.panel, text: COLORS.faint },
   nan: { background: COLORS.badBg, text: COLORS.danger, bold: true },
   inf: { background: COLORS.badBg, text: COLORS.danger, bold: true },
+  plain: { background: COLORS.panel, text: COLORS.ink },
+  faint: { background: COLORS.panel, text: COLORS.faint },
+  blank: { background: COLORS.panel, text: COLORS.panel },
 };
+const BLANK = { text: '', cls: 'blank', level: -1, hid: false }; // an entry of a column shown empty
 
 // The 8 px diagonal hatch of masked entries (the table's background image), as a pattern tile.
 const tiles = {};
@@ -70,14 +75,23 @@ function hatchTile(which) {
   return tiles[which];
 }
 
+const fitText = (g, text, width) => {
+  if (g.measureText(text).width <= width) return text;
+  let cut = text;
+  while (cut.length > 1 && g.measureText(`${cut}…`).width > width) cut = cut.slice(0, -1);
+  return `${cut}…`;
+};
+
 // Every canvas's entries left for later, a few hundred (about a millisecond) per job.
 const later = createScheduler({ idleWaitMs: THRESHOLDS.canvasRestWaitMs, costCapMs: 2 });
 
 /** spec, events and what it returns: render/matrix.js. */
 export function createMatrixCanvas(spec, events) {
   const { name, head = null, rowLabels, colTokens, t } = spec;
-  const rows = printed(spec.rows);
-  const cols = printed(spec.cols);
+  const rows = spec.shownRows ?? printed(spec.rows);
+  const cols = spec.shownCols ?? printed(spec.cols);
+  const plain = spec.kind === 'plain';
+  let colLabels = spec.colLabels ?? null; // texts in place of the column numbers
   const hatch = spec.kind === 'weights' ? 'light' : 'grey';
 
   // The labels are canvases too (a table's 100 header cells per matrix cost layout as well).
@@ -91,7 +105,7 @@ export function createMatrixCanvas(spec, events) {
     className: `cg-body${spec.toggle ? ' toggle' : ''}${spec.editable ? ' editable' : ''}`,
     tabindex: '0',
     role: 'group',
-    'aria-label': `${spec.symbol} ${spec.title} ${spec.rows} × ${spec.cols}`,
+    'aria-label': spec.label ?? `${spec.symbol} ${spec.title} ${spec.rows} × ${spec.cols}`,
     'aria-describedby': readout.id,
     dataset: { matrix: name, ...(head === null ? {} : { head: String(head) }) },
   }, [canvas, marksLayer, active, readout]);
@@ -101,7 +115,7 @@ export function createMatrixCanvas(spec, events) {
     rowHeads,
     body,
   ]);
-  const frame = createMatrixFrame(spec, rows, cols, grid);
+  const frame = (spec.figure === 'bare' ? createBareFrame : createMatrixFrame)(spec, rows, cols, grid);
 
   // ---- drawing -----------------------------------------------------------------------------------
 
@@ -181,31 +195,9 @@ export function createMatrixCanvas(spec, events) {
   // Column numbers (and the key tokens of a T×T matrix) above, row tokens on the left; a token
   // too long for its place ends in "…" (as the tables' ellipsis).
   function drawLabels(dpr) {
-    const fit = (g, text, width) => {
-      if (g.measureText(text).width <= width) return text;
-      let cut = text;
-      while (cut.length > 1 && g.measureText(`${cut}…`).width > width) cut = cut.slice(0, -1);
-      return `${cut}…`;
-    };
-    const { sideW, headH } = labelBox;
-    const headW = cols * cellW + (spec.sumColumn ? SUM_W : 0);
-    colHeads.width = Math.round(headW * dpr);
-    colHeads.height = Math.round(headH * dpr);
-    const top = colHeads.getContext('2d');
-    top.setTransform(dpr, 0, 0, dpr, 0, 0);
-    top.textAlign = 'center';
-    top.textBaseline = 'middle';
-    // The column numbers, then the tokens under them: one font each (setting a font parses it;
-    // switching per column cost 66 parses at T = 32).
-    top.font = `500 ${FONT}`;
-    top.fillStyle = COLORS.muted;
-    for (let c = 0; c < cols; c += 1) top.fillText(String(c + 1), c * cellW + cellW / 2, 9);
-    if (spec.sumColumn) top.fillText('Σ', cols * cellW + SUM_W / 2, 9);
-    if (colTokens) {
-      top.font = TOKEN_FONT;
-      top.fillStyle = COLORS.ink;
-      for (let c = 0; c < cols; c += 1) top.fillText(fit(top, colTokens[c], cellW - 4), c * cellW + cellW / 2, 23);
-    }
+    const fit = fitText;
+    const { sideW } = labelBox;
+    drawColLabels(dpr);
     const side = rowHeads.getContext('2d');
     rowHeads.width = Math.round(sideW * dpr);
     rowHeads.height = Math.round(rows * CELL_H * dpr);
@@ -217,13 +209,43 @@ export function createMatrixCanvas(spec, events) {
     for (let r = 0; r < rows; r += 1) side.fillText(fit(side, rowLabels[r] ?? '', ROW_LABEL_MAX), sideW - 6, r * CELL_H + (CELL_H - 1) / 2);
   }
 
+  // The column numbers (or colLabels, blankCols left out), then the tokens under them: one font
+  // each (setting a font parses it; switching per column cost 66 parses at T = 32).
+  function drawColLabels(dpr, blankCols = []) {
+    const { headH } = labelBox;
+    const headW = cols * cellW + (spec.sumColumn ? SUM_W : 0);
+    colHeads.width = Math.round(headW * dpr);
+    colHeads.height = Math.round(headH * dpr);
+    const top = colHeads.getContext('2d');
+    top.setTransform(dpr, 0, 0, dpr, 0, 0);
+    top.textAlign = 'center';
+    top.textBaseline = 'middle';
+    top.font = `500 ${FONT}`;
+    top.fillStyle = COLORS.muted;
+    for (let c = 0; c < cols; c += 1) if (!blankCols.includes(c)) top.fillText(colLabels?.[c] ?? String(c + 1), c * cellW + cellW / 2, 9, cellW - 4);
+    if (spec.sumColumn) top.fillText('Σ', cols * cellW + SUM_W / 2, 9);
+    if (colTokens) {
+      top.font = TOKEN_FONT;
+      top.fillStyle = COLORS.ink;
+      for (let c = 0; c < cols; c += 1) top.fillText(fitText(top, colTokens[c], cellW - 4), c * cellW + cellW / 2, 23);
+    }
+  }
+  let headKey = ''; // the column labels drawn: colLabels and blankCols
+  let blankNow = [];
+  function drawHead() {
+    const key = `${colLabels}|${blankNow}`;
+    if (!colLabels || !allocated || key === headKey) return;
+    headKey = key;
+    drawColLabels(window.devicePixelRatio || 1, blankNow);
+  }
+
   function textWidth(text) {
     useFont(FONT);
     return Math.ceil(context.measureText(text).width);
   }
 
   // In `font`: FONT, or BOLD for the ∞ and NaN entries (drawPending).
-  function drawCell(r, c, look, colors, font) {
+  function drawCell(r, c, look, colors, font, bar = 0) {
     useFont(font);
     const x = c * cellW;
     const y = r * CELL_H;
@@ -247,6 +269,10 @@ export function createMatrixCanvas(spec, events) {
     }
     context.fillStyle = plain.background ?? pattern(plain.hatch ?? hatch);
     context.fillRect(x, y, w, hgt);
+    if (bar > 0) {
+      context.fillStyle = COLORS.weightBar;
+      context.fillRect(x + 1, y + 2, bar * (w - 2), hgt - 4);
+    }
     context.fillStyle = plain.text;
     context.textAlign = 'center';
     context.fillText(look.text, x + w / 2, y + hgt / 2, w - 2 * PAD);
@@ -256,7 +282,9 @@ export function createMatrixCanvas(spec, events) {
   function drawCellAt(k, look, data, dataCols, scale, font) {
     const r = Math.floor(k / cols);
     const c = k - r * cols;
-    drawCell(r, c, look, look.level >= 0 ? scale.cell(data[r * dataCols + c]) : null, font);
+    const value = data[r * dataCols + c];
+    const bar = c === spec.barCol && look.cls !== 'blank' ? barShare(value) : 0;
+    drawCell(r, c, look, look.level >= 0 ? scale.cell(value) : null, font, bar);
     shownText[k] = look.text;
     shownClass[k] = look.cls;
   }
@@ -272,23 +300,26 @@ export function createMatrixCanvas(spec, events) {
     context.fillText(text, x + SUM_W / 2, y + (CELL_H - 1) / 2);
   }
 
-  /** matrix: { rows, cols, data }; options: { mask, fillText, rowSums } as for a table. */
+  /** matrix: { rows, cols, data }; options: { mask, fillText, rowSums, blankCols } as for a table. */
   function update(matrix, options = {}) {
-    const { mask = null, fillText = '−∞', rowSums = null } = options;
+    const { mask = null, fillText = '−∞', rowSums = null, blankCols = [] } = options;
     const { data } = matrix;
-    const extra = `${fillText}|${rowSums ? rowSums.join(',') : ''}`;
+    const extra = `${fillText}|${rowSums ? rowSums.join(',') : ''}|${blankCols.join(',')}`;
     if (drawn && drawn.extra === extra && sameNumbers(drawn.data, data) && sameNumbers(drawn.mask, mask?.data ?? null)) return;
     allocate();
     drawn = { data, mask: mask?.data ?? null, extra };
     frame.drawOverview(matrix);
     // The colour scale ignores masked entries, so a finite fill (−1e9) does not wash out the rest.
-    const scale = spec.kind === 'mask' ? null : colorScale(spec.kind, data, mask && spec.kind === 'signed' ? mask.data : null);
+    const scale = spec.kind === 'mask' || plain ? null : colorScale(spec.kind, data, mask && spec.kind === 'signed' ? mask.data : null);
     // pass 1: what each entry shows
     let anyMasked = false;
     for (let r = 0; r < rows; r += 1) {
       for (let c = 0; c < cols; c += 1) {
         const n = r * matrix.cols + c;
-        const look = writeLook(looks[r * cols + c], spec.kind, data[n], mask ? mask.data[n] === 1 : false, scale, fillText);
+        const k = r * cols + c;
+        const isMasked = mask ? mask.data[n] === 1 : false;
+        const look = blankCols.includes(c) ? Object.assign(looks[k], BLANK)
+          : plain ? writePlainLook(looks[k], data[n], isMasked) : writeLook(looks[k], spec.kind, data[n], isMasked, scale, fillText);
         if (looksMasked(look)) anyMasked = true;
       }
     }
@@ -317,6 +348,8 @@ export function createMatrixCanvas(spec, events) {
         shownSums[r] = rowSums[r];
       }
     }
+    blankNow = blankCols;
+    drawHead();
     frame.setLegend(scale);
     frame.setMaskedKey(anyMasked, fillText);
     if (document.activeElement === body) say();
@@ -487,7 +520,9 @@ export function createMatrixCanvas(spec, events) {
 
   let activeCss = '';
   function placeActive() {
-    const css = `left:${at.c * cellW}px;top:${at.r * CELL_H}px;width:${cellW}px;height:${CELL_H}px`;
+    const css = spec.unit === 'row'
+      ? `left:0;top:${at.r * CELL_H}px;width:${cols * cellW}px;height:${CELL_H}px`
+      : `left:${at.c * cellW}px;top:${at.r * CELL_H}px;width:${cellW}px;height:${CELL_H}px`;
     if (css === activeCss) return; // (rewriting the same style still restyles the outline)
     activeCss = css;
     active.style.cssText = css;
@@ -496,7 +531,10 @@ export function createMatrixCanvas(spec, events) {
   function say() {
     if (!latest) return;
     const value = latest.looks[at.r * cols + at.c].text;
-    readout.textContent = t('legend.canvasCell', { row: at.r + 1, col: at.c + 1, token: rowLabels[at.r] ?? '', value });
+    // spec.describe(r, c, texts of row r): the readout of a matrix whose entries say more together.
+    readout.textContent = spec.describe
+      ? spec.describe(at.r, at.c, latest.looks.slice(at.r * cols, (at.r + 1) * cols).map((look) => look.text))
+      : t('legend.canvasCell', { row: at.r + 1, col: at.c + 1, token: rowLabels[at.r] ?? '', value });
   }
 
   function activate(r, c) {
@@ -551,12 +589,18 @@ export function createMatrixCanvas(spec, events) {
 
   // Sized now: a canvas drawn later (view.js draws those off screen in idle time) must not move
   // the page when it is.
-  resize(Math.max(MIN_W, textWidth('\u22120.000') + 2 * PAD + 1));
+  // Columns with labels fit the widest of those it is made with.
+  resize(Math.max(MIN_W, ...[...(colLabels ?? []), '\u22120.000'].map((text) => textWidth(text) + 2 * PAD + 1)));
 
   return {
     el: frame.el,
     spec,
     kind: 'canvas',
+    /** New texts for the column headers (spec.colLabels). */
+    setColLabels(labels) {
+      colLabels = labels;
+      drawHead();
+    },
     rows,
     cols,
     update,

@@ -111,3 +111,11 @@ export function createMatrixFrame(spec, rows, cols, cells) {
     },
   };
 }
+
+/** The cells alone in their scroll box (spec.figure 'bare'): a matrix inside a panel that names
+ *  it (the softmax lab), with no caption, legend or overview. → a frame as above. */
+export function createBareFrame(spec, rows, cols, cells) {
+  const none = () => {};
+  const el = h('div', { className: 'matrix-bare' }, [h('div', { className: 'scroll' }, [cells])]);
+  return { el, setLegend: none, setMaskedKey: none, drawOverview: none, setError: none, setSymbol: none };
+}

@@ -6,9 +6,12 @@
 //     toggles an entry of M;
 //   - an editable matrix (X, the W matrices) opens an editor over the entry on a typed number,
 //     Enter, F2 or a double click (matrix-edit.js).
+// A matrix read row by row (spec.unit 'row': the softmax lab's keys) has Home and End go to its
+// first and last row, and the page keys move by a page of rows.
 import { startEdit, startsEdit } from './matrix-edit.js';
 
 const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1], Home: [0, -Infinity], End: [0, Infinity] };
+const ROW_MOVES = { ...MOVES, Home: [-Infinity, 0], End: [Infinity, 0], PageUp: [-8, 0], PageDown: [8, 0] };
 
 /**
  * surface: { root (the element its events reach), rows, cols,
@@ -19,8 +22,9 @@ const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRi
  *     view (null: none);
  *   editorAt(r, c) → { before, place(input), unplace(), refocus() } | null, and
  *   setError(text | null): for an editable matrix };
- * spec: { name, head, editable, toggle, t }; events: { preview(ref), select(ref), toggle(r, c),
- *   edit(ref, value), focusEntry(ref) → element | null (whichever view shows the matrix then) }.
+ * spec: { name, head, editable, toggle, unit, t }; events: { preview(ref), select(ref), toggle(r, c),
+ *   edit(ref, value), focusEntry(ref) → element | null (whichever view shows the matrix then) },
+ *   each optional (a matrix only read with the keys has none).
  * → focusEntry(r, c, scroll = true): focuses (r, c), which selects it; returns the focused element.
  */
 export function attachMatrixInput(surface, spec, events) {
@@ -34,7 +38,7 @@ export function attachMatrixInput(surface, spec, events) {
     const target = surface.target(r, c);
     if (!target) return null;
     const { el, box } = target;
-    if (document.activeElement === el) events.select(ref(r, c));
+    if (document.activeElement === el) events.select?.(ref(r, c));
     else el.focus({ preventScroll: true }); // selects it (focusin below)
     // Into view with the frame's own layout: scrolling now would lay the page out before the new
     // numbers are even styled.
@@ -78,7 +82,7 @@ export function attachMatrixInput(surface, spec, events) {
     const k = at ? at.r * surface.cols + at.c : -1;
     if (k === hovered) return;
     hovered = k;
-    if (at) events.preview(ref(at.r, at.c));
+    if (at) events.preview?.(ref(at.r, at.c));
   });
   root.addEventListener('mouseleave', () => {
     hovered = -1;
@@ -90,7 +94,7 @@ export function attachMatrixInput(surface, spec, events) {
     // Selected once focus() has returned: focusing lays the page out (before and after this
     // event), and a new explanation drawn in between would be laid out there and again in the frame.
     queueMicrotask(() => {
-      if (document.activeElement === event.target) events.select(ref(at.r, at.c));
+      if (document.activeElement === event.target) events.select?.(ref(at.r, at.c));
     });
   });
   root.addEventListener('click', (event) => {
@@ -106,7 +110,7 @@ export function attachMatrixInput(surface, spec, events) {
   root.addEventListener('keydown', (event) => {
     const at = surface.focusedEntry(event);
     if (!at) return;
-    const move = MOVES[event.key];
+    const move = (spec.unit === 'row' ? ROW_MOVES : MOVES)[event.key];
     if (move) {
       event.preventDefault();
       const clamp = (value, n) => Math.min(n - 1, Math.max(0, value));

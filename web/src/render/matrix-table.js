@@ -13,9 +13,13 @@ import { attachMatrixInput } from './matrix-input.js';
 import { overCell } from './matrix-edit.js';
 import { watchOverflow } from './overflow-class.js';
 import { cellLook, looksMasked } from './cell-look.js';
-import { createMatrixFrame } from './matrix-frame.js';
+import { createBareFrame, createMatrixFrame } from './matrix-frame.js';
+import { barShare, writePlainLook } from './plain-look.js';
 import { createGridFrame, gridHead } from './grid-frame.js';
 import { sameNumbers } from './same-numbers.js';
+
+const BLANK = { text: '', cls: 'blank' }; // an entry of a column shown empty
+const plainLook = {}; // (rewritten for each entry of kind 'plain': writePlainLook)
 
 let palettesInstalled = false;
 function installPalettes() {
@@ -41,13 +45,15 @@ export function createMatrixTable(spec, events) {
   const cols = spec.shownCols ?? printed(spec.cols);
   const numbers = spec.numbers ?? true;
 
+  let colHeads = []; // the header's cells (setColLabels rewrites them)
   function lessonHead() {
     const headRow = h('tr', {}, [h('th', { className: 'corner', scope: 'col', text: spec.corner ?? t('table.corner') })]);
     for (let c = 0; c < cols; c += 1) {
-      const label = [h('span', { className: 'idx', text: String(c + 1) })];
+      const label = [h('span', { className: 'idx', text: spec.colLabels?.[c] ?? String(c + 1) })];
       if (colTokens) label.push(h('span', { className: 'tok', text: colTokens[c] }));
-      headRow.append(h('th', { scope: 'col', title: colTokens ? colTokens[c] : null }, label));
+      colHeads.push(h('th', { scope: 'col', title: colTokens ? colTokens[c] : null }, label));
     }
+    headRow.append(...colHeads);
     if (spec.sumColumn) headRow.append(h('th', { scope: 'col', className: 'sumhead', title: t('lesson.rowSum') }, [h('span', { className: 'idx', text: 'Σ' })]));
     return [headRow];
   }
@@ -100,13 +106,14 @@ export function createMatrixTable(spec, events) {
 
   // The hatch of masked cells is the table's background (main.css): grey under scores, light
   // under weights; M's changes with the fill (yellow for a fill of 0, set in update()).
-  const classes = inGrid ? ['hv-table', numbers ? null : 'compact'] : ['heatmap', spec.kind === 'weights' ? 'hatch-light' : 'hatch-grey'];
+  const plain = spec.kind === 'plain';
+  const classes = inGrid ? ['hv-table', numbers ? null : 'compact'] : ['heatmap', plain ? 'plain' : spec.kind === 'weights' ? 'hatch-light' : 'hatch-grey'];
   if (colTokens) classes.push('square');
   if (spec.editable) classes.push('editable');
   if (spec.toggle) classes.push('toggle');
   const table = h('table', { className: classes.filter(Boolean).join(' ') }, [inGrid ? gridHead(spec, cols) : h('thead', {}, lessonHead()), body]);
 
-  const frame = (inGrid ? createGridFrame : createMatrixFrame)(spec, rows, cols, table);
+  const frame = (inGrid ? createGridFrame : spec.figure === 'bare' ? createBareFrame : createMatrixFrame)(spec, rows, cols, table);
   const { el } = frame;
   if (!inGrid) watchOverflow(table.parentElement); // its labels sticky only when it can scroll (main.css)
 
@@ -122,12 +129,13 @@ export function createMatrixTable(spec, events) {
    *   mask: the result's mask (1 = masked), to grey masked entries and keep them out of the scale;
    *   fillText: how M prints a masked entry (kind 'mask');
    *   rowSums: text per row for the Σ column;
-   *   fill(r, c, value) → { background, color } | null: colours instead of the kind's palette.
+   *   fill(r, c, value) → { background, color } | null: colours instead of the kind's palette;
+   *   blankCols: columns shown empty, keeping their place (their header too).
    */
   function update(matrix, options = {}) {
-    const { mask = null, fillText = '−∞', rowSums = null, fill = null } = options;
+    const { mask = null, fillText = '−∞', rowSums = null, fill = null, blankCols = [] } = options;
     const { data } = matrix;
-    const extra = `${fillText}|${rowSums ? rowSums.join(',') : ''}`;
+    const extra = `${fillText}|${rowSums ? rowSums.join(',') : ''}|${blankCols.join(',')}`;
     // (A fill may change with the same numbers: the head colours when the heads change.)
     if (!fill && drawn && drawn.extra === extra && sameNumbers(drawn.data, data) && sameNumbers(drawn.mask, mask?.data ?? null)) return;
     // References, not copies: the engine never changes a result it handed out (every compute
@@ -143,7 +151,7 @@ export function createMatrixTable(spec, events) {
     frame.drawOverview(matrix);
     const stride = matrix.cols;
     let scale = null;
-    if (spec.kind !== 'mask' && !fill) {
+    if (spec.kind !== 'mask' && !plain && !fill) {
       // The colour scale ignores masked entries, so a finite fill (−1e9) does not wash out the rest.
       scale = colorScale(spec.kind, data, mask && spec.kind === 'signed' ? mask.data : null);
     }
@@ -151,6 +159,7 @@ export function createMatrixTable(spec, events) {
       table.classList.toggle('hatch-grey', fillText !== '0');
       table.classList.toggle('hatch-yellow', fillText === '0');
     }
+    colHeads.forEach((th, c) => th.classList.toggle('blank', blankCols.includes(c)));
     let anyMasked = false;
     for (let r = 0; r < rows; r += 1) {
       for (let c = 0; c < cols; c += 1) {
@@ -158,8 +167,11 @@ export function createMatrixTable(spec, events) {
         const k = r * cols + c;
         const value = data[n];
         const isMasked = mask ? mask.data[n] === 1 : false;
-        const look = fill ? gridLook(r, c, value, isMasked, fill) : cellLook(spec.kind, value, isMasked, scale, fillText);
-        const { text, cls } = look;
+        const look = blankCols.includes(c) ? BLANK : fill ? gridLook(r, c, value, isMasked, fill)
+          : plain ? writePlainLook(plainLook, value, isMasked) : cellLook(spec.kind, value, isMasked, scale, fillText);
+        const { text } = look;
+        const cls = c === spec.barCol ? `${look.cls} bar` : look.cls;
+        if (c === spec.barCol && shownText[k] !== text) cells[k].style.setProperty('--bar', `${barShare(value) * 100}%`);
         if (looksMasked(look)) anyMasked = true;
         if (fill && shownTitle[k] !== look.title) cells[k].title = shownTitle[k] = look.title;
         if (shownText[k] !== text) {
@@ -250,6 +262,12 @@ export function createMatrixTable(spec, events) {
     el,
     spec,
     kind: 'table',
+    /** New texts for the column headers (spec.colLabels). */
+    setColLabels(labels) {
+      colHeads.forEach((th, c) => {
+        if (th.firstChild.textContent !== labels[c]) th.firstChild.textContent = labels[c];
+      });
+    },
     focusEntry,
     rows,
     cols,
