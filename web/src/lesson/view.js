@@ -7,6 +7,7 @@ import { createMatrix } from '../render/matrix.js';
 import { lessonPage, skipOffScreen } from '../render/policy.js';
 import { createScheduler, frameComing, idleHasRoom, requestIdle, whenFrameIsOut } from '../render/scheduler.js';
 import { THRESHOLDS } from '../render/thresholds.js';
+import { unwatchNear, watchNear } from '../render/window-sight.js';
 import { createFirstLayout } from './first-layout.js';
 import { createParking, unpark } from './parked-steps.js';
 import { createSection, sectionParts, writeSectionText } from './step-section.js';
@@ -66,43 +67,28 @@ export function createStepsView(container, callbacks) {
   // On a page of all steps, a matrix far from the viewport is redrawn when it comes near, or in
   // idle time after the frame, not in the frame of every change: what is off screen costs nothing
   // then. A new matrix is always drawn at once.
-  const near = new IntersectionObserver(
-    (entries) => {
-      for (const entry of entries) {
-        if (entry.target.lessonPanel) {
-          panelCameNear(entry.target.lessonPanel, entry.isIntersecting);
-          continue;
-        }
-        const view = entry.target.lessonView;
-        if (!view) continue;
-        view.near = entry.isIntersecting;
-        view.nearKnown = true;
-        showCanvases(view, view.near);
-        if (view.near && view.pending) drawPending(view);
-      }
-    },
-    { rootMargin: `${nearPx}px 0px` },
-  );
+  function cameNear(view, isNear) {
+    view.near = isNear;
+    view.nearKnown = true;
+    showCanvases(view, isNear);
+    if (isNear && view.pending) drawPending(view);
+  }
 
   // Which tables are in the window itself, no margin (view.inWindow; undefined while not known).
   // A table out of the window that does not wait for idle time (updateView) is redrawn in a task
   // just after the frame that shows a change, and at once when it comes into the window.
-  const inWindow = new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      const view = entry.target.lessonView;
-      if (!view) continue;
-      view.inWindow = entry.isIntersecting;
-      if (view.inWindow && view.pending) drawPending(view);
-    }
-  });
-  // Where a view is is known again once the observer reports, which it does at once for a target
-  // observed anew (a moved figure's last report may no longer hold).
+  const IN_WINDOW = 0; // px around the window
+  function cameInWindow(view, isIn) {
+    view.inWindow = isIn;
+    if (isIn && view.pending) drawPending(view);
+  }
+  // Where a view is is known again once it is reported, which it is at once when watched anew (a
+  // moved figure's last report may no longer hold).
   function relocate(view) {
     view.nearKnown = false;
     if (view.isCanvas) return;
     view.inWindow = undefined;
-    inWindow.unobserve(view.el);
-    inWindow.observe(view.el);
+    watchNear(view.el, (isIn) => cameInWindow(view, isIn), IN_WINDOW);
   }
 
   // What a matrix reports (render/matrix.js).
@@ -150,9 +136,8 @@ export function createStepsView(container, callbacks) {
       view.isCanvas = view.kind === 'canvas';
       view.serial = ++serialCounter;
       view.fresh = true;
-      view.el.lessonView = view;
-      near.observe(view.el);
-      if (!view.isCanvas) inWindow.observe(view.el); // (a canvas draws by rows near the window)
+      watchNear(view.el, (isNear) => cameNear(view, isNear));
+      if (!view.isCanvas) watchNear(view.el, (isIn) => cameInWindow(view, isIn), IN_WINDOW); // (a canvas draws by rows near the window)
       views.set(made.spec.key, view);
     } else if (view.spec !== made.spec) {
       // The same figure under another symbol (the masked scores, when the mask moves before or
@@ -200,7 +185,7 @@ export function createStepsView(container, callbacks) {
   function updatePanel(panel, single, panelCtx = ctx) {
     if (!panel.el.lessonPanel) {
       panel.el.lessonPanel = panel;
-      near.observe(panel.el);
+      watchNear(panel.el, (isNear) => panelCameNear(panel, isNear));
     }
     // Only where the last render was a page of all steps too, with the panel in it: then the
     // observer's word on where it is holds for this render.
@@ -316,8 +301,8 @@ export function createStepsView(container, callbacks) {
     spare.sort((a, b) => b[1].used - a[1].used);
     spare.forEach(([key, view], n) => {
       if (n < spareViews) return;
-      near.unobserve(view.el);
-      inWindow.unobserve(view.el);
+      unwatchNear(view.el);
+      unwatchNear(view.el, IN_WINDOW);
       scheduler.forget(view);
       views.delete(key);
     });

@@ -2,7 +2,7 @@
 // an element's place (getBoundingClientRect) or the window's (window.scrollY: Blink lays the page
 // out for it too) after the page's DOM changed would have Chromium lay it out there and then, and
 // again in the frame. So places are noted where the page is laid out already: at the reports of
-// one IntersectionObserver, and at the window's scroll and resize events.
+// IntersectionObservers (all of the page's are here), and at the window's scroll and resize events.
 
 import { THRESHOLDS } from './thresholds.js';
 
@@ -43,4 +43,32 @@ export function watchSight(target, listener) {
  *  If the page above it moves later without a report, it is that much off. */
 export function pageTopOf(entry) {
   return entry.boundingClientRect.height > 0 ? entry.boundingClientRect.top + windowAt.top : null;
+}
+
+// Whether targets are near the window: one observer per margin (nearPx: near it; 0: in it), for
+// every view that waits for its figures to come near before drawing them.
+const nearWatches = new Map(); // marginPx → { observer, listeners: target → listener }
+
+/** listener(isNear, entry) each time target comes within marginPx of the window or leaves, and
+ *  once it is watched: watched again (it moved), it is reported afresh. */
+export function watchNear(target, listener, marginPx = nearPx) {
+  let watch = nearWatches.get(marginPx);
+  if (!watch) {
+    const listeners = new WeakMap();
+    const observer = new IntersectionObserver((entries) => {
+      for (const entry of entries) listeners.get(entry.target)?.(entry.isIntersecting, entry);
+    }, { rootMargin: `${marginPx}px 0px` });
+    watch = { observer, listeners };
+    nearWatches.set(marginPx, watch);
+  }
+  watch.listeners.set(target, listener);
+  watch.observer.unobserve(target); // (an observer reports a target only when it is observed anew)
+  watch.observer.observe(target);
+}
+
+/** No more reports on target at marginPx. */
+export function unwatchNear(target, marginPx = nearPx) {
+  const watch = nearWatches.get(marginPx);
+  watch?.observer.unobserve(target);
+  watch?.listeners.delete(target);
 }
