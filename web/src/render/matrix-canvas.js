@@ -195,7 +195,6 @@ export function createMatrixCanvas(spec, events) {
   // Column numbers (and the key tokens of a T×T matrix) above, row tokens on the left; a token
   // too long for its place ends in "…" (as the tables' ellipsis).
   function drawLabels(dpr) {
-    const fit = fitText;
     const { sideW } = labelBox;
     drawColLabels(dpr);
     const side = rowHeads.getContext('2d');
@@ -206,12 +205,13 @@ export function createMatrixCanvas(spec, events) {
     side.fillStyle = COLORS.ink;
     side.textAlign = 'right';
     side.textBaseline = 'middle';
-    for (let r = 0; r < rows; r += 1) side.fillText(fit(side, rowLabels[r] ?? '', ROW_LABEL_MAX), sideW - 6, r * CELL_H + (CELL_H - 1) / 2);
+    for (let r = 0; r < rows; r += 1) side.fillText(fitText(side, rowLabels[r] ?? '', ROW_LABEL_MAX), sideW - 6, r * CELL_H + (CELL_H - 1) / 2);
   }
 
   // The column numbers (or colLabels, blankCols left out), then the tokens under them: one font
   // each (setting a font parses it; switching per column cost 66 parses at T = 32).
-  function drawColLabels(dpr, blankCols = []) {
+  function drawColLabels(dpr) {
+    headKey = `${colLabels}|${blankNow}`;
     const { headH } = labelBox;
     const headW = cols * cellW + (spec.sumColumn ? SUM_W : 0);
     colHeads.width = Math.round(headW * dpr);
@@ -222,7 +222,7 @@ export function createMatrixCanvas(spec, events) {
     top.textBaseline = 'middle';
     top.font = `500 ${FONT}`;
     top.fillStyle = COLORS.muted;
-    for (let c = 0; c < cols; c += 1) if (!blankCols.includes(c)) top.fillText(colLabels?.[c] ?? String(c + 1), c * cellW + cellW / 2, 9, cellW - 4);
+    for (let c = 0; c < cols; c += 1) if (!blankNow.includes(c)) top.fillText(colLabels?.[c] ?? String(c + 1), c * cellW + cellW / 2, 9, cellW - 4);
     if (spec.sumColumn) top.fillText('Σ', cols * cellW + SUM_W / 2, 9);
     if (colTokens) {
       top.font = TOKEN_FONT;
@@ -230,13 +230,10 @@ export function createMatrixCanvas(spec, events) {
       for (let c = 0; c < cols; c += 1) top.fillText(fitText(top, colTokens[c], cellW - 4), c * cellW + cellW / 2, 23);
     }
   }
-  let headKey = ''; // the column labels drawn: colLabels and blankCols
-  let blankNow = [];
+  let headKey = null; // what the column labels were drawn for: colLabels and blankCols
+  let blankNow = []; // the latest update's blankCols
   function drawHead() {
-    const key = `${colLabels}|${blankNow}`;
-    if (!colLabels || !allocated || key === headKey) return;
-    headKey = key;
-    drawColLabels(window.devicePixelRatio || 1, blankNow);
+    if (allocated && `${colLabels}|${blankNow}` !== headKey) drawColLabels(window.devicePixelRatio || 1);
   }
 
   function textWidth(text) {
