@@ -136,11 +136,16 @@ test('every part the embed panel can hide has a name in both languages', () => {
 
 // A count that can be 1 is not followed by a plural noun ("1 heads", "1 matrices"): those texts
 // name the count as the lesson does (h = 1).
-test('no head count reads "1 heads" or "1 matrices"', () => {
-  const neverOne = new Set(['error.headsDivide', 'share.ignored.heads', 'heads.split.moreHeads', 'heads.kv.gqa', 'heads.kv.mqa']); // counts of at least 2
+test('no count reads "1 heads", "1 tokens", "1 columns" or the like, and a count of 6 is plural', () => {
+  // Counts of at least 2, or past a limit (a table cut, a large input).
+  const neverOne = new Set(['error.headsDivide', 'share.ignored.heads', 'heads.split.moreHeads', 'heads.kv.gqa', 'heads.kv.mqa',
+    'embeddings.window', 'legend.truncated', 'heads.cut', 'share.ignored.tokens', 'heads.tokens.cut', 'progress.computing',
+    'heads.shuffle.noneChanged', 'heads.shuffle.sinChanged']);
   for (const [key, text] of Object.entries(DICTIONARIES.en)) {
     if (neverOne.has(key)) continue;
     const params = Object.fromEntries(placeholders(text).map((name) => [name, 1]));
-    assert.doesNotMatch(fill(text, params), /\b1 (?:[\w/-]+ )?(?:heads|matrices)\b/, key);
+    assert.doesNotMatch(fill(text, params), /\b1 (?:[\w/-]+ )?(?:heads|matrices|tokens|rows|columns|numbers|terms|positions|head\(s\))\b/, key);
   }
+  assert.equal(fill('T = {T} {T|token|tokens}', { T: 6 }), 'T = 6 tokens');
+  assert.equal(fill('T = {T} {T|token|tokens}', { T: 1 }), 'T = 1 token');
 });

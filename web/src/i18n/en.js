@@ -62,8 +62,8 @@ export default {
   'error.heads': 'The number of heads must be a whole number from 1 to d_model = {dModel}.',
   'error.headsDivide': '{heads} heads do not divide d_model = {dModel}. Choose one of: {divisors}.',
   'error.seed': 'The seed must be a whole number from 0 to 4294967295.',
-  'error.embeddingsRows': 'The embeddings have {rows} rows, but there are {T} tokens: give one row per token.',
-  'error.embeddingsCols': 'Embeddings row {row} has {cols} numbers, but d_model = {dModel}.',
+  'error.embeddingsRows': 'The embeddings have {rows} {rows|row|rows}, but there {T|is|are} {T} {T|token|tokens}: give one row per token.',
+  'error.embeddingsCols': 'Embeddings row {row} has {cols} {cols|number|numbers}, but d_model = {dModel}.',
   'error.embeddingsNumber': 'Embeddings row {row}, entry {col}: “{text}” is not a finite number.',
   'error.engine': 'The engine rejected this input: {message}',
   'error.unexpected': 'Something went wrong: {message}',
@@ -72,13 +72,13 @@ export default {
 
   'step.input.title': '1 · Input',
   'step.input.caption':
-    'X ∈ ℝ^(T×d_model): one row per token, T = {T} tokens, d_model = {dModel} numbers each.',
+    'X ∈ ℝ^(T×d_model): one row per token, T = {T} {T|token|tokens}, d_model = {dModel} {dModel|number|numbers} each.',
   'step.proj.title': '2 · Queries, keys and values',
   'step.proj.caption':
     'Q = XW_Q, K = XW_K, V = XW_V. Query: what this token looks for. Key: what it offers to be matched. Value: what it hands over when another token attends to it.',
   'step.heads.title': '3 · Attention in each head',
   'step.heads.caption':
-    'h = {heads} head(s). Head h takes its own d_k = d_model / h = {dK} columns of Q, K and V and computes attention on them alone.',
+    'h = {heads} {heads|head|heads}. Head h takes its own d_k = d_model / h = {dK} {dK|column|columns} of Q, K and V and computes attention on them alone.',
   'step.head.title': 'Head {h}',
   'step.head.slices': 'Q⁽ʰ⁾, K⁽ʰ⁾, V⁽ʰ⁾: columns {from}–{to} of Q, K and V.',
   'step.scores.scaled': 'S = Q⁽ʰ⁾K⁽ʰ⁾ᵀ / √d_k: s_ij = q_i · k_j / √{dK}, how well token i’s query matches token j’s key.',

@@ -33,7 +33,7 @@ export default {
 
   'heads.split.title': 'Multi-head attention: split, attend, concatenate, mix',
   'heads.split.caption':
-    'd_model = {dModel} columns = h × d_k = {heads} × {dK}. Each head works on its own d_k columns of Q, K and V. Colour = head; in attention maps, the fill is the weight.',
+    'd_model = {dModel} {dModel|column|columns} = h × d_k = {heads} × {dK}. Each head works on its own d_k columns of Q, K and V. Colour = head; in attention maps, the fill is the weight.',
   'heads.split.heads': 'Query heads h:',
   'heads.split.kv': 'Key/value heads:',
   'heads.split.stages': 'Stages of the split',
@@ -46,11 +46,11 @@ export default {
   'heads.stage.mix': 'Mix (W_O)',
   'heads.stage.all': 'All stages',
   'heads.split.columnsTitle': 'Q, K and V: every column belongs to one head',
-  'heads.split.sliceTitle': 'Sliced into h = {heads}: each matrix d_k = {dK} columns wide',
+  'heads.split.sliceTitle': 'Sliced into h = {heads}: each matrix d_k = {dK} {dK|column|columns} wide',
   'heads.split.columnsCaption':
     'Nothing is computed per head yet: Q = XW_Q is one T × d_model matrix. Its columns are coloured by the head that will use them; press “Slice” to cut them apart.',
   'heads.split.sliceCaption':
-    'Q⁽ʰ⁾ is columns (h−1)·d_k + 1 … h·d_k of Q, for h = 1 … {heads}, each d_k = {dK} columns wide. K and V are cut the same way into key/value heads (h = 1 … {kvHeads}).',
+    'Q⁽ʰ⁾ is columns (h−1)·d_k + 1 … h·d_k of Q, for h = 1 … {heads}, each d_k = {dK} {dK|column|columns} wide. K and V are cut the same way into key/value heads (h = 1 … {kvHeads}).',
   'heads.split.qFormula': 'Q = XW_Q',
   'heads.split.kFormula': 'K = XW_K',
   'heads.split.vFormula': 'V = XW_V',
@@ -72,7 +72,7 @@ export default {
 
   'heads.mix.title': 'Mix: W_O combines the heads',
   'heads.mix.caption':
-    'Output = Concat · W_O. Row block h of W_O (tinted) multiplies head h’s {dK} columns; every output column adds up all heads, so the output has no head colour.',
+    'Output = Concat · W_O. Row block h of W_O (tinted) multiplies head h’s {dK} {dK|column|columns}; every output column adds up all heads, so the output has no head colour.',
   'heads.mix.output': 'Output',
 
   'heads.tokens.title': 'Token to token: head {h}',
@@ -99,8 +99,8 @@ export default {
   'heads.cross.title': 'Cross-attention: where Q, K and V come from',
   'heads.cross.caption':
     'As in an encoder–decoder: the queries come from the sentence being produced (the target), the keys and values from the encoded input (the source).',
-  'heads.cross.fromQ': 'Q = X_target · W_Q: one row per target token, T = {T} rows × d_model = {dModel}.',
-  'heads.cross.fromKV': 'K = X_source · W_K and V = X_source · W_V: one row per source token, T_s = {S} rows × {cols}.',
+  'heads.cross.fromQ': 'Q = X_target · W_Q: one row per target token, T = {T} {T|row|rows} × d_model = {dModel}.',
+  'heads.cross.fromKV': 'K = X_source · W_K and V = X_source · W_V: one row per source token, T_s = {S} {S|row|rows} × {cols}.',
   'heads.cross.shape':
     'So each of the {heads} attention maps is T × T_s = {T} × {S}: one row per target token, one column per source token, and each target token’s output is a weighted mix of source values.',
   'heads.cross.padded': 'Padding: the source tokens {list} are masked as keys.',
@@ -120,7 +120,7 @@ export default {
   'heads.pos.noneCaption':
     'No positional encoding: X holds the token vectors only, so attention cannot tell where a token stands. Shuffle the tokens below to see it.',
   'heads.pos.sinCaption':
-    'X = E + P: the token vectors E plus a fixed vector per position, P (T = {T} positions × d_model = {dModel}).',
+    'X = E + P: the token vectors E plus a fixed vector per position, P (T = {T} {T|position|positions} × d_model = {dModel}).',
   'heads.pos.e': 'E (token vectors)',
   'heads.pos.p': 'P (positions)',
   'heads.pos.x': 'X = E + P',

@@ -23,11 +23,14 @@ export function placeholders(text) {
   return [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 }
 
-// Fills {name} with params[name]; an unknown placeholder stays visible rather than vanishing.
+// Fills {name} with params[name], and {name|one|other} with the word for that count ("1 token",
+// "6 tokens"; English only: Chinese has no plural); an unknown placeholder stays visible.
 export function fill(text, params = {}) {
-  return text.replace(/\{(\w+)\}/g, (whole, name) =>
-    Object.hasOwn(params, name) ? String(params[name]) : whole,
-  );
+  return text.replace(/\{(\w+)(?:\|([^|{}]*)\|([^|{}]*))?\}/g, (whole, name, one, other) => {
+    if (!Object.hasOwn(params, name)) return whole;
+    if (one === undefined) return String(params[name]);
+    return Number(params[name]) === 1 ? one : other;
+  });
 }
 
 // t(key, params) in `lang`; a missing key falls back to English, then to the key itself, so a

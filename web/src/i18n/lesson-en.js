@@ -34,11 +34,11 @@ export default {
   'step.output.title': 'Project with W_O',
 
   'step.x.caption':
-    'One row per token: T = {T} tokens, d_model = {dModel} numbers each. Click a cell and type a number to change it.',
+    'One row per token: T = {T} {T|token|tokens}, d_model = {dModel} {dModel|number|numbers} each. Click a cell and type a number to change it.',
   'step.qkv.caption':
     'Query: what this token looks for. Key: what it offers to be matched. Value: what it hands over when another token attends to it. The weight matrices are learned in a model; here you can type them.',
   'step.dots.caption':
-    'Each head takes its own d_k = {dK} columns of Q and K. Entry (i, j) is the dot product of query i and key j: how well they match.',
+    'Each head takes its own d_k = {dK} {dK|column|columns} of Q and K. Entry (i, j) is the dot product of query i and key j: how well they match.',
   'step.scale.caption':
     'Dot products grow with d_k, which would make softmax too sharp; dividing by √d_k keeps their spread the same for any d_k.',
   'step.mask.caption':
@@ -46,7 +46,7 @@ export default {
   'step.softmax.caption':
     'Each row of S + M becomes a distribution: aᵢⱼ is the share token i reads from token j. Every row sums to 1.',
   'step.context.caption': 'Each output row is a weighted average of the value rows: oᵢ = Σⱼ aᵢⱼ vⱼ.',
-  'step.concat.caption': '{heads} head(s) of d_k = {dK} columns side by side: T × d_model again.',
+  'step.concat.caption': '{heads} {heads|head|heads} of d_k = {dK} {dK|column|columns} side by side: T × d_model again.',
   'step.output.caption': 'W_O mixes the heads back into d_model numbers per token: the output of the attention layer.',
 
   'formula.visible': 'visible',
@@ -105,7 +105,7 @@ export default {
   'mask.desc.causal': 'Causal: token i sees itself and the tokens before it, as in GPT-style decoders.',
   'mask.desc.none': 'None: every token sees every token (bidirectional, as in BERT-style encoders).',
   'mask.desc.window': 'Sliding window: token i sees itself and the tokens before it, but only the last w = {w} of them.',
-  'mask.desc.prefix': 'Prefix-LM: the first p = {p} tokens see each other in both directions; the tokens after them are causal.',
+  'mask.desc.prefix': 'Prefix-LM: the first p = {p} {p|token|tokens} see each other in both directions; the tokens after them are causal.',
   'mask.desc.custom': 'Custom: every cell of M is yours to set.',
   'mask.note.cross':
     'Cross-attention is on: queries come from the sentence, keys from the source, and the mask is set with the cross-attention controls (causal or not, padding on source tokens). M below is the one in use.',
@@ -159,7 +159,7 @@ export default {
   'explain.preview': 'Under the pointer',
   'explain.last': 'Last pointed at',
   'explain.selected': 'Selected cell',
-  'explain.terms': '{n} terms',
+  'explain.terms': '{n} {n|term|terms}',
   'explain.editHint': 'Click the cell, or focus it and type a number, to change it; Enter or Tab moves on.',
   'explain.x.heading': 'Number {j} of the embedding of {token} (token {i})',
   'explain.x.typed': 'Typed in (or loaded with the example).',
@@ -181,8 +181,8 @@ export default {
   'explain.mask.heading': 'May {query} see {key}?',
   'explain.mask.visible': '{query} may see {key}: M adds 0.',
   'explain.mask.future': '{key} comes after {query}: the mask hides the future.',
-  'explain.mask.window': '{key} is older than the last {w} tokens up to {query}: outside the window.',
-  'explain.mask.prefix': '{key} comes after {query} and lies outside the prefix of {p} tokens.',
+  'explain.mask.window': '{key} is older than the last {w} {w|token|tokens} up to {query}: outside the window.',
+  'explain.mask.prefix': '{key} comes after {query} and lies outside the prefix of {p} {p|token|tokens}.',
   'explain.mask.padding': '{key} is padding: no query may read it.',
   'explain.mask.custom': 'Masked in the custom mask.',
   'explain.mask.cross': '{query} may not see {key}: masked by the cross-attention settings (causal, or {key} is source padding).',
