@@ -676,6 +676,7 @@ test('from T = 8 the T×T matrices explain, highlight and toggle on their canvas
 test('from T = 8 X on its canvas is edited as the table is: type, Enter, Tab, F2, a double click, a refused entry, the link', async () => {
   const { page, errors, close } = await open(`#v=1&s=${tokens(20, 'w')}&d=4&h=1&step=x`);
   try {
+    await openSettings(page); // (the embeddings box is in the settings)
     const editor = `${grid('x', null)} input.cell-input`;
     const said = () => readout(page, 'x', null);
     const message = () => page.textContent(`${SHOWN} figure[data-matrix-figure="x"] .cell-error`);

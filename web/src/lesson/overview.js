@@ -5,6 +5,7 @@
 import { h, setHidden, setText } from '../render/dom.js';
 import { createMatrix } from '../render/matrix.js';
 import { fmt, sub } from '../render/numbers.js';
+import { watchNear } from '../render/window-sight.js';
 import { parseCellRef } from '../state/schema.js';
 import { drawOptions, figureSpec } from './step-plan.js';
 
@@ -34,6 +35,13 @@ export function createOverview(node, actions) {
   };
   let view = null;
   let tabsKey = '';
+  // Drawn while near the window; scrolled away (in the lesson), only the latest context is kept.
+  let near = true;
+  let waiting = null;
+  watchNear(node, (isNear) => {
+    near = isNear;
+    if (near && waiting) draw(waiting);
+  });
 
   function renderTabs(heads, head, t) {
     const key = `${heads}|${head}|${t('lab.head', { h: 1 })}`;
@@ -50,6 +58,12 @@ export function createOverview(node, actions) {
 
   /** ctx: the lesson's context (companions.js): { result, state, t, … }. */
   function render(ctx) {
+    waiting = ctx;
+    if (near) draw(ctx);
+  }
+
+  function draw(ctx) {
+    waiting = null;
     const { result, state, t } = ctx;
     const head = Math.min(Math.max(state.head, 1), result.heads) - 1;
     const tokensKey = `${result.tokens.join('\u0001')}\u0002${result.source?.tokens.join('\u0001') ?? ''}`;
