@@ -1225,11 +1225,11 @@ test('a page of all steps keeps its height as it is scrolled through, tables and
 
 test('on a narrow screen a wide table scrolls under its token labels, and nothing a step shows is cut off at its box', async () => {
   // (seven tokens: A is wider than a phone's screen, six fit)
-  const { page, errors, close } = await open('#s=Your+journey+starts+with+one+small+step', { width: 420, height: 800 });
+  const { page, errors, close } = await open('#s=Your+journey+starts+with+one+small+step&d=3&h=1', { width: 420, height: 800 });
   try {
     // Scrolled sideways, a wide table's token labels stay at its box's left edge and its entries
     // pass under them.
-    const box = page.locator(`${SHOWN} .scroll:has(> table.heatmap)`).filter({ has: page.locator('td[data-col="5"]') }).first();
+    const box = page.locator(`${SHOWN} .scroll:has(> table.heatmap)`).filter({ has: page.locator('td[data-col="6"]') }).first();
     await box.scrollIntoViewIfNeeded();
     await box.evaluate((node) => { node.scrollLeft = 120; });
     await twoFrames(page);
