@@ -130,6 +130,10 @@ test('on a phone every figure is whole or scrolls in its own box, the sticky par
       });
       assert.deepEqual(cut, [], hash || 'bare');
 
+      if (hash !== '#preset=journey') {
+        assert.deepEqual(errors, [], hash || 'bare');
+        continue;
+      }
       // A cell near the bottom of the screen, tapped: the explanation opens below it and the cell stays clear of it.
       const cell = page.locator('section.lesson-step:not(.parked) [data-matrix="weights"][data-row="4"][data-col="0"]').first();
       await cell.scrollIntoViewIfNeeded();
@@ -145,9 +149,9 @@ test('on a phone every figure is whole or scrolls in its own box, the sticky par
         const tapped = rect(document.activeElement);
         return { sticky: stepper.height + explain.height, clear: tapped.top >= stepper.bottom && tapped.bottom <= explain.top };
       });
-      assert.ok(after.sticky <= 812 / 4, `${hash || 'bare'}: the stepper and explanation take ${after.sticky} px`);
-      assert.ok(after.clear, `${hash || 'bare'}: the tapped cell is under the stepper or the explanation`);
-      if (hash === '#preset=journey') await page.screenshot({ path: path.join(screenshots, 'phone-tapped-cell.png') });
+      assert.ok(after.sticky <= 812 / 4, `the stepper and explanation take ${after.sticky} px`);
+      assert.ok(after.clear, 'the tapped cell is under the stepper or the explanation');
+      await page.screenshot({ path: path.join(screenshots, 'phone-tapped-cell.png') });
       assert.deepEqual(errors, [], hash);
     } finally {
       await close();
