@@ -90,8 +90,8 @@ export function enterEmbedMode(doc = document, win = window) {
 }
 
 // An embed is about its lesson: the views after it (head split, token to token, positions,
-// performance) wait under one closed line, so that the frame is about a screen tall and does not
-// grow as the reader scrolls the course page.
+// performance) wait under one closed line, which keeps the frame short, and keeps it from growing
+// as they are drawn while the reader scrolls the course page.
 function foldViewsAfterLesson(doc) {
   if (doc.getElementById('more-views')) return;
   const views = [doc.getElementById('head-views'), doc.getElementById('performance')].filter(Boolean);

@@ -26,13 +26,7 @@ export function createOverview(node, actions) {
   });
   goButton.addEventListener('click', () => actions.goToSelected());
 
-  const events = {
-    preview: () => {},
-    select: (ref) => actions.select(ref),
-    toggle: () => {},
-    edit: () => {},
-    focusEntry: () => null,
-  };
+  const events = { select: (ref) => actions.select(ref) }; // (not editable, nothing to toggle)
   let view = null;
   let tabsKey = '';
   // Drawn while near the window; scrolled away (in the lesson), only the latest context is kept.
