@@ -55,6 +55,7 @@ Problem resolve(const Config& config, bool materialize_mask) {
     p.scale = config.scale;
     p.temperature = config.temperature;
     p.naive_softmax = config.naive_softmax;
+    p.softmax_over = config.softmax_over;
     // (validate refuses RoPE and ALiBi in cross-attention: they measure distances within one sequence)
     p.rope = config.positional == Positional::Rope;
     if (p.rope) p.rotary = rotary_table(p.T, p.HS(), config.position_offset);

@@ -72,6 +72,9 @@ enum class Positional { None, Sinusoidal, Rope };
 // Which implementation runs the forward pass: the scalar reference that reads like the lesson, or
 // the xsimd one (the default where the build has SIMD).
 enum class Implementation { Reference, Simd };
+// Which axis the softmax normalises: over the keys of each query row (attention as defined), or
+// over the queries of each key column — the course's misconception, kept to show why it is wrong.
+enum class SoftmaxAxis { Keys, Queries };
 
 // What the caller asks for. Anything not given explicitly is derived deterministically:
 // embeddings from the token strings, weights from a seed.
@@ -107,7 +110,8 @@ struct Config {
     bool scale = true;                       // divide scores by √HS
     float temperature = 1.0f;                // softmax(logits / τ)
     bool naive_softmax = false;              // e^s without subtracting the row max (overflows)
-
+    SoftmaxAxis softmax_over = SoftmaxAxis::Keys;  // Queries: each column sums to 1, rows do not
+                                                   // (full forward pass only)
 };
 
 // Everything the forward pass needs, with X, the source and the weights made concrete.
@@ -128,6 +132,7 @@ struct Problem {
     bool scale = true;
     float temperature = 1.0f;
     bool naive_softmax = false;
+    SoftmaxAxis softmax_over = SoftmaxAxis::Keys;
     bool rope = false;
     RotaryTable rotary;                // (T, ⌊HS/2⌋) with rope (self-attention: keys share it)
     bool alibi = false;
@@ -151,12 +156,18 @@ struct HeadResult {
     Matrix bias;           // (T, Tk)  ALiBi's −m_h·|i − j| (empty without ALiBi)
     Matrix masked;         // (T, Tk)  the logits before temperature: scores + bias + M
                            //          (or (QKᵀ + M)/√HS + bias)
-    Matrix exps;           // (T, Tk)  e^(z − max) of z = masked/τ (naive softmax: e^z)
+    Matrix exps;           // (T, Tk)  e^(z − max) of z = masked/τ (naive softmax: e^z); with
+                           //          softmax over queries, max is the column's
     Matrix weights;        // (T, Tk)  softmax(masked / τ) = exps / row_sum; 0 where masked with −∞
+                           //          (over queries: exps / the column's Σ)
     Matrix context;        // (T, HS)  weights·V_h
     std::vector<float> row_max;   // (T) max of masked/τ over the row (over unmasked keys for −∞)
-    std::vector<float> row_sum;   // (T) Σ e^(s − max) (naive softmax: Σ e^s)
+    std::vector<float> row_sum;   // (T) Σ_j exps(i, j): Σ e^(s − max) (naive softmax: Σ e^s)
     std::vector<float> entropy;   // (T) −Σ a·ln a of the weights, in nats
+    std::vector<float> weight_sum;  // (T) Σ_j a_ij: 1 for a visible row when softmax runs over
+                                    //     keys; anything when it runs over queries
+    std::vector<float> later_weight;  // (T) Σ_{j>i} a_ij: what row i takes from the keys after it
+                                      //     (the future, in self-attention without a mask)
 };
 
 struct Result {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numeric>
 
 #include "alibi.hpp"
 
@@ -45,6 +47,8 @@ void shape_result(const Problem& p, Result& r) {
         head.row_max.resize(p.T);
         head.row_sum.resize(p.T);
         head.entropy.resize(p.T);
+        head.weight_sum.resize(p.T);
+        head.later_weight.resize(p.T);
     }
     r.concat.resize(p.T, p.C);
     r.output.resize(p.T, p.C);
@@ -83,6 +87,41 @@ float entropy_of(const float* weights, int n) {
         else if (std::isnan(weights[j])) return weights[j];
     }
     return static_cast<float>(h);
+}
+
+void softmax_over_queries(const Problem& p, HeadResult& head) {
+    const int T = p.T, Tk = p.Tk;
+    const float minus_infinity = -std::numeric_limits<float>::infinity();
+    for (int j = 0; j < Tk; ++j) {
+        float z_max = minus_infinity;
+        for (int i = 0; i < T; ++i) z_max = std::fmax(z_max, head.masked(i, j) / p.temperature);
+        if (z_max == minus_infinity) {  // no query sees key j: zeros, not 0/0
+            for (int i = 0; i < T; ++i) head.exps(i, j) = head.weights(i, j) = 0.0f;
+            continue;
+        }
+        const float shift = p.naive_softmax ? 0.0f : z_max;
+        float sum = 0.0f;
+        for (int i = 0; i < T; ++i) sum += head.exps(i, j) = std::exp(head.masked(i, j) / p.temperature - shift);
+        for (int i = 0; i < T; ++i) head.weights(i, j) = head.exps(i, j) / sum;
+    }
+    for (int i = 0; i < T; ++i) {
+        float z_max = minus_infinity, sum = 0.0f;
+        for (int j = 0; j < Tk; ++j) {
+            z_max = std::fmax(z_max, head.masked(i, j) / p.temperature);
+            sum += head.exps(i, j);
+        }
+        head.row_max[i] = z_max;
+        head.row_sum[i] = sum;
+        head.entropy[i] = entropy_of(head.weights.row(i), Tk);
+    }
+}
+
+void fill_weight_sums(HeadResult& head) {
+    for (int i = 0; i < head.weights.rows; ++i) {
+        const float* a = head.weights.row(i);
+        head.weight_sum[i] = std::accumulate(a, a + head.weights.cols, 0.0f);
+        head.later_weight[i] = i + 1 < head.weights.cols ? std::accumulate(a + i + 1, a + head.weights.cols, 0.0f) : 0.0f;
+    }
 }
 
 }  // namespace attn::detail

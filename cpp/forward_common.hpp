@@ -35,4 +35,12 @@ bool row_fully_masked(const Problem& p, int i);
 // −Σ a·ln a over a row of weights (0·ln 0 = 0), in nats.
 float entropy_of(const float* weights, int n);
 
+// The softmax over queries (SoftmaxAxis::Queries) of a head whose `masked` is filled: each key
+// column of z = masked/τ is normalised (its max subtracted unless naive); a column every query
+// masks with −∞ is all zeros. Fills exps, weights and the row statistics.
+void softmax_over_queries(const Problem& p, HeadResult& head);
+
+// weight_sum(i) = Σ_j a_ij and later_weight(i) = Σ_{j>i} a_ij, for every row.
+void fill_weight_sums(HeadResult& head);
+
 }  // namespace attn::detail

@@ -67,6 +67,8 @@ void forward_reference(const Problem& p, Result& r) {
             // exponent is ≤ 0 and exp cannot overflow; exp(−∞) = 0 gives masked keys exactly zero
             // weight. The naive form, e^z / Σ e^z, is kept to show why: it overflows to ∞ and
             // ∞/∞ = NaN for large scores. A row with no visible key is all zeros, not 0/0.
+            // (over queries, pass 5 waits for every row: it normalises columns, below)
+            if (p.softmax_over == SoftmaxAxis::Queries) continue;
             float* a_i = head.weights.row(i);
             if (detail::row_fully_masked(p, i)) {
                 for (int j = 0; j < Tk; ++j) a_i[j] = head.exps(i, j) = 0.0f;
@@ -88,7 +90,12 @@ void forward_reference(const Problem& p, Result& r) {
                 head.row_sum[i] = sum;
                 head.entropy[i] = detail::entropy_of(a_i, Tk);
             }
-            // pass 6: the context o_i = Σ_j a_ij · v_j                              (T, HS)
+        }
+        // pass 5 over queries: each key column normalised instead of each query row
+        if (p.softmax_over == SoftmaxAxis::Queries) detail::softmax_over_queries(p, head);
+        detail::fill_weight_sums(head);
+        // pass 6: the context o_i = Σ_j a_ij · v_j                                  (T, HS)
+        for (int i = 0; i < T; ++i) {
             for (int c = 0; c < HS; ++c) {
                 float acc = 0.0f;
                 for (int j = 0; j < Tk; ++j) acc += head.weights(i, j) * head.v(j, c);

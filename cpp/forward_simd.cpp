@@ -71,7 +71,9 @@ bool forward_simd(const Problem& p, Result& r, const Progress& progress) {
                     m_i[j] = p.mask_before_scale ? (m_i[j] + m) * score_scale : s_i[j] + m;
                 }
             }
-            // pass 5: softmax of z = masked / τ (stable unless naive was asked for)
+            // pass 5: softmax of z = masked / τ (stable unless naive was asked for); over
+            // queries it waits for every row (below)
+            if (p.softmax_over == SoftmaxAxis::Queries) continue;
             if (detail::row_fully_masked(p, i)) {
                 std::fill(a_i, a_i + Tk, 0.0f);
                 std::fill(head.exps.row(i), head.exps.row(i) + Tk, 0.0f);
@@ -96,6 +98,12 @@ bool forward_simd(const Problem& p, Result& r, const Progress& progress) {
             while (end > 0 && a_i[end - 1] == 0.0f) --end;
             row_k_end[i] = end;
         }
+        // pass 5 over queries: a teaching view, scalar (columns are strided); no key is skipped
+        if (p.softmax_over == SoftmaxAxis::Queries) {
+            detail::softmax_over_queries(p, head);
+            std::fill(row_k_end.begin(), row_k_end.end(), Tk);
+        }
+        detail::fill_weight_sums(head);
         // pass 6: O_h = A_h·V_h, skipping the zero weights of masked keys           (T, HS)
         matmul(head.weights, head.v, head.context, row_k_end.data());
         // pass 7: concat

@@ -356,10 +356,19 @@ std::string validate(const Config& config, bool output_only, double weight_rows)
             << " (got " << number_text(config.temperature) << ")";
         return out.str();
     }
+    // The tiled and incremental paths normalise a row as its keys arrive; a column needs them all.
+    if (output_only && config.softmax_over != SoftmaxAxis::Keys) {
+        return "softmaxOver \"queries\" is computed by the full forward pass only (the forward-only "
+               "path normalises each query row)";
+    }
     return {};
 }
 
 std::string validate_decode(const Config& config) {
+    if (config.softmax_over != SoftmaxAxis::Keys) {
+        return "the incremental decode normalises each new row over its keys: softmaxOver \"queries\" "
+               "needs every row at once";
+    }
     if (std::isinf(config.mask_fill)) return {};
     return "the incremental decode needs maskFill -Infinity: with a finite fill the full causal rows "
            "weigh keys that are not in the cache yet (got " + number_text(config.mask_fill) + ")";

@@ -28,7 +28,7 @@ enum OutputId {
     kRopeAngles, kAlibiSlopes,
     // per-head matrices and row statistics
     kHeadQ = 20, kHeadK, kHeadV, kScores, kMasked, kWeights, kContext, kRowMax, kRowSum, kEntropy,
-    kExps, kBias,
+    kExps, kBias, kWeightSum, kLaterWeight,
     // the FlashAttention trace
     kTraceTiles = 40, kTraceLogits, kTraceMax, kTraceSum, kTraceRescale, kTracePartial, kTraceContext,
     kTraceOutput,
@@ -50,7 +50,8 @@ enum OptionIndex {
     kOptSourceEmbeddingsRows, kOptSourceEmbeddingsCols, kOptWqRows, kOptWqCols, kOptWkRows,
     kOptWkCols, kOptWvRows, kOptWvCols, kOptWoRows, kOptWoCols, kOptCustomMaskRows,
     kOptCustomMaskCols, kOptPaddingLength, kOptOutputOnly, kOptWeightRowCount,
-    kOptPositionOffset, kOptAlibi, kOptTrace, kOptBlockRows, kOptBlockKeys, kOptDecode, kOptOptionCount
+    kOptPositionOffset, kOptAlibi, kOptTrace, kOptBlockRows, kOptBlockKeys, kOptDecode,
+    kOptSoftmaxOver, kOptOptionCount
 };
 
 // A number from JavaScript as an int, saturated: only window and prefix can be out of range after
@@ -213,7 +214,8 @@ public:
             }
             // row statistics as 1×T rows
             for (auto [id, v] : {std::pair{kRowMax, &hr.row_max}, {kRowSum, &hr.row_sum},
-                                 {kEntropy, &hr.entropy}}) {
+                                 {kEntropy, &hr.entropy}, {kWeightSum, &hr.weight_sum},
+                                 {kLaterWeight, &hr.later_weight}}) {
                 entries.push_back(row_entry(id, h, *v));
             }
         }
@@ -337,6 +339,7 @@ private:
         config_.scale = flag(kOptScale);
         config_.temperature = static_cast<float>(o[kOptTemperature]);
         config_.naive_softmax = flag(kOptNaiveSoftmax);
+        config_.softmax_over = flag(kOptSoftmaxOver) ? attn::SoftmaxAxis::Queries : attn::SoftmaxAxis::Keys;
         config_.position_offset = integer(kOptPositionOffset);
         config_.alibi = flag(kOptAlibi);
     }
@@ -393,7 +396,8 @@ val module_ids() {
     ids.set("HEAD_OUTPUT", named({{"q", kHeadQ}, {"k", kHeadK}, {"v", kHeadV}, {"scores", kScores},
                                   {"masked", kMasked}, {"weights", kWeights}, {"context", kContext},
                                   {"rowMax", kRowMax}, {"rowSum", kRowSum}, {"entropy", kEntropy},
-                                  {"exps", kExps}, {"bias", kBias}}));
+                                  {"exps", kExps}, {"bias", kBias}, {"weightSum", kWeightSum},
+                                  {"laterWeight", kLaterWeight}}));
     ids.set("TRACE_OUTPUT", named({{"tiles", kTraceTiles}, {"logits", kTraceLogits}, {"max", kTraceMax},
                                    {"sum", kTraceSum}, {"rescale", kTraceRescale}, {"partial", kTracePartial},
                                    {"context", kTraceContext}, {"output", kTraceOutput}}));
@@ -429,7 +433,7 @@ val module_ids() {
                            {"outputOnly", kOptOutputOnly}, {"weightRowCount", kOptWeightRowCount},
                            {"positionOffset", kOptPositionOffset}, {"alibi", kOptAlibi},
                            {"trace", kOptTrace}, {"blockRows", kOptBlockRows}, {"blockKeys", kOptBlockKeys},
-                           {"decode", kOptDecode}}));
+                           {"decode", kOptDecode}, {"softmaxOver", kOptSoftmaxOver}}));
     ids.set("OPTION_COUNT", static_cast<int>(kOptOptionCount));
     return ids;
 }

@@ -30,7 +30,7 @@ inline Mat mul(const Mat& a, const Mat& b) {
 
 struct Head {
     Mat scores, masked, weights, context;
-    std::vector<double> row_max, row_sum, entropy;
+    std::vector<double> row_max, row_sum, entropy, weight_sum, later_weight;
 };
 
 struct Forward {
@@ -127,6 +127,7 @@ inline Forward forward(const attn::Config& c, const attn::Problem& p) {
                 head.masked[i][j] = c.mask_before_scale ? (dot + m) * scale + bias : dot * scale + bias + m;
                 any_visible = any_visible || !f.mask[i][j];
             }
+            if (c.softmax_over == attn::SoftmaxAxis::Queries) continue;  // columns, below
             if (!any_visible && std::isinf(fill)) {
                 head.row_max[i] = -inf;  // fully masked with −∞: all-zero weights by definition
                 continue;
@@ -142,6 +143,32 @@ inline Forward forward(const attn::Config& c, const attn::Problem& p) {
             }
             head.row_max[i] = max;
             head.row_sum[i] = sum;
+        }
+        if (c.softmax_over == attn::SoftmaxAxis::Queries) {
+            // softmax over each key column: Σ_i a_ij = 1 where some query sees key j
+            Mat exps(T, std::vector<double>(Tk, 0.0));
+            for (int j = 0; j < Tk; ++j) {
+                double max = -inf, sum = 0.0;
+                for (int i = 0; i < T; ++i) max = std::max(max, head.masked[i][j] / c.temperature);
+                if (max == -inf) continue;  // every query masks key j: zeros
+                const double shift = c.naive_softmax ? 0.0 : max;
+                for (int i = 0; i < T; ++i) sum += exps[i][j] = std::exp(head.masked[i][j] / c.temperature - shift);
+                for (int i = 0; i < T; ++i) head.weights[i][j] = exps[i][j] / sum;
+            }
+            for (int i = 0; i < T; ++i) {
+                head.row_max[i] = -inf;
+                for (int j = 0; j < Tk; ++j) {
+                    head.row_max[i] = std::max(head.row_max[i], head.masked[i][j] / c.temperature);
+                    head.row_sum[i] += exps[i][j];
+                    if (head.weights[i][j] > 0) head.entropy[i] -= head.weights[i][j] * std::log(head.weights[i][j]);
+                }
+            }
+        }
+        head.weight_sum.assign(T, 0.0);
+        head.later_weight.assign(T, 0.0);
+        for (int i = 0; i < T; ++i) {
+            for (int j = 0; j < Tk; ++j) head.weight_sum[i] += head.weights[i][j];
+            for (int j = i + 1; j < Tk; ++j) head.later_weight[i] += head.weights[i][j];
             for (int e = 0; e < HS; ++e) {
                 for (int j = 0; j < Tk; ++j) head.context[i][e] += head.weights[i][j] * f.v[j][g * HS + e];
                 f.concat[i][h * HS + e] = head.context[i][e];

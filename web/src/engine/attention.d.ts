@@ -46,6 +46,12 @@ export interface AttentionConfig {
   /** e^s / Σ e^s without subtracting the row max (overflows for large scores). Default false. */
   naiveSoftmax?: boolean;
   /**
+   * The axis the softmax normalises: "keys" (default: each query row sums to 1) or "queries"
+   * (each key column sums to 1, the rows do not: a misconception, shown to see why it is wrong).
+   * The full forward pass only (compute()).
+   */
+  softmaxOver?: 'keys' | 'queries';
+  /**
    * Default "none". "sinusoidal" is added to X (and to the source); "rope" rotates q and k inside
    * each head: adjacent pairs (2p, 2p+1), as in the RoFormer paper, by position·θ_p with
    * θ_p = 10000^(−2p/dK); an odd dK leaves its last dimension unrotated. Self-attention only.
@@ -70,12 +76,14 @@ export interface HeadResult {
   scores: Matrix;   // T×Tk  QKᵀ/√dK
   bias?: Matrix;    // T×Tk  ALiBi's −m_h·|i − j|, with alibi
   masked: Matrix;   // T×Tk  scores + bias + M (−Infinity where masked with −∞)
-  exps: Matrix;     // T×Tk  e^(z − max), z = masked/τ (naive: e^z)
+  exps: Matrix;     // T×Tk  e^(z − max), z = masked/τ (naive: e^z); over queries the column's max
   weights: Matrix;  // T×Tk  softmax(masked/τ) = exps / rowSum
   context: Matrix;  // T×dK  weights·V
   rowMax: Float32Array;   // T: max of masked/τ per row
   rowSum: Float32Array;   // T: Σ e^(z − max) (naive: Σ e^z)
   entropy: Float32Array;  // T: −Σ a ln a, in nats
+  weightSum: Float32Array;  // T: Σ_j a_ij (1 for a visible row unless softmaxOver is "queries")
+  laterWeight: Float32Array;  // T: Σ_{j>i} a_ij, what row i takes from the keys after it
 }
 
 export interface AttentionResult {

@@ -20,7 +20,7 @@ const invert = (table) => {
 // Name tables indexed by the core's output id (arrays, not objects: the lookups run once per
 // matrix on every call, and a small forward takes only microseconds).
 const MODEL_NAME = invert(MODEL_OUTPUT);
-const ROW_STAT_NAME = invert({ rowMax: HEAD_OUTPUT.rowMax, rowSum: HEAD_OUTPUT.rowSum, entropy: HEAD_OUTPUT.entropy });
+const ROW_STAT_NAME = invert({ rowMax: HEAD_OUTPUT.rowMax, rowSum: HEAD_OUTPUT.rowSum, entropy: HEAD_OUTPUT.entropy, weightSum: HEAD_OUTPUT.weightSum, laterWeight: HEAD_OUTPUT.laterWeight });
 const HEAD_NAME = invert(HEAD_OUTPUT);
 const TRACE_NAME = invert(TRACE_OUTPUT);
 const DECODE_NAME = invert(DECODE_OUTPUT);

@@ -4,6 +4,9 @@
 // the core's (cpp/validate.cpp), so native and browser builds give the same messages.
 import { MASK_KIND, POSITIONAL, WEIGHTS_KIND } from './module-ids.js';
 
+// The softmax's axis: keys (each query row sums to 1) or queries (the misconception, columns).
+const SOFTMAX_AXIS = Object.freeze({ keys: 0, queries: 1 });
+
 const WEIGHT_NAMES = ['wq', 'wk', 'wv', 'wo'];
 
 function fail(message) {
@@ -237,6 +240,7 @@ export function normaliseConfig(config, { outputOnly = false, limits }) {
       scale: boolean(config.scale, 'scale', true),
       temperature,
       naiveSoftmax: boolean(config.naiveSoftmax, 'naiveSoftmax', false),
+      softmaxOver: oneOf(config.softmaxOver, 'softmaxOver', SOFTMAX_AXIS, 'keys'),
       useReference: false,
       // the sizes, checked by the core before anything is copied in
       tokenCount: T,

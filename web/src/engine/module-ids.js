@@ -10,7 +10,7 @@ export const MODEL_OUTPUT = Object.freeze({
 
 export const HEAD_OUTPUT = Object.freeze({
   q: 20, k: 21, v: 22, scores: 23, masked: 24, weights: 25, context: 26,
-  rowMax: 27, rowSum: 28, entropy: 29, exps: 30, bias: 31,
+  rowMax: 27, rowSum: 28, entropy: 29, exps: 30, bias: 31, weightSum: 32, laterWeight: 33,
 });
 
 export const TRACE_OUTPUT = Object.freeze({
@@ -34,4 +34,5 @@ export const OPTION_NAMES = Object.freeze([
   'wvRows', 'wvCols', 'woRows', 'woCols', 'customMaskRows', 'customMaskCols', 'paddingLength',
   'outputOnly', 'weightRowCount',
   'positionOffset', 'alibi', 'trace', 'blockRows', 'blockKeys', 'decode',
+  'softmaxOver',
 ]);
