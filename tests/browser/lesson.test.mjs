@@ -1356,3 +1356,126 @@ test('reused companion runs hold the numbers a fresh run computes', async () => 
   assert.equal(lazy.dots, later.dots);
   assert.equal(runs, 1);
 });
+
+// The course's gaps: softmax over the wrong axis, "a large weight ≠ a strong relation", and what
+// a row would read from the future without the causal mask (self-test question 3). The expected
+// numbers are the engine's, run here in Node.
+const journeyRun = async (hash, changes = {}) => {
+  const { toEngineConfig } = await import('../../web/src/state/validate.js');
+  const engine = await createAttention();
+  return engine.compute({ ...toEngineConfig(decodeHash(hash).state), ...changes });
+};
+const rowOf = (m, r) => Array.from(m.data.subarray(r * m.cols, (r + 1) * m.cols));
+
+test('the softmax lab normalises over the queries when asked: the rows no longer sum to 1', async () => {
+  const hash = '#preset=journey&v=1&step=softmax&row=6';
+  const over = await journeyRun(hash, { softmaxOver: 'queries' });
+  const head = over.perHead[0];
+  for (const lang of ['en', 'zh-CN']) {
+    const { page, errors, close } = await open(`${hash}&lang=${lang}`);
+    try {
+      const lab = (col) => page.$$eval(`#softmax-lab td[data-matrix="lab"][data-col="${col}"]`, (c) => c.map((n) => n.textContent.trim()));
+      assert.equal(await page.isChecked('#lesson-softmax-over-keys'), true);
+      assert.match(await page.textContent('[data-lab="wsum"]'), /= 1$/);
+      await page.check('#lesson-softmax-over-queries');
+      await page.waitForFunction(() => /smax=queries/.test(location.hash));
+      await settle(page);
+      // The table's weights are the core's column-normalised ones; the row's sum is shown ≠ 1.
+      assert.deepEqual(await lab(2), fixed3(rowOf(head.weights, 5)));
+      assert.equal(head.weightSum[5].toFixed(3), '2.411');
+      const wsum = await page.textContent('[data-lab="wsum"]');
+      assert.ok(wsum.includes('Σ_j a_ij = 2.411 ≠ 1'), wsum);
+      const notes = await page.innerText('#softmax-lab .lab-notes');
+      const sums = Array.from(head.weightSum, (s, r) => `${r + 1} ${over.tokens[r]} ${s.toFixed(3)}`).join(' · ');
+      assert.ok(notes.includes(sums), notes);
+      if (lang === 'en') assert.match(notes, /no longer a weighted average of the values/);
+      else assert.match(notes, /不再是各个值向量的加权平均/);
+      // The step's formula normalises each column; a weight's explanation says so, with the row's sum.
+      const tex = await page.$$eval('section[data-step="softmax"] .formulas-tex > .step-formula', (n) => n.map((f) => f.dataset.tex));
+      assert.ok(tex.some((line) => line.includes('\\max_k z_{kj}')), tex.join('\n'));
+      await page.click(cell('weights', 0, 5, 5));
+      assert.match(await explanation(page), /a₆₆ = 1\.000 \/ Σₖ e\^\(zₖ₆ − maxₖ zₖ₆\) = 1\.000|a₆₆ = 1\.000 \/ Σₖ e\^\(zₖ₆ − maxₖ zₖ₆\) ≈ 1\.000/);
+      assert.ok((await page.innerText('#explain')).includes('2.411'));
+      // The Σ column of A prints the core's row sums, the step's context follows the same weights.
+      const sigma = await page.$$eval('section[data-step="softmax"] td.rowsum', (c) => c.map((n) => n.textContent));
+      assert.deepEqual(sigma.slice(0, 6), fixed3(Array.from(head.weightSum)));
+      await page.screenshot({ path: path.join(screenshots, `lesson-lab-queries-${lang}.png`), fullPage: false });
+      await page.$eval('#softmax-lab', (n) => n.scrollIntoView());
+      await page.screenshot({ path: path.join(screenshots, `lesson-lab-queries-lab-${lang}.png`), fullPage: false });
+      // Back to the keys: each row sums to 1 again.
+      await page.check('#lesson-softmax-over-keys');
+      await page.waitForFunction(() => !/smax=/.test(location.hash));
+      assert.match(await page.textContent('[data-lab="wsum"]'), /= 1$/);
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  }
+});
+
+test('a large weight is not a strong relation: row 1 under the causal mask puts 1.000 on itself whatever the tokens', async () => {
+  for (const lang of ['en', 'zh-CN']) {
+    const { page, errors, close } = await open(`#preset=journey&v=1&step=softmax&row=3&mask=none&lang=${lang}`);
+    try {
+      const run = await journeyRun('#preset=journey&v=1&mask=none');
+      const row = rowOf(run.perHead[0].weights, 2);
+      const best = row.indexOf(Math.max(...row));
+      const note = () => page.innerText('#lab-relative');
+      const first = await note();
+      assert.ok(first.includes(row[best].toFixed(3)) && first.includes(`“${run.tokens[best]}”`), first);
+      // The example: row 1 under the causal mask, whatever the tokens.
+      await page.click('#lesson-relative-example');
+      await page.waitForFunction(() => /row=1|^(?!.*row=)/.test(location.hash) && !/mask=none/.test(location.hash));
+      await settle(page);
+      assert.ok((await note()).includes(lang === 'en' ? 'puts 1.000 on itself whatever the tokens' : '都把 1.000 放在自己身上'), await note());
+      assert.equal(await page.isVisible('#lesson-relative-example'), false);
+      await page.$eval('#softmax-lab', (n) => n.scrollIntoView());
+      await page.screenshot({ path: path.join(screenshots, `lesson-lab-relative-${lang}.png`), fullPage: false });
+      // Another sentence: still 1.000.
+      await page.fill('#sentence', 'Colourless green ideas sleep furiously');
+      await page.waitForFunction(() => document.querySelector('#lab-relative')?.textContent.includes('Colourless'));
+      assert.ok((await note()).includes('1.000'));
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  }
+});
+
+test('the mask step shows what a row would read from the future without the mask', async () => {
+  const hash = '#preset=journey&v=1&step=mask&row=2';
+  const none = await journeyRun(hash, { mask: 'none' });
+  const later = none.perHead[0].laterWeight;
+  for (const lang of ['en', 'zh-CN']) {
+    const { page, errors, close } = await open(`${hash}&lang=${lang}`);
+    try {
+      const peek = () => page.innerText('#future-peek');
+      let text = await peek();
+      const share = `${(later[1] * 100).toFixed(1)} %`;
+      assert.ok(text.includes(share), text);
+      if (lang === 'en') assert.ok(text.includes(`Without the mask, token 2 “journey” would take ${share} of its output from tokens after it (with the causal mask: 0.0 %)`), text);
+      else assert.ok(text.includes(`去掉掩码后，第 2 个词 “journey” 的输出会有 ${share} 来自它后面的词`), text);
+      // Which ones: every later token with its weight in the unmasked run.
+      const w = rowOf(none.perHead[0].weights, 1);
+      for (let j = 2; j < none.T; j += 1) assert.ok(text.includes(`“${none.tokens[j]}” ${w[j].toFixed(3)}`), text);
+      await page.$eval('#future-peek', (n) => n.scrollIntoView({ block: 'center' }));
+      await page.screenshot({ path: path.join(screenshots, `lesson-mask-future-${lang}.png`), fullPage: false });
+      // Every row at once: the comparison's A without the mask, whose run the note then reuses.
+      await page.click('#lesson-peek-compare');
+      await page.waitForFunction(() => /cmp=1/.test(location.hash));
+      await settle(page);
+      assert.equal(await page.isVisible('#lesson-peek-compare'), false);
+      assert.ok((await peek()).includes(share));
+      // Another row, picked here: its own share; the last row has nothing after it.
+      await page.click('#future-peek button[data-peek-row="0"]');
+      await page.waitForFunction((s) => document.querySelector('#future-peek').innerText.includes(s), `${(later[0] * 100).toFixed(1)} %`);
+      await page.click('#future-peek button[data-peek-row="5"]');
+      await page.waitForFunction(() => /row=6/.test(location.hash));
+      text = await peek();
+      assert.match(text, lang === 'en' ? /is the last: nothing comes after it/ : /后面没有词/);
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  }
+});

@@ -168,5 +168,12 @@ export const FROZEN_LINKS = [
     state: {"tokenization":"whitespace","sentence":"Your journey starts with one step","dModel":3,"heads":1,"mask":"causal","scale":true,"weights":"identity","seed":0,"embeddings":[[0.43,0.15,0.89],[0.55,0.87,0.66],[0.57,0.85,0.64],[0.22,0.58,0.33],[0.77,0.25,0.1],[0.05,0.8,0.55]],"step":"all","head":1,"row":1,"cell":"","window":3,"prefix":2,"padding":null,"customMask":null,"maskFill":"-inf","maskBeforeScale":false,"temperature":1,"naive":false,"compare":false,"wq":null,"wk":null,"wv":null,"wo":null,"kvHeads":0,"positional":"none","cross":false,"source":"I love natural language processing","sourcePadding":null,"crossCausal":false,"shuffle":0,"split":"all"},
     lastOutputRow: [0.421941,0.623115,0.550729],
   },
-
+  {
+    link: "#preset=journey&v=1&smax=queries&step=softmax&row=6",
+    presetId: "journey",
+    lang: null,
+    view: {"embed":false,"hidden":[]},
+    state: {"tokenization":"whitespace","sentence":"Your journey starts with one step","dModel":3,"heads":1,"mask":"causal","scale":true,"weights":"identity","seed":0,"embeddings":[[0.43,0.15,0.89],[0.55,0.87,0.66],[0.57,0.85,0.64],[0.22,0.58,0.33],[0.77,0.25,0.1],[0.05,0.8,0.55]],"step":"softmax","head":1,"row":6,"cell":"","window":3,"prefix":2,"padding":null,"customMask":null,"maskFill":"-inf","maskBeforeScale":false,"temperature":1,"naive":false,"softmaxOver":"queries","compare":false,"wq":null,"wk":null,"wv":null,"wo":null,"kvHeads":0,"positional":"none","cross":false,"source":"I love natural language processing","sourcePadding":null,"crossCausal":false,"shuffle":0,"split":"all"},
+    lastOutputRow: [0.790713,1.528732,1.141725],
+  },
 ];

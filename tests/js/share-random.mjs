@@ -95,6 +95,7 @@ export const GENERATORS = {
   maskBeforeScale: (r) => r.chance(0.5),
   temperature: (r) => (r.chance(0.5) ? r.pick([1, 0.5, 2, 0.01, 100]) : Number((0.01 + r() * 10).toFixed(3))),
   naive: (r) => r.chance(0.3),
+  softmaxOver: (r, s, field) => (r.chance(0.2) ? 'queries' : field.default),
   compare: (r) => r.chance(0.3),
   // Edited weights come as all four or none (validateLesson); wq decides.
   wq: (r, s) => (r.chance(0.3) ? matrix(r, s.dModel, s.dModel) : null),

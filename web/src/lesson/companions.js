@@ -3,7 +3,10 @@
 //   "0.955/√3" line of an explanation), or the result itself when scaling is already off;
 // - `stable`: with naive softmax on, the stable run, shown next to the naive one;
 // - `compare`: the same input with the other of "none" and "causal" (bidirectional vs causal);
-//   not in cross-attention, whose mask the cross-attention controls set.
+//   not in cross-attention, whose mask the cross-attention controls set;
+// - `unmasked`: the same input with mask "none" (what a row would read from the future without
+//   the causal mask: the mask step's note, self-test question 3); the compared run when that is
+//   it, the result itself when the mask is already none.
 // No DOM; every number still comes from the engine.
 
 /** The mask kind a comparison shows next to `mask`. */
@@ -76,10 +79,18 @@ export function computeCompanions(engine, config, result, state, previous = null
   const compare = state.compare && !result.source
     ? tryCompute(engine, { ...without(config, ['window', 'prefix', 'customMask']), mask: compareMaskOf(state.mask) })
     : null;
+  // Made when first read: only the mask step reads it.
+  const unmaskedRun = result.source ? () => null
+    : state.mask === 'none' ? () => result
+    : compare && compareMaskOf(state.mask) === 'none' ? () => compare
+    : lazyRun(engine, unmaskedConfig(config));
   return {
     result,
     get dots() {
       return dotsRun();
+    },
+    get unmasked() {
+      return unmaskedRun();
     },
     dotsRun,
     stable,
@@ -88,6 +99,9 @@ export function computeCompanions(engine, config, result, state, previous = null
     plain,
   };
 }
+
+// The config without its mask (padding stays: it is not the causal mask one forgets).
+const unmaskedConfig = (config) => ({ ...without(config, ['window', 'prefix', 'customMask']), mask: 'none' });
 
 /** A copy of `ctx` with `fields` changed that keeps its getters (the lazy `dots`) unread. */
 export function withFields(ctx, fields) {
@@ -114,5 +128,11 @@ export async function computeCompanionsAsync(compute, config, result, state) {
   const compare = state.compare && !result.source
     ? await attempt({ ...without(config, ['window', 'prefix', 'customMask']), mask: compareMaskOf(state.mask) })
     : null;
-  return { result, dots, stable, compare };
+  // (an extra run in the worker is as long as the main one: made for the mask step only)
+  const unmasked = result.source ? null
+    : state.mask === 'none' ? result
+    : compare && compareMaskOf(state.mask) === 'none' ? compare
+    : state.step === 'mask' ? await attempt(unmaskedConfig(config))
+    : null;
+  return { result, dots, stable, compare, unmasked };
 }

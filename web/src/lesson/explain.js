@@ -346,7 +346,13 @@ function explainWeights(ref, ctx) {
     { name: 'masked', head: ref.head, row: i },
     { name: 'exps', head: ref.head, row: i },
   ];
-  if (rowFullyMasked(head, i)) {
+  const overQueries = state.softmaxOver === 'queries';
+  if (overQueries) {
+    // Normalised over key j's column (the misconception): the row's terms do not make it.
+    const c = sub(ref.col + 1);
+    lines.push(`${a} = ${fmt(at(head.exps, i, ref.col))} / Σₖ e^(zₖ${c} − maxₖ zₖ${c}) ${approx(value)}`);
+    notes.push(t('explain.weights.queries', { token: quote(result.tokens[i]), key: quote(keyToken(result, ref.col)), sum: fmt(head.weightSum[i]) }));
+  } else if (rowFullyMasked(head, i)) {
     lines.push(`${a} = 0`);
     notes.push(t('explain.row.allMasked'));
   } else {
@@ -367,7 +373,9 @@ function explainWeights(ref, ctx) {
   return {
     symbol: `${a}${headMark(ctx, ref.head)}`,
     heading: t('explain.weights.heading', { query: quote(result.tokens[i]), key: quote(keyToken(result, ref.col)) }),
-    tex: state.naive
+    tex: overQueries
+      ? String.raw`a_{ij} = \frac{e^{\,z_{ij} - \max_k z_{kj}}}{\sum_k e^{\,z_{kj} - \max_k z_{kj}}}`
+      : state.naive
       ? String.raw`a_{ij} = \frac{e^{z_{ij}}}{\sum_k e^{z_{ik}}}`
       : String.raw`a_{ij} = \frac{e^{\,z_{ij} - \max_k z_{ik}}}{\sum_k e^{\,z_{ik} - \max_k z_{ik}}}`,
     lines,

@@ -18,6 +18,12 @@ const softmaxRule = (naive) =>
     ? String.raw`a_{ij} = \frac{e^{z_{ij}}}{\sum_k e^{z_{ik}}}`
     : String.raw`a_{ij} = \frac{e^{\,z_{ij} - \max_k z_{ik}}}{\sum_k e^{\,z_{ik} - \max_k z_{ik}}}`;
 
+// a_ij over the queries, each key column normalised: the course's misconception (the lab's switch).
+const columnRule = (naive) =>
+  naive
+    ? String.raw`a_{ij} = \frac{e^{z_{ij}}}{\sum_k e^{z_{kj}}}`
+    : String.raw`a_{ij} = \frac{e^{\,z_{ij} - \max_k z_{kj}}}{\sum_k e^{\,z_{kj} - \max_k z_{kj}}}`;
+
 // S with the division by √d_k or without it (the lab's √d_k switch).
 const scaleRule = (scaled, dK, t) =>
   scaled
@@ -42,7 +48,7 @@ export function formulaVariants(id, tex, t, dK) {
   }
   if (id === 'mask' && (tex === maskedRule(true) || tex === maskedRule(false))) return [maskedRule(false), maskedRule(true)];
   if (id === 'softmax') {
-    for (const rules of [[attentionRule(false), attentionRule(true)], [softmaxRule(false), softmaxRule(true)]]) {
+    for (const rules of [[attentionRule(false), attentionRule(true)], [softmaxRule(false), softmaxRule(true), columnRule(false), columnRule(true)]]) {
       if (rules.includes(tex)) return rules;
     }
   }
@@ -73,7 +79,7 @@ export function stepFormulas(id, state, result, t) {
       // in a fraction of the time the whole line takes.
       const lines = [attentionRule(tau !== 1)];
       if (tau !== 1) lines.push(String.raw`\tau = ${tauText(tau)}`);
-      lines.push(softmaxRule(state.naive));
+      lines.push(state.softmaxOver === 'queries' ? columnRule(state.naive) : softmaxRule(state.naive));
       return lines;
     }
     case 'context':

@@ -142,6 +142,7 @@ export function createLesson(deps) {
         // drawing it with each cell edited in another step cost 2.6 ms of a W_Q edit at T = 32;
         // far from the screen on a page of all steps, in idle time: view.js)
         if (lab.el.isConnected && !lab.el.closest('.parked')) view.updatePanel(lab, context());
+        if (workbench.el.isConnected && !workbench.el.closest('.parked')) view.updatePanel(workbench, context());
         overview?.render(context());
         showExplanation();
         performance.clearMeasures('lesson:render');

@@ -1,10 +1,12 @@
 // The mask workbench (step "+ M"): the mask kind, its width (window) or prefix length, padding
 // tokens on top of any kind, the fill value of M, and whether M is added before or after the
 // division by √d_k. The M matrix itself is drawn by the step view; its cells toggle the custom
-// mask. Every number quoted in the notes is read from the engine's result.
+// mask. Every number quoted in the notes is read from the engine's result. Below them, what the
+// chosen row would read from the future without the mask (future-peek.js).
 import { h, keyedChildren, setAlternatives, setAttr, setHidden, setText } from '../render/dom.js';
 import { parseWholeNumber } from '../state/parse.js';
 import { compareMaskOf } from './companions.js';
+import { createFuturePeek } from './future-peek.js';
 import { FILL_VALUES, MASK_KINDS } from '../state/schema.js';
 import { fillText } from './explain.js';
 import { fmt, indices } from '../render/numbers.js';
@@ -56,12 +58,14 @@ export function createMaskWorkbench(callbacks) {
   const compareField = h('label', { className: 'opt compare' }, [compareBox, ' ', compareLabel]);
   const message = h('p', { className: 'lesson-error', role: 'alert', hidden: true });
   const notes = h('ul', { className: 'wb-notes' });
+  const peek = createFuturePeek({ change: (partial) => callbacks.change(partial) });
   const el = h('div', { className: 'workbench', id: 'mask-workbench' }, [
     h('h3', { dataset: { i18n: 'mask.title' } }),
     h('div', { className: 'wb-grid' }, [kindSet, padSet, fillSet, orderSet]),
     compareField,
     message,
     notes,
+    peek.el,
   ]);
 
   let lastTokens = null;
@@ -137,6 +141,7 @@ export function createMaskWorkbench(callbacks) {
     // (setAttr: unchanged chips are left alone, not rewritten on every change of the mask)
     padChips.querySelectorAll('button[data-pad]').forEach((chip, j) => setAttr(chip, 'aria-pressed', state.padding?.[j] ? 'true' : 'false'));
     renderNotes(maskNotes(ctx));
+    peek.update(ctx);
   }
 
   // A field of the shared place shown, or unseen (and out of the tab order: visibility: hidden).

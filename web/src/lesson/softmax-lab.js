@@ -1,11 +1,13 @@
 // The softmax lab (step "softmax"), for one query row of one head: the scores s + m, the
 // exponentials e^(z − max), their sum, the weights as bars with numbers, the row's entropy, and
 // the controls that change them: temperature τ, √d_k scaling, naive softmax (e^z without
-// subtracting the max, in float32, next to the stable result) and scaling X by 10.
+// subtracting the max, in float32, next to the stable result), scaling X by 10, and the axis the
+// softmax normalises (keys, or queries: the course's misconception, whose row sums are shown).
 // Every number is read from the engine's results (companions.js); none is computed here.
 import { h, keyedChildren, setAlternatives, setAttr, setHidden, setText } from '../render/dom.js';
 import { labPresentation } from '../render/policy.js';
 import { createMatrix } from '../render/matrix.js';
+import { createRelativeNote } from './relative-note.js';
 import { parseDecimal } from '../state/parse.js';
 import { factor, fmt } from '../render/numbers.js';
 
@@ -30,6 +32,8 @@ export function createSoftmaxLab(callbacks) {
   const tauInput = h('input', { id: 'lesson-tau', type: 'text', inputmode: 'decimal', spellcheck: 'false', size: '6' });
   const scaleBox = h('input', { id: 'lesson-scale', type: 'checkbox' });
   const naiveBox = h('input', { id: 'lesson-naive', type: 'checkbox' });
+  // The softmax's axis: a radio pair, keys (each row, right) or queries (each column, wrong).
+  const axisBoxes = ['keys', 'queries'].map((axis) => h('input', { type: 'radio', name: 'lesson-softmax-over', value: axis, id: `lesson-softmax-over-${axis}` }));
   const times10 = h('button', { type: 'button', className: 'tool', id: 'lesson-x10', dataset: { i18n: 'lab.x10' } });
   const div10 = h('button', { type: 'button', className: 'tool', id: 'lesson-x01', dataset: { i18n: 'lab.x01' } });
   const message = h('p', { className: 'lesson-error', role: 'alert', hidden: true });
@@ -37,6 +41,7 @@ export function createSoftmaxLab(callbacks) {
   const tableBox = h('div', { className: 'lab-scroll' });
   const summary = h('p', { className: 'lab-summary' });
   const notes = h('ul', { className: 'lab-notes' });
+  const relative = createRelativeNote({ change: (partial) => callbacks.change(partial) });
   const el = h('div', { className: 'lab', id: 'softmax-lab' }, [
     h('h3', { dataset: { i18n: 'lab.title' } }),
     h('div', { className: 'lab-pick' }, [
@@ -50,10 +55,15 @@ export function createSoftmaxLab(callbacks) {
       h('label', { className: 'opt' }, [naiveBox, ' ', h('span', { dataset: { i18n: 'lab.naive' } })]),
       h('span', { className: 'tools' }, [times10, div10]),
     ]),
+    h('div', { className: 'lab-controls lab-axis', role: 'radiogroup', 'aria-labelledby': 'lesson-softmax-over-label' }, [
+      h('span', { className: 'lab-label', id: 'lesson-softmax-over-label', dataset: { i18n: 'lab.axis' } }),
+      ...axisBoxes.map((box) => h('label', { className: 'opt' }, [box, ' ', h('span', { dataset: { i18n: `lab.axis.${box.value}` } })])),
+    ]),
     message,
     tableBox,
     summary,
     notes,
+    relative.el,
   ]);
 
   let ctx = null;
@@ -82,6 +92,7 @@ export function createSoftmaxLab(callbacks) {
   tauInput.addEventListener('input', () => setTau(parseDecimal(tauInput.value.trim().replace('\u2212', '-'))));
   scaleBox.addEventListener('change', () => callbacks.setScale(scaleBox.checked));
   naiveBox.addEventListener('change', () => callbacks.change({ naive: naiveBox.checked }));
+  for (const box of axisBoxes) box.addEventListener('change', () => box.checked && callbacks.change({ softmaxOver: box.value }));
   times10.addEventListener('click', () => callbacks.scaleEmbeddings(10));
   div10.addEventListener('click', () => callbacks.scaleEmbeddings(0.1));
   rowPicker.addEventListener('click', (event) => {
@@ -121,8 +132,10 @@ export function createSoftmaxLab(callbacks) {
     if (document.activeElement !== tauRange) tauRange.value = String(Math.log10(state.temperature));
     scaleBox.checked = state.scale;
     naiveBox.checked = state.naive;
+    for (const box of axisBoxes) box.checked = box.value === (state.softmaxOver ?? 'keys');
 
     renderTable(ctx, i, hd);
+    if (result.perHead[hd]) relative.update(ctx, i, hd);
   }
 
   let tableKey = '';
@@ -142,13 +155,14 @@ export function createSoftmaxLab(callbacks) {
     }
     // Redrawn only when something in it changed.
     const rowKey = (head) => (head ? [head.masked, head.exps, head.weights].map((m) => m.data.subarray(i * m.cols, (i + 1) * m.cols).join(',')).join(';') : '');
-    const key = [i, hd, state.temperature, state.scale, result.tokens.join('\u0001'), (result.source ?? result).tokens.join('\u0001'), tr('lab.key'), rowKey(steady), rowKey(naive),
-      steady.rowSum[i], steady.entropy[i], naive?.rowSum[i]].join('|');
+    const overQueries = state.softmaxOver === 'queries';
+    const key = [i, hd, state.temperature, state.scale, overQueries, result.tokens.join('\u0001'), (result.source ?? result).tokens.join('\u0001'), tr('lab.key'), rowKey(steady), rowKey(naive),
+      steady.rowSum[i], steady.entropy[i], naive?.rowSum[i], steady.weightSum.join(',')].join('|');
     if (key === tableKey) return;
     tableKey = key;
     const keys = (result.source ?? result).tokens; // the source's in cross-attention
     const { keys: shown, kind } = labPresentation({ queries: result.T, keys: result.Tk });
-    const heads = [state.temperature === 1 ? 's + m' : Z_HEAD_TAU, 'e^(z − max)', tr('lab.weight'), tr('lab.naiveExp'), tr('lab.naiveWeight')];
+    const heads = [state.temperature === 1 ? 's + m' : Z_HEAD_TAU, overQueries ? tr('lab.expColumn') : 'e^(z − max)', tr(overQueries ? 'lab.weightColumn' : 'lab.weight'), tr('lab.naiveExp'), tr('lab.naiveWeight')];
     const made = [shown, kind, keys.slice(0, shown).join('\u0001'), ...heads.slice(1)].join('|');
     if (made !== matrixKey) {
       matrixKey = made;
@@ -185,10 +199,11 @@ export function createSoftmaxLab(callbacks) {
     matrix.update({ rows: shown, cols: heads.length, data }, { mask: { data: masked }, blankCols: naive ? [] : NAIVE_COLS });
 
     const sumE = steady.rowSum[i];
+    // Over queries the row's Σ e^(z − max) mixes the columns' maxima: the columns' sum is shown.
     const parts = [
       ['max', `max z = ${fmt(steady.rowMax[i])}`],
-      ['sum', `Σ e^(z − max) = ${fmt(sumE)}`],
-      ['wsum', sumE === 0 ? `Σ a = 0` : `Σ a = ${fmt(sumE)} / ${fmt(sumE)} = 1`],
+      ['sum', overQueries ? tr('lab.columnSums') : `Σ e^(z − max) = ${fmt(sumE)}`],
+      ['wsum', overQueries ? tr('lab.rowSum', { value: fmt(steady.weightSum[i]) }) : sumE === 0 ? `Σ a = 0` : `Σ a = ${fmt(sumE)} / ${fmt(sumE)} = 1`],
       ['entropy', tr('lab.entropy', { value: fmt(steady.entropy[i]) })],
       // Always in the summary, unseen without naive softmax (as its columns): switching it on or
       // off then moves nothing. Unseen, it keeps its last sum (or a dash before the first run).
@@ -201,8 +216,9 @@ export function createSoftmaxLab(callbacks) {
     // Rewritten only where a text changed (each new element would be laid out again).
     parts.forEach(([, text], k) => setText(summary.children[k], text));
     summary.classList.toggle('with-naive', Boolean(naive));
+    summary.classList.toggle('over-queries', overQueries);
 
-    renderNotes(result, state, i, sumE, naive, tr);
+    renderNotes(result, state, i, sumE, naive, tr, steady);
   }
   let naiveShown = false; // the readout says the naive numbers too
 
@@ -219,8 +235,12 @@ export function createSoftmaxLab(callbacks) {
   const naiveNote = h('li', { className: 'lab-naive-note' }, [h('span', { className: 'lab-alt' }, [naiveOk, naiveOverflow])]);
   let lastOverflow = 0;
 
-  function renderNotes(result, state, i, sumE, naive, tr) {
+  function renderNotes(result, state, i, sumE, naive, tr, steady) {
     const list = [['row', tr('lab.note.row', { token: `“${result.tokens[i]}”`, i: i + 1 })]];
+    if (state.softmaxOver === 'queries') {
+      list.push(['axis', tr('lab.note.queries', { token: `“${result.tokens[i]}”`, sum: fmt(steady.weightSum[i]) })]);
+      list.push(['rowSums', tr('lab.note.rowSums', { sums: rowSumsText(result, steady) })]);
+    }
     // The τ note is there at τ = 1 too, so that moving the slider off 1 does not push the page
     // below down by a line.
     const tauNote = state.temperature === 1 ? 'lab.note.plain' : state.temperature < 1 ? 'lab.note.cold' : 'lab.note.hot';
@@ -249,4 +269,10 @@ export function createSoftmaxLab(callbacks) {
   }
 
   return { el, update };
+}
+
+// Every shown query row's Σ_j a_ij as the core computed it: "1 Your 0.412 · 2 journey 1.305 …".
+function rowSumsText(result, head) {
+  const shown = labPresentation({ queries: result.T, keys: result.Tk }).queries;
+  return result.tokens.slice(0, shown).map((token, r) => `${r + 1} ${token} ${fmt(head.weightSum[r])}`).join(' · ');
 }

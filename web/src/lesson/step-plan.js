@@ -6,6 +6,7 @@ import { superscript, subscript } from '../i18n/index.js';
 import { allHeadsShown, matrixPresentation, printed } from '../render/policy.js';
 import { compareMaskOf } from './companions.js';
 import { fillText } from './explain.js';
+import { fmt } from '../render/numbers.js';
 import { EDITABLE, STEPS, stepIndex } from './steps.js';
 
 const WEIGHT_MATRICES = new Set(['weights', 'exps', 'cmp-weights']);
@@ -153,6 +154,8 @@ export function drawOptions(spec, rows, ctx) {
     options.rowSums = Array.from({ length: rows }, (_, r) => {
       const row = head.weights.data.subarray(r * head.weights.cols, (r + 1) * head.weights.cols);
       if (row.some(Number.isNaN)) return 'NaN';
+      // Over queries a row's sum is anything: the core's Σ_j a_ij, printed
+      if (state.softmaxOver === 'queries') return fmt(head.weightSum[r]);
       return head.rowSum[r] === 0 ? '0' : '1';
     });
   }

@@ -27,6 +27,7 @@ export const MAX_SHUFFLE_SEED = 2147483647;
 export const MAX_WIDTH = 100000; // window and prefix: any larger value means "everything" anyway
 
 export const MASK_KINDS = Object.freeze(['causal', 'none', 'window', 'prefix', 'custom']);
+export const SOFTMAX_AXES = Object.freeze(['keys', 'queries']);
 export const FILL_VALUES = Object.freeze(['-inf', '-1e9', '0']);
 export const WEIGHT_KEYS = Object.freeze(['wq', 'wk', 'wv', 'wo']);
 export const TOKENIZE_MODES = Object.freeze(['whitespace', 'char', 'word']);
@@ -145,6 +146,8 @@ export const ALL_FIELDS = checkTable([
   { key: 'maskBeforeScale', param: 'mbs', kind: 'bool', group: 'lesson', default: false },
   { key: 'temperature', param: 'tau', kind: 'float', group: 'lesson', default: 1, min: 0.01, max: 100 },
   { key: 'naive', param: 'naive', kind: 'bool', group: 'lesson', default: false },
+  // The softmax's axis: 'queries' is the course's misconception (columns sum to 1, rows do not).
+  { key: 'softmaxOver', param: 'smax', kind: 'enum', group: 'lesson', values: SOFTMAX_AXES, default: 'keys' },
   { key: 'compare', param: 'cmp', kind: 'bool', group: 'lesson', default: false },
   ...WEIGHT_KEYS.map(weight),
   // 0 = one key/value head per query head (the engine's default); otherwise it divides `heads`.

@@ -233,6 +233,7 @@ export function lessonEngineConfig(state) {
   if (state.maskBeforeScale) config.maskBeforeScale = true;
   if (state.temperature !== undefined && state.temperature !== 1) config.temperature = state.temperature;
   if (state.naive) config.naiveSoftmax = true;
+  if (state.softmaxOver === 'queries') config.softmaxOver = 'queries';
   if (state.wq) config.weights = { wq: state.wq, wk: state.wk, wv: state.wv, wo: state.wo };
   return config;
 }
