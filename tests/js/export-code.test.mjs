@@ -36,6 +36,7 @@ const CASES = [
     link: '#preset=journey&v=1&naive=1&x=100,100,100;90,90,90;80,80,80;1,1,1;2,2,2;3,3,3',
   },
   { name: 'sinusoidal positions and two key/value heads', link: '#v=1&d=8&h=4', extra: { positional: 'sinusoidal', kvHeads: 2 } },
+  { name: 'softmax over the queries, a padded key', link: '#preset=journey&v=1&smax=queries&pad=001000' },
   { name: 'quotes and unicode in tokens', link: '#v=1&s=%22a%22+b%5C+%E7%8C%AB+%23x' },
 ];
 

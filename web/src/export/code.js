@@ -35,10 +35,10 @@ const DIALECTS = {
     fillNote: '; with −∞ this is scores.masked_fill(mask, float("-inf"))',
     maskedFill: (zeros, fill) => [`M = ${zeros}.masked_fill(mask, ${fill})`],
     softmaxDefinition: () => [],
-    softmax: (z, naive) =>
+    softmax: (z, naive, axis) =>
       naive
-        ? [`e = torch.exp(${z})  # naive: no max subtracted, overflows to inf for large scores`, 'attn_weights = e / e.sum(dim=-1, keepdim=True)']
-        : [`attn_weights = torch.softmax(${z}, dim=-1)`],
+        ? [`e = torch.exp(${z})  # naive: no max subtracted, overflows to inf for large scores`, `attn_weights = e / e.sum(dim=${axis}, keepdim=True)`]
+        : [`attn_weights = torch.softmax(${z}, dim=${axis})`],
   },
   numpy: {
     library: 'NumPy',
@@ -55,7 +55,7 @@ const DIALECTS = {
     fillNote: '',
     maskedFill: (zeros, fill) => [`M = ${zeros}`, `M[mask] = ${fill}`],
     // A function of its own, so the error state NumPy would warn about is set in one place.
-    softmaxDefinition: (naive) => [
+    softmaxDefinition: (naive, axis) => [
       'def softmax(z):',
       ...(naive
         ? [
@@ -66,9 +66,9 @@ const DIALECTS = {
         : [
             '    # subtract the row max first: every exponent is ≤ 0, so exp cannot overflow',
             "    with np.errstate(invalid='ignore'):",
-            '        e = np.exp(z - z.max(axis=-1, keepdims=True))',
+            `        e = np.exp(z - z.max(axis=${axis}, keepdims=True))`,
           ]),
-      '        return e / e.sum(axis=-1, keepdims=True)',
+      `        return e / e.sum(axis=${axis}, keepdims=True)`,
       '',
     ],
     softmax: (z) => [`attn_weights = softmax(${z})`],
@@ -106,6 +106,9 @@ function describeRun(config, result) {
     beforeScale: config.maskBeforeScale === true,
     temperature: config.temperature ?? 1,
     naive: config.naiveSoftmax === true,
+    // The softmax's axis: -1 normalises each query row; -2 each key column (the misconception).
+    axis: config.softmaxOver === 'queries' ? -2 : -1,
+    fullyMaskedColumns: fill === '-inf' && maskRows.length > 0 && maskRows[0].some((_, j) => maskRows.every((row) => row[j])),
   };
 }
 
@@ -194,7 +197,8 @@ function header(run, link, library) {
     ...(link ? [`# Link: ${commentSafe(link)}`] : []),
     `# T = ${T} tokens, d_model = ${dModel}, ${headsText} (d_k = ${dK}), ${run.maskLabel}${fillText}.`,
     `# Scores ${run.scale ? 'divided by √d_k' : 'not scaled'}${run.beforeScale ? ', mask added before the scaling' : ''}` +
-      `${run.temperature !== 1 ? `, softmax temperature τ = ${run.temperature}` : ''}${run.naive ? ', naive softmax (no max subtracted)' : ''}.`,
+      `${run.temperature !== 1 ? `, softmax temperature τ = ${run.temperature}` : ''}${run.naive ? ', naive softmax (no max subtracted)' : ''}` +
+      `${run.axis === -2 ? ', softmax over the queries (each column sums to 1: the misconception)' : ''}.`,
     '# The inputs and weights are the numbers the playground used (float32, written exactly); after',
     '# each print, a comment holds the numbers the playground shows, to 4 decimals.',
   ];
@@ -291,16 +295,19 @@ function pythonScript(dialect, { config, result, link = null }) {
     line('# no mask: every token sees every token (M = 0)', `M = ${zeros([T, Tk], 'float32')}`);
   }
   line();
-  out.push(...d.softmaxDefinition(run.naive));
+  out.push(...d.softmaxDefinition(run.naive, run.axis));
 
   // One head's attention, written once and indented into the loop when there are several heads.
   const scaleText = run.scale ? ' / d_k ** 0.5' : '';
   const attention = [
     `scores = q @ k.T${scaleText}`,
     run.beforeScale ? `masked = (q @ k.T + M)${scaleText}  # the mask before the scaling` : 'masked = scores + M',
-    ...d.softmax(run.temperature !== 1 ? `masked / ${pyFloat(run.temperature)}` : 'masked', run.naive),
-    ...(run.fullyMasked
+    ...d.softmax(run.temperature !== 1 ? `masked / ${pyFloat(run.temperature)}` : 'masked', run.naive, run.axis),
+    ...(run.fullyMasked && run.axis === -1
       ? ['# a row with every key masked: softmax gives 0/0 = nan; the playground defines it as zeros', `attn_weights[mask.all(${d.axis}=-1)] = 0.0`]
+      : []),
+    ...(run.fullyMaskedColumns && run.axis === -2
+      ? ['# a key no query sees: its column is 0/0 = nan; the playground defines it as zeros', `attn_weights[:, mask.all(${d.axis}=0)] = 0.0`]
       : []),
     'context = attn_weights @ v',
   ];
