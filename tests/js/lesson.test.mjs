@@ -182,6 +182,34 @@ test('companion runs are taken again only where the engine would compute the sam
   assert.deepEqual([...edited.dots.perHead[0].scores.data], [...engine.compute({ ...base, embeddings: x, scale: false }).perHead[0].scores.data]);
 });
 
+test('the run without the mask (the mask step’s future) is made when read, and reuses what already holds it', () => {
+  const runs = [];
+  const counting = { compute: (config) => { runs.push(config); return engine.compute(config); } };
+  const state = validateDraft(stateToDraft(PRESETS.journey.state), limits).state;
+  const base = toEngineConfig(state);
+  const result = engine.compute(base);
+  const made = computeCompanions(counting, base, result, state);
+  assert.equal(runs.length, 0, 'nothing until the mask step reads it');
+  const unmasked = made.unmasked;
+  assert.equal(runs.length, 1);
+  assert.equal(runs[0].mask, 'none');
+  assert.deepEqual([...unmasked.perHead[0].laterWeight], [...engine.compute({ ...base, mask: 'none' }).perHead[0].laterWeight]);
+  made.unmasked;
+  assert.equal(runs.length, 1, 'made once');
+  // The comparison with mask none is that run; with mask none already, the result itself.
+  const compared = computeCompanions(counting, base, result, { ...state, compare: true });
+  assert.equal(compared.unmasked, compared.compare);
+  const none = engine.compute({ ...base, mask: 'none' });
+  assert.equal(computeCompanions(counting, { ...base, mask: 'none' }, none, { ...state, mask: 'none' }).unmasked, none);
+  // The axis of the softmax acts after the scores: the unscaled run is taken again.
+  const first = computeCompanions(counting, base, result, state);
+  first.dots;
+  const before = runs.length;
+  const over = { ...base, softmaxOver: 'queries' };
+  computeCompanions(counting, over, engine.compute(over), { ...state, softmaxOver: 'queries' }, { key: first.dotsKey, dotsRun: first.dotsRun, plain: first.plain }).dots;
+  assert.equal(runs.length, before);
+});
+
 test('the lesson’s fields: defaults, fitting, errors, and text from the address', () => {
   const ctx = { T: 3, dModel: 4, heads: 2 };
   const plain = validateLesson({}, ctx);

@@ -31,7 +31,7 @@ function tryCompute(engine, config) {
 // What acts after QKᵀ: the core computes each head's scores, QK_hᵀ times the scale, before the
 // mask, the temperature and the softmax (pass 3 of cpp/forward_reference.cpp and forward_simd.cpp),
 // so the unscaled run's scores do not depend on these fields.
-const AFTER_SCORES = ['mask', 'window', 'prefix', 'customMask', 'padding', 'maskFill', 'maskBeforeScale', 'temperature', 'naiveSoftmax', 'scale'];
+const AFTER_SCORES = ['mask', 'window', 'prefix', 'customMask', 'padding', 'maskFill', 'maskBeforeScale', 'temperature', 'naiveSoftmax', 'softmaxOver', 'scale'];
 
 /** What the unscaled scores (`dots`) of a config depend on, as a string to compare. */
 export const dotsKey = (config) => JSON.stringify(without(config, AFTER_SCORES));
