@@ -35,7 +35,7 @@ test('the head split colours Q by head, slices it, and the slices, maps and conc
     assert.deepEqual(await hvRow(page, 'split-q', 0, 0), q.slice(0, 3));
     assert.deepEqual(await hvRow(page, 'split-q', 1, 0), q.slice(3, 6));
     // The column bands carry the head colours; the maps' frames too; weights are not in them.
-    const bands = await page.$$eval('#head-split [data-hs-block="q"] tr.band th:nth-child(2)', (ths) => ths.map((th) => getComputedStyle(th).backgroundColor));
+    const bands = await page.$$eval('#head-split [data-hs-block="q"] tr.band td:nth-child(2)', (cells) => cells.map((cell) => getComputedStyle(cell).backgroundColor));
     assert.deepEqual(bands, [HEAD1, HEAD2]);
     const frames = await page.$$eval('#head-split .hs-map', (maps) => maps.map((m) => getComputedStyle(m).borderTopColor));
     assert.deepEqual(frames, [HEAD1, HEAD2]);

@@ -129,8 +129,8 @@ test('head colours are categorical and distinct; weights use viridis', () => {
   assert.equal(weightColor(0), '#440154');
   assert.equal(weightColor(1), '#fde725');
   assert.equal(weightColor(Number.NaN), weightColor(0));
-  assert.equal(textOn(weightColor(0)), '#fff');
-  assert.equal(textOn(weightColor(1)), '#111');
+  assert.equal(textOn(weightColor(0)), '#ffffff');
+  assert.equal(textOn(weightColor(1)), '#000000');
 });
 
 test('a shuffled order is a permutation, never the identity, the same for the same seed', () => {

@@ -6,7 +6,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 import {
-  COLORS, HATCHES, colorScale, cssCustomProperties, headColor, palette, stops, textOn, weightColor,
+  COLORS, HATCHES, HID_ALPHA, MASKED_CELL, MIN_CONTRAST, colorScale, contrast, cssCustomProperties, headColor, headInk, legible, mix,
+  palette, stops, textOn, weightColor,
 } from '../../web/src/render/colors.js';
 
 const SRC = new URL('../../web/src/', import.meta.url).pathname;
@@ -35,15 +36,42 @@ test('the weights scales run from [0, 1]: pale to dark green, viridis for the he
   assert.deepEqual(scale.stops(2), [scale.color(0), scale.color(1)]);
 });
 
-test('the text on a cell is white on a dark fill and dark on a light one', () => {
-  assert.equal(textOn('rgb(5, 48, 97)'), '#fff');
-  assert.equal(textOn('#440154'), '#fff');
-  assert.equal(textOn('rgb(242, 239, 237)'), '#111');
-  assert.equal(textOn('#fde725'), '#111');
+test('the text on a cell is white on a dark fill and black on a light one', () => {
+  assert.equal(textOn('rgb(5, 48, 97)'), '#ffffff');
+  assert.equal(textOn('#440154'), '#ffffff');
+  assert.equal(textOn('rgb(242, 239, 237)'), '#000000');
+  assert.equal(textOn('#fde725'), '#000000');
   // and each level of a scale carries the text chosen for it
   for (const kind of ['signed', 'weights', 'viridis']) {
     for (const { background, text } of palette(kind)) assert.equal(text, textOn(background));
   }
+});
+
+test('every heat cell reads at 4.5:1 (WCAG AA), masked ones over both colours of their hatch', () => {
+  assert.ok(contrast('#111111', 'rgb(206, 82, 72)') < MIN_CONTRAST); // the old ink on a mid red: 4.4
+  for (const kind of ['signed', 'weights', 'viridis']) {
+    for (const { background, text, hidBackground, hidText, level } of palette(kind)) {
+      assert.ok(contrast(text, background) >= MIN_CONTRAST, `${kind} level ${level}`);
+      for (const ground of [...HATCHES.grey, ...HATCHES.light]) {
+        assert.ok(contrast(hidText, mix(hidBackground, HID_ALPHA, ground)) >= MIN_CONTRAST, `${kind} level ${level} masked over ${ground}`);
+      }
+    }
+  }
+});
+
+test('the inks of masked, −∞, grey and head-coloured text read at 4.5:1 on their fills', () => {
+  const on = (ink, grounds) => grounds.every((ground) => contrast(ink, ground) >= MIN_CONTRAST);
+  assert.ok(on(COLORS.maskedInk, HATCHES.grey), '−∞ on the grey hatch');
+  assert.ok(on(MASKED_CELL.text, [MASKED_CELL.background, ...HATCHES.grey]), 'the SVG export\'s masked cell');
+  assert.ok(on(COLORS.faint, [COLORS.panel, COLORS.headMasked, ...HATCHES.light]), 'a weight behind the mask, a masked key');
+  assert.ok(on(COLORS.maskZeroInk, HATCHES.yellow), 'M filled with 0');
+  assert.ok(on(COLORS.danger, [COLORS.badBg]), 'NaN, ∞');
+  for (const heads of [2, 8, 10, 16]) {
+    for (let h = 0; h < heads; h += 1) assert.ok(on(headInk(h, heads), [COLORS.panel, COLORS.page]), `head ${h + 1} of ${heads}`);
+  }
+  // An ink that already reads is kept; one that does not keeps its hue, darker.
+  assert.equal(legible('#1d2330', ['#ffffff']), '#1d2330');
+  assert.notEqual(headInk(1, 2), headColor(1, 2)); // Tableau's orange, 2.4:1 on white
 });
 
 test('head colours are distinct: Tableau10 up to ten heads, evenly spaced hues past that', () => {

@@ -39,10 +39,10 @@ test('weights use a fixed 0..1 scale', () => {
   assert.notEqual(scale.color(0), scale.color(1));
 });
 
-test('text is dark on light cells and white on dark ones', () => {
-  assert.equal(textOn('rgb(255, 255, 255)'), '#111');
-  assert.equal(textOn('rgb(5, 48, 97)'), '#fff');
-  assert.equal(textOn('not a colour'), '#111');
+test('text is black on light cells and white on dark ones', () => {
+  assert.equal(textOn('rgb(255, 255, 255)'), '#000000');
+  assert.equal(textOn('rgb(5, 48, 97)'), '#ffffff');
+  assert.equal(textOn('not a colour'), '#000000');
 });
 
 test('a config key changes with any number of a matrix, and stays short', () => {

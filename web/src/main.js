@@ -27,6 +27,7 @@ import { createHeadViews } from './heads/index.js';
 import { installSharing } from './share/page.js';
 import { placeMessage, renderEngineStatus, renderMessage } from './views/status.js';
 import { installPerformance } from './perf/install.js';
+import { installSkipLinks } from './views/skip-link.js';
 
 const $ = (selector) => document.querySelector(selector);
 const form = $('#controls');
@@ -50,9 +51,11 @@ const page = {
   remembered: new Map(),
 };
 
+installSkipLinks();
+
 // The step-through lesson (web/src/lesson/): it draws the results and holds its own fields.
 const lesson = createLesson({
-  nodes: { overview: $('#overview'), stepper: $('#stepper'), results: $('#results'), explain: $('#explain'), remark: $('#lesson-remark'), maskSummary: $('#mask-summary'), message: $('#lesson-message') },
+  nodes: { overview: $('#overview'), stepper: $('#stepper'), results: $('#results'), explain: $('#explain'), say: $('#explain-say'), remark: $('#lesson-remark'), maskSummary: $('#mask-summary'), message: $('#lesson-message') },
   form,
   getEngine: () => page.engine,
   t: () => page.t,

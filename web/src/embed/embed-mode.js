@@ -8,16 +8,22 @@ export function enterEmbedMode(doc = document, win = window) {
   doc.documentElement.classList.add('ap-embed');
   let bar = doc.getElementById('share-embed-bar');
   if (!bar) {
-    bar = doc.createElement('div');
+    // A banner with the page's heading, for screen readers: the page's own header is hidden.
+    bar = doc.createElement('header');
     bar.id = 'share-embed-bar';
     bar.className = 'share-embed-bar';
+    const heading = doc.createElement('h1');
+    heading.className = 'sr-only';
+    heading.dataset.i18n = 'app.title';
     const link = doc.createElement('a');
     link.id = 'share-open-full';
     link.target = '_blank';
     link.rel = 'noopener';
     link.dataset.i18n = 'embed.openFull';
-    bar.append(link);
-    doc.body.prepend(bar);
+    bar.append(heading, link);
+    const skip = doc.getElementById('skip-link'); // (still the first Tab stop)
+    if (skip) skip.after(bar);
+    else doc.body.prepend(bar);
   }
   const link = doc.getElementById('share-open-full');
   foldViewsAfterLesson(doc);

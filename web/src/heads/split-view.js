@@ -14,7 +14,7 @@ import { divisors } from '../state/parse.js';
 import { h, placeChildren } from '../render/dom.js';
 import { paintWeights } from '../render/weight-pixels.js';
 import { columns, renderGrid, weightLegend } from './grid.js';
-import { COLORS, headColor, stops, textOn, tint, weightFill } from '../render/colors.js';
+import { COLORS, headColor, headInk, stops, textOn, tint, weightFill } from '../render/colors.js';
 import { SPLIT_STAGES } from '../state/schema.js';
 import { createPartKeeper } from './part-keeper.js';
 
@@ -137,7 +137,7 @@ export function createSplitView(callbacks) {
         const band = colorOf(g, 1);
         blocks.push(
           h('div', { className: 'hs-block', dataset: { hsBlock: name, head: String(g) } }, [
-            h('div', { className: 'hs-blabel', style: { color: name === 'q' || !sharing ? headColor(g, heads) : 'inherit' }, text: labelOf(g) }),
+            h('div', { className: 'hs-blabel', style: { color: name === 'q' || !sharing ? headInk(g, heads) : 'inherit' }, text: labelOf(g) }),
             grid({
               matrix: block,
               name: `split-${name}`,
@@ -263,7 +263,8 @@ export function createSplitView(callbacks) {
           className: 'hs-map',
           dataset: { hsSelect: String(k), head: String(k) },
           'aria-pressed': k === selected ? 'true' : 'false',
-          'aria-label': t('heads.maps.pick', { h: k + 1 }),
+          // Named by its visible label (with aria-pressed), so a spoken "head 2" finds it too.
+          title: t('heads.maps.pick', { h: k + 1 }),
           style: { borderColor: color },
         }, [
           paintWeights(document.createElement('canvas'), { weights: result.perHead[k].weights, mask: result.mask, rows: map.rows, cols: map.cols, cell: map.cellPx }),

@@ -3,6 +3,8 @@
 export default {
   'lesson.label': 'Step by step',
   'stepper.label': 'Steps of the computation',
+  'a11y.skipToLesson': 'Skip to the lesson',
+  'a11y.lesson': 'Lesson',
   'stepper.prev': '◀ Previous',
   'stepper.next': 'Next ▶',
   'stepper.play': '▶ Play',
@@ -179,6 +181,7 @@ export default {
   'explain.preview': 'Under the pointer',
   'explain.last': 'Last pointed at',
   'explain.selected': 'Selected cell',
+  'explain.say': '{heading}: {symbol} = {value}',
   'explain.terms': '{n} {n|term|terms}',
   'explain.editHint': 'Click the cell, or focus it and type a number, to change it; Enter or Tab moves on.',
   'explain.x.heading': 'Number {j} of the embedding of {token} (token {i})',

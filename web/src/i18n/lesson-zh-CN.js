@@ -4,6 +4,8 @@
 export default {
   'lesson.label': '分步演示',
   'stepper.label': '计算步骤',
+  'a11y.skipToLesson': '跳到课程',
+  'a11y.lesson': '课程',
   'stepper.prev': '◀ 上一步',
   'stepper.next': '下一步 ▶',
   'stepper.play': '▶ 播放',
@@ -171,6 +173,7 @@ export default {
   'explain.preview': '指针所指',
   'explain.last': '指针上次所指',
   'explain.selected': '选中的单元格',
+  'explain.say': '{heading}：{symbol} = {value}',
   'explain.terms': '共 {n} 项',
   'explain.editHint': '点击单元格，或聚焦后输入数字即可修改；按 Enter 或 Tab 移到下一格。',
   'explain.x.heading': '{token}（第 {i} 个 token）的输入嵌入的第 {j} 个数',

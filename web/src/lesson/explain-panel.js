@@ -94,3 +94,16 @@ export function renderExplanation(node, explained, mode, t) {
   showParts(node, notes.length ? [p.mode, p.heading, p.tex, p.lines, p.notes] : [p.mode, p.heading, p.tex, p.lines]);
   setAttr(node, 'data-cell', explained.ref ?? '');
 }
+
+/**
+ * The one sentence a move to another selected cell says (the heading, the symbol, the printed
+ * value) into `say`, the page's only live region for moves: the panel is not live (its formula
+ * was re-read at every arrow press) and neither are the canvases' readouts. Pointing says nothing.
+ */
+export function announceCell(say, explained, value, mode, t) {
+  if (!say || mode !== 'selected') return;
+  const ref = explained?.ref ?? '';
+  if (say.dataset.cell === ref) return; // the same cell recomputed: no move, nothing to say
+  say.dataset.cell = ref;
+  setText(say, ref ? t('explain.say', { heading: explained.heading, symbol: explained.symbol, value }) : '');
+}

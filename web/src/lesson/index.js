@@ -9,8 +9,9 @@ import { roundForEditor } from '../state/parse.js';
 import { setAlternatives, setHidden, setText } from '../render/dom.js';
 import { fitGrid, toEngineConfig } from '../state/validate.js';
 import { computeCompanions, withFields } from './companions.js';
-import { explainCell } from './explain.js';
-import { renderExplanation } from './explain-panel.js';
+import { explainCell, fillText } from './explain.js';
+import { announceCell, renderExplanation } from './explain-panel.js';
+import { fmt } from '../render/numbers.js';
 import { createExplanationWarmup } from './explain-warmup.js';
 import { setScaleInForm } from './form-bridge.js';
 import { lessonDraftOf } from '../state/draft.js';
@@ -32,7 +33,7 @@ const rowsOf = ({ rows, cols, data }) => Array.from({ length: rows }, (_, r) => 
 
 /**
  * deps: {
- *   nodes: { stepper, results, explain, remark, maskSummary }  page elements,
+ *   nodes: { stepper, results, explain, say (the live sentence of a move), remark, maskSummary }  page elements,
  *   form,                      the controls form (the √d_k switch goes through it),
  *   getEngine(), t(), requestUpdate() → true when a new result is on screen,
  *   setEmbeddings(rows)        X edited: number[][], or null for one vector per token,
@@ -264,6 +265,13 @@ export function createLesson(deps) {
     return withFields(last.companions, { state: last.state, t: deps.t() }); // dots unread (companions.js)
   }
 
+  // An entry as its cell prints it (M prints its fill where masked).
+  function printedValue(ref, matrix, state) {
+    const value = matrix.data[ref.row * matrix.cols + ref.col];
+    if (ref.name === 'mask') return value ? fillText(state.maskFill) : '0';
+    return fmt(value);
+  }
+
   function showExplanation() {
     if (!last) return;
     const ctx = context();
@@ -279,7 +287,9 @@ export function createLesson(deps) {
     }
     if (explained) explained.ref = formatCellRef(ref);
     const previewing = ref !== null && ref === preview && formatCellRef(ref) !== last.state.cell;
-    renderExplanation(nodes.explain, explained, previewing ? (lingering ? 'last' : 'preview') : 'selected', ctx.t);
+    const mode = previewing ? (lingering ? 'last' : 'preview') : 'selected';
+    renderExplanation(nodes.explain, explained, mode, ctx.t);
+    announceCell(nodes.say, explained, explained ? printedValue(ref, shape, last.state) : '', mode, ctx.t);
     view.highlight(explained ? ref : null, explained?.deps);
   }
 

@@ -1,9 +1,61 @@
 // The page's colours, in one place: the heat scales of the numbers (each level with the text
 // colour that keeps contrast on it), the masked fills and hatches, the head colours, the legends.
+// Every text colour goes through one rule (legible, textOn): WCAG AA, 4.5:1 on what it sits on.
 // Canvases and the SVG export read them here; CSS reads them as custom properties from
 // styles/colors.css, which is written from this module (cssCustomProperties; a test keeps the two
 // equal). No DOM.
 import { interpolateGreens, interpolateRainbow, interpolateRdBu, interpolateViridis, schemeTableau10 } from 'd3-scale-chromatic';
+
+// [r, g, b] of '#rrggbb' or 'rgb(r, g, b)' (what d3 returns); grey for anything else.
+function toRgb(color) {
+  const hex = /^#([0-9a-f]{6})$/i.exec(color);
+  if (hex) return [0, 2, 4].map((i) => parseInt(hex[1].slice(i, i + 2), 16));
+  const rgb = /rgb\((\d+),\s*(\d+),\s*(\d+)\)/.exec(color);
+  return rgb ? rgb.slice(1, 4).map(Number) : [128, 128, 128];
+}
+
+const toHex = (rgb) => `#${rgb.map((c) => Math.round(c).toString(16).padStart(2, '0')).join('')}`;
+
+/** `over` seen through `color` laid on it at opacity `alpha` (sRGB, as CSS and canvas blend). */
+export function mix(color, alpha, over) {
+  const [a, b] = [toRgb(color), toRgb(over)];
+  return toHex(a.map((c, i) => alpha * c + (1 - alpha) * b[i]));
+}
+
+/** WCAG 2 relative luminance. */
+export function luminance(color) {
+  const [r, g, b] = toRgb(color).map((c) => {
+    const s = c / 255;
+    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG 2 contrast ratio of two colours (1 … 21). */
+export function contrast(one, other) {
+  const [high, low] = [luminance(one), luminance(other)].sort((x, y) => y - x);
+  return (high + 0.05) / (low + 0.05);
+}
+
+/** The contrast normal text needs (WCAG AA); every text colour of the page reaches it. */
+export const MIN_CONTRAST = 4.5;
+const worst = (ink, grounds) => Math.min(...[grounds].flat().map((ground) => contrast(ink, ground)));
+
+/** Black or white, whichever contrasts more with every fill in `grounds` (one colour, or the
+ *  colours of a patterned fill). Pure black: #111 fell under 4.5:1 on mid fills, black never does. */
+export const textOn = (grounds) => (worst('#000000', grounds) >= worst('#ffffff', grounds) ? '#000000' : '#ffffff');
+
+/** `ink` itself if it reaches 4.5:1 on every fill in `grounds`, else the same hue moved toward
+ *  black (or white, on dark fills) just far enough: a grey stays a grey, an orange a brown. */
+export function legible(ink, grounds) {
+  if (worst(ink, grounds) >= MIN_CONTRAST) return ink;
+  const toward = textOn(grounds);
+  for (let k = 1; k <= 64; k += 1) {
+    const moved = mix(toward, k / 64, ink);
+    if (worst(moved, grounds) >= MIN_CONTRAST) return moved;
+  }
+  return toward;
+}
 
 /** Named colours; CSS has each as --<name in kebab-case>. */
 export const COLORS = {
@@ -38,26 +90,22 @@ const STRIPES = { grey: HATCHES.grey, head: [COLORS.headMasked, '#f6f7f9'] };
 /** The hatch tile's strokes, as [x0, y0, x1, y1] in its 8 × 8 pixels, 2.8 px wide. */
 export const HATCH_LINES = [[-2, 2, 2, -2], [0, 8, 8, 0], [6, 10, 10, 6]];
 
+// Text drawn in these colours sits on these fills (a hatch: both its colours); each is made
+// legible there once, so CSS, canvases and the SVG export get the same readable ink.
+const INK_GROUNDS = {
+  muted: [COLORS.panel, COLORS.page, COLORS.labelBg, ...HATCHES.grey],
+  faint: [COLORS.panel, COLORS.labelBg, COLORS.headMasked, ...HATCHES.light],
+  maskedInk: HATCHES.grey,
+  maskZeroInk: HATCHES.yellow,
+  sumInk: [COLORS.labelBg, COLORS.panel],
+  danger: [COLORS.badBg, COLORS.dangerBg, COLORS.panel],
+  accent: [COLORS.panel, COLORS.page],
+};
+for (const [name, grounds] of Object.entries(INK_GROUNDS)) COLORS[name] = legible(COLORS[name], grounds);
+
 /** Masked entries of a table look like this (the SVG export, the heads' printed maps). */
 export const MASKED_CELL = { background: HATCHES.grey[0], text: COLORS.muted };
 export const HEAD_MASKED_CELL = { background: COLORS.headMasked, color: COLORS.faint };
-
-// [r, g, b] of '#rrggbb' or 'rgb(r, g, b)' (what d3 returns); grey for anything else.
-function toRgb(color) {
-  const hex = /^#([0-9a-f]{6})$/i.exec(color);
-  if (hex) return [0, 2, 4].map((i) => parseInt(hex[1].slice(i, i + 2), 16));
-  const rgb = /rgb\((\d+),\s*(\d+),\s*(\d+)\)/.exec(color);
-  return rgb ? rgb.slice(1, 4).map(Number) : [128, 128, 128];
-}
-
-/** Dark text (#111) on light fills, white on dark ones (WCAG relative luminance). */
-export function textOn(color) {
-  const [r, g, b] = toRgb(color).map((c) => {
-    const s = c / 255;
-    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-  });
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.179 ? '#111' : '#fff';
-}
 
 /** The same colour with opacity `alpha` (for tints behind printed numbers). */
 export function tint(color, alpha) {
@@ -67,6 +115,8 @@ export function tint(color, alpha) {
 
 /** The colour of head h (0-based) out of `heads`: Tableau10, evenly spaced hues past ten. */
 export const headColor = (h, heads) => (heads <= schemeTableau10.length ? schemeTableau10[h] : interpolateRainbow(h / heads));
+/** Head h's colour as text on the panels (Tableau's orange is 2.4:1 on white: made darker). */
+export const headInk = (h, heads) => legible(headColor(h, heads), [COLORS.panel, COLORS.page]);
 
 // The heat scales, each sampled once into `levels` colours with a readable text colour each (a
 // page of 8 heads prints tens of thousands of cells; 256 levels look continuous).
@@ -80,13 +130,32 @@ const SCALES = {
   viridis: { levels: 101, at: interpolateViridis },
 };
 
+// A masked entry with a finite fill shows its colour at this opacity over the masked hatch.
+export const HID_ALPHA = 0.6;
+const HID_GROUNDS = [...HATCHES.grey, ...HATCHES.light];
+
+// A masked entry's fill and text: the fill HID_ALPHA opaque over both hatches, and where the
+// hatch's stripes leave neither black nor white at 4.5:1 (mid reds), the fill moved away from
+// the text until they do.
+function hidLook(background) {
+  const grounds = (fill) => HID_GROUNDS.map((ground) => mix(fill, HID_ALPHA, ground));
+  const text = textOn(grounds(background));
+  const away = text === '#000000' ? '#ffffff' : '#000000';
+  for (let k = 0; k <= 32; k += 1) {
+    const hidBackground = mix(away, k / 32, background);
+    if (worst(text, grounds(hidBackground)) >= MIN_CONTRAST) return { hidBackground, hidText: text };
+  }
+  return { hidBackground: away, hidText: text };
+}
+
 const palettes = {};
-/** kind's levels, low → high: [{ background, text, level }]. */
+/** kind's levels, low → high: [{ background, text, hidBackground, hidText, level }]; hid*: a
+ *  masked entry with a finite fill, hidBackground shown HID_ALPHA opaque over the hatch. */
 export function palette(kind) {
   const { levels, at } = SCALES[kind];
   palettes[kind] ??= Array.from({ length: levels }, (_, level) => {
     const background = at(level / (levels - 1));
-    return { background, text: textOn(background), level };
+    return { background, text: textOn(background), ...hidLook(background), level };
   });
   return palettes[kind];
 }
@@ -105,10 +174,16 @@ const pixelPalettes = {};
 export const palettePixels = (kind) => (pixelPalettes[kind] ??= Uint32Array.from(palette(kind), ({ background }) => pixelOf(background)));
 
 // CSS rules `.<prefix>-<level> { background; color }` for every level of a scale, so that a cell
-// names its colour with a class instead of an inline style (much faster for big pages).
+// names its colour with a class instead of an inline style (much faster for big pages), and the
+// same level masked (class hid): its colour HID_ALPHA opaque over the table's hatch (main.css).
 export function paletteRules(kind, prefix) {
+  const hid = `color-mix(in srgb, $COLOR ${HID_ALPHA * 100}%, transparent)`;
   return palette(kind)
-    .map(({ background, text }, level) => `.${prefix}-${level}{background:${background};color:${text}}`)
+    .map(
+      ({ background, text, hidBackground, hidText }, level) =>
+        `.${prefix}-${level}{background:${background};color:${text}}\n` +
+        `table.heatmap td.${prefix}-${level}.hid{background:${hid.replace('$COLOR', hidBackground)};color:${hidText}}`,
+    )
     .join('\n');
 }
 

@@ -24,8 +24,9 @@ export function createGridFrame(spec, rows, cols, cells, below = null) {
 export function gridHead({ bands, colLabels }, cols) {
   const thead = document.createElement('thead');
   let html = '';
-  if (bands) html += `<tr class="band"><th></th>${Array.from({ length: cols }, (_, c) => `<th style="background:${bands(c)}"></th>`).join('')}</tr>`;
-  if (colLabels !== null) html += `<tr class="cols"><th></th>${'<th scope="col"></th>'.repeat(cols)}</tr>`;
+  // The colour bands and the empty corner are plain cells: they name no column (a header must).
+  if (bands) html += `<tr class="band" aria-hidden="true"><td></td>${Array.from({ length: cols }, (_, c) => `<td style="background:${bands(c)}"></td>`).join('')}</tr>`;
+  if (colLabels !== null) html += `<tr class="cols"><td></td>${'<th scope="col"></th>'.repeat(cols)}</tr>`;
   thead.innerHTML = html;
   thead.querySelectorAll('tr.cols th[scope="col"]').forEach((th, c) => {
     th.textContent = colLabels?.[c] ?? String(c + 1);

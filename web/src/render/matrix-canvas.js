@@ -10,7 +10,7 @@
 //
 // The grid element carries data-matrix (and data-head), like a table's cells, for the page's
 // export ("click a caption") and for tests; each outline carries data-hl, data-row and data-col.
-import { COLORS, HATCHES, HATCH_LINES, colorScale } from './colors.js';
+import { COLORS, HATCHES, HATCH_LINES, HID_ALPHA, colorScale } from './colors.js';
 import { printed } from './policy.js';
 import { THRESHOLDS } from './thresholds.js';
 import { drawingContext } from './canvas-context.js';
@@ -100,7 +100,8 @@ export function createMatrixCanvas(spec, events) {
   const canvas = h('canvas', { 'aria-hidden': 'true' });
   const marksLayer = h('div', { className: 'cg-marks' });
   const active = h('div', { className: 'cg-active' });
-  const readout = h('span', { className: 'cg-readout', id: `cg-${name}-${head ?? 'm'}-${Math.random().toString(36).slice(2, 8)}`, 'aria-live': 'polite' });
+  // (not live: a move is said once, by the explanation's sentence, lesson/explain-panel.js)
+  const readout = h('span', { className: 'cg-readout', id: `cg-${name}-${head ?? 'm'}-${Math.random().toString(36).slice(2, 8)}` });
   const body = h('div', {
     className: `cg-body${spec.toggle ? ' toggle' : ''}${spec.editable ? ' editable' : ''}`,
     tabindex: '0',
@@ -251,15 +252,15 @@ export function createMatrixCanvas(spec, events) {
     const plain = PLAIN[look.cls];
     if (look.level >= 0) {
       if (look.hid) {
-        // Masked with a finite fill: the colour 60 % opaque over the hatch.
+        // Masked with a finite fill: its colour partly opaque over the hatch (colors.js, hidLook).
         context.fillStyle = pattern(hatch);
         context.fillRect(x, y, w, hgt);
-        context.globalAlpha = 0.6;
+        context.globalAlpha = HID_ALPHA;
       }
-      context.fillStyle = colors.background;
+      context.fillStyle = look.hid ? colors.hidBackground : colors.background;
       context.fillRect(x, y, w, hgt);
       context.globalAlpha = 1;
-      context.fillStyle = colors.text;
+      context.fillStyle = look.hid ? colors.hidText : colors.text;
       context.textAlign = 'right';
       context.fillText(look.text, x + w - PAD, y + hgt / 2, w - 2 * PAD);
       return;

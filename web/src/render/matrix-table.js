@@ -26,12 +26,8 @@ function installPalettes() {
   if (palettesInstalled || document.querySelector('style[data-palettes]')) return;
   const style = document.createElement('style');
   style.dataset.palettes = 'lesson';
-  // A masked entry with a finite fill (class hid) keeps its colour, 60 % opaque over the table's
-  // hatch (main.css), so it reads as "masked" without a hatch painted per cell.
-  const hid = (rules) => rules.replace(/^\.(c[sw]-\d+)\{background:([^;]+);.*$/gm, 'table.heatmap td.$1.hid{background:color-mix(in srgb, $2 60%, transparent)}');
-  const signed = paletteRules('signed', 'cs');
-  const weights = paletteRules('weights', 'cw');
-  style.textContent = [signed, weights, hid(signed), hid(weights)].join('\n');
+  // (with a masked entry of finite fill, class hid, partly transparent over the table's hatch)
+  style.textContent = [paletteRules('signed', 'cs'), paletteRules('weights', 'cw')].join('\n');
   document.head.append(style);
   palettesInstalled = true;
 }
@@ -47,7 +43,9 @@ export function createMatrixTable(spec, events) {
 
   let colHeads = []; // the header's cells (setColLabels rewrites them)
   function lessonHead() {
-    const headRow = h('tr', {}, [h('th', { className: 'corner', scope: 'col', text: spec.corner ?? t('table.corner') })]);
+    // (an empty corner, over W's rows, is a plain cell: a header must name something)
+    const corner = spec.corner ?? t('table.corner');
+    const headRow = h('tr', {}, [corner ? h('th', { className: 'corner', scope: 'col', text: corner }) : h('td', { className: 'corner' })]);
     for (let c = 0; c < cols; c += 1) {
       const label = [h('span', { className: 'idx', text: spec.colLabels?.[c] ?? String(c + 1) })];
       if (colTokens) label.push(h('span', { className: 'tok', text: colTokens[c] }));

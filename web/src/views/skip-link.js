@@ -1,0 +1,16 @@
+// The skip link (index.html, the first Tab stop) moves the focus to the lesson. The page's
+// address holds its state, so the link must not write "#lesson" into it.
+const reducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+
+/** Wires every a.skip-link in `doc` to focus the element its href names. */
+export function installSkipLinks(doc = document) {
+  for (const link of doc.querySelectorAll('a.skip-link')) {
+    link.addEventListener('click', (event) => {
+      const target = doc.getElementById(link.getAttribute('href').slice(1));
+      if (!target) return;
+      event.preventDefault();
+      target.focus({ preventScroll: true });
+      target.scrollIntoView({ block: 'start', behavior: reducedMotion() ? 'auto' : 'smooth' });
+    });
+  }
+}
