@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { baseUrl, dist, launchChromium, repo, serveStatic, whenIdle } from './harness.mjs';
+import { HATCHES, MIN_CONTRAST, contrast } from '../../web/src/render/colors.js';
 
 const AXE = readFileSync(path.join(repo, 'node_modules/axe-core/axe.min.js'), 'utf8');
 const SHOWN = '#results section.lesson-step:not(.parked)';
@@ -171,3 +172,42 @@ test('a move in a canvas matrix says one sentence too: its readout is not a seco
     await close();
   }
 });
+
+// A computed CSS colour → [r, g, b, alpha] (0–255; Chromium writes color-mix results as color(srgb …)).
+function rgba(css) {
+  const srgb = /color\(srgb ([\d.]+) ([\d.]+) ([\d.]+)(?: \/ ([\d.]+))?\)/.exec(css);
+  if (srgb) return [...srgb.slice(1, 4).map((c) => Number(c) * 255), srgb[4] === undefined ? 1 : Number(srgb[4])];
+  const [r, g, b, a = 1] = /rgba?\(([^)]+)\)/.exec(css)[1].split(',').map(Number);
+  return [r, g, b, a];
+}
+const hex = (rgb) => `#${rgb.map((c) => Math.round(c).toString(16).padStart(2, '0')).join('')}`;
+const over = ([r, g, b, a], ground) => hex([r, g, b].map((c, i) => a * c + (1 - a) * parseInt(ground.slice(1 + 2 * i, 3 + 2 * i), 16)));
+
+// Axe cannot judge text over the masked entries' hatch (a background image): every printed entry
+// of the lesson's tables is checked here, over both colours of its table's hatch.
+for (const hash of ['#preset=journey', '#preset=journey&fill=0', '#preset=journey&fill=-1e9']) {
+  test(`every printed entry reads at 4.5:1, masked ones over their hatch: ${hash}`, async () => {
+    const { page, close } = await open(hash);
+    try {
+      await page.addStyleTag({ content: '*, *::before { content-visibility: visible !important; }' });
+      const cells = await page.$$eval('#results section.lesson-step:not(.parked) table.heatmap td[data-matrix]', (tds) =>
+        tds.map((td) => {
+          const style = getComputedStyle(td);
+          const table = td.closest('table');
+          const hatch = ['grey', 'light', 'yellow'].find((name) => table.classList.contains(`hatch-${name}`));
+          return { at: `${td.dataset.matrix} ${td.dataset.row},${td.dataset.col} ${td.className} “${td.textContent}”`, color: style.color, background: style.backgroundColor, hatch };
+        }),
+      );
+      assert.ok(cells.some((cell) => /masked|hid/.test(cell.at)), 'masked entries are printed');
+      const poor = [];
+      for (const { at, color, background, hatch } of cells) {
+        const grounds = HATCHES[hatch].map((ground) => over(rgba(background), ground));
+        const ratio = Math.min(...grounds.map((ground) => contrast(over(rgba(color), ground), ground)));
+        if (ratio < MIN_CONTRAST) poor.push(`${at}: ${ratio.toFixed(2)}`);
+      }
+      assert.deepEqual(poor, []);
+    } finally {
+      await close();
+    }
+  });
+}
