@@ -30,6 +30,7 @@ export default {
   'settings.random': 'random weights (seed {seed})',
   'overview.title': 'Attention weights A',
   'overview.caption': 'What each token reads: row i is token i’s query, and each entry the share of a token’s value it takes (each row sums to 1). Click a weight to see how it is computed, step by step below.',
+  'overview.captionQueries': 'Softmax runs over the columns here (the course’s misconception): each column sums to 1, and the rows’ sums (Σ) are no longer 1.',
   'overview.headTabs': 'Head shown',
   'overview.picked': '{entry} = {value}: the share of “{key}”’s value that “{query}” takes.',
   'overview.goTo': 'How is it computed?',

@@ -47,6 +47,8 @@ export default {
     'M decides which keys each query may see: 0 where visible, a very negative number (−∞) where masked, so that softmax gives masked keys weight 0.',
   'step.softmax.caption':
     'Each row of S + M becomes a distribution: aᵢⱼ is the share token i reads from token j. Every row sums to 1.',
+  'step.softmax.captionQueries':
+    'Here softmax runs over each column of S + M (the misconception): every column sums to 1, the rows do not, so aᵢⱼ is no longer the share token i reads from token j.',
   'step.context.caption': 'Each output row is a weighted average of the value rows: oᵢ = Σⱼ aᵢⱼ vⱼ.',
   'step.concat.caption': '{heads} {heads|head|heads} of d_k = {dK} {dK|column|columns} side by side: T × d_model again.',
   'step.output.caption': 'W_O mixes the heads back into d_model numbers per token: the output of the attention layer.',

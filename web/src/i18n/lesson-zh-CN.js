@@ -43,6 +43,7 @@ export default {
   'step.scale.caption': '点积会随 d_k 增大，使 softmax 过于尖锐；除以 √d_k 让分数的数值范围与 d_k 无关。',
   'step.mask.caption': 'M 决定每个查询能看到哪些键：能看到的位置为 0，被遮住的位置为一个极小值（−∞），softmax 之后被遮住的键权重为 0。',
   'step.softmax.caption': 'S + M 的每一行变成一个概率分布：aᵢⱼ 表示第 i 个 token 从第 j 个 token 读取多少信息。每行之和为 1。',
+  'step.softmax.captionQueries': '这里 softmax 按 S + M 的每一列计算（常见误解）：每列之和为 1，各行则不是，所以 aᵢⱼ 不再是第 i 个 token 从第 j 个 token 读取的份额。',
   'step.context.caption': '每个输出行都是各值行的加权平均：oᵢ = Σⱼ aᵢⱼ vⱼ。',
   'step.concat.caption': '把 {heads} 个头（每个 d_k = {dK} 列）并排拼接：又回到 T × d_model。',
   'step.output.caption': 'W_O 把各头的结果混合回每个 token 的 d_model 个数：注意力层的输出。',

@@ -29,6 +29,7 @@ export default {
   'settings.random': '随机权重（种子 {seed}）',
   'overview.title': '注意力权重 A',
   'overview.caption': '每个 token 读取了什么：第 i 行是 token i 的查询，每一项是它从某个 token 的值中取的份额（每行之和为 1）。点击一个权重，下面逐步说明它是怎样算出来的。',
+  'overview.captionQueries': '这里 softmax 按列计算（教程中的常见误解）：每列之和为 1，而各行之和（Σ）不再是 1。',
   'overview.headTabs': '显示的头',
   'overview.picked': '{entry} = {value}：“{query}”从“{key}”的值中取的份额。',
   'overview.goTo': '它是怎样算出来的？',

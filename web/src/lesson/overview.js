@@ -66,7 +66,7 @@ export function createOverview(node, actions) {
     const { spec, matrix } = made;
     node.dataset.step = state.step; // (an embed of one step leaves it out: share.css)
     setText(title, t('overview.title'));
-    setText(caption, t('overview.caption'));
+    setText(caption, t(state.softmaxOver === 'queries' ? 'overview.captionQueries' : 'overview.caption'));
     renderTabs(result.heads, head, t);
     if (!view || view.spec.key !== spec.key) {
       view = createMatrix(spec, events);

@@ -22,7 +22,9 @@ export function createSection(stepId) {
 /** The step's title, caption and formulas for the lesson's context (companions.js). */
 export function writeSectionText(section, stepId, { t, state, result }) {
   setText(section.title, t('lesson.stepTitle', { n: stepIndex(stepId) + 1, title: t(`step.${stepId}.title`) }));
-  setText(section.caption, t(`step.${stepId}.caption`, { T: result.T, dModel: result.dModel, dK: result.dK, heads: result.heads }));
+  // (softmax over the queries, the course's misconception, breaks what the caption says of the rows)
+  const caption = stepId === 'softmax' && state.softmaxOver === 'queries' ? 'step.softmax.captionQueries' : `step.${stepId}.caption`;
+  setText(section.caption, t(caption, { T: result.T, dModel: result.dModel, dK: result.dK, heads: result.heads }));
   const texts = stepFormulas(stepId, state, result, t);
   updateFormulaLines(section.formulas, texts, (tex) => formulaVariants(stepId, tex, t, result.dK), 'step-formula');
 }
