@@ -17,6 +17,10 @@ import { columns, renderGrid, weightLegend } from './grid.js';
 import { COLORS, headColor, headInk, stops, textOn, tint, weightFill } from '../render/colors.js';
 import { SPLIT_STAGES } from '../state/schema.js';
 import { createPartKeeper } from './part-keeper.js';
+import { createScheduler } from '../render/scheduler.js';
+
+// The parts of a large split after its first, a few per task (render/scheduler.js).
+const laterParts = createScheduler({});
 
 const { gridCols, mapsDrawn } = THRESHOLDS;
 const PLAY_MS = 1800;
@@ -448,22 +452,21 @@ export function createSplitView(callbacks) {
     el.dataset.stage = stage;
     shownStage = stage;
     if (progressive) {
-      // The other parts, one per task (a part's own later jobs first), unless a newer update came.
+      // The other parts in slices (a part's own later jobs first), unless a newer update came.
       let k = 1;
-      const fill = () => {
-        if (mine !== generation) return;
+      laterParts.sliced(el, () => {
+        if (mine !== generation) return false;
         try {
           if (extra.length) extra.shift()();
           else if (k < builders.length) {
             k += 1;
             slots[k - 1].replaceWith(builders[k - 1]());
-          } else return;
+          }
         } catch (error) {
           console.warn('head split part failed', error);
         }
-        setTimeout(fill, 0);
-      };
-      setTimeout(fill, 0);
+        return extra.length > 0 || k < builders.length;
+      });
     }
     if (qkvFrom || concatFrom) {
       // Two frames: the first paints the starting layout, the second starts the transition.

@@ -5,6 +5,10 @@
 import { h, setHidden, setText } from './dom.js';
 import { renderHeatmapCanvas } from './heatmap-canvas.js';
 import { fmt } from './numbers.js';
+import { createScheduler } from './scheduler.js';
+
+// The overviews past the printed corner, each in a task of its own (render/scheduler.js).
+const overviews = createScheduler({});
 
 /** "W_Q" → W with a subscript Q; other symbols as text. */
 export function symbolNode(text) {
@@ -58,7 +62,6 @@ export function createMatrixFrame(spec, rows, cols, cells) {
   ]);
 
   let legendKey = '';
-  let overviewDraws = 0;
   return {
     el,
     /** The colour scale's ends and gradient (null: M, which has no scale). */
@@ -86,16 +89,14 @@ export function createMatrixFrame(spec, rows, cols, cells) {
      *  one matrix of T = 512 would take over 50 ms). */
     drawOverview(matrix) {
       if (!overview) return;
-      const mine = ++overviewDraws;
-      setTimeout(() => {
-        if (mine !== overviewDraws) return; // a newer update draws it
+      overviews.sliced(overview, () => {
         overview.replaceChildren(renderHeatmapCanvas({
           matrix,
           kind: spec.kind === 'signed' ? 'signed' : 'weights',
           label: `${spec.title} ${matrix.rows} × ${matrix.cols}`,
           describe: (r, c, value) => t('legend.canvasCell', { row: r + 1, col: c + 1, token: rowLabels[r] ?? '', value }),
         }));
-      }, 0);
+      }); // (a newer update's replaces it)
     },
     setError(text) {
       setText(error, text ?? '');
