@@ -56,14 +56,22 @@ export function createOverview(node, actions) {
     if (near) draw(ctx);
   }
 
+  // What was drawn last: the same result, head, selection and language draw nothing (a step
+  // changed below, say); a matrix past the printed corner redraws its whole overview.
+  let drawn = [];
+
   function draw(ctx) {
     waiting = null;
     const { result, state, t } = ctx;
     const head = Math.min(Math.max(state.head, 1), result.heads) - 1;
+    const now = [result, head, state.cell, state.step, t];
+    if (now.every((item, k) => item === drawn[k])) return;
+    drawn = now;
     const tokensKey = `${result.tokens.join('\u0001')}\u0002${result.source?.tokens.join('\u0001') ?? ''}`;
     const made = figureSpec('weights', head, 'output', ctx, { tokensKey, tokensOnCanvas: false });
     if (!made) return;
     const { spec, matrix } = made;
+    spec.overview = false; // (past the printed corner the corner alone: step 6 has the whole map)
     node.dataset.step = state.step; // (an embed of one step leaves it out: share.css)
     setText(title, t('overview.title'));
     setText(caption, t(state.softmaxOver === 'queries' ? 'overview.captionQueries' : 'overview.caption'));

@@ -48,7 +48,7 @@ export function createMatrixFrame(spec, rows, cols, cells) {
   const notes = [];
   // A matrix too large for printed cells is also drawn whole, one pixel block per entry, on a
   // canvas (fast enough to redraw at every keystroke for T = 512).
-  const overview = rows < spec.rows || cols < spec.cols ? h('div', { className: 'overview' }) : null;
+  const overview = spec.overview !== false && (rows < spec.rows || cols < spec.cols) ? h('div', { className: 'overview' }) : null;
   if (overview) {
     notes.push(h('p', { className: 'truncated', text: t('legend.truncated', { rows, totalRows: spec.rows, cols, totalCols: spec.cols }) }));
     notes.push(overview);

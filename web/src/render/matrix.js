@@ -15,7 +15,8 @@ const SURFACES = { table: createMatrixTable, canvas: createMatrixCanvas, pixels:
  *         'mask' | 'plain' (numbers without a palette), surface: 'table' | 'canvas' | 'pixels',
  *         rowLabels, colTokens (labels under the column numbers, or null), colLabels (texts in
  *         place of the column numbers), barCol (a column whose entries, 0…1, are bars too),
- *         editable, toggle, sumColumn, corner, tag ("from step 4"), tools: [{ id, label }], t;
+ *         editable, toggle, sumColumn, corner, tag ("from step 4"), tools: [{ id, label }], t,
+ *         overview (false: past the printed corner, no map of every entry);
  *         unit: 'row' (read row by row: Home, End, the page keys), describe(r, c, texts of row r)
  *         (a canvas's readout), label (a canvas's name); figure: 'bare' (the cells alone);
  *         a head view's table (figure: 'grid', render/grid-frame.js): caption, shownRows and
