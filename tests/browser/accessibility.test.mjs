@@ -28,7 +28,7 @@ async function open(hash) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
   const page = await context.newPage();
   await page.goto(`${baseUrl(server)}index.html${hash}`);
-  await page.waitForSelector(`${SHOWN} [data-matrix]`, { timeout: 60000 });
+  await page.waitForSelector(`${SHOWN} figure [data-matrix]`, { timeout: 60000 }); // (not a folded lab's)
   await whenIdle(page);
   return { page, close: () => context.close() };
 }

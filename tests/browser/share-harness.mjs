@@ -47,7 +47,7 @@ export async function openPage(browser, url, { permissions = [], acceptDownloads
 
 /** Every printed matrix cell of a page or frame: 'matrix/head/row/col' → text. */
 export async function printedCells(target) {
-  await target.waitForSelector('section.lesson-step:not(.parked) td[data-matrix]');
+  await target.waitForSelector('section.lesson-step:not(.parked) figure td[data-matrix]'); // (a folded lab's cells are not seen)
   return target.$$eval('section.lesson-step:not(.parked) td[data-matrix]', (cells) =>
     Object.fromEntries(
       cells.map((cell) => [`${cell.dataset.matrix}/${cell.dataset.head ?? ''}/${cell.dataset.row}/${cell.dataset.col}`, cell.textContent]),

@@ -389,6 +389,7 @@ async function openHash(hash, { goToPlace = false } = {}) {
 
 function applyLink({ presetId, draft, lang, ignored, view }) {
   share.linkOpened({ ignored, view }); // says what the link could not apply
+  if (view?.embed) lesson.foldTools();
   if (lang && LANGUAGES.includes(lang)) {
     page.lang = lang;
     page.langChosen = true;

@@ -94,6 +94,7 @@ export default {
   'embed.part.export': 'export',
   'embed.part.overview': 'attention weights at the top',
   'embed.part.lesson': 'step-by-step lesson',
+  'embed.part.inputs': 'matrices from earlier steps',
   'embed.part.tokenView': 'token-to-token view',
   'embed.part.positionsView': 'positions and shuffling',
   'embed.part.crossView': 'cross-attention view',

@@ -88,6 +88,7 @@ export default {
   'embed.part.export': '导出',
   'embed.part.overview': '顶部的注意力权重',
   'embed.part.lesson': '分步讲解',
+  'embed.part.inputs': '来自前面步骤的矩阵',
   'embed.part.tokenView': 'token 到 token 视图',
   'embed.part.positionsView': '位置与打乱',
   'embed.part.crossView': '交叉注意力视图',

@@ -109,8 +109,8 @@ export function createLesson(deps) {
     safe((event) => {
       if (!event.target.closest('button')) return;
       change({ step: 'mask' });
-      const workbench = nodes.results.querySelector('#mask-workbench');
-      if (workbench) scrollToPanel(workbench, { under: nodes.stepper });
+      workbench.el.open = true; // (the link names it: folded in a frame, it opens)
+      if (workbench.el.isConnected) scrollToPanel(workbench.el, { under: nodes.stepper });
     }),
   );
 
@@ -351,6 +351,12 @@ export function createLesson(deps) {
     goToPlace,
     /** The lesson's fields as they stand (they join the page's draft). */
     draft: () => ({ ...draft }),
+    /** Folds the mask workbench and the softmax lab under their titles (in a frame, where a step
+     *  is meant to fit one screen); a reader opens them with one click. */
+    foldTools() {
+      workbench.el.open = false;
+      lab.el.open = false;
+    },
     /** Takes the lesson fields of a loaded draft (a preset or an address). */
     load(next) {
       preview = null;

@@ -59,8 +59,8 @@ export function createMaskWorkbench(callbacks) {
   const message = h('p', { className: 'lesson-error', role: 'alert', hidden: true });
   const notes = h('ul', { className: 'wb-notes' });
   const peek = createFuturePeek({ change: (partial) => callbacks.change(partial) });
-  const el = h('div', { className: 'workbench', id: 'mask-workbench' }, [
-    h('h3', { dataset: { i18n: 'mask.title' } }),
+  const el = h('details', { className: 'workbench', id: 'mask-workbench', open: true }, [
+    h('summary', {}, [h('h3', { dataset: { i18n: 'mask.title' } })]),
     h('div', { className: 'wb-grid' }, [kindSet, padSet, fillSet, orderSet]),
     compareField,
     message,

@@ -42,8 +42,8 @@ export function createSoftmaxLab(callbacks) {
   const summary = h('p', { className: 'lab-summary' });
   const notes = h('ul', { className: 'lab-notes' });
   const relative = createRelativeNote({ change: (partial) => callbacks.change(partial) });
-  const el = h('div', { className: 'lab', id: 'softmax-lab' }, [
-    h('h3', { dataset: { i18n: 'lab.title' } }),
+  const el = h('details', { className: 'lab', id: 'softmax-lab', open: true }, [
+    h('summary', {}, [h('h3', { dataset: { i18n: 'lab.title' } })]),
     h('div', { className: 'lab-pick' }, [
       h('span', { className: 'lab-label', dataset: { i18n: 'lab.row' } }),
       rowPicker,

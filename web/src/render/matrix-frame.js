@@ -53,7 +53,8 @@ export function createMatrixFrame(spec, rows, cols, cells) {
     notes.push(h('p', { className: 'truncated', text: t('legend.truncated', { rows, totalRows: spec.rows, cols, totalCols: spec.cols }) }));
     notes.push(overview);
   }
-  const el = h('figure', { className: `matrix m-${name}`, dataset: { matrixFigure: name, ...(head === null ? {} : { head: String(head) }) } }, [
+  // (A figure taken from an earlier step says so, and `inputs_hide=1` hides it: share/hide.js.)
+  const el = h('figure', { className: `matrix m-${name}${spec.tag ? ' from-step' : ''}`, dataset: { matrixFigure: name, ...(head === null ? {} : { head: String(head) }) } }, [
     caption,
     h('div', { className: 'scroll' }, [cells]),
     legend,

@@ -21,6 +21,7 @@ const PARTS = {
   lang: '.lang',
   share: '[data-share-open], #share-copy, #share-link, .share-panel',
   export: '#share-export, [data-share-open="share-export"]',
+  inputs: 'figure.matrix.from-step',
 };
 
 const HIDDEN = 'share-hidden';

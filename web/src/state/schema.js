@@ -171,7 +171,7 @@ export const ALL_FIELDS = checkTable([
 ]);
 
 // Parts of the page that are not fields but can be hidden as well (`prose_hide=1`, …).
-export const PAGE_PARTS = Object.freeze(['prose', 'presets', 'lang', 'share', 'export', 'overview', 'lesson', 'tokenView', 'positionsView', 'crossView', 'perf']);
+export const PAGE_PARTS = Object.freeze(['prose', 'presets', 'lang', 'share', 'export', 'overview', 'lesson', 'inputs', 'tokenView', 'positionsView', 'crossView', 'perf']);
 
 /** The table frozen, after checking that no param is used twice or reserved. */
 export function checkTable(fields) {
