@@ -1,0 +1,148 @@
+// An exercise as the link carries it (the `ex` field): JSON text of a title and questions, each
+// one of
+//   { kind: 'number', cell: 'weights.1.2.1', tolerance?: 0.01, prompt?, hint? }   predict an entry
+//   { kind: 'pattern', row: 'weights.1.2' | 'mask.2', find: 'zeros' | 'largest', prompt?, hint? }
+//   { kind: 'choice', prompt, options: [text, …], answer: index, hint? }
+// where a text is a string or { en, 'zh-CN' }. No number the core computes is in it: the page
+// takes the answers of 'number' and 'pattern' from the engine's result. Read defensively: a
+// hostile link opens with its valid questions and a problem for each one left out. No DOM.
+import { formatCellRef, parseCellRef } from '../state/schema.js';
+
+export const EXERCISE_LIMITS = Object.freeze({
+  questions: 20,
+  textChars: 600, // one prompt, hint, option or title, per language
+  options: 6,
+  maxTolerance: 100,
+});
+export const DEFAULT_TOLERANCE = 0.01;
+const LANGS = ['en', 'zh-CN'];
+const PATTERN_FINDS = { weights: ['zeros', 'largest'], mask: ['zeros'] };
+
+/** A text of the link as { en?, 'zh-CN'? } of strings, or null if it is not one. */
+function readText(value) {
+  if (value === undefined || value === null) return {};
+  if (typeof value === 'string') return value.length <= EXERCISE_LIMITS.textChars ? { en: value } : null;
+  if (typeof value !== 'object' || Array.isArray(value)) return null;
+  const text = {};
+  for (const lang of LANGS) {
+    const s = value[lang];
+    if (s === undefined) continue;
+    if (typeof s !== 'string' || s.length > EXERCISE_LIMITS.textChars) return null;
+    text[lang] = s;
+  }
+  return text;
+}
+
+/** A text in `lang`, else in the other language, else ''. */
+export const textIn = (text, lang) => text?.[lang] ?? text?.en ?? text?.['zh-CN'] ?? '';
+
+// 'weights.1.2' (head 1, row 2) or 'mask.2' → { name, head, row } 0-based, or null.
+export function parseRowRef(textValue) {
+  const parts = String(textValue ?? '').split('.');
+  const numbers = parts.slice(1).map((p) => (/^\d{1,6}$/.test(p) && Number(p) >= 1 ? Number(p) - 1 : -1));
+  if (numbers.some((n) => n < 0)) return null;
+  if (parts[0] === 'weights' && numbers.length === 2) return { name: 'weights', head: numbers[0], row: numbers[1] };
+  if (parts[0] === 'mask' && numbers.length === 1) return { name: 'mask', head: null, row: numbers[0] };
+  return null;
+}
+
+export const formatRowRef = ({ name, head, row }) => (head === null ? `${name}.${row + 1}` : `${name}.${head + 1}.${row + 1}`);
+
+function readQuestion(q) {
+  if (!q || typeof q !== 'object' || Array.isArray(q)) return null;
+  const prompt = readText(q.prompt);
+  const hint = readText(q.hint);
+  if (!prompt || !hint) return null;
+  if (q.kind === 'number') {
+    const cell = parseCellRef(q.cell);
+    if (!cell || cell.name.startsWith('cmp-')) return null;
+    const tolerance = q.tolerance === undefined ? DEFAULT_TOLERANCE : q.tolerance;
+    if (typeof tolerance !== 'number' || !(tolerance >= 0 && tolerance <= EXERCISE_LIMITS.maxTolerance)) return null;
+    return { kind: 'number', cell, tolerance, prompt, hint };
+  }
+  if (q.kind === 'pattern') {
+    const row = parseRowRef(q.row);
+    const find = q.find ?? 'zeros';
+    if (!row || !PATTERN_FINDS[row.name].includes(find)) return null;
+    return { kind: 'pattern', row, find, prompt, hint };
+  }
+  if (q.kind === 'choice') {
+    if (!Array.isArray(q.options) || q.options.length < 2 || q.options.length > EXERCISE_LIMITS.options) return null;
+    const options = q.options.map(readText);
+    if (options.some((o) => !o || !textIn(o, 'en'))) return null;
+    if (!Number.isInteger(q.answer) || q.answer < 0 || q.answer >= options.length || !textIn(prompt, 'en')) return null;
+    return { kind: 'choice', prompt, options, answer: q.answer, hint };
+  }
+  return null;
+}
+
+/**
+ * The exercise a link's `ex` text describes → { exercise: { title, questions } | null, problems }
+ * where problems are { key, params } for the page to say (questions left out, a text that is not
+ * an exercise). Never throws.
+ */
+export function readExercise(text) {
+  if (typeof text !== 'string' || text === '') return { exercise: null, problems: [] };
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { exercise: null, problems: [{ key: 'exercise.problem.notExercise', params: {} }] };
+  }
+  if (!data || typeof data !== 'object' || !Array.isArray(data.questions)) {
+    return { exercise: null, problems: [{ key: 'exercise.problem.notExercise', params: {} }] };
+  }
+  const problems = [];
+  const given = data.questions.length;
+  if (given > EXERCISE_LIMITS.questions) problems.push({ key: 'exercise.problem.tooMany', params: { n: given, max: EXERCISE_LIMITS.questions } });
+  const questions = [];
+  data.questions.slice(0, EXERCISE_LIMITS.questions).forEach((q, i) => {
+    const read = readQuestion(q);
+    if (read) questions.push(read);
+    else problems.push({ key: 'exercise.problem.question', params: { n: i + 1 } });
+  });
+  const title = readText(data.title) ?? {};
+  return { exercise: questions.length ? { title, questions } : null, problems };
+}
+
+const writeTextValue = (text) => (text && Object.keys(text).length ? (Object.keys(text).length === 1 && text.en !== undefined ? text.en : text) : undefined);
+
+/** The `ex` text of an exercise (readExercise's inverse, up to the order of fields). */
+export function writeExercise({ title = {}, questions }) {
+  const out = { title: writeTextValue(title), questions: questions.map((q) => {
+    const common = { prompt: writeTextValue(q.prompt), hint: writeTextValue(q.hint) };
+    if (q.kind === 'number') return { kind: 'number', cell: formatCellRef(q.cell), tolerance: q.tolerance, ...common };
+    if (q.kind === 'pattern') return { kind: 'pattern', row: formatRowRef(q.row), find: q.find, ...common };
+    return { kind: 'choice', ...common, options: q.options.map(writeTextValue), answer: q.answer };
+  }) };
+  return JSON.stringify(out);
+}
+
+/**
+ * The questions whose cells lie in `result` (its heads, tokens and d_model), and one problem per
+ * question left out. Run on every result: an exercise of 6 tokens opened on 3 keeps what fits.
+ */
+export function questionsInRange(exercise, result) {
+  const kept = [];
+  const problems = [];
+  exercise.questions.forEach((q, i) => {
+    const ok = q.kind === 'choice' || fits(q, result);
+    if (ok) kept.push({ question: q, index: i });
+    else problems.push({ key: 'exercise.problem.range', params: { n: i + 1 } });
+  });
+  return { kept, problems };
+}
+
+function fits(q, result) {
+  const { name, head, row } = q.kind === 'number' ? q.cell : q.row;
+  if (head !== null && head >= result.heads) return false;
+  const matrix = matrixOf(result, { name, head });
+  if (!matrix || row >= matrix.rows) return false;
+  return q.kind === 'pattern' || q.cell.col < matrix.cols;
+}
+
+/** The matrix a cell or row names in a result; QKᵀ (`dots`) has the shape of the scores. */
+export function matrixOf(result, { name, head }) {
+  if (head === null) return result[name] ?? result.weights?.[name] ?? null;
+  return result.perHead[head]?.[name === 'dots' ? 'scores' : name] ?? null;
+}
