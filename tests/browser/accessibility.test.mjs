@@ -56,6 +56,10 @@ const STATES = [
   ['the page in Chinese', '#lang=zh-CN'],
   ['embed mode', '#embed=1'],
   ['embed mode, one step without prose', '#preset=journey&embed=1&step=softmax&prose_hide=1'],
+  // An exercise: its questions, and "?" in the matrices.
+  ['an exercise', `#preset=journey&step=softmax&ex=${encodeURIComponent(JSON.stringify({ questions: [
+    { kind: 'number', cell: 'weights.1.2.1' }, { kind: 'pattern', row: 'weights.1.3', find: 'zeros' }, { kind: 'choice', prompt: 'Softmax runs over', options: ['rows', 'columns'], answer: 0 },
+  ] }))}`],
 ];
 const PANELS = [
   ['the export panel open', 'share-export'],

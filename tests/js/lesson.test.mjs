@@ -242,7 +242,8 @@ test('the lesson’s fields round-trip through their text form', () => {
   const values = {
     step: 'softmax', head: 2, row: 3, cell: 'weights.1.2.1', mask: 'window', window: 2, prefix: 1, padding: [false, true],
     customMask: [[false, true], [true, false]], maskFill: '-1e9', maskBeforeScale: true, temperature: 0.25, naive: true,
-    compare: true, wq: [[1, -0.5], [0, 2]], wk: null, wv: null, wo: null,
+    compare: true, wq: [[1, -0.5], [0, 2]], wk: null, wv: null, wo: null, softmaxOver: 'queries',
+    exercise: '{"questions":[{"kind":"number","cell":"weights.1.2.1"}]}',
   };
   for (const field of LESSON_FIELDS) {
     const text = encodeLessonValue(field, values[field.key]);

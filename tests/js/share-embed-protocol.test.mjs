@@ -24,7 +24,12 @@ test('messages are tagged with the protocol and its version', () => {
   assert.deepEqual(makeMessage('resize', { height: 612.2 }), { protocol: PROTOCOL, version: 2, type: 'resize', height: 613 });
   assert.deepEqual(makeMessage('request-height'), { protocol: PROTOCOL, version: 2, type: 'request-height' });
   assert.deepEqual(makeMessage('request-state', { watch: true }), { protocol: PROTOCOL, version: 2, type: 'request-state', watch: true });
-  assert.deepEqual(MESSAGE_TYPES, ['ready', 'resize', 'state', 'request-height', 'request-state']);
+  assert.deepEqual(MESSAGE_TYPES, ['ready', 'resize', 'state', 'attention-playground:exercise', 'request-height', 'request-state']);
+  const score = { exercise: '0a1b2c3d', answered: 2, correct: 1, total: 5 };
+  assert.deepEqual(makeMessage('attention-playground:exercise', score), { protocol: PROTOCOL, version: 2, type: 'attention-playground:exercise', ...score });
+  assert.deepEqual(readMessage(makeMessage('attention-playground:exercise', score)), { type: 'attention-playground:exercise', ...score });
+  assert.equal(readMessage({ ...makeMessage('attention-playground:exercise', score), total: -1 }), null);
+  assert.equal(readMessage({ ...makeMessage('attention-playground:exercise', score), exercise: '<img>'.repeat(20) }), null);
   assert.throws(() => makeMessage('eval'), /unknown message type/);
 });
 

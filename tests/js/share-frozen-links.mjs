@@ -176,4 +176,12 @@ export const FROZEN_LINKS = [
     state: {"tokenization":"whitespace","sentence":"Your journey starts with one step","dModel":3,"heads":1,"mask":"causal","scale":true,"weights":"identity","seed":0,"embeddings":[[0.43,0.15,0.89],[0.55,0.87,0.66],[0.57,0.85,0.64],[0.22,0.58,0.33],[0.77,0.25,0.1],[0.05,0.8,0.55]],"step":"softmax","head":1,"row":6,"cell":"","window":3,"prefix":2,"padding":null,"customMask":null,"maskFill":"-inf","maskBeforeScale":false,"temperature":1,"naive":false,"softmaxOver":"queries","compare":false,"wq":null,"wk":null,"wv":null,"wo":null,"kvHeads":0,"positional":"none","cross":false,"source":"I love natural language processing","sourcePadding":null,"crossCausal":false,"shuffle":0,"split":"all"},
     lastOutputRow: [0.790713,1.528732,1.141725],
   },
+  {
+    link: "#preset=journey&v=1&step=softmax&ex=%7B%22title%22%3A%7B%22en%22%3A%22The%20worked%20example%22%2C%22zh-CN%22%3A%22%E6%95%99%E7%A8%8B%E4%B8%AD%E7%9A%84%E4%BE%8B%E5%AD%90%22%7D%2C%22questions%22%3A%5B%7B%22kind%22%3A%22number%22%2C%22cell%22%3A%22weights.1.2.1%22%7D%2C%7B%22kind%22%3A%22pattern%22%2C%22row%22%3A%22mask.2%22%7D%2C%7B%22kind%22%3A%22choice%22%2C%22prompt%22%3A%22Softmax%20runs%20over%22%2C%22options%22%3A%5B%22each%20row%22%2C%22each%20column%22%5D%2C%22answer%22%3A0%7D%5D%7D",
+    presetId: "journey",
+    lang: null,
+    view: {"embed":false,"hidden":[]},
+    state: {"tokenization":"whitespace","sentence":"Your journey starts with one step","dModel":3,"heads":1,"mask":"causal","scale":true,"weights":"identity","seed":0,"embeddings":[[0.43,0.15,0.89],[0.55,0.87,0.66],[0.57,0.85,0.64],[0.22,0.58,0.33],[0.77,0.25,0.1],[0.05,0.8,0.55]],"step":"softmax","head":1,"row":1,"cell":"","window":3,"prefix":2,"padding":null,"customMask":null,"maskFill":"-inf","maskBeforeScale":false,"temperature":1,"naive":false,"softmaxOver":"keys","compare":false,"wq":null,"wk":null,"wv":null,"wo":null,"kvHeads":0,"positional":"none","cross":false,"source":"I love natural language processing","sourcePadding":null,"crossCausal":false,"shuffle":0,"split":"all","exercise":"{\"title\":{\"en\":\"The worked example\",\"zh-CN\":\"教程中的例子\"},\"questions\":[{\"kind\":\"number\",\"cell\":\"weights.1.2.1\"},{\"kind\":\"pattern\",\"row\":\"mask.2\"},{\"kind\":\"choice\",\"prompt\":\"Softmax runs over\",\"options\":[\"each row\",\"each column\"],\"answer\":0}]}"},
+    lastOutputRow: [0.421941,0.623115,0.550729],
+  },
 ];

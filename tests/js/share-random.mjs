@@ -111,6 +111,7 @@ export const GENERATORS = {
   crossCausal: (r) => r.chance(0.3),
   shuffle: (r) => (r.chance(0.7) ? 0 : r.int(1, MAX_SHUFFLE_SEED)),
   split: (r, s, field) => r.pick(field.values),
+  exercise: (r, s) => (r.chance(0.7) ? '' : JSON.stringify({ questions: [{ kind: 'number', cell: `weights.1.${r.int(1, Tn(s))}.1` }, { kind: 'choice', prompt: sentence(r), options: ['a', '“b”'], answer: r.int(0, 1) }] })),
 };
 
 /** A random valid state with every field of ALL_FIELDS, fitted as the page would hold it. */

@@ -22,6 +22,7 @@ import { runSliced } from './render/scheduler.js';
 import { createEmbeddingsText } from './views/embeddings-text.js';
 import { renderSettingsSummary } from './views/settings-summary.js';
 import { createLesson } from './lesson/index.js';
+import { createExercisePanel } from './exercise/exercise-panel.js';
 import { computeCompanionsAsync } from './lesson/companions.js';
 import { createHeadViews } from './heads/index.js';
 import { installSharing } from './share/page.js';
@@ -78,6 +79,15 @@ const headViews = createHeadViews({
   getEngine: () => page.engine,
   t: () => page.t,
   requestUpdate: () => update(),
+});
+
+// An exercise in the link: its questions above the lesson, their answers "?" on every view.
+const exercise = createExercisePanel($('#exercise'), {
+  getEngine: () => page.engine,
+  t: () => page.t,
+  lang: () => page.lang,
+  changed: () => page.lastResult && showResults(page.lastResult, page.lastState),
+  post: (score) => share.postExercise(score),
 });
 
 // Copy link, the address kept current, embed mode, the gallery, embed and export panels.
@@ -142,8 +152,9 @@ function renderAll() {
 
 // companions: the lesson's extra runs when computed already (in the worker), else null.
 function showResults(result, state, companions = null) {
-  lesson.render(result, state, companions);
-  headViews.render(result, state);
+  const presenter = exercise.update(result, state); // (an exercise's open questions: "?" on every view)
+  lesson.render(result, state, companions, presenter);
+  headViews.render(presenter.result(result), state);
 }
 
 function writeHash() {
@@ -152,7 +163,7 @@ function writeHash() {
   share.stateChanged({
     presetId: page.presetId,
     state: page.lastState,
-    result: page.lastResult,
+    result: page.lastResult && exercise.presenter.result(page.lastResult), // (exports hold no answer)
     lang: page.langChosen ? page.lang : null,
     t: page.t,
   });

@@ -82,6 +82,10 @@ export function enterEmbedMode(doc = document, win = window) {
 
   let readySent = false;
   return {
+    // To any origin, as heights: a score says what the reader answered, not what they typed.
+    postExercise({ exercise, answered, correct, total }) {
+      if (inFrame) win.parent.postMessage(makeMessage('attention-playground:exercise', { exercise, answered, correct, total }), '*');
+    },
     setLink(url) {
       link.href = url;
       if (!readySent) {

@@ -6,6 +6,8 @@
 //   embed → host  { type: 'resize', height }        whenever the content's height changes
 //   embed → host  { type: 'state',  link }          only in answer to 'request-state', and only
 //                                                   to the origin that asked
+//   embed → host  { type: 'attention-playground:exercise', exercise, answered, correct, total }
+//                                                   after each answer to an exercise (exercise: its id)
 //   host → embed  { type: 'request-height' }        asks for a 'resize' now
 //   host → embed  { type: 'request-state', watch }  asks for a 'state' now (watch: true → and
 //                                                   after every change, until asked again)
@@ -16,7 +18,7 @@ export const PROTOCOL = 'attention-playground';
 // 2: the state (what the reader typed) is no longer broadcast; 'ready' carries no link.
 export const PROTOCOL_VERSION = 2;
 
-const FROM_EMBED = new Set(['ready', 'resize', 'state']);
+const FROM_EMBED = new Set(['ready', 'resize', 'state', 'attention-playground:exercise']);
 const FROM_HOST = new Set(['request-height', 'request-state']);
 export const MESSAGE_TYPES = Object.freeze([...FROM_EMBED, ...FROM_HOST]);
 
@@ -34,12 +36,13 @@ export function fitHeight(height) {
 }
 
 /** The message object for `type` with its fields (height is rounded up to whole pixels). */
-export function makeMessage(type, { height, link, watch } = {}) {
+export function makeMessage(type, { height, link, watch, exercise, answered, correct, total } = {}) {
   if (!MESSAGE_TYPES.includes(type)) throw new Error(`unknown message type ${type}`);
   const message = { protocol: PROTOCOL, version: PROTOCOL_VERSION, type };
   if (height !== undefined) message.height = Math.max(0, Math.ceil(height));
   if (link !== undefined) message.link = String(link);
   if (watch !== undefined) message.watch = Boolean(watch);
+  if (exercise !== undefined) Object.assign(message, { exercise: String(exercise), answered, correct, total });
   return message;
 }
 
@@ -102,6 +105,11 @@ export function readMessage(data) {
       message.link = link;
     }
     if (data.type === 'request-state') message.watch = data.watch === true;
+    if (data.type === 'attention-playground:exercise') {
+      const counts = [data.answered, data.correct, data.total];
+      if (typeof data.exercise !== 'string' || data.exercise.length > 64 || !counts.every((n) => Number.isInteger(n) && n >= 0 && n <= 1000)) return null;
+      Object.assign(message, { exercise: data.exercise, answered: data.answered, correct: data.correct, total: data.total });
+    }
     return message;
   } catch {
     return null; // e.g. a Proxy or a getter that throws

@@ -1,6 +1,8 @@
 // Translation lookup: dictionaries, a translator with {placeholder} filling, language choice.
 // No DOM here (views/i18n-dom.js writes the texts into the page).
 import en from './en.js';
+import exerciseEn from './exercise-en.js';
+import exerciseZhCN from './exercise-zh-CN.js';
 import headsEn from './heads-en.js';
 import headsZhCN from './heads-zh-CN.js';
 import lessonEn from './lesson-en.js';
@@ -12,8 +14,8 @@ import shareZhCN from './share-zh-CN.js';
 import zhCN from './zh-CN.js';
 
 export const DICTIONARIES = Object.freeze({
-  en: { ...en, ...shareEn, ...lessonEn, ...headsEn, ...perfEn },
-  'zh-CN': { ...zhCN, ...shareZhCN, ...lessonZhCN, ...headsZhCN, ...perfZhCN },
+  en: { ...en, ...shareEn, ...lessonEn, ...headsEn, ...perfEn, ...exerciseEn },
+  'zh-CN': { ...zhCN, ...shareZhCN, ...lessonZhCN, ...headsZhCN, ...perfZhCN, ...exerciseZhCN },
 });
 export const LANGUAGES = Object.freeze(Object.keys(DICTIONARIES));
 export const DEFAULT_LANGUAGE = 'en';

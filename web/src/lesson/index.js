@@ -9,6 +9,7 @@ import { roundForEditor } from '../state/parse.js';
 import { setAlternatives, setHidden, setText } from '../render/dom.js';
 import { fitGrid, toEngineConfig } from '../state/validate.js';
 import { computeCompanions, withFields } from './companions.js';
+import { isAsked } from '../render/cell-look.js';
 import { explainCell, fillText } from './explain.js';
 import { announceCell, renderExplanation } from './explain-panel.js';
 import { fmt } from '../render/numbers.js';
@@ -268,6 +269,7 @@ export function createLesson(deps) {
   // An entry as its cell prints it (M prints its fill where masked).
   function printedValue(ref, matrix, state) {
     const value = matrix.data[ref.row * matrix.cols + ref.col];
+    if (isAsked(matrix, ref.row * matrix.cols + ref.col)) return '?';
     if (ref.name === 'mask') return value ? fillText(state.maskFill) : '0';
     return fmt(value);
   }
@@ -285,6 +287,9 @@ export function createLesson(deps) {
     } catch (error) {
       console.warn('explanation failed', error);
     }
+    // An entry an exercise asks for: its formula and what it comes from, none of its numbers.
+    const asked = explained && isAsked(shape, ref.row * shape.cols + ref.col);
+    if (asked) explained = { ...explained, lines: [ctx.t('exercise.explainAsked')], notes: [] };
     if (explained) explained.ref = formatCellRef(ref);
     const previewing = ref !== null && ref === preview && formatCellRef(ref) !== last.state.cell;
     const mode = previewing ? (lingering ? 'last' : 'preview') : 'selected';
@@ -296,7 +301,9 @@ export function createLesson(deps) {
   // companions: the extra runs of the same result (companions.js), when they are still valid.
   // Each render leaves a User Timing measure, 'lesson:render' (and 'lesson:companions' when the
   // extra runs were computed), for bench/browser/measure-lesson.mjs and the browser's profiler.
-  function render(result, state, companions = null) {
+  // presenter: an exercise's (exercise/present.js), which takes out the entries its open
+  // questions ask for: the lesson draws and explains only its copies.
+  function render(result, state, companions = null, presenter = null) {
     const start = performance.now();
     if (!companions) {
       const before = last?.companions;
@@ -307,7 +314,8 @@ export function createLesson(deps) {
       performance.clearMeasures('lesson:companions'); // keep only the latest: no growing buffer
       performance.measure('lesson:companions', { start });
     }
-    last = { result, state, companions };
+    if (presenter) companions = presenter.companions(companions);
+    last = { result: companions.result, state, companions };
     draft = { ...draft, ...lessonDraftOf(state) };
     const ctx = context();
     stepper.update(state.step, ctx.t);
@@ -366,7 +374,8 @@ export function createLesson(deps) {
       for (const key of Object.keys(LESSON_DEFAULTS)) if (next[key] !== undefined) draft[key] = next[key];
     },
     /** Draws a new result (main.js calls it after every successful update); companions: its
-     *  extra runs when main.js computed them already (in the worker), else computed here. */
-    render: (result, state, companions = null) => render(result, state, companions),
+     *  extra runs when main.js computed them already (in the worker), else computed here;
+     *  presenter: an exercise's, whose copies are drawn. */
+    render: (result, state, companions = null, presenter = null) => render(result, state, companions, presenter),
   };
 }

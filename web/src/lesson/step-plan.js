@@ -153,6 +153,7 @@ export function drawOptions(spec, rows, ctx) {
     const head = source.perHead[spec.head];
     options.rowSums = Array.from({ length: rows }, (_, r) => {
       const row = head.weights.data.subarray(r * head.weights.cols, (r + 1) * head.weights.cols);
+      if (head.weights.hidden?.[r * head.weights.cols] === 1) return '?'; // (an exercise asks for this row)
       if (row.some(Number.isNaN)) return 'NaN';
       // Over queries a row's sum is anything: the core's Σ_j a_ij, printed
       if (state.softmaxOver === 'queries') return fmt(head.weightSum[r]);

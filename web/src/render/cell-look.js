@@ -53,5 +53,10 @@ export function writeLook(look, kind, value, isMasked, scale, fillText) {
   return look;
 }
 
+/** An entry an exercise asks for (exercise/hidden-entries.js): its matrix's `hidden` flags say so,
+ *  and its value is not in the page at all. */
+export const ASKED_LOOK = Object.freeze({ text: '?', cls: 'asked', level: -1, hid: false });
+export const isAsked = (matrix, n) => matrix.hidden?.[n] === 1;
+
 /** True when the entry counts as masked for the legend's "masked" key. */
 export const looksMasked = ({ cls, hid }) => hid || cls === 'masked' || cls === 'masked-zero' || cls === 'mask-zero';

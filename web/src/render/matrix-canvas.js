@@ -18,7 +18,7 @@ import { fontSetter } from './canvas-font.js';
 import { h, setAttr } from './dom.js';
 import { createScheduler } from './scheduler.js';
 import { pageTopOf, watchSight, windowAt } from './window-sight.js';
-import { looksMasked, writeLook } from './cell-look.js';
+import { ASKED_LOOK, isAsked, looksMasked, writeLook } from './cell-look.js';
 import { createBareFrame, createMatrixFrame } from './matrix-frame.js';
 import { barShare, writePlainLook } from './plain-look.js';
 import { attachMatrixInput } from './matrix-input.js';
@@ -48,6 +48,7 @@ const PLAIN = {
   plain: { background: COLORS.panel, text: COLORS.ink },
   faint: { background: COLORS.panel, text: COLORS.faint },
   blank: { background: COLORS.panel, text: COLORS.panel },
+  asked: { background: COLORS.panel, text: COLORS.ink, bold: true },
 };
 const BLANK = { text: '', cls: 'blank', level: -1, hid: false }; // an entry of a column shown empty
 
@@ -316,7 +317,7 @@ export function createMatrixCanvas(spec, events) {
         const n = r * matrix.cols + c;
         const k = r * cols + c;
         const isMasked = mask ? mask.data[n] === 1 : false;
-        const look = blankCols.includes(c) ? Object.assign(looks[k], BLANK)
+        const look = blankCols.includes(c) ? Object.assign(looks[k], BLANK) : isAsked(matrix, n) ? Object.assign(looks[k], ASKED_LOOK)
           : plain ? writePlainLook(looks[k], data[n], isMasked) : writeLook(looks[k], spec.kind, data[n], isMasked, scale, fillText);
         if (looksMasked(look)) anyMasked = true;
       }

@@ -12,7 +12,7 @@ import { fmt } from './numbers.js';
 import { attachMatrixInput } from './matrix-input.js';
 import { overCell } from './matrix-edit.js';
 import { watchOverflow } from './overflow-class.js';
-import { cellLook, looksMasked } from './cell-look.js';
+import { ASKED_LOOK, cellLook, isAsked, looksMasked } from './cell-look.js';
 import { createBareFrame, createMatrixFrame } from './matrix-frame.js';
 import { barShare, writePlainLook } from './plain-look.js';
 import { createGridFrame, gridHead } from './grid-frame.js';
@@ -80,7 +80,7 @@ export function createMatrixTable(spec, events) {
         if (first) {
           const k = r * cols + c;
           const n = r * first.matrix.cols + c;
-          ({ text: shownText[k], cls: shownClass[k], title: shownTitle[k] } = gridLook(r, c, first.matrix.data[n], first.mask?.data[n] === 1, first.fill));
+          ({ text: shownText[k], cls: shownClass[k], title: shownTitle[k] } = gridLook(r, c, first.matrix.data[n], first.mask?.data[n] === 1, first.fill, isAsked(first.matrix, n)));
           look = ` style="${shownClass[k]}" title="${shownTitle[k]}">${shownText[k]}`;
         }
         html += `<td ${cellAttrs} data-row="${r}" data-col="${c}"${tabIndex}${look || '>'}</td>`;
@@ -165,8 +165,8 @@ export function createMatrixTable(spec, events) {
         const k = r * cols + c;
         const value = data[n];
         const isMasked = mask ? mask.data[n] === 1 : false;
-        const look = blankCols.includes(c) ? BLANK : fill ? gridLook(r, c, value, isMasked, fill)
-          : plain ? writePlainLook(plainLook, value, isMasked) : cellLook(spec.kind, value, isMasked, scale, fillText);
+        const look = blankCols.includes(c) ? BLANK : fill ? gridLook(r, c, value, isMasked, fill, isAsked(matrix, n))
+          : isAsked(matrix, n) ? ASKED_LOOK : plain ? writePlainLook(plainLook, value, isMasked) : cellLook(spec.kind, value, isMasked, scale, fillText);
         const { text } = look;
         const cls = c === spec.barCol ? `${look.cls} bar` : look.cls;
         if (c === spec.barCol && shownText[k] !== text) cells[k].style.setProperty('--bar', `${barShare(value) * 100}%`);
@@ -197,7 +197,8 @@ export function createMatrixTable(spec, events) {
 
   // A cell coloured by a fill: its text, its style attribute (as compared) and its tooltip; only
   // generated text (numbers, colours), as the cells' HTML.
-  function gridLook(r, c, value, isMasked, fill) {
+  function gridLook(r, c, value, isMasked, fill, asked) {
+    if (asked) return { text: numbers ? '?' : '', cls: 'background:var(--panel);font-weight:700', title: '?' };
     const style = fill(r, c, value);
     const title = fmt(value);
     return {

@@ -399,6 +399,9 @@ export function installSharing({ doc = document, win = window } = {}) {
     /** The hash of the state shown now (the address may be written a moment later). */
     currentHash: hashNow,
 
+    /** An exercise's score, to the page that holds this one in a frame (embed mode only). */
+    postExercise: (score) => embed?.postExercise(score),
+
     flush,
   };
 }

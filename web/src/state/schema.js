@@ -168,6 +168,8 @@ export const ALL_FIELDS = checkTable([
   // 0 = off; any other value is the seed of the shuffled token order.
   { key: 'shuffle', param: 'shuf', kind: 'int', group: 'structure', default: 0, min: 0, max: MAX_SHUFFLE_SEED },
   { key: 'split', param: 'split', kind: 'enum', group: 'structure', values: ['all', ...SPLIT_STAGES], default: 'all', look: true },
+  // An exercise (exercise/exercise-text.js): its questions, never their answers.
+  { key: 'exercise', param: 'ex', kind: 'string', group: 'lesson', default: '', maxLength: 20000, look: true },
 ]);
 
 // Parts of the page that are not fields but can be hidden as well (`prose_hide=1`, …).

@@ -1,0 +1,214 @@
+// Exercises as a learner meets them: a link's questions above the lesson, the asked entries "?"
+// in every view (no text, label or tooltip holds them), a wrong answer then a right one, the
+// answers kept across a reload, the score posted to a course page, and hostile exercise links.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { baseUrl, dist, launchChromium, screenshots, serveStatic, whenIdle } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => {
+  mkdirSync(screenshots, { recursive: true });
+  server = await serveStatic(dist);
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+});
+
+const WORKED = {
+  title: { en: 'The worked example', 'zh-CN': '教程中的例子' },
+  questions: [
+    { kind: 'number', cell: 'weights.1.2.1', hint: { en: 'e^(s₂₁ − max) divided by the row’s sum', 'zh-CN': 'e^(s₂₁ − max) 除以这一行的和' } },
+    { kind: 'pattern', row: 'mask.3' },
+    { kind: 'choice', prompt: { en: 'Softmax runs over…', 'zh-CN': 'softmax 作用于……' }, options: [{ en: 'each row', 'zh-CN': '每一行' }, { en: 'each column', 'zh-CN': '每一列' }], answer: 0 },
+  ],
+};
+const linkOf = (exercise, extra = '') => `#preset=journey&v=1&step=all${extra}&ex=${encodeURIComponent(JSON.stringify(exercise))}`;
+
+async function open(hash, { viewport = { width: 1440, height: 900 }, context = null } = {}) {
+  const own = context ?? (await browser.newContext({ viewport, locale: 'en-US' }));
+  const page = await own.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => message.type() === 'error' && errors.push(`console: ${message.text()}`));
+  await page.goto(`${baseUrl(server)}index.html${hash}`);
+  await page.waitForSelector('#exercise .exercise-q');
+  await page.waitForSelector('#results td[data-matrix="weights"]');
+  await whenIdle(page);
+  return { page, errors, close: () => (context ? page.close() : own.close()) };
+}
+
+// Every text node and attribute of the page that shows one of `values` as the page prints numbers.
+const leaks = (page, values) =>
+  page.evaluate((printed) => {
+    const found = [];
+    const hit = (text) => printed.some((value) => new RegExp(`(^|[^\\d])${value.replace('.', '\\.')}($|[^\\d])`).test(text));
+    const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+    for (let node = walker.currentNode; node; node = walker.nextNode()) {
+      if (node.nodeType === 3 && hit(node.data) && !node.parentElement.closest('#share-gallery, script, style')) found.push(`text: ${node.data.slice(0, 80)}`);
+      if (node.nodeType === 1) for (const a of node.attributes) if (a.name !== 'href' && hit(a.value)) found.push(`${a.name}: ${a.value.slice(0, 80)}`);
+    }
+    return found;
+  }, values);
+
+test('an exercise hides what it asks on every view, takes a wrong then a right answer, and shows the worked explanation', async () => {
+  const { page, errors, close } = await open(linkOf(WORKED));
+  try {
+    assert.match(await page.innerText('#exercise h2'), /Exercise: The worked example/);
+    assert.match(await page.innerText('#exercise .exercise-score'), /0 of 3 done/);
+    // a₂₁ = 0.423 and the rest of its row (0.577), o₂ and the output's row 2: "?" everywhere.
+    const row2 = await page.$$eval('#results td[data-matrix="weights"][data-row="1"]', (cells) => cells.map((c) => c.textContent));
+    assert.deepEqual(row2, ['?', '?', '?', '?', '?', '?']);
+    assert.deepEqual(await page.$$eval('#overview td[data-matrix="weights"][data-row="1"]', (cells) => cells.map((c) => c.textContent)), row2);
+    assert.equal(await page.textContent('#results td[data-matrix="context"][data-row="1"][data-col="0"]'), '?');
+    assert.equal(await page.textContent('#results td[data-matrix="output"][data-row="1"][data-col="0"]'), '?');
+    // Row 3 of M is asked too: the mask's row and what follows from it.
+    assert.equal(await page.textContent('#results td[data-matrix="mask"][data-row="2"][data-col="3"]'), '?');
+    assert.deepEqual(await leaks(page, ['0.423', '0.499', '0.566', '0.757']), []); // (a₂₂ = 0.577 prints as s₁₁ does)
+    // Pointed at, the "?" explains its formula and its inputs, not its value.
+    await page.hover('#results td[data-matrix="weights"][data-row="1"][data-col="0"]');
+    await page.waitForFunction(() => document.querySelector('#explain')?.dataset.cell === 'weights.1.2.1');
+    assert.match(await page.innerText('#explain'), /an exercise asks you to predict this entry/);
+    assert.deepEqual(await leaks(page, ['0.423']), []);
+
+    await page.fill('#exercise-q0', '0.5');
+    await page.press('#exercise-q0', 'Enter');
+    await page.waitForSelector('#exercise li[data-q="0"] .exercise-feedback:not(:empty)');
+    assert.match(await page.innerText('#exercise li[data-q="0"]'), /Not quite\. e\^\(s₂₁ − max\) divided by the row’s sum/);
+    assert.deepEqual(await leaks(page, ['0.423']), [], 'a wrong answer reveals nothing');
+    await page.fill('#exercise-q0', '0.42');
+    await page.click('#exercise li[data-q="0"] .exercise-check');
+    await page.waitForSelector('#exercise li[data-q="0"][data-state="right"]');
+    const worked = await page.innerText('#exercise li[data-q="0"]');
+    assert.match(worked, /✓ Right\./);
+    assert.match(worked, /a₂₁ = 0\.732 \/ 1\.732 ≈ 0\.423/, 'the worked explanation');
+    // Answered: its row is on the page again.
+    await page.waitForFunction(() => document.querySelector('#results td[data-matrix="weights"][data-row="1"][data-col="0"]').textContent === '0.423');
+    assert.match(await page.innerText('#exercise .exercise-score'), /1 of 3 done · 1 right/);
+
+    // The pattern: masked keys of row 3 are 4, 5, 6; marking 3 and 4 is wrong cell by cell.
+    const keys = page.locator('#exercise li[data-q="1"] .exercise-key');
+    await keys.nth(2).click();
+    await keys.nth(3).click();
+    await page.click('#exercise li[data-q="1"] .exercise-check');
+    await page.waitForSelector('#exercise li[data-q="1"] .exercise-feedback:not(:empty)');
+    assert.match(await page.innerText('#exercise li[data-q="1"]'), /Not quite\./);
+    const again = page.locator('#exercise li[data-q="1"] .exercise-key');
+    await again.nth(2).click(); // (the marks are kept: unmark 3, mark 5 and 6)
+    await again.nth(4).click();
+    await again.nth(5).click();
+    await page.click('#exercise li[data-q="1"] .exercise-check');
+    await page.waitForSelector('#exercise li[data-q="1"][data-state="right"]');
+    // The choice, by keyboard.
+    await page.focus('#exercise li[data-q="2"] input[value="1"]');
+    await page.keyboard.press('Space');
+    await page.click('#exercise li[data-q="2"] .exercise-check');
+    await page.waitForSelector('#exercise li[data-q="2"] .exercise-feedback:not(:empty)');
+    await page.check('#exercise li[data-q="2"] input[value="0"]').catch(() => {});
+    await page.click('#exercise li[data-q="2"] .exercise-check');
+    await page.waitForSelector('#exercise li[data-q="2"][data-state="right"]');
+    assert.match(await page.innerText('#exercise .exercise-score'), /3 of 3 done · 3 right/);
+    assert.equal(await page.locator('td.asked').count(), 0, 'nothing is asked any more');
+    await page.screenshot({ path: path.join(screenshots, 'exercise-answered.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('answers survive a reload, per exercise, and a frame posts its score to the course page', async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+  try {
+    const first = await open(linkOf(WORKED), { context });
+    await first.page.fill('#exercise-q0', '0.423');
+    await first.page.press('#exercise-q0', 'Enter');
+    await first.page.waitForSelector('#exercise li[data-q="0"][data-state="right"]');
+    await first.page.reload();
+    await first.page.waitForSelector('#exercise li[data-q="0"][data-state="right"]');
+    assert.match(await first.page.innerText('#exercise .exercise-score'), /1 of 3 done · 1 right/);
+    await first.close();
+    // Another exercise starts from nothing.
+    const other = await open(linkOf({ ...WORKED, title: 'Another' }), { context });
+    assert.match(await other.page.innerText('#exercise .exercise-score'), /0 of 3 done/);
+    await other.close();
+
+    // A course page holding the exercise in a frame collects the score.
+    const host = await context.newPage();
+    await host.goto(`${baseUrl(server)}examples/course-page.html`);
+    const frameUrl = `${baseUrl(server)}index.html${linkOf(WORKED, '&embed=1&lang=zh-CN')}`;
+    await host.evaluate((src) => {
+      window.scores = [];
+      addEventListener('message', (event) => {
+        if (event.data?.type === 'attention-playground:exercise') window.scores.push(event.data);
+      });
+      const frame = document.createElement('iframe');
+      frame.id = 'exercise-frame';
+      frame.src = src;
+      frame.style.cssText = 'width:800px;height:900px';
+      document.body.prepend(frame);
+    }, frameUrl);
+    const frame = await (await host.waitForSelector('#exercise-frame')).contentFrame();
+    await frame.waitForSelector('#exercise li[data-q="2"] input[value="1"]');
+    assert.match(await frame.innerText('#exercise h2'), /练习：教程中的例子|练习: 教程中的例子/);
+    await frame.check('#exercise li[data-q="2"] input[value="1"]');
+    await frame.click('#exercise li[data-q="2"] .exercise-check');
+    await host.waitForFunction(() => window.scores.length === 1);
+    const [score] = await host.evaluate(() => window.scores);
+    assert.equal(score.protocol, 'attention-playground');
+    assert.match(score.exercise, /^[0-9a-f]{8}$/);
+    assert.deepEqual({ answered: score.answered, correct: score.correct, total: score.total }, { answered: 1, correct: 1, total: 3 }, 'q1 from before the reload, and a wrong try that is not done yet');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a hostile exercise link opens with its valid part and a message, and runs no script', async () => {
+  const hostile = {
+    title: '<img src=x onerror="window.pwned=1">',
+    questions: [
+      { kind: 'number', cell: 'weights.1.2.1', prompt: '<script>window.pwned=2</script>', hint: '<b onmouseover=alert(1)>x</b>' },
+      { kind: 'number', cell: 'weights.9.9.9' },
+      { kind: 'number', cell: 'x.1.1"><img src=x onerror=alert(1)>' },
+      { kind: 'choice', prompt: 'p', options: ['<svg onload="window.pwned=3">', 'b'], answer: 0 },
+      ...Array.from({ length: 100 }, () => ({ kind: 'choice', prompt: 'q', options: ['a', 'b'], answer: 1 })),
+    ],
+  };
+  const { page, errors, close } = await open(linkOf(hostile));
+  try {
+    const problems = await page.innerText('#exercise .exercise-problems');
+    assert.match(problems, /104 questions: the first 20 are shown/);
+    assert.match(problems, /Question 3 of the exercise is not one the page can ask/);
+    assert.match(problems, /Question 2 asks for an entry these tokens and heads do not have/);
+    assert.equal(await page.locator('#exercise .exercise-q').count(), 18);
+    assert.match(await page.innerText('#exercise h2'), /<img src=x onerror/, 'shown as text');
+    assert.match(await page.innerText('#exercise li[data-q="0"] .exercise-prompt'), /<script>window\.pwned=2<\/script>/);
+    assert.equal(await page.evaluate(() => window.pwned), undefined);
+    assert.equal(await page.locator('#exercise img, #exercise script, #exercise svg, #exercise b').count(), 0);
+    // Not JSON at all: the page opens its state without an exercise, and says so.
+    await page.goto(`${baseUrl(server)}index.html#preset=journey&v=1&ex=%7Bnot%20json`);
+    await page.waitForSelector('#exercise .exercise-problems li');
+    assert.match(await page.innerText('#exercise'), /could not be read/);
+    await page.waitForSelector('#results td[data-matrix="weights"]');
+    assert.equal(await page.locator('td.asked').count(), 0);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('a phone shows the exercise whole, in Chinese', async () => {
+  const { page, errors, close } = await open(linkOf(WORKED, '&lang=zh-CN'), { viewport: { width: 375, height: 812 } });
+  try {
+    const overflow = await page.$eval('#exercise', (el) => el.scrollWidth - el.clientWidth);
+    assert.ok(overflow <= 0, `the exercise is ${overflow} px wider than its box`);
+    assert.match(await page.innerText('#exercise'), /先预测 a₂₁/);
+    await page.locator('#exercise').screenshot({ path: path.join(screenshots, 'exercise-phone-zh.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

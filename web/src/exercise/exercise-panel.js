@@ -1,0 +1,259 @@
+// The exercise of a link (`ex`): its questions above the lesson, each checked against the
+// engine's numbers; while a question is open, what it asks is "?" everywhere on the page
+// (present.js). A wrong answer gets the teacher's hint, a second one the worked explanation.
+// Answers are kept per exercise in localStorage (progress.js); in a frame each answer is posted
+// to the host page (docs/embedding.md). Texts go in through textContent only.
+import './exercise.css';
+import { h, setHidden, setText } from '../render/dom.js';
+import { computeCompanions, withFields } from '../lesson/companions.js';
+import { explainCell } from '../lesson/explain.js';
+import { toEngineConfig } from '../state/validate.js';
+import { checkChoice, checkNumber, checkPattern, expectedNumber, expectedPattern } from './answers.js';
+import { questionsInRange, readExercise, textIn } from './exercise-text.js';
+import { askedCells, createPresenter } from './present.js';
+import { exerciseId, loadProgress, saveProgress, scoreOf } from './progress.js';
+
+const TRIES_TO_REVEAL = 2;
+
+/**
+ * node: the panel (a section); deps: { getEngine(), t(), lang(), changed() (the page draws
+ * again: the open questions changed), post(message) (to the host page, in a frame) }.
+ * → { update(result, state) → presenter, presenter }
+ */
+export function createExercisePanel(node, deps) {
+  const title = h('h2', { id: 'exercise-title' });
+  const score = h('p', { className: 'exercise-score', role: 'status' });
+  const problems = h('ul', { className: 'exercise-problems' });
+  const list = h('ol', { className: 'exercise-questions' });
+  const restart = h('button', { type: 'button', className: 'choice exercise-restart' });
+  node.replaceChildren(title, score, problems, list, restart);
+  node.setAttribute('aria-labelledby', 'exercise-title');
+
+  let text = null; // the `ex` text shown
+  let exercise = null;
+  let readProblems = [];
+  let id = '';
+  let progress = {};
+  let current = null; // { result, state }
+  let kept = [];
+  let presenter = createPresenter([], null);
+  let drawnKey = '';
+  const storage = (() => {
+    try {
+      return globalThis.localStorage ?? null;
+    } catch {
+      return null; // (storage denied: progress lasts as long as the page)
+    }
+  })();
+
+  const done = (i) => Boolean(progress[i]?.correct) || (progress[i]?.tries ?? 0) >= TRIES_TO_REVEAL;
+
+  function update(result, state) {
+    const t = deps.t();
+    if (state.exercise !== text) {
+      text = state.exercise;
+      ({ exercise, problems: readProblems } = readExercise(text));
+      id = exercise ? exerciseId(text) : '';
+      progress = exercise ? loadProgress(storage, id) : {};
+    }
+    current = { result, state };
+    setHidden(node, !exercise && !readProblems.length);
+    if (!exercise) {
+      kept = [];
+      presenter = createPresenter([], result);
+      drawProblems(readProblems, t);
+      setText(title, t('exercise.title'));
+      list.replaceChildren();
+      setHidden(score, true);
+      setHidden(restart, true);
+      return presenter;
+    }
+    const inRange = questionsInRange(exercise, result);
+    kept = inRange.kept;
+    drawProblems([...readProblems, ...inRange.problems], t);
+    const open = kept.filter(({ index }) => !done(index));
+    presenter = createPresenter(askedCells(open), result, { overQueries: state.softmaxOver === 'queries' });
+    draw(t);
+    return presenter;
+  }
+
+  function drawProblems(items, t) {
+    list.replaceChildren();
+    problems.replaceChildren(...items.map((p) => h('li', { text: t(p.key, p.params) })));
+    setHidden(problems, !items.length);
+  }
+
+  // The questions, drawn again only when what they show changed (typing in one keeps its text).
+  function draw(t) {
+    const lang = deps.lang();
+    const key = JSON.stringify([text, lang, progress, current.result.tokens, kept.map((k) => k.index)]);
+    const named = textIn(exercise.title, lang);
+    setText(title, named ? t('exercise.titleNamed', { title: named }) : t('exercise.title'));
+    const s = scoreOf(progress, kept.map((k) => k.index));
+    setText(score, t('exercise.score', s));
+    setHidden(score, false);
+    setText(restart, t('exercise.restart'));
+    setHidden(restart, !Object.keys(progress).length);
+    if (key === drawnKey && list.childElementCount) return;
+    drawnKey = key;
+    list.replaceChildren(...kept.map(({ question, index }, n) => questionItem(question, index, n, t, lang)));
+  }
+
+  function record(index, entry) {
+    progress = { ...progress, [index]: entry };
+    saveProgress(storage, id, progress);
+    const s = scoreOf(progress, kept.map((k) => k.index));
+    deps.post({ exercise: id, ...s });
+    deps.changed(); // the page draws again: an answered question shows its numbers
+  }
+
+  function questionItem(q, index, n, t, lang) {
+    const entry = progress[index];
+    const state = entry?.correct ? 'right' : done(index) ? 'wrong' : 'open';
+    const item = h('li', { className: 'exercise-q', dataset: { q: String(index), state } });
+    const promptId = `exercise-q${index}-prompt`;
+    item.append(h('p', { className: 'exercise-prompt', id: promptId, text: promptOf(q, t, lang) }));
+    const feedback = h('p', { className: 'exercise-feedback' });
+    const answerBox = answerControls(q, index, promptId, t, lang, entry, state !== 'open');
+    item.append(answerBox.el, feedback);
+    if (entry && !entry.correct && !done(index)) feedback.textContent = [t('exercise.wrong'), textIn(q.hint, lang) || t('exercise.noHint')].join(' ');
+    if (entry?.correct) feedback.textContent = t('exercise.right');
+    if (done(index)) item.append(workedAnswer(q, t, entry));
+    answerBox.onCheck = (answer) => {
+      const checked = check(q, answer);
+      if (!checked) {
+        feedback.textContent = t('exercise.notNumber');
+        return;
+      }
+      const tries = (progress[index]?.tries ?? 0) + 1;
+      record(index, { tries, correct: checked.correct, answer: answer.saved });
+    };
+    return item;
+  }
+
+  function promptOf(q, t, lang) {
+    const own = textIn(q.prompt, lang);
+    if (own) return own;
+    const { result } = current;
+    if (q.kind === 'number') {
+      return t('exercise.prompt.number', { symbol: symbolOf(q.cell, t), tolerance: String(q.tolerance) });
+    }
+    const { row, head, name } = q.row;
+    const token = result.tokens[row];
+    if (name === 'mask') return t('exercise.prompt.masked', { row: row + 1, token });
+    return t(q.find === 'largest' ? 'exercise.prompt.largest' : 'exercise.prompt.zeros', { row: row + 1, token, head: head + 1 });
+  }
+
+  // The entry's symbol (a₂₁, s⁽²⁾₂₁, o₂₃): from the explanation of the shown result, whose asked
+  // entries are NaN there (only the symbol is read).
+  function symbolOf(cell, t) {
+    try {
+      const ctx = { result: presenter.result(current.result), state: current.state, t, dots: null, compare: null };
+      return explainCell(cell, ctx)?.symbol ?? cell.name;
+    } catch {
+      return cell.name;
+    }
+  }
+
+  function answerControls(q, index, promptId, t, lang, entry, closed) {
+    const box = { el: null, onCheck: null };
+    const button = h('button', { type: 'button', className: 'choice exercise-check', text: t('exercise.check'), disabled: closed });
+    if (q.kind === 'number') {
+      const input = h('input', { type: 'text', inputmode: 'decimal', spellcheck: 'false', size: '8', id: `exercise-q${index}`, 'aria-describedby': promptId, disabled: closed });
+      input.value = entry?.answer ?? '';
+      const submit = () => box.onCheck?.({ typed: input.value, saved: input.value.slice(0, 40) });
+      input.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter') submit();
+      });
+      button.addEventListener('click', submit);
+      box.el = h('div', { className: 'exercise-answer' }, [h('label', { for: input.id, text: t('exercise.yourAnswer') }), input, button]);
+      return box;
+    }
+    if (q.kind === 'pattern') {
+      const keys = (current.result.source ?? current.result).tokens;
+      const marked = Array.isArray(entry?.answer) ? entry.answer.slice(0, keys.length) : keys.map(() => false);
+      const toggles = keys.map((token, c) => {
+        const toggle = h('button', { type: 'button', className: 'choice exercise-key', 'aria-pressed': marked[c] ? 'true' : 'false', text: `${c + 1} ${token}`, disabled: closed });
+        toggle.addEventListener('click', () => {
+          marked[c] = !marked[c];
+          toggle.setAttribute('aria-pressed', marked[c] ? 'true' : 'false');
+        });
+        return toggle;
+      });
+      button.addEventListener('click', () => box.onCheck?.({ marked: [...marked], saved: [...marked] }));
+      box.el = h('div', { className: 'exercise-answer' }, [h('div', { className: 'exercise-keys', role: 'group', 'aria-labelledby': promptId }, toggles), button]);
+      return box;
+    }
+    const name = `exercise-q${index}-choice`;
+    const radios = q.options.map((option, k) => {
+      const radio = h('input', { type: 'radio', name, value: String(k), disabled: closed });
+      if (entry?.answer === k) radio.checked = true;
+      return h('label', { className: 'opt' }, [radio, ' ', h('span', { text: textIn(option, lang) })]);
+    });
+    button.addEventListener('click', () => {
+      const picked = box.el.querySelector(`input[name="${name}"]:checked`);
+      if (picked) box.onCheck?.({ picked: Number(picked.value), saved: Number(picked.value) });
+    });
+    box.el = h('div', { className: 'exercise-answer' }, [h('div', { className: 'exercise-options', role: 'radiogroup', 'aria-labelledby': promptId }, radios), button]);
+    return box;
+  }
+
+  // The engine's numbers for a question (never from the link): the unscaled run for QKᵀ.
+  function check(q, answer) {
+    const { result, state } = current;
+    if (q.kind === 'choice') return checkChoice(q, answer.picked);
+    if (q.kind === 'pattern') return checkPattern(q, answer.marked, expectedPattern(q, result));
+    const dots = q.cell.name === 'dots' ? deps.getEngine().compute({ ...toEngineConfig(state), scale: false }) : null;
+    const checked = checkNumber(q, answer.typed, expectedNumber(q, result, dots));
+    return checked.ok ? checked : null;
+  }
+
+  // After the answer or two tries: the core's value and the explanation panel's worked lines.
+  function workedAnswer(q, t, entry) {
+    const box = h('div', { className: 'exercise-worked' });
+    const { result, state } = current;
+    if (q.kind === 'choice') {
+      box.append(h('p', { text: t('exercise.answerWas', { answer: textIn(q.options[q.answer], deps.lang()) }) }));
+      return box;
+    }
+    if (q.kind === 'pattern') {
+      const want = expectedPattern(q, result);
+      const keys = (result.source ?? result).tokens;
+      const named = keys.filter((_, c) => want[c]).map((token) => `“${token}”`).join(', ') || t('exercise.none');
+      box.append(h('p', { text: t('exercise.answerWas', { answer: named }) }));
+      if (Array.isArray(entry?.answer)) {
+        const { cells } = checkPattern(q, entry.answer, want);
+        const wrong = keys.filter((_, c) => !cells[c]).map((token) => `“${token}”`).join(', ');
+        if (wrong) box.append(h('p', { text: t('exercise.wrongKeys', { keys: wrong }) }));
+      }
+      return box;
+    }
+    try {
+      const engine = { compute: (config) => deps.getEngine().compute(config) };
+      const companions = computeCompanions(engine, toEngineConfig(state), result, state);
+      const explained = explainCell(q.cell, withFields(companions, { state, t }));
+      if (explained) {
+        box.append(h('p', { className: 'exercise-heading', text: `${explained.symbol} — ${explained.heading}` }));
+        for (const line of explained.lines) box.append(h('p', { className: 'exercise-line', text: line }));
+      }
+    } catch (error) {
+      console.warn('worked explanation failed', error);
+    }
+    return box;
+  }
+
+  restart.addEventListener('click', () => {
+    progress = {};
+    saveProgress(storage, id, progress);
+    drawnKey = '';
+    deps.changed();
+  });
+
+  return {
+    update,
+    /** The presenter of the last update (what the views draw). */
+    get presenter() {
+      return presenter;
+    },
+  };
+}
