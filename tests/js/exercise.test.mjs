@@ -180,3 +180,28 @@ test('progress is kept per exercise, survives a reload, and a broken storage is 
   assert.deepEqual(loadProgress({ getItem: () => { throw new Error('denied'); } }, id), {});
   saveProgress({ setItem: () => { throw new Error('full'); } }, id, {});
 });
+
+test('the course’s exercises read whole, fit their states, and ask the course’s numbers', async () => {
+  const { galleryItems } = await import('../../web/src/share/gallery.js');
+  const { engineConfigOf } = await import('../../web/src/share/engine-config.js');
+  const { decodeHash } = await import('../../web/src/state/url.js');
+  const items = galleryItems().filter((item) => item.id.startsWith('exercise-'));
+  assert.ok(items.length >= 6);
+  const asked = {};
+  for (const item of items) {
+    const { state, ignored } = decodeHash(item.hash);
+    assert.deepEqual(ignored, [], item.id);
+    const { exercise, problems } = readExercise(state.exercise);
+    assert.deepEqual(problems, [], item.id);
+    for (const q of exercise.questions) {
+      for (const text of [q.prompt, q.hint, ...(q.options ?? [])]) if (Object.keys(text).length) assert.ok(text.en && text['zh-CN'], `${item.id}: both languages`);
+    }
+    const result = engine.compute(engineConfigOf(state));
+    const unscaled = engine.compute({ ...engineConfigOf(state), scale: false });
+    const inRange = questionsInRange(exercise, result);
+    assert.deepEqual(inRange.problems, [], item.id);
+    asked[item.id] = exercise.questions.filter((q) => q.kind === 'number').map((q) => expectedNumber(q, result, unscaled).toFixed(3));
+  }
+  assert.deepEqual(asked['exercise-worked'], ['0.551', '0.423', '0.499', '0.566', '0.757']);
+  assert.deepEqual(asked['exercise-self-test'], ['0.248', '0.503']);
+});

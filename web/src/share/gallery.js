@@ -2,6 +2,7 @@
 // (share-en.js / share-zh-CN.js: gallery.<id>.title and gallery.<id>.text). An example is a
 // preset of web/src/presets/ (read from the preset list, never copied) plus changes; presets
 // that no example names are listed after them with their own label and note. No DOM here.
+import { COURSE_EXERCISES } from '../exercise/course-exercises.js';
 import { PRESETS } from '../state/presets.js';
 import { encodeHash, presetState } from '../state/url.js';
 
@@ -26,6 +27,8 @@ export const GALLERY = Object.freeze([
     changes: { sentence: "The animal didn't cross the street because it was too tired", dModel: 12, heads: 3, seed: 7 },
   },
   { id: 'chinese', preset: 'default', changes: { sentence: '注意力让每个词都能看到相关的词', tokenization: 'word', mask: 'none' } },
+  // Exercises from the course: predict, then check (web/src/exercise/).
+  ...COURSE_EXERCISES,
 ]);
 
 export { SENTENCE as GALLERY_SENTENCE };
