@@ -5,18 +5,20 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { baseUrl, dist, launchChromium, screenshots, serveStatic, whenIdle } from './harness.mjs';
+import { baseUrl, dist, launchChromium, repo, screenshots, serveStatic, whenIdle } from './harness.mjs';
 
 let server;
+let site; // the repository, for examples/course-page.html (its frames load ../dist/)
 let browser;
 before(async () => {
   mkdirSync(screenshots, { recursive: true });
   server = await serveStatic(dist);
+  site = await serveStatic(repo);
   browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+  for (const s of [server, site]) await new Promise((resolve) => (s ? s.close(resolve) : resolve()));
 });
 
 const WORKED = {
@@ -120,7 +122,7 @@ test('an exercise hides what it asks on every view, takes a wrong then a right a
   }
 });
 
-test('answers survive a reload, per exercise, and a frame posts its score to the course page', async () => {
+test('answers survive a reload, per exercise, and the example course page collects the score of its exercise', async () => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
   try {
     const first = await open(linkOf(WORKED), { context });
@@ -136,31 +138,23 @@ test('answers survive a reload, per exercise, and a frame posts its score to the
     assert.match(await other.page.innerText('#exercise .exercise-score'), /0 of 3 done/);
     await other.close();
 
-    // A course page holding the exercise in a frame collects the score.
+    // The example course page holds an exercise in a frame and shows the score it posts.
     const host = await context.newPage();
-    await host.goto(`${baseUrl(server)}examples/course-page.html`);
-    const frameUrl = `${baseUrl(server)}index.html${linkOf(WORKED, '&embed=1&lang=zh-CN')}`;
-    await host.evaluate((src) => {
-      window.scores = [];
-      addEventListener('message', (event) => {
-        if (event.data?.type === 'attention-playground:exercise') window.scores.push(event.data);
-      });
-      const frame = document.createElement('iframe');
-      frame.id = 'exercise-frame';
-      frame.src = src;
-      frame.style.cssText = 'width:800px;height:900px';
-      document.body.prepend(frame);
-    }, frameUrl);
-    const frame = await (await host.waitForSelector('#exercise-frame')).contentFrame();
-    await frame.waitForSelector('#exercise li[data-q="2"] input[value="1"]');
-    assert.match(await frame.innerText('#exercise h2'), /练习：教程中的例子|练习: 教程中的例子/);
-    await frame.check('#exercise li[data-q="2"] input[value="1"]');
-    await frame.click('#exercise li[data-q="2"] .exercise-check');
-    await host.waitForFunction(() => window.scores.length === 1);
-    const [score] = await host.evaluate(() => window.scores);
-    assert.equal(score.protocol, 'attention-playground');
-    assert.match(score.exercise, /^[0-9a-f]{8}$/);
-    assert.deepEqual({ answered: score.answered, correct: score.correct, total: score.total }, { answered: 1, correct: 1, total: 3 }, 'q1 from before the reload, and a wrong try that is not done yet');
+    await host.goto(`${baseUrl(site)}examples/course-page.html`);
+    await host.locator('#exercise-iframe').scrollIntoViewIfNeeded();
+    const frame = await (await host.waitForSelector('#exercise-iframe')).contentFrame();
+    await frame.waitForSelector('#exercise-q0');
+    assert.match(await frame.innerText('#exercise h2'), /练习：教程例子中的 s₂₁ 和 a₂₁/);
+    assert.equal(await frame.textContent('td[data-matrix="weights"][data-row="1"][data-col="0"]'), '?');
+    assert.match(await frame.innerText('#exercise li[data-q="0"] .exercise-prompt'), /先预测 s₂₁/);
+    await frame.fill('#exercise-q0', '0,551');
+    await frame.press('#exercise-q0', 'Enter');
+    await host.waitForFunction(() => document.getElementById('exercise-score').textContent === '已完成 1/2，答对 1');
+    await frame.fill('#exercise-q1', '0.3');
+    await frame.press('#exercise-q1', 'Enter');
+    await frame.waitForSelector('#exercise li[data-q="1"] .exercise-feedback:not(:empty)');
+    assert.equal(await host.textContent('#exercise-score'), '已完成 1/2，答对 1', 'one wrong try: not done yet');
+    await host.locator('#exercise-iframe').screenshot({ path: path.join(screenshots, 'exercise-course-page.png') });
   } finally {
     await context.close();
   }

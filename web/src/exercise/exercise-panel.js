@@ -148,7 +148,8 @@ export function createExercisePanel(node, deps) {
   // entries are NaN there (only the symbol is read).
   function symbolOf(cell, t) {
     try {
-      const ctx = { result: presenter.result(current.result), state: current.state, t, dots: null, compare: null };
+      const shown = presenter.result(current.result);
+      const ctx = { result: shown, state: current.state, t, dots: shown, compare: null }; // (any run: the symbol alone is read)
       return explainCell(cell, ctx)?.symbol ?? cell.name;
     } catch {
       return cell.name;
