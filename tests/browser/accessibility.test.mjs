@@ -93,6 +93,20 @@ for (const [name, panel] of PANELS) {
   });
 }
 
+test('axe: no violation with the exercise builder open and holding each kind of question', async () => {
+  const { page, close } = await open('#preset=journey&step=softmax');
+  try {
+    await page.click('#exercise-builder > summary');
+    await page.click('#results td[data-matrix="weights"][data-row="1"][data-col="0"]');
+    for (const button of ['#builder-ask-entry', '#builder-ask-zeros', '#builder-ask-largest', '#builder-ask-choice']) await page.click(button);
+    await page.waitForSelector('.builder-q[data-kind="choice"]');
+    const violations = await axeViolations(page);
+    assert.equal(violations.length, 0, describe(violations));
+  } finally {
+    await close();
+  }
+});
+
 test('the first Tab reaches the skip link, and Enter moves the focus to the lesson', async () => {
   const { page, close } = await open('#preset=journey');
   try {

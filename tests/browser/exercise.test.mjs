@@ -206,3 +206,54 @@ test('a phone shows the exercise whole, in Chinese', async () => {
     await close();
   }
 });
+
+test('a teacher builds an exercise from the page: selected entries become questions, reordered, then a link and a snippet', async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  try {
+    await page.goto(`${baseUrl(server)}index.html#preset=journey&v=1&step=softmax`);
+    await page.waitForSelector('#results td[data-matrix="weights"]');
+    await page.click('#exercise-builder > summary');
+    assert.match(await page.innerText('#exercise-builder'), /No entry selected/);
+    await page.click('#results td[data-matrix="weights"][data-row="1"][data-col="0"]');
+    await page.waitForFunction(() => /Selected: weights\.1\.2\.1/.test(document.querySelector('#exercise-builder').innerText));
+    await page.click('#builder-ask-entry');
+    await page.click('#results td[data-matrix="weights"][data-row="2"][data-col="4"]');
+    await page.click('#builder-ask-zeros');
+    await page.click('#builder-ask-choice');
+    await page.fill('#builder-q2-prompt-en', 'Softmax runs over…');
+    await page.fill('#builder-q2-prompt-zh-CN', 'softmax 作用于……');
+    await page.fill('#builder-q2-option0-en', 'each row');
+    await page.fill('#builder-q2-option1-en', '<b>each column</b>');
+    await page.fill('#builder-q0-hint-en', 'Divide by the row’s sum.');
+    await page.fill('#builder-title-en', 'My quiz');
+    // The choice first: moved up twice.
+    await page.click('button[aria-label="Move question 3 up"]');
+    await page.click('button[aria-label="Move question 2 up"]');
+    assert.deepEqual(await page.$$eval('.builder-q-what', (items) => items.map((i) => i.textContent)), [
+      'Multiple choice',
+      'Predict the entry weights.1.2.1',
+      'Mark the keys of weight 0 in weights.1.3',
+    ]);
+    await page.locator('#exercise-builder').screenshot({ path: path.join(screenshots, 'exercise-builder.png') });
+    const link = await page.inputValue('#builder-link');
+    const snippet = await page.inputValue('#builder-snippet');
+    assert.match(snippet, /^<iframe src="[^"]+embed=1[^"]*"/);
+    assert.doesNotMatch(link, /0\.423/, 'no answer in the link');
+    // Opened, the link is the exercise.
+    await page.goto('about:blank');
+    await page.goto(link);
+    await page.waitForSelector('#exercise .exercise-q');
+    assert.match(await page.innerText('#exercise h2'), /Exercise: My quiz/);
+    const prompts = await page.$$eval('#exercise .exercise-prompt', (items) => items.map((i) => i.textContent));
+    assert.deepEqual(prompts.slice(0, 2), ['Softmax runs over…', 'Predict a₂₁ to within ±0.01, then check.']);
+    assert.match(prompts[2], /Row 3 \(“starts”\) of A, head 1: which keys get a weight of exactly 0/);
+    assert.match(await page.innerText('#exercise li[data-q="0"]'), /<b>each column<\/b>/, 'a teacher’s text is text');
+    await page.waitForSelector('#results td.asked');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

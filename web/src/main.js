@@ -22,6 +22,7 @@ import { runSliced } from './render/scheduler.js';
 import { createEmbeddingsText } from './views/embeddings-text.js';
 import { renderSettingsSummary } from './views/settings-summary.js';
 import { createLesson } from './lesson/index.js';
+import { createExerciseBuilder } from './exercise/exercise-builder.js';
 import { createExercisePanel } from './exercise/exercise-panel.js';
 import { computeCompanionsAsync } from './lesson/companions.js';
 import { createHeadViews } from './heads/index.js';
@@ -88,6 +89,13 @@ const exercise = createExercisePanel($('#exercise'), {
   lang: () => page.lang,
   changed: () => page.lastResult && showResults(page.lastResult, page.lastState),
   post: (score) => share.postExercise(score),
+});
+
+// The teacher's builder: the selected entry (or a choice question) becomes a question.
+const builder = createExerciseBuilder($('#exercise-builder'), {
+  t: () => page.t,
+  lang: () => page.lang,
+  current: () => (page.lastState ? { presetId: page.presetId, state: page.lastState } : null),
 });
 
 // Copy link, the address kept current, embed mode, the gallery, embed and export panels.
@@ -159,6 +167,7 @@ function showResults(result, state, companions = null) {
 
 function writeHash() {
   if (!page.lastState) return;
+  builder.update(); // (the selected entry, the language)
   // share/page.js writes the address (debounced) and keeps the embed and export panels current.
   share.stateChanged({
     presetId: page.presetId,

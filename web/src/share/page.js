@@ -411,7 +411,7 @@ function escapeAttribute(text) {
 }
 
 // The iframe, and the few lines that let it fit its content (docs/embedding.md).
-function iframeSnippet(src, title) {
+export function iframeSnippet(src, title) {
   return [
     `<iframe src="${escapeAttribute(src)}" title="${escapeAttribute(title)}" style="width:100%;height:640px;border:0" loading="lazy"></iframe>`,
     '<script>',
