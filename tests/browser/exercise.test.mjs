@@ -71,11 +71,18 @@ test('an exercise hides what it asks on every view, takes a wrong then a right a
     // Row 3 of M is asked too: the mask's row and what follows from it.
     assert.equal(await page.textContent('#results td[data-matrix="mask"][data-row="2"][data-col="3"]'), '?');
     assert.deepEqual(await leaks(page, ['0.423', '0.499', '0.566', '0.757']), []); // (a₂₂ = 0.577 prints as s₁₁ does)
+    assert.equal(await page.isVisible('#token-view .tv-nan, #token-view [class*="nan"]'), false, 'no "naive softmax made NaN" note for a "?"');
     // Pointed at, the "?" explains its formula and its inputs, not its value.
     await page.hover('#results td[data-matrix="weights"][data-row="1"][data-col="0"]');
     await page.waitForFunction(() => document.querySelector('#explain')?.dataset.cell === 'weights.1.2.1');
     assert.match(await page.innerText('#explain'), /an exercise asks you to predict this entry/);
     assert.deepEqual(await leaks(page, ['0.423']), []);
+    // The softmax lab on row 2: "?" in its table and its sums, no note naming the largest weight.
+    await page.click('#softmax-lab button[data-lab-row="1"]');
+    await page.waitForFunction(() => document.querySelector('#softmax-lab td[data-matrix="lab"][data-row="0"][data-col="2"]')?.textContent === '?');
+    assert.match(await page.innerText('#softmax-lab .lab-summary'), /Σ e\^\(z − max\) = \?/);
+    assert.equal(await page.isVisible('#lab-relative'), false);
+    assert.deepEqual(await leaks(page, ['0.423', '0.732', '1.732']), []);
 
     await page.fill('#exercise-q0', '0.5');
     await page.press('#exercise-q0', 'Enter');

@@ -136,7 +136,13 @@ export function createSoftmaxLab(callbacks) {
 
     renderTable(ctx, i, hd);
     if (result.perHead[hd]) relative.update(ctx, i, hd);
+    if (rowAsked) setHidden(relative.el, true); // (it names the row's largest weight)
   }
+
+  // Whether an exercise asks for an entry of the row (exercise/present.js): then its numbers are
+  // "?" in the table, the summary and the notes.
+  let rowAsked = false;
+  const askedIn = (m, i) => Boolean(m?.hidden?.subarray(i * m.cols, (i + 1) * m.cols).includes(1));
 
   let tableKey = '';
   let matrix = null; // the table's view, made again for new keys, surface or language
@@ -146,6 +152,7 @@ export function createSoftmaxLab(callbacks) {
     // With naive softmax on, the page's result is the naive one and `stable` the stable run.
     const naive = state.naive ? result.perHead[hd] : null;
     const steady = (state.naive ? stable : result)?.perHead[hd];
+    rowAsked = Boolean(steady) && (askedIn(steady.weights, i) || askedIn(steady.exps, i) || askedIn(steady.masked, i));
     if (!steady) {
       tableBox.replaceChildren();
       matrix = null;
@@ -190,21 +197,25 @@ export function createSoftmaxLab(callbacks) {
     // The row's numbers, a key per row: z, e^(z − max), weight, naive e^z, naive weight.
     const data = new Float64Array(shown * heads.length);
     const masked = new Uint8Array(shown * heads.length);
+    const hidden = rowAsked ? new Uint8Array(shown * heads.length) : null;
+    const flag = (m, j) => (m?.hidden?.[i * m.cols + j] === 1 ? 1 : 0);
     for (let j = 0; j < shown; j += 1) {
       data.set([at(steady.masked, i, j), at(steady.exps, i, j), at(steady.weights, i, j), naive ? at(naive.exps, i, j) : NaN, naive ? at(naive.weights, i, j) : NaN], j * heads.length);
+      hidden?.set([flag(steady.masked, j), flag(steady.exps, j), flag(steady.weights, j), flag(naive?.exps, j), flag(naive?.weights, j)], j * heads.length);
       if (result.mask.data[i * result.Tk + j] === 1) masked.fill(1, j * heads.length, (j + 1) * heads.length);
     }
     naiveShown = Boolean(naive);
     matrix.setColLabels(heads);
-    matrix.update({ rows: shown, cols: heads.length, data }, { mask: { data: masked }, blankCols: naive ? [] : NAIVE_COLS });
+    matrix.update({ rows: shown, cols: heads.length, data, hidden }, { mask: { data: masked }, blankCols: naive ? [] : NAIVE_COLS });
 
     const sumE = steady.rowSum[i];
+    const num = (value) => (rowAsked ? '?' : fmt(value));
     // Over queries the row's Σ e^(z − max) mixes the columns' maxima: the columns' sum is shown.
     const parts = [
-      ['max', `max z = ${fmt(steady.rowMax[i])}`],
-      ['sum', overQueries ? tr('lab.columnSums') : `Σ e^(z − max) = ${fmt(sumE)}`],
-      ['wsum', overQueries ? tr('lab.rowSum', { value: fmt(steady.weightSum[i]) }) : sumE === 0 ? `Σ a = 0` : `Σ a = ${fmt(sumE)} / ${fmt(sumE)} = 1`],
-      ['entropy', tr('lab.entropy', { value: fmt(steady.entropy[i]) })],
+      ['max', `max z = ${num(steady.rowMax[i])}`],
+      ['sum', overQueries ? tr('lab.columnSums') : `Σ e^(z − max) = ${num(sumE)}`],
+      ['wsum', overQueries ? tr('lab.rowSum', { value: num(steady.weightSum[i]) }) : sumE === 0 ? `Σ a = 0` : `Σ a = ${num(sumE)} / ${num(sumE)} = 1`],
+      ['entropy', tr('lab.entropy', { value: num(steady.entropy[i]) })],
       // Always in the summary, unseen without naive softmax (as its columns): switching it on or
       // off then moves nothing. Unseen, it keeps its last sum (or a dash before the first run).
       ['naive-sum', `${tr('lab.naiveSum')} = ${naive ? fmt(naive.rowSum[i]) : (summaryNaive ?? '—')}`],
@@ -238,7 +249,7 @@ export function createSoftmaxLab(callbacks) {
   function renderNotes(result, state, i, sumE, naive, tr, steady) {
     const list = [['row', tr('lab.note.row', { token: `“${result.tokens[i]}”`, i: i + 1 })]];
     if (state.softmaxOver === 'queries') {
-      list.push(['axis', tr('lab.note.queries', { token: `“${result.tokens[i]}”`, sum: fmt(steady.weightSum[i]) })]);
+      list.push(['axis', tr('lab.note.queries', { token: `“${result.tokens[i]}”`, sum: rowAsked ? '?' : fmt(steady.weightSum[i]) })]);
       list.push(['rowSums', tr('lab.note.rowSums', { sums: rowSumsText(result, steady) })]);
     }
     // The τ note is there at τ = 1 too, so that moving the slider off 1 does not push the page
@@ -274,5 +285,6 @@ export function createSoftmaxLab(callbacks) {
 // Every shown query row's Σ_j a_ij as the core computed it: "1 Your 0.412 · 2 journey 1.305 …".
 function rowSumsText(result, head) {
   const shown = labPresentation({ queries: result.T, keys: result.Tk }).queries;
-  return result.tokens.slice(0, shown).map((token, r) => `${r + 1} ${token} ${fmt(head.weightSum[r])}`).join(' · ');
+  const asked = (r) => head.weights.hidden?.subarray(r * head.weights.cols, (r + 1) * head.weights.cols).includes(1);
+  return result.tokens.slice(0, shown).map((token, r) => `${r + 1} ${token} ${asked(r) ? '?' : fmt(head.weightSum[r])}`).join(' · ');
 }

@@ -138,7 +138,8 @@ export function createTokenView(callbacks) {
       for (const key of svg.querySelectorAll('[data-tv-k]')) key.classList.toggle('padded', struck.has(Number(key.dataset.tvK)));
     };
     setText(nanNote, t('heads.tokens.nan'));
-    setHidden(nanNote, !weights.data.subarray(0, rowsDrawn * weights.cols).some(Number.isNaN)); // (the rows drawn)
+    // (The rows drawn; an entry an exercise asks for is not there, not NaN.)
+    setHidden(nanNote, !weights.data.subarray(0, rowsDrawn * weights.cols).some((v, n) => Number.isNaN(v) && weights.hidden?.[n] !== 1));
     if (unchanged(el, made)) {
       markPadded();
       lines.clear();
