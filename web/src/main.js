@@ -30,6 +30,7 @@ import { installSharing } from './share/page.js';
 import { placeMessage, renderEngineStatus, renderMessage } from './views/status.js';
 import { installPerformance } from './perf/install.js';
 import { installSkipLinks } from './views/skip-link.js';
+import { createTrainPanel } from './train/panel.js';
 
 const $ = (selector) => document.querySelector(selector);
 const form = $('#controls');
@@ -98,6 +99,18 @@ const builder = createExerciseBuilder($('#exercise-builder'), {
   current: () => (page.lastState ? { presetId: page.presetId, state: page.lastState } : null),
 });
 
+// The Train panel (web/src/train/): its model is the link's `train` field, written when it changes.
+const trainPanel = createTrainPanel({
+  node: $('#train'),
+  t: () => page.t,
+  build: () => page.engine?.info.build ?? null,
+  changed: (train) => {
+    if (!page.lastState) return;
+    page.lastState = { ...page.lastState, train };
+    writeHash();
+  },
+});
+
 // Copy link, the address kept current, embed mode, the gallery, embed and export panels.
 const share = installSharing();
 
@@ -156,6 +169,7 @@ function renderAll() {
   renderSettingsSummary($('#settings-summary'), page.lastState, page.t);
   if (page.lastResult) showResults(page.lastResult, page.lastState);
   perf.translate();
+  trainPanel.render();
 }
 
 // companions: the lesson's extra runs when computed already (in the worker), else null.
@@ -185,7 +199,7 @@ function writeHash() {
 // worker's engine refuses or fails.
 function update({ onWorkerFailure = null } = {}) {
   // The head views' fields come last: a head picked in them is handed to the lesson's `head`.
-  const draft = { ...readDraft(form), ...lesson.draft(), ...headViews.draft() };
+  const draft = { ...readDraft(form), ...lesson.draft(), ...headViews.draft(), ...trainPanel.draft() };
   if (draft.embeddingsMode === 'edit') draft.embeddingsParsed = editor.read(); // (only changed lines are read)
   renderDerived(draft);
   if (!page.engine) return false;
@@ -367,6 +381,7 @@ function loadDraft(draft, presetId) {
   writeDraft(form, draft);
   lesson.load(draft);
   headViews.load(draft);
+  trainPanel.load(draft);
   page.editorTokens = headViews.tokenize(draft.sentence);
   page.remembered = new Map();
   const rows = draft.embeddingsMode === 'edit' ? draft.stateEmbeddings : null;

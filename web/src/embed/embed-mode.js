@@ -100,11 +100,11 @@ export function enterEmbedMode(doc = document, win = window) {
 }
 
 // An embed is about its lesson: the views after it (head split, token to token, positions,
-// performance) wait under one closed line, which keeps the frame short, and keeps it from growing
+// training, performance) wait under one closed line, which keeps the frame short, and keeps it from growing
 // as they are drawn while the reader scrolls the course page.
 function foldViewsAfterLesson(doc) {
   if (doc.getElementById('more-views')) return;
-  const views = [doc.getElementById('head-views'), doc.getElementById('performance')].filter(Boolean);
+  const views = [doc.getElementById('head-views'), doc.getElementById('train'), doc.getElementById('performance')].filter(Boolean);
   if (!views.length) return;
   const more = doc.createElement('details');
   more.id = 'more-views';

@@ -11,11 +11,13 @@ import perfEn from './perf-en.js';
 import perfZhCN from './perf-zh-CN.js';
 import shareEn from './share-en.js';
 import shareZhCN from './share-zh-CN.js';
+import trainEn from './train-en.js';
+import trainZhCN from './train-zh-CN.js';
 import zhCN from './zh-CN.js';
 
 export const DICTIONARIES = Object.freeze({
-  en: { ...en, ...shareEn, ...lessonEn, ...headsEn, ...perfEn, ...exerciseEn },
-  'zh-CN': { ...zhCN, ...shareZhCN, ...lessonZhCN, ...headsZhCN, ...perfZhCN, ...exerciseZhCN },
+  en: { ...en, ...shareEn, ...lessonEn, ...headsEn, ...perfEn, ...exerciseEn, ...trainEn },
+  'zh-CN': { ...zhCN, ...shareZhCN, ...lessonZhCN, ...headsZhCN, ...perfZhCN, ...exerciseZhCN, ...trainZhCN },
 });
 export const LANGUAGES = Object.freeze(Object.keys(DICTIONARIES));
 export const DEFAULT_LANGUAGE = 'en';
