@@ -184,4 +184,12 @@ export const FROZEN_LINKS = [
     state: {"tokenization":"whitespace","sentence":"Your journey starts with one step","dModel":3,"heads":1,"mask":"causal","scale":true,"weights":"identity","seed":0,"embeddings":[[0.43,0.15,0.89],[0.55,0.87,0.66],[0.57,0.85,0.64],[0.22,0.58,0.33],[0.77,0.25,0.1],[0.05,0.8,0.55]],"step":"softmax","head":1,"row":1,"cell":"","window":3,"prefix":2,"padding":null,"customMask":null,"maskFill":"-inf","maskBeforeScale":false,"temperature":1,"naive":false,"softmaxOver":"keys","compare":false,"wq":null,"wk":null,"wv":null,"wo":null,"kvHeads":0,"positional":"none","cross":false,"source":"I love natural language processing","sourcePadding":null,"crossCausal":false,"shuffle":0,"split":"all","exercise":"{\"title\":{\"en\":\"The worked example\",\"zh-CN\":\"教程中的例子\"},\"questions\":[{\"kind\":\"number\",\"cell\":\"weights.1.2.1\"},{\"kind\":\"pattern\",\"row\":\"mask.2\"},{\"kind\":\"choice\",\"prompt\":\"Softmax runs over\",\"options\":[\"each row\",\"each column\"],\"answer\":0}]}"},
     lastOutputRow: [0.421941,0.623115,0.550729],
   },
+  {
+    link: "#v=1&train=induction_L2_H2_C32_mlp0_ln0_poslearned_lr0.01_seed1_s120",
+    presetId: "default",
+    lang: null,
+    view: {"embed":false,"hidden":[]},
+    state: {"sentence":"Your journey starts with one step","dModel":6,"heads":2,"mask":"causal","scale":true,"weights":"random","seed":0,"embeddings":null,"train":"induction_L2_H2_C32_mlp0_ln0_poslearned_lr0.01_seed1_s120"},
+    lastOutputRow: [-0.035299,-0.005684,0.00391,0.016142,-0.074995,0.020964],
+  },
 ];

@@ -112,6 +112,12 @@ export const GENERATORS = {
   shuffle: (r) => (r.chance(0.7) ? 0 : r.int(1, MAX_SHUFFLE_SEED)),
   split: (r, s, field) => r.pick(field.values),
   exercise: (r, s) => (r.chance(0.7) ? '' : JSON.stringify({ questions: [{ kind: 'number', cell: `weights.1.${r.int(1, Tn(s))}.1` }, { kind: 'choice', prompt: sentence(r), options: ['a', '“b”'], answer: r.int(0, 1) }] })),
+  // The Train panel's model: none, a checkpoint, or a config trained some steps.
+  train: (r) => r.pick([
+    '',
+    `${r.pick(['previous', 'induction', 'sort'])}_ckpt_s${r.int(0, 500)}`,
+    `${r.pick(['previous', 'induction', 'reverse', 'sort', 'text'])}_L${r.int(1, 4)}_H${r.pick([1, 2, 4])}_C${r.pick([8, 16, 32])}_mlp${r.int(0, 1)}_ln${r.int(0, 1)}_pos${r.pick(['none', 'sinusoidal', 'learned'])}_lr${r.pick([0.01, 0.003, 0.0005])}_seed${r.int(0, 99)}_s${r.int(0, 3000)}`,
+  ]),
 };
 
 /** A random valid state with every field of ALL_FIELDS, fitted as the page would hold it. */

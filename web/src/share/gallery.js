@@ -29,6 +29,11 @@ export const GALLERY = Object.freeze([
   { id: 'chinese', preset: 'default', changes: { sentence: '注意力让每个词都能看到相关的词', tokenization: 'word', mask: 'none' } },
   // Exercises from the course: predict, then check (web/src/exercise/).
   ...COURSE_EXERCISES,
+  // The shipped checkpoints (web/src/presets/checkpoints/), opened in the Train panel at once;
+  // their paragraphs are in train-en.js / train-zh-CN.js.
+  { id: 'trained-previous', preset: 'default', changes: { train: 'previous_ckpt_s0' } },
+  { id: 'trained-induction', preset: 'default', changes: { train: 'induction_ckpt_s0' } },
+  { id: 'trained-sort', preset: 'default', changes: { train: 'sort_ckpt_s0' } },
 ]);
 
 export { SENTENCE as GALLERY_SENTENCE };

@@ -3,6 +3,7 @@
 // form's checks (validate.js), the presets and the views all read it. No DOM.
 import { runSteps } from './lz-bounded.js';
 import { longestToken, parseDecimal, tokenize } from './parse.js';
+import { parseTrainText } from './train-link.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -170,6 +171,16 @@ export const ALL_FIELDS = checkTable([
   { key: 'split', param: 'split', kind: 'enum', group: 'structure', values: ['all', ...SPLIT_STAGES], default: 'all', look: true },
   // An exercise (exercise/exercise-text.js): its questions, never their answers.
   { key: 'exercise', param: 'ex', kind: 'string', group: 'lesson', default: '', maxLength: 20000, look: true },
+  // The Train panel's model: task, base (seed or checkpoint), config and steps (train/link.js); '' = none.
+  {
+    key: 'train',
+    param: 'train',
+    kind: 'string',
+    group: 'structure',
+    default: '',
+    maxLength: 200,
+    check: (text) => (text === '' || parseTrainText(text) ? null : { key: 'share.ignored.malformed', params: {} }),
+  },
 ]);
 
 // Parts of the page that are not fields but can be hidden as well (`prose_hide=1`, …).
