@@ -107,6 +107,25 @@ test('axe: no violation with the exercise builder open and holding each kind of 
   }
 });
 
+// The Train panel with a trained model: its controls, curve, predictions and every head's map.
+for (const hash of ['#train=previous_ckpt_s40', '#train=induction_ckpt_s0&lang=zh-CN']) {
+  test(`axe: no violation with the Train panel trained (${hash})`, async () => {
+    const { page, close } = await open(hash);
+    try {
+      await page.locator('#train').scrollIntoViewIfNeeded();
+      await page.waitForFunction(
+        () => document.querySelector('#train-maps canvas') && document.querySelector('#train-predictions td[data-mark]') && document.querySelector('#train-run')?.getAttribute('aria-pressed') === 'false',
+        null,
+        { timeout: 60000 },
+      );
+      const violations = await axeViolations(page);
+      assert.equal(violations.length, 0, `${hash}\n${describe(violations)}`);
+    } finally {
+      await close();
+    }
+  });
+}
+
 test('the first Tab reaches the skip link, and Enter moves the focus to the lesson', async () => {
   const { page, close } = await open('#preset=journey');
   try {

@@ -36,6 +36,7 @@ export default {
   'train.status.checkpoint': 'A shipped checkpoint ({steps} steps, {accuracy} accuracy when saved), then {step} steps more.',
   'train.curve': 'Loss and accuracy',
   'train.curve.label': 'Loss (up to {maxLoss}) and accuracy (0 to 100 %) over {steps} steps',
+  'train.curve.empty': 'The curve is drawn as the model trains.',
   'train.curve.loss': 'loss',
   'train.curve.accuracy': 'accuracy',
   'train.curve.steps': 'steps',
@@ -44,7 +45,7 @@ export default {
   'train.head': 'Head {h}',
   'train.map.label': 'Attention weights of layer {l}, head {h} on {T} {T|token|tokens}',
   'train.openLesson': 'Open in the lesson',
-  'train.openLesson.label': 'Open layer {l}, head {h} in the lesson',
+  'train.openLesson.which': 'layer {l}, head {h}',
   'train.sequence': 'Your sequence',
   'train.sequence.hint': 'Tokens of the task’s vocabulary: {vocab}',
   'train.predictions': 'The model’s prediction under each token',
@@ -65,5 +66,5 @@ export default {
   'gallery.trained-induction.title': 'Trained induction heads',
   'gallery.trained-induction.text': 'Two layers trained to copy a repeated segment (1 500 steps). Layer 1’s heads look one token back (previous-token heads); layer 2’s heads, on the second copy, look at the token after the current token’s earlier occurrence (induction heads).',
   'gallery.trained-sort.title': 'A model that sorts',
-  'gallery.trained-sort.text': 'Two layers with LayerNorm trained to sort the tokens before | (400 steps). After the separator, look for heads whose rows pick out the next-smallest token before |.',
+  'gallery.trained-sort.text': 'Two layers with LayerNorm trained to sort the tokens before | (400 steps). Its maps are less tidy than the induction model’s: after the separator, the four heads of layer 2 share the work, each row spreading its weight over a few tokens before |. Type your own tokens after | and see where it errs.',
 };

@@ -36,6 +36,7 @@ export default {
   'train.status.checkpoint': '内置检查点（{steps} 步，保存时准确率 {accuracy}），之后又训练了 {step} 步。',
   'train.curve': '损失与准确率',
   'train.curve.label': '{steps} 步中的损失（最高 {maxLoss}）与准确率（0 到 100 %）',
+  'train.curve.empty': '曲线随训练逐步画出。',
   'train.curve.loss': '损失',
   'train.curve.accuracy': '准确率',
   'train.curve.steps': '步数',
@@ -44,7 +45,7 @@ export default {
   'train.head': '头 {h}',
   'train.map.label': '第 {l} 层、头 {h} 在 {T} 个词元上的注意力权重',
   'train.openLesson': '在课程中打开',
-  'train.openLesson.label': '在课程中打开第 {l} 层、头 {h}',
+  'train.openLesson.which': '第 {l} 层、头 {h}',
   'train.sequence': '你的序列',
   'train.sequence.hint': '任务词表中的词元：{vocab}',
   'train.predictions': '模型在每个词元下的预测',
@@ -65,5 +66,5 @@ export default {
   'gallery.trained-induction.title': '训练好的归纳头',
   'gallery.trained-induction.text': '两层模型，训练来复制重复的片段（1 500 步）。第 1 层的头看向前一个词元（前一词元头）；第 2 层的头在第二遍中看向当前词元上一次出现位置的后一个词元（归纳头）。',
   'gallery.trained-sort.title': '会排序的模型',
-  'gallery.trained-sort.text': '带层归一化的两层模型，训练来给 | 之前的词元排序（400 步）。在分隔符之后，找那些每行都挑出 | 之前下一个最小词元的头。',
+  'gallery.trained-sort.text': '带层归一化的两层模型，训练来给 | 之前的词元排序（400 步）。它的注意力图不如归纳模型整齐：在分隔符之后，第 2 层的四个头分担工作，每一行把权重分散到 | 之前的几个词元上。在 | 后输入你自己的词元，看看它在哪里出错。',
 };

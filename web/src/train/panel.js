@@ -73,6 +73,7 @@ export function createTrainPanel({ node, t, build, changed }) {
   const curveSvg = svgNode('svg', { viewBox: `0 0 ${CURVE.width} ${CURVE.height}`, role: 'img', class: 'train-curve', preserveAspectRatio: 'none' });
   curveSvg.append(svgNode('rect', { x: 0, y: 0, width: CURVE.width, height: CURVE.height, fill: COLORS.panel, stroke: COLORS.line }), lossLine, accuracyLine);
   const swatch = (color) => h('span', { className: 'swatch', style: { background: color }, 'aria-hidden': 'true' });
+  const curveEmpty = h('p', { className: 'train-curve-empty', dataset: { trainI18n: 'train.curve.empty' } });
   const curveKey = h('p', { className: 'train-curve-key' }, [
     swatch(COLORS.danger), h('span', { dataset: { trainI18n: 'train.curve.loss' } }), ' ',
     swatch(COLORS.accent), h('span', { dataset: { trainI18n: 'train.curve.accuracy' } }),
@@ -102,7 +103,7 @@ export function createTrainPanel({ node, t, build, changed }) {
     message,
     status,
     h('div', { className: 'train-body' }, [
-      h('figure', { className: 'train-curve-box' }, [h('figcaption', { dataset: { trainI18n: 'train.curve' } }), curveSvg, curveKey]),
+      h('figure', { className: 'train-curve-box' }, [h('figcaption', { dataset: { trainI18n: 'train.curve' } }), curveSvg, curveEmpty, curveKey]),
       h('div', { className: 'train-sequence' }, [
         field('train.sequence', sequence, 'field'),
         sequenceHint,
@@ -126,6 +127,8 @@ export function createTrainPanel({ node, t, build, changed }) {
   let linkText = '';
   let example = [];
   let retraining = null;    // the step a link's model is being trained to
+  let reveal = false;       // a link opened a model: the panel comes into view once the page has drawn
+  let opening = false;      // until the worker says the new model is open, its news is the old one's
   const gridCache = new Map();
 
   function say(key, params) {
@@ -136,13 +139,18 @@ export function createTrainPanel({ node, t, build, changed }) {
   function ensureWorker() {
     worker ??= new WorkerTrainer({
       onOpened: ({ config }) => {
+        opening = false;
         model.config = config;
         writeControls(config);
         say(null);
       },
       onState: (state) => {
+        if (opening) return;
         last = state;
-        running = state.running;
+        if (running !== state.running) {
+          running = state.running;
+          renderButtons();
+        }
         if (history.at(-1)?.step !== state.step) history = thinned([...history, { step: state.step, loss: state.loss, accuracy: state.accuracy }]);
         if (!running) retraining = null;
         scheduleDraw();
@@ -198,6 +206,7 @@ export function createTrainPanel({ node, t, build, changed }) {
     if (checkpoint) file = (await CHECKPOINTS[task]()).default;
     const vocab = (file?.config ?? config)?.vocab;
     model = { task, checkpoint: file, config: file?.config ?? config, steps: 0 };
+    opening = true;
     history = [];
     last = null;
     running = steps > 0;
@@ -333,6 +342,7 @@ export function createTrainPanel({ node, t, build, changed }) {
 
   function drawCurve(tr) {
     const points = curvePoints(history, CURVE);
+    setHidden(curveEmpty, history.length > 1);
     lossLine.setAttribute('points', points.loss);
     accuracyLine.setAttribute('points', points.accuracy);
     curveSvg.setAttribute('aria-label', tr('train.curve.label', { maxLoss: points.maxLoss.toFixed(2), steps: points.lastStep }));
@@ -379,7 +389,11 @@ export function createTrainPanel({ node, t, build, changed }) {
           return h('div', { className: 'train-map' }, [
             h('p', { className: 'train-map-title', text: tr('train.head', { h: k + 1 }) }),
             holder,
-            h('button', { type: 'button', className: 'link', dataset: { openLayer: String(l), openHead: String(k) }, 'aria-label': tr('train.openLesson.label', { l: l + 1, h: k + 1 }), text: tr('train.openLesson') }),
+            // (Its name begins with the text it shows, and says which head.)
+            h('button', { type: 'button', className: 'link', dataset: { openLayer: String(l), openHead: String(k) } }, [
+              tr('train.openLesson'),
+              h('span', { className: 'sr-only', text: ` (${tr('train.openLesson.which', { l: l + 1, h: k + 1 })})` }),
+            ]),
           ]);
         });
         return h('div', { className: 'train-layer' }, [h('h4', { text: tr('train.layer', { l: l + 1 }) }), h('div', { className: 'train-layer-heads' }, row)]);
@@ -424,11 +438,15 @@ export function createTrainPanel({ node, t, build, changed }) {
       if (!parsed) return;
       linkText = text;
       open(parsed.checkpoint ? { task: parsed.task, checkpoint: true, steps: parsed.steps } : { task: parsed.task, config: { task: parsed.task, ...parsed.config }, steps: parsed.steps });
-      node.scrollIntoView?.({ block: 'start' });
+      reveal = true;
     },
     /** Texts in the page's language, and a model a link asked for once the engine is known. */
     render() {
       if (wanted && build()) open(wanted);
+      if (reveal && build()) {
+        reveal = false;
+        node.scrollIntoView({ block: 'start' });
+      }
       renderStatic();
       if (last) draw();
     },
