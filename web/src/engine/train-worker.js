@@ -86,10 +86,12 @@ function schedule() {
 
 async function open({ build, config, checkpoint, steps = 0, example: tokens = [] }) {
   const chosen = await engineOf(build);
+  // A config the core refuses throws here, and the model trained so far stays as it was.
+  const next = checkpoint ? openCheckpoint(chosen, checkpoint) : chosen.createTrainer(config);
   trainer?.dispose();
-  trainer = null;
+  trainer = next;
   running = false;
-  trainer = checkpoint ? openCheckpoint(chosen, checkpoint) : chosen.createTrainer(config);
+  target = null;
   example = tokens;
   self.postMessage({ type: 'opened', config: trainer.config, step: trainer.steps });
   if (steps > 0) {
@@ -139,7 +141,7 @@ self.onmessage = ({ data }) => {
       if (data.type !== 'open' && !trainer) return;
       await handlers[data.type](data);
     } catch (error) {
-      running = false;
+      if (data.type !== 'open') running = false;
       self.postMessage({ type: 'error', message: error.message, id: data.id });
     }
   });

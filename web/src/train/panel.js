@@ -128,7 +128,8 @@ export function createTrainPanel({ node, t, build, changed }) {
   let example = [];
   let retraining = null;    // the step a link's model is being trained to
   let reveal = false;       // a link opened a model: the panel comes into view once the page has drawn
-  let opening = false;      // until the worker says the new model is open, its news is the old one's
+  let opening = false;
+  let kept = null;          // the model on screen while a new one opens: back if the core refuses it      // until the worker says the new model is open, its news is the old one's
   const gridCache = new Map();
 
   function say(key, params) {
@@ -157,7 +158,13 @@ export function createTrainPanel({ node, t, build, changed }) {
         if (!running) report();
       },
       onError: (text) => {
-        running = false;
+        if (opening && kept) {
+          ({ model, history, last, example } = kept);
+          opening = false;
+          writeControls(model.config);
+          scheduleDraw();
+        }
+        running = Boolean(last?.running);
         say('train.error.engine', { message: text });
         renderButtons();
       },
@@ -205,6 +212,7 @@ export function createTrainPanel({ node, t, build, changed }) {
     let file = null;
     if (checkpoint) file = (await CHECKPOINTS[task]()).default;
     const vocab = (file?.config ?? config)?.vocab;
+    kept = model?.config?.vocab ? { model, history, last, example } : null;
     model = { task, checkpoint: file, config: file?.config ?? config, steps: 0 };
     opening = true;
     history = [];
@@ -228,6 +236,7 @@ export function createTrainPanel({ node, t, build, changed }) {
   function openFromControls({ task = false } = {}) {
     const config = readControls();
     if (task) {
+      sequence.value = ''; // (another task: its own example)
       open({ task: config.task, config: { task: config.task } });
       return;
     }
@@ -325,7 +334,10 @@ export function createTrainPanel({ node, t, build, changed }) {
       return;
     }
     if (example === null) {
-      setExample(exampleOf(model.task, model.config.vocab, model.config.contextLength));
+      // The learner's sequence if the new model reads it (the same task), else the task's example.
+      const { vocab, contextLength } = model.config;
+      const typed = readSequence(sequence.value, vocab, contextLength);
+      setExample(typed.ok ? typed.tokens : exampleOf(model.task, vocab, contextLength));
       worker.setExample(example);
     }
     const figures = { step: last.step, loss: last.loss.toFixed(3), accuracy: percent(last.accuracy) };
