@@ -10,7 +10,7 @@
 //        { type: 'state', step, loss, accuracy, running, run }   after each chunk: loss and accuracy
 //            on fresh sequences of the task (the trainer's evaluate); run: the model
 //            on the example ({ predictions, targets, maps: [layer][head] Float32Array T × T })
-//        { type: 'lesson', id, input, weights }
+//        { type: 'lesson', id, tokens, input, weights, maps }   the example the layer saw
 import { createAttention } from './attention.js';
 import { openCheckpoint } from './checkpoint.js';
 
@@ -129,7 +129,7 @@ const handlers = {
     const run = trainer.run(example);
     const params = trainer.parameters();
     const weights = Object.fromEntries(['wq', 'wk', 'wv', 'wo'].map((key) => [key, params[`layers.${layer}.${key}`]]));
-    self.postMessage({ type: 'lesson', id, input: run.layers[layer].input, weights, maps: run.layers[layer].heads.map((head) => head.attention) });
+    self.postMessage({ type: 'lesson', id, tokens: example, input: run.layers[layer].input, weights, maps: run.layers[layer].heads.map((head) => head.attention) });
   },
 };
 

@@ -44,7 +44,7 @@ export class WorkerTrainer {
     this.#worker.postMessage({ type: 'example', tokens });
   }
 
-  /** → Promise of { input, weights: { wq, wk, wv, wo }, maps } of `layer` on the example. */
+  /** → Promise of { tokens, input, weights: { wq, wk, wv, wo }, maps } of `layer` on the example. */
   lesson(layer) {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {

@@ -171,7 +171,8 @@ export const ALL_FIELDS = checkTable([
   { key: 'split', param: 'split', kind: 'enum', group: 'structure', values: ['all', ...SPLIT_STAGES], default: 'all', look: true },
   // An exercise (exercise/exercise-text.js): its questions, never their answers.
   { key: 'exercise', param: 'ex', kind: 'string', group: 'lesson', default: '', maxLength: 20000, look: true },
-  // The Train panel's model: task, base (seed or checkpoint), config and steps (train/link.js); '' = none.
+  // The Train panel's model: task, base (seed or checkpoint), config and steps (train-link.js);
+  // '' = none. It changes no number of the lesson's example (`look`).
   {
     key: 'train',
     param: 'train',
@@ -179,6 +180,7 @@ export const ALL_FIELDS = checkTable([
     group: 'structure',
     default: '',
     maxLength: 200,
+    look: true,
     check: (text) => (text === '' || parseTrainText(text) ? null : { key: 'share.ignored.malformed', params: {} }),
   },
 ]);

@@ -116,6 +116,7 @@ export function createTrainPanel({ node, t, build, changed }) {
     maps,
   );
   node.querySelector('form').addEventListener('submit', (event) => event.preventDefault());
+  taskSelect.value = 'induction'; // (the model the panel opens first)
 
   // ---- what the panel holds ---------------------------------------------------------------------
   let worker = null;
@@ -247,21 +248,26 @@ export function createTrainPanel({ node, t, build, changed }) {
     open({ task: config.task, config });
   }
 
-  // The model as the link says it, when it is one the controls can make.
+  // The model as the link says it, once the learner chose one (the model the panel opens by
+  // itself is no part of the page's state until it is trained or changed).
+  let learnerChose = false;
   function report() {
-    if (!model?.config) return;
+    if (!model?.config || !learnerChose) return;
     const text = formatTrainText({ task: model.task, checkpoint: Boolean(model.checkpoint), config: model.config, steps: last?.step ?? 0 });
     if (text === linkText) return;
     linkText = text;
     changed(text);
   }
 
+  node.querySelector('form').addEventListener('change', () => (learnerChose = true), { capture: true });
+  node.querySelector('form').addEventListener('click', (event) => event.target.closest('button') && (learnerChose = true), { capture: true });
   taskSelect.addEventListener('change', () => openFromControls({ task: true }));
   for (const control of [layers, heads, dModel, mlp, layerNorm, positions, learningRate, seed]) {
     control.addEventListener('change', () => openFromControls());
   }
   trainButton.addEventListener('click', () => {
     if (!model) openFromControls({ task: true });
+    if (!worker) return; // (the engine is still loading: the model opens once it has)
     if (running) worker.pause();
     else worker.train();
     running = !running;
@@ -269,6 +275,7 @@ export function createTrainPanel({ node, t, build, changed }) {
   });
   stepButton.addEventListener('click', () => {
     if (!model) openFromControls({ task: true });
+    if (!worker) return;
     worker.step(1);
     running = false;
     renderButtons();
@@ -294,12 +301,15 @@ export function createTrainPanel({ node, t, build, changed }) {
     if (!button || !worker) return;
     const layer = Number(button.dataset.openLayer);
     const head = Number(button.dataset.openHead);
-    const tokens = last?.run?.tokens;
-    if (!tokens) return;
-    const { input, weights } = await worker.lesson(layer);
-    const state = lessonStateOfHead({ tokens, input, weights, heads: model.config.heads, head, train: linkText });
-    // The page opens it as it opens any link (main.js: hashchange), custom X and weights included.
-    location.hash = encodeHash({ presetId: 'default', state });
+    if (!last?.run) return;
+    try {
+      const { tokens, input, weights } = await worker.lesson(layer);
+      const state = lessonStateOfHead({ tokens, input, weights, heads: model.config.heads, head, train: linkText });
+      // The page opens it as it opens any link (main.js: hashchange), custom X and weights included.
+      location.hash = encodeHash({ presetId: 'default', state });
+    } catch (error) {
+      say('train.error.engine', { message: error.message });
+    }
   });
 
   // ---- drawing ----------------------------------------------------------------------------------
@@ -449,6 +459,7 @@ export function createTrainPanel({ node, t, build, changed }) {
       const parsed = parseTrainText(text);
       if (!parsed) return;
       linkText = text;
+      learnerChose = true;
       open(parsed.checkpoint ? { task: parsed.task, checkpoint: true, steps: parsed.steps } : { task: parsed.task, config: { task: parsed.task, ...parsed.config }, steps: parsed.steps });
       reveal = true;
     },
