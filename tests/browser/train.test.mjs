@@ -29,7 +29,7 @@ after(async () => {
 
 // A fresh page at `hash`, every task over 50 ms recorded (window.longTasks), the Train panel in view.
 // withoutSimd: the page is told that WebAssembly SIMD is missing, and picks the scalar build.
-async function open(hash = '', { width = 1440, withoutSimd = false, locale = 'en-US', url = null } = {}) {
+async function open(hash = '', { width = 1440, withoutSimd = false, locale = 'en-US', url = null, skipPanel = false } = {}) {
   const context = await browser.newContext({ viewport: { width, height: 900 }, locale, acceptDownloads: true });
   const page = await context.newPage();
   await page.addInitScript((noSimd) => {
@@ -46,8 +46,10 @@ async function open(hash = '', { width = 1440, withoutSimd = false, locale = 'en
   });
   await page.goto(url ?? `${baseUrl(server)}index.html${hash}`);
   await page.waitForSelector('#engine-status[data-build]', { timeout: 60000 });
-  await page.locator('#train').scrollIntoViewIfNeeded();
-  await waitForState(page);
+  if (!skipPanel) {
+    await page.locator('#train').scrollIntoViewIfNeeded();
+    await waitForState(page);
+  }
   return { page, errors, close: () => context.close() };
 }
 
@@ -224,12 +226,28 @@ test('a link reproduces the sender’s model: predictions and maps, on the scala
   }
 });
 
-test('an old link (no train field) opens as before', async () => {
+test('an old link (no train field) opens as before, and the model the panel opens by itself stays out of the link', async () => {
   const { page, errors, close } = await open('#preset=journey&v=1&mask=none');
   try {
     assert.equal(await page.inputValue('#sentence'), 'Your journey starts with one step');
     assert.match(await page.textContent('#train-status'), /Step 0/);
     assert.equal(await page.inputValue('#train-task'), 'induction');
+    await page.waitForTimeout(1500); // (the address is rewritten in idle time)
+    assert.doesNotMatch(page.url(), /train=/);
+    assert.equal(await page.isVisible('#preset-note'), true);
+    assert.doesNotMatch(await page.textContent('#preset-note'), /^Changed/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('train_hide=1 hides the panel, and its worker never starts', async () => {
+  const { page, errors, close } = await open('#train_hide=1', { skipPanel: true });
+  try {
+    assert.equal(await page.isVisible('#train'), false);
+    await page.waitForTimeout(1000);
+    assert.match(await page.textContent('#train-status'), /Not trained yet/);
     assert.deepEqual(errors, []);
   } finally {
     await close();
