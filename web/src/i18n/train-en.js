@@ -37,6 +37,7 @@ export default {
   'train.curve': 'Loss and accuracy',
   'train.curve.label': 'Loss (up to {maxLoss}) and accuracy (0 to 100 %) over {steps} steps',
   'train.curve.empty': 'The curve is drawn as the model trains.',
+  'train.curve.range': 'Steps 0 to {steps}; loss from 0 (bottom) to {maxLoss} (top), accuracy from 0 to 100 %.',
   'train.curve.loss': 'loss',
   'train.curve.accuracy': 'accuracy',
   'train.curve.steps': 'steps',

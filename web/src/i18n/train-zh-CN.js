@@ -37,6 +37,7 @@ export default {
   'train.curve': '损失与准确率',
   'train.curve.label': '{steps} 步中的损失（最高 {maxLoss}）与准确率（0 到 100 %）',
   'train.curve.empty': '曲线随训练逐步画出。',
+  'train.curve.range': '步数 0 到 {steps}；损失从 0（底部）到 {maxLoss}（顶部），准确率从 0 到 100 %。',
   'train.curve.loss': '损失',
   'train.curve.accuracy': '准确率',
   'train.curve.steps': '步数',

@@ -74,6 +74,7 @@ export function createTrainPanel({ node, t, build, changed }) {
   curveSvg.append(svgNode('rect', { x: 0, y: 0, width: CURVE.width, height: CURVE.height, fill: COLORS.panel, stroke: COLORS.line }), lossLine, accuracyLine);
   const swatch = (color) => h('span', { className: 'swatch', style: { background: color }, 'aria-hidden': 'true' });
   const curveEmpty = h('p', { className: 'train-curve-empty', dataset: { trainI18n: 'train.curve.empty' } });
+  const curveRange = h('p', { className: 'train-curve-empty', id: 'train-curve-range' });
   const curveKey = h('p', { className: 'train-curve-key' }, [
     swatch(COLORS.danger), h('span', { dataset: { trainI18n: 'train.curve.loss' } }), ' ',
     swatch(COLORS.accent), h('span', { dataset: { trainI18n: 'train.curve.accuracy' } }),
@@ -103,7 +104,7 @@ export function createTrainPanel({ node, t, build, changed }) {
     message,
     status,
     h('div', { className: 'train-body' }, [
-      h('figure', { className: 'train-curve-box' }, [h('figcaption', { dataset: { trainI18n: 'train.curve' } }), curveSvg, curveEmpty, curveKey]),
+      h('figure', { className: 'train-curve-box' }, [h('figcaption', { dataset: { trainI18n: 'train.curve' } }), curveSvg, curveEmpty, curveRange, curveKey]),
       h('div', { className: 'train-sequence' }, [
         field('train.sequence', sequence, 'field'),
         sequenceHint,
@@ -365,9 +366,11 @@ export function createTrainPanel({ node, t, build, changed }) {
   function drawCurve(tr) {
     const points = curvePoints(history, CURVE);
     setHidden(curveEmpty, history.length > 1);
+    setHidden(curveRange, history.length < 2);
     lossLine.setAttribute('points', points.loss);
     accuracyLine.setAttribute('points', points.accuracy);
     curveSvg.setAttribute('aria-label', tr('train.curve.label', { maxLoss: points.maxLoss.toFixed(2), steps: points.lastStep }));
+    setText(curveRange, tr('train.curve.range', { maxLoss: points.maxLoss.toFixed(2), steps: points.lastStep }));
   }
 
   function drawPredictions(run, tr) {
