@@ -249,6 +249,7 @@ test('a teacher builds an exercise from the page: selected entries become questi
     const snippet = await page.inputValue('#builder-snippet');
     assert.match(snippet, /^<iframe src="[^"]+embed=1[^"]*"/);
     assert.doesNotMatch(link, /0\.423/, 'no answer in the link');
+    assert.doesNotMatch(decodeURIComponent(link), /"answer"/, 'the right option as a check, not an index');
     // Opened, the link is the exercise.
     await page.goto('about:blank');
     await page.goto(link);

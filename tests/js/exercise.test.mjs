@@ -31,8 +31,16 @@ test('an exercise round-trips through its link text', () => {
   assert.deepEqual(exercise.questions[0].cell, { name: 'scores', head: 0, row: 1, col: 0 });
   assert.equal(exercise.questions[1].tolerance, 0.005);
   assert.equal(exercise.questions[0].tolerance, 0.01, 'the default tolerance');
-  const again = readExercise(writeExercise(exercise));
+  const written = writeExercise(exercise);
+  const again = readExercise(written);
   assert.deepEqual(again, { exercise, problems: [] });
+  // A choice's right option travels as a check, not an index the link would show.
+  const choice = JSON.parse(written).questions[4];
+  assert.equal(choice.answer, undefined);
+  assert.match(choice.check, /^[0-9a-f]{8}$/);
+  const forged = JSON.parse(written);
+  forged.questions[4].check = '00000000';
+  assert.deepEqual(readExercise(JSON.stringify(forged)).problems, [{ key: 'exercise.problem.question', params: { n: 5 } }]);
 });
 
 test('a hostile exercise opens with its valid questions and a problem for each one left out', () => {

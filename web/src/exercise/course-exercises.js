@@ -2,7 +2,11 @@
 // its five self-test questions, and one exercise per misconception it lists. Each is a gallery
 // example (share/gallery.js): a preset, the changes it needs, and the exercise's link text. The
 // numbers asked are the engine's; only the texts of choices are written here. No DOM.
+import { readExercise, writeExercise } from './exercise-text.js';
+
 const text = (en, zh) => ({ en, 'zh-CN': zh });
+// As the builder writes it: the right options as checks, not indices.
+const linkText = (exercise) => writeExercise(readExercise(JSON.stringify(exercise)).exercise);
 
 const worked = {
   title: text('The worked example: s₂₁, a₂₁ and o₂', '教程中的例子：s₂₁、a₂₁ 和 o₂'),
@@ -131,10 +135,10 @@ const order = {
 
 /** The gallery's exercises: { id, preset, changes }; texts gallery.<id>.title / .text. */
 export const COURSE_EXERCISES = Object.freeze([
-  { id: 'exercise-worked', preset: 'journey', changes: { step: 'all', exercise: JSON.stringify(worked) } },
-  { id: 'exercise-self-test', preset: 'selftest', changes: { step: 'softmax', exercise: JSON.stringify(selfTest) } },
-  { id: 'exercise-fill-zero', preset: 'journey', changes: { step: 'softmax', maskFill: '0', exercise: JSON.stringify(fillZero) } },
-  { id: 'exercise-large-weight', preset: 'journey', changes: { step: 'softmax', exercise: JSON.stringify(largeWeight) } },
-  { id: 'exercise-softmax-axis', preset: 'journey', changes: { step: 'softmax', exercise: JSON.stringify(softmaxAxis) } },
-  { id: 'exercise-order', preset: 'default', changes: { mask: 'none', weights: 'identity', dModel: 4, heads: 1, step: 'output', exercise: JSON.stringify(order) } },
+  { id: 'exercise-worked', preset: 'journey', changes: { step: 'all', exercise: linkText(worked) } },
+  { id: 'exercise-self-test', preset: 'selftest', changes: { step: 'softmax', exercise: linkText(selfTest) } },
+  { id: 'exercise-fill-zero', preset: 'journey', changes: { step: 'softmax', maskFill: '0', exercise: linkText(fillZero) } },
+  { id: 'exercise-large-weight', preset: 'journey', changes: { step: 'softmax', exercise: linkText(largeWeight) } },
+  { id: 'exercise-softmax-axis', preset: 'journey', changes: { step: 'softmax', exercise: linkText(softmaxAxis) } },
+  { id: 'exercise-order', preset: 'default', changes: { mask: 'none', weights: 'identity', dModel: 4, heads: 1, step: 'output', exercise: linkText(order) } },
 ]);

@@ -2,9 +2,11 @@
 // one of
 //   { kind: 'number', cell: 'weights.1.2.1', tolerance?: 0.01, prompt?, hint? }   predict an entry
 //   { kind: 'pattern', row: 'weights.1.2' | 'mask.2', find: 'zeros' | 'largest', prompt?, hint? }
-//   { kind: 'choice', prompt, options: [text, …], answer: index, hint? }
+//   { kind: 'choice', prompt, options: [text, …], check: hash, hint? }
 // where a text is a string or { en, 'zh-CN' }. No number the core computes is in it: the page
-// takes the answers of 'number' and 'pattern' from the engine's result. Read defensively: a
+// takes the answers of 'number' and 'pattern' from the engine's result. A choice's right option
+// travels as a hash of its index and the options (`check`, choiceCheck), so that the link on the
+// page does not show it; a hand-written link may give `answer: index` instead. Read defensively: a
 // hostile link opens with its valid questions and a problem for each one left out. No DOM.
 import { formatCellRef, parseCellRef } from '../state/schema.js';
 
@@ -17,6 +19,19 @@ export const EXERCISE_LIMITS = Object.freeze({
 export const DEFAULT_TOLERANCE = 0.01;
 const LANGS = ['en', 'zh-CN'];
 const PATTERN_FINDS = { weights: ['zeros', 'largest'], mask: ['zeros'] };
+
+/** A short, stable hash of a text (FNV-1a, 32 bits, as 8 hex digits). */
+export function textHash(text) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
+/** The `check` of a choice whose right option is `index` among `options` (read as texts). */
+export const choiceCheck = (index, options) => textHash(`${index}|${JSON.stringify(options.map((o) => [o.en ?? '', o['zh-CN'] ?? '']))}`);
 
 /** A text of the link as { en?, 'zh-CN'? } of strings, or null if it is not one. */
 function readText(value) {
@@ -70,8 +85,9 @@ function readQuestion(q) {
     if (!Array.isArray(q.options) || q.options.length < 2 || q.options.length > EXERCISE_LIMITS.options) return null;
     const options = q.options.map(readText);
     if (options.some((o) => !o || !textIn(o, 'en'))) return null;
-    if (!Number.isInteger(q.answer) || q.answer < 0 || q.answer >= options.length || !textIn(prompt, 'en')) return null;
-    return { kind: 'choice', prompt, options, answer: q.answer, hint };
+    const answer = q.answer !== undefined ? q.answer : options.findIndex((_, k) => choiceCheck(k, options) === q.check);
+    if (!Number.isInteger(answer) || answer < 0 || answer >= options.length || !textIn(prompt, 'en')) return null;
+    return { kind: 'choice', prompt, options, answer, hint };
   }
   return null;
 }
@@ -113,7 +129,7 @@ export function writeExercise({ title = {}, questions }) {
     const common = { prompt: writeTextValue(q.prompt), hint: writeTextValue(q.hint) };
     if (q.kind === 'number') return { kind: 'number', cell: formatCellRef(q.cell), tolerance: q.tolerance, ...common };
     if (q.kind === 'pattern') return { kind: 'pattern', row: formatRowRef(q.row), find: q.find, ...common };
-    return { kind: 'choice', ...common, options: q.options.map(writeTextValue), answer: q.answer };
+    return { kind: 'choice', ...common, options: q.options.map(writeTextValue), check: choiceCheck(q.answer, q.options) };
   }) };
   return JSON.stringify(out);
 }

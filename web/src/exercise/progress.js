@@ -1,17 +1,12 @@
 // A learner's answers, kept in the browser per exercise (localStorage), so that a reload finds
 // them: { [question index]: { tries, correct, answer } }. A storage that is full, disabled or
 // holding something else reads as no progress and never stops the page. No DOM.
+import { textHash } from './exercise-text.js';
+
 const PREFIX = 'attention-playground:exercise:';
 
-/** A short, stable id of an exercise link's text (FNV-1a, 32 bits, as hex). */
-export function exerciseId(text) {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash.toString(16).padStart(8, '0');
-}
+/** A short, stable id of an exercise link's text. */
+export const exerciseId = (text) => textHash(text);
 
 const validEntry = (e) =>
   e && typeof e === 'object' && Number.isInteger(e.tries) && e.tries >= 0 && typeof e.correct === 'boolean';
