@@ -192,4 +192,14 @@ export const FROZEN_LINKS = [
     state: {"sentence":"Your journey starts with one step","dModel":6,"heads":2,"mask":"causal","scale":true,"weights":"random","seed":0,"embeddings":null,"train":"induction_L2_H2_C32_mlp0_ln0_poslearned_lr0.01_seed1_s120"},
     lastOutputRow: [-0.035299,-0.005684,0.00391,0.016142,-0.074995,0.020964],
   },
+  // Today's attention (web/src/modern/): RoPE on an odd d_k (3) and T = 7, ALiBi, the
+  // FlashAttention tile and step, the KV cache's step and model, the RoPE pair, and the panels hidden.
+  {
+    link: "#preset=journey&v=1&s=Your+journey+starts+with+one+step+today&pos=rope&alibi=1&br=3&bc=2&tile=4&kvt=5&model=mistral-7b&rtok=4&rpair=1&flashView_hide=1&kvView_hide=1&ropeView_hide=1&x=token",
+    presetId: "journey",
+    lang: null,
+    view: {"embed":false,"hidden":["flashView","kvView","ropeView"]},
+    state: {"tokenization":"whitespace","sentence":"Your journey starts with one step today","dModel":3,"heads":1,"mask":"causal","scale":true,"weights":"identity","seed":0,"embeddings":null,"step":"all","head":1,"row":1,"cell":"","window":3,"prefix":2,"padding":null,"customMask":null,"maskFill":"-inf","maskBeforeScale":false,"temperature":1,"naive":false,"softmaxOver":"keys","compare":false,"wq":null,"wk":null,"wv":null,"wo":null,"kvHeads":0,"positional":"rope","cross":false,"source":"I love natural language processing","sourcePadding":null,"crossCausal":false,"shuffle":0,"split":"all","alibi":true,"flashRows":3,"flashKeys":2,"flashTile":4,"kvStep":5,"kvModel":"mistral-7b","ropeToken":4,"ropePair":1},
+    lastOutputRow: [-0.058671,-0.063115,-0.246353],
+  },
 ];

@@ -105,7 +105,8 @@ export const GENERATORS = {
   // Shared key/value heads need narrower W_K, W_V than the lesson's edited weights: not both.
   kvHeads: (r, s) => (s.wq || r.chance(0.6) ? 0 : r.pick(divisorsOf(s.heads))),
   positional: (r, s, field) => r.pick(field.values),
-  cross: (r) => r.chance(0.3),
+  // RoPE and ALiBi are self-attention only (validateStructure).
+  cross: (r, s) => s.positional !== 'rope' && r.chance(0.3),
   source: (r) => sentence(r),
   sourcePadding: (r, s) => (r.chance(0.6) ? null : bools(r, sentenceTokens({ ...s, sentence: s.source }).length)),
   crossCausal: (r) => r.chance(0.3),
@@ -118,6 +119,14 @@ export const GENERATORS = {
     `${r.pick(['previous', 'induction', 'sort'])}_ckpt_s${r.int(0, 500)}`,
     `${r.pick(['previous', 'induction', 'reverse', 'sort', 'text'])}_L${r.int(1, 4)}_H${r.pick([1, 2, 4])}_C${r.pick([8, 16, 32])}_mlp${r.int(0, 1)}_ln${r.int(0, 1)}_pos${r.pick(['none', 'sinusoidal', 'learned'])}_lr${r.pick([0.01, 0.003, 0.0005])}_seed${r.int(0, 99)}_s${r.int(0, 3000)}`,
   ]),
+  alibi: (r, s) => !s.cross && r.chance(0.3),
+  flashRows: (r) => r.int(1, 64),
+  flashKeys: (r) => r.int(1, 64),
+  flashTile: (r) => r.int(1, 4096),
+  kvStep: (r, s) => r.int(1, Tn(s)),
+  kvModel: (r, s, field) => r.pick(field.values),
+  ropeToken: (r, s) => r.int(1, Tn(s)),
+  ropePair: (r) => r.int(1, 512),
 };
 
 /** A random valid state with every field of ALL_FIELDS, fitted as the page would hold it. */

@@ -4,6 +4,7 @@
 import { runSteps } from './lz-bounded.js';
 import { longestToken, parseDecimal, tokenize } from './parse.js';
 import { parseTrainText } from './train-link.js';
+import { MODEL_SHAPES } from '../engine/memory-figures.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -32,7 +33,9 @@ export const SOFTMAX_AXES = Object.freeze(['keys', 'queries']);
 export const FILL_VALUES = Object.freeze(['-inf', '-1e9', '0']);
 export const WEIGHT_KEYS = Object.freeze(['wq', 'wk', 'wv', 'wo']);
 export const TOKENIZE_MODES = Object.freeze(['whitespace', 'char', 'word']);
-export const POSITIONAL_KINDS = Object.freeze(['none', 'sinusoidal']);
+export const POSITIONAL_KINDS = Object.freeze(['none', 'sinusoidal', 'rope']);
+// The published model shapes the KV cache panel compares (engine/memory-figures.js), as links name them.
+export const MODEL_IDS = Object.freeze(MODEL_SHAPES.map((shape) => shape.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')));
 export const SPLIT_STAGES = Object.freeze(['columns', 'slice', 'maps', 'concat', 'mix']);
 // The lesson's steps as links name them (lesson/steps.js has the same ids; a test checks).
 export const STEP_IDS = Object.freeze(['all', 'x', 'qkv', 'dots', 'scale', 'mask', 'softmax', 'context', 'concat', 'output']);
@@ -183,10 +186,21 @@ export const ALL_FIELDS = checkTable([
     look: true,
     check: (text) => (text === '' || parseTrainText(text) ? null : { key: 'share.ignored.malformed', params: {} }),
   },
+  // Today's attention (web/src/modern/): ALiBi's bias on the scores; the FlashAttention panel's
+  // tile (Br × Bc) and the tile it shows; the KV cache's step and model; the RoPE pair shown
+  // (token, pair and steps 1-based, like row and head).
+  { key: 'alibi', param: 'alibi', kind: 'bool', group: 'structure', default: false },
+  { key: 'flashRows', param: 'br', kind: 'int', group: 'structure', default: 2, min: 1, max: 64 },
+  { key: 'flashKeys', param: 'bc', kind: 'int', group: 'structure', default: 2, min: 1, max: 64 },
+  { key: 'flashTile', param: 'tile', kind: 'int', group: 'structure', default: 1, min: 1, max: 64 * 64, look: true },
+  { key: 'kvStep', param: 'kvt', kind: 'int', group: 'structure', default: 1, min: 1, max: LIMITS.maxTokens, look: true },
+  { key: 'kvModel', param: 'model', kind: 'enum', group: 'structure', values: MODEL_IDS, default: MODEL_IDS[2], look: true },
+  { key: 'ropeToken', param: 'rtok', kind: 'int', group: 'structure', default: 3, min: 1, max: LIMITS.maxTokens, look: true },
+  { key: 'ropePair', param: 'rpair', kind: 'int', group: 'structure', default: 1, min: 1, max: LIMITS.maxDModel, look: true },
 ]);
 
 // Parts of the page that are not fields but can be hidden as well (`prose_hide=1`, …).
-export const PAGE_PARTS = Object.freeze(['prose', 'presets', 'lang', 'share', 'export', 'overview', 'lesson', 'inputs', 'tokenView', 'positionsView', 'crossView', 'perf']);
+export const PAGE_PARTS = Object.freeze(['prose', 'presets', 'lang', 'share', 'export', 'overview', 'lesson', 'inputs', 'tokenView', 'positionsView', 'crossView', 'perf', 'flashView', 'kvView', 'ropeView']);
 
 /** The table frozen, after checking that no param is used twice or reserved. */
 export function checkTable(fields) {
@@ -213,7 +227,7 @@ export const STRUCTURE_DEFAULTS = defaultsOf(group('structure'));
 
 // Matrix names a cell reference may use; per-head ones carry a head number.
 const MODEL_NAMES = new Set(['x', 'wq', 'wk', 'wv', 'wo', 'q', 'k', 'v', 'mask', 'concat', 'output']);
-const HEAD_NAMES = new Set(['q', 'k', 'v', 'dots', 'scores', 'masked', 'exps', 'weights', 'context', 'cmp-weights', 'cmp-context']);
+const HEAD_NAMES = new Set(['q', 'k', 'v', 'dots', 'scores', 'bias', 'masked', 'exps', 'weights', 'context', 'cmp-weights', 'cmp-context']);
 
 /** A cell as text, 1-based like the course's notation: 'scores.1.2.1' (head 1, s₂₁), 'x.2.1'. */
 export function formatCellRef({ name, head = null, row, col }) {

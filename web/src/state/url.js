@@ -485,6 +485,7 @@ const CULPRITS = {
   'lesson.error.weights': WEIGHT_KEYS,
   'heads.error.noSource': ['source'],
   'heads.error.sourceTooMany': ['source'],
+  'modern.error.cross': ['positional', 'alibi'],
 };
 
 function fitGroup(group, state, presetId, params, note) {

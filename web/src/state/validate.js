@@ -195,6 +195,8 @@ export function validateStructure(draft, { heads, maxTokens }) {
     if (S === 0) return { ok: false, error: { key: 'heads.error.noSource', params: {}, field: 'source' } };
     if (S > maxTokens) return { ok: false, error: { key: 'heads.error.sourceTooMany', params: { T: S, max: maxTokens }, field: 'source' } };
   }
+  // RoPE and ALiBi measure distances within one sequence (the engine refuses them with a source).
+  if (fields.cross && (fields.positional === 'rope' || fields.alibi)) return { ok: false, error: { key: 'modern.error.cross', params: {}, field: null } };
   // Padding flags follow the source (new tokens are not padding); null when none is set.
   fields.sourcePadding = fitFlags(fields.sourcePadding, S);
   return { ok: true, fields };
@@ -247,7 +249,8 @@ export function applyStructure(config, state) {
   const out = { ...config };
   const kv = state.kvHeads ?? 0;
   if (kv > 0 && kv !== state.heads) out.kvHeads = kv;
-  if (state.positional === 'sinusoidal') out.positional = 'sinusoidal';
+  if (state.positional === 'sinusoidal' || state.positional === 'rope') out.positional = state.positional;
+  if (state.alibi) out.alibi = true;
   if (state.cross) {
     out.source = { tokens: sourceTokens(state) };
     for (const key of ['window', 'prefix', 'customMask', 'padding']) delete out[key];
