@@ -271,6 +271,11 @@ function explainMasked(ref, ctx) {
     const dot = at(dots.perHead[ref.head].scores, ref.row, ref.col);
     lines.push(`(q${sub(ref.row + 1)}·k${sub(ref.col + 1)} + m${ij})/√${result.dK} = (${fmt(dot)} + ${mTerm})/√${result.dK} ${approx(value)}`);
     tex = String.raw`\frac{q_i \cdot k_j + m_{ij}}{\sqrt{d_k}}`;
+  } else if (head.bias) {
+    // ALiBi's bias between the score and the mask (the engine's order).
+    const b = at(head.bias, ref.row, ref.col);
+    lines.push(`s${ij} + b${ij} + m${ij} = ${fmt(at(head.scores, ref.row, ref.col))} + ${b < 0 ? `(${fmt(b)})` : fmt(b)} + ${mTerm} ${approx(value)}`);
+    tex = String.raw`s_{ij} + b_{ij} + m_{ij}`;
   } else {
     lines.push(`s${ij} + m${ij} = ${fmt(at(head.scores, ref.row, ref.col))} + ${mTerm} ${approx(value)}`);
     tex = String.raw`s_{ij} + m_{ij}`;
@@ -289,6 +294,23 @@ function explainMasked(ref, ctx) {
       { name: 'scores', head: ref.head, row: ref.row, col: ref.col },
       { name: 'mask', head: null, row: ref.row, col: ref.col },
     ],
+  };
+}
+
+// ALiBi's bias: −m_h·|i − j|, the slope and the bias as the engine gives them.
+function explainBias(ref, ctx) {
+  const { result, t } = ctx;
+  const head = result.perHead[ref.head];
+  const slope = result.alibiSlopes?.[ref.head];
+  if (!head?.bias || slope === undefined) return null;
+  const ij = indices(ref.row, ref.col);
+  return {
+    symbol: `B${headMark(ctx, ref.head)}${ij}`,
+    heading: t('explain.bias.heading', { query: quote(result.tokens[ref.row]), key: quote(keyToken(result, ref.col)) }),
+    tex: String.raw`b_{ij} = -m_h\,|i - j|`,
+    lines: [`b${ij} = −${String(Number(slope.toPrecision(4)))}·|${ref.row + 1} − ${ref.col + 1}| ${approx(at(head.bias, ref.row, ref.col))}`],
+    notes: [t('explain.bias.note')],
+    deps: [],
   };
 }
 
@@ -430,6 +452,7 @@ const EXPLAINERS = {
   mask: explainMask,
   dots: explainDots,
   scores: explainScores,
+  bias: explainBias,
   masked: explainMasked,
   exps: explainExps,
   weights: explainWeights,

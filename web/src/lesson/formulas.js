@@ -73,6 +73,7 @@ export function stepFormulas(id, state, result, t) {
     case 'scale':
       return [scaleRule(state.scale, dK, t)];
     case 'mask':
+      if (state.alibi) return [String.raw`S + B + M`, String.raw`B^{(h)}_{ij} = -m_h\,|i - j|`, maskRule(state.maskFill ?? '-inf', t)];
       return [maskedRule(state.maskBeforeScale && state.scale), maskRule(state.maskFill ?? '-inf', t)];
     case 'softmax': {
       // τ's value is a formula of its own: the slider changes it, and the small one is typeset

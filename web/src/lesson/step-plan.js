@@ -10,7 +10,7 @@ import { fmt } from '../render/numbers.js';
 import { EDITABLE, STEPS, stepIndex } from './steps.js';
 
 const WEIGHT_MATRICES = new Set(['weights', 'exps', 'cmp-weights']);
-const SQUARE = new Set(['dots', 'scores', 'masked', 'exps', 'weights', 'mask', 'cmp-weights']);
+const SQUARE = new Set(['dots', 'scores', 'bias', 'masked', 'exps', 'weights', 'mask', 'cmp-weights']);
 const W_SYMBOL = { wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O' };
 
 /** The matrix called `name` (of head `head`, or a model matrix for null) in the results, or null. */
@@ -44,7 +44,8 @@ export function symbolOf(name, head, ctx) {
     case 'v':
       return t('sym.headV', sym);
     case 'masked':
-      return t(state.maskBeforeScale && state.scale ? 'sym.maskedBefore' : 'sym.masked', sym);
+      if (state.maskBeforeScale && state.scale) return t('sym.maskedBefore', sym);
+      return t(state.alibi ? 'sym.maskedAlibi' : 'sym.masked', sym);
     case 'cmp-weights':
       return other;
     case 'cmp-context':

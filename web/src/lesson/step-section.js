@@ -5,6 +5,7 @@ import { h, setText } from '../render/dom.js';
 import { updateFormulaLines } from './formula-lines.js';
 import { formulaVariants, stepFormulas } from './formulas.js';
 import { stepIndex } from './steps.js';
+import { subscript } from '../i18n/index.js';
 
 export function createSection(stepId) {
   const title = h('h2');
@@ -24,7 +25,10 @@ export function writeSectionText(section, stepId, { t, state, result }) {
   setText(section.title, t('lesson.stepTitle', { n: stepIndex(stepId) + 1, title: t(`step.${stepId}.title`) }));
   // (softmax over the queries, the course's misconception, breaks what the caption says of the rows)
   const caption = stepId === 'softmax' && state.softmaxOver === 'queries' ? 'step.softmax.captionQueries' : `step.${stepId}.caption`;
-  setText(section.caption, t(caption, { T: result.T, dModel: result.dModel, dK: result.dK, heads: result.heads }));
+  let text = t(caption, { T: result.T, dModel: result.dModel, dK: result.dK, heads: result.heads });
+  // ALiBi's slopes, from the engine, with the step that adds its bias.
+  if (stepId === 'mask' && result.alibiSlopes) text += ` ${t('step.mask.alibi', { slopes: Array.from(result.alibiSlopes, (m, k) => `m${subscript(k + 1)} = ${String(Number(m.toPrecision(4)))}`).join(', ') })}`;
+  setText(section.caption, text);
   const texts = stepFormulas(stepId, state, result, t);
   updateFormulaLines(section.formulas, texts, (tex) => formulaVariants(stepId, tex, t, result.dK), 'step-formula');
 }

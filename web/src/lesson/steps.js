@@ -10,7 +10,7 @@ export const STEPS = Object.freeze([
   { id: 'qkv', model: ['wq', 'wk', 'wv', 'q', 'k', 'v'], inputs: ['x'] },
   { id: 'dots', head: ['q', 'k', 'dots'] },
   { id: 'scale', head: ['scores'], headInputs: ['dots'] },
-  { id: 'mask', model: ['mask'], head: ['masked'], headInputs: ['scores'] },
+  { id: 'mask', model: ['mask'], head: ['bias', 'masked'], headInputs: ['scores'] }, // (bias: ALiBi's, when on)
   { id: 'softmax', head: ['exps', 'weights'], headInputs: ['masked'], compare: ['cmp-weights'] },
   { id: 'context', head: ['v', 'context'], headInputs: ['weights'], compare: ['cmp-context'] },
   { id: 'concat', model: ['concat'], headInputs: ['context'] },
