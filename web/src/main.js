@@ -26,6 +26,7 @@ import { createExerciseBuilder } from './exercise/exercise-builder.js';
 import { createExercisePanel } from './exercise/exercise-panel.js';
 import { computeCompanionsAsync } from './lesson/companions.js';
 import { createHeadViews } from './heads/index.js';
+import { createModernViews } from './modern/index.js';
 import { installSharing } from './share/page.js';
 import { placeMessage, renderEngineStatus, renderMessage } from './views/status.js';
 import { installPerformance } from './perf/install.js';
@@ -111,6 +112,15 @@ const trainPanel = createTrainPanel({
   },
 });
 
+// FlashAttention tiles, the KV cache, RoPE (web/src/modern/) and the ALiBi switch by the mask.
+const modernViews = createModernViews({
+  nodes: { maskOptions: $('#scale').closest('fieldset'), views: $('#modern-views') },
+  form,
+  getEngine: () => page.engine,
+  t: () => page.t,
+  requestUpdate: () => update(),
+});
+
 // Copy link, the address kept current, embed mode, the gallery, embed and export panels.
 const share = installSharing();
 
@@ -177,6 +187,10 @@ function showResults(result, state, companions = null) {
   const presenter = exercise.update(result, state); // (an exercise's open questions: "?" on every view)
   lesson.render(result, state, companions, presenter);
   headViews.render(presenter.result(result), state);
+  // The panels that run the engine again (FlashAttention, KV cache, RoPE) would show what an
+  // exercise asks: they wait until its questions are answered.
+  $('#modern-views').hidden = Boolean(presenter.hidden);
+  if (!presenter.hidden) modernViews.render(result, state);
 }
 
 function writeHash() {
@@ -199,7 +213,7 @@ function writeHash() {
 // worker's engine refuses or fails.
 function update({ onWorkerFailure = null } = {}) {
   // The head views' fields come last: a head picked in them is handed to the lesson's `head`.
-  const draft = { ...readDraft(form), ...lesson.draft(), ...headViews.draft(), ...trainPanel.draft() };
+  const draft = { ...readDraft(form), ...lesson.draft(), ...headViews.draft(), ...modernViews.draft(), ...trainPanel.draft() };
   if (draft.embeddingsMode === 'edit') draft.embeddingsParsed = editor.read(); // (only changed lines are read)
   renderDerived(draft);
   if (!page.engine) return false;
@@ -382,6 +396,7 @@ function loadDraft(draft, presetId) {
   lesson.load(draft);
   headViews.load(draft);
   trainPanel.load(draft);
+  modernViews.load(draft);
   page.editorTokens = headViews.tokenize(draft.sentence);
   page.remembered = new Map();
   const rows = draft.embeddingsMode === 'edit' ? draft.stateEmbeddings : null;

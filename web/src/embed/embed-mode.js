@@ -104,7 +104,7 @@ export function enterEmbedMode(doc = document, win = window) {
 // as they are drawn while the reader scrolls the course page.
 function foldViewsAfterLesson(doc) {
   if (doc.getElementById('more-views')) return;
-  const views = [doc.getElementById('head-views'), doc.getElementById('train'), doc.getElementById('performance')].filter(Boolean);
+  const views = [doc.getElementById('head-views'), doc.getElementById('modern-views'), doc.getElementById('train'), doc.getElementById('performance')].filter(Boolean);
   if (!views.length) return;
   const more = doc.createElement('details');
   more.id = 'more-views';

@@ -7,6 +7,8 @@ import headsEn from './heads-en.js';
 import headsZhCN from './heads-zh-CN.js';
 import lessonEn from './lesson-en.js';
 import lessonZhCN from './lesson-zh-CN.js';
+import modernEn from './modern-en.js';
+import modernZhCN from './modern-zh-CN.js';
 import perfEn from './perf-en.js';
 import perfZhCN from './perf-zh-CN.js';
 import shareEn from './share-en.js';
@@ -16,8 +18,8 @@ import trainZhCN from './train-zh-CN.js';
 import zhCN from './zh-CN.js';
 
 export const DICTIONARIES = Object.freeze({
-  en: { ...en, ...shareEn, ...lessonEn, ...headsEn, ...perfEn, ...exerciseEn, ...trainEn },
-  'zh-CN': { ...zhCN, ...shareZhCN, ...lessonZhCN, ...headsZhCN, ...perfZhCN, ...exerciseZhCN, ...trainZhCN },
+  en: { ...en, ...shareEn, ...lessonEn, ...headsEn, ...perfEn, ...exerciseEn, ...trainEn, ...modernEn },
+  'zh-CN': { ...zhCN, ...shareZhCN, ...lessonZhCN, ...headsZhCN, ...perfZhCN, ...exerciseZhCN, ...trainZhCN, ...modernZhCN },
 });
 export const LANGUAGES = Object.freeze(Object.keys(DICTIONARIES));
 export const DEFAULT_LANGUAGE = 'en';

@@ -1,0 +1,156 @@
+// Rotary positions (RoPE): how one pair of a chosen token's query turns, and that the scores then
+// depend on the distance i − j only. The pair before the turn is the head's columns of result.q
+// (the projection), after it perHead[h].q (what the scores use); the angle is ropeAngles. The
+// demonstration runs the page's config again with every position shifted (positionOffset), with
+// RoPE and with sinusoidal positions, and prints the largest change of any score.
+import { h, placeChildren, setText } from '../render/dom.js';
+import { THRESHOLDS } from '../render/thresholds.js';
+import { finiteFill, gridView, smallText } from './figure.js';
+
+const SHIFT = 1000; // positions 0…T−1 become 1000…1000 + T − 1
+const PLOT = 160; // the pair's plot, CSS pixels a side
+const SVG = 'http://www.w3.org/2000/svg';
+
+function svg(tag, attrs = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
+  return node;
+}
+
+// Largest |a − b| over every head's scores (both from the engine).
+function largestChange(a, b) {
+  let worst = 0;
+  a.perHead.forEach((head, k) => {
+    const other = b.perHead[k].scores.data;
+    head.scores.data.forEach((value, n) => {
+      worst = Math.max(worst, Math.abs(value - other[n]));
+    });
+  });
+  return worst;
+}
+
+/** callbacks: { change(partial), setPositional(kind), t } */
+export function createRopePanel(callbacks) {
+  const el = h('section', { className: 'panel hv-panel md rp', id: 'rope-view', dataset: { field: 'ropeView' }, 'aria-labelledby': 'rope-title' });
+  const views = new Map();
+  const tokenPicker = h('select', { id: 'rope-token' });
+  const pairPicker = h('select', { id: 'rope-pair' });
+  tokenPicker.addEventListener('change', () => callbacks.change({ ropeToken: Number(tokenPicker.value) }));
+  pairPicker.addEventListener('change', () => callbacks.change({ ropePair: Number(pairPicker.value) }));
+  const useRope = h('button', { type: 'button', className: 'choice', dataset: { ropeUse: '1' } });
+  useRope.addEventListener('click', () => callbacks.setPositional('rope'));
+  let shifted = { key: null, rope: null, sinusoidal: null, error: null };
+
+  function shiftOf(ctx) {
+    if (shifted.key === ctx.configKey) return shifted;
+    shifted = { key: ctx.configKey, rope: null, sinusoidal: null, error: null };
+    try {
+      for (const kind of ['rope', 'sinusoidal']) {
+        const config = { ...ctx.config, positional: kind };
+        shifted[kind] = largestChange(ctx.engine.compute(config), ctx.engine.compute({ ...config, positionOffset: SHIFT }));
+      }
+    } catch (error) {
+      shifted.error = error.message;
+    }
+    return shifted;
+  }
+
+  // The pair before and after its turn, as two arrows from the origin.
+  function plot(before, after, t) {
+    const reach = Math.max(1e-6, Math.hypot(...before), Math.hypot(...after)) * 1.15;
+    const at = ([x, y]) => [PLOT / 2 + (x / reach) * (PLOT / 2), PLOT / 2 - (y / reach) * (PLOT / 2)];
+    const node = svg('svg', { viewBox: `0 0 ${PLOT} ${PLOT}`, width: PLOT, height: PLOT, role: 'img', 'aria-label': t('modern.rope.plotLabel') });
+    node.append(
+      svg('line', { x1: 0, y1: PLOT / 2, x2: PLOT, y2: PLOT / 2, class: 'axis' }),
+      svg('line', { x1: PLOT / 2, y1: 0, x2: PLOT / 2, y2: PLOT, class: 'axis' }),
+      svg('circle', { cx: PLOT / 2, cy: PLOT / 2, r: (Math.hypot(...before) / reach) * (PLOT / 2), class: 'orbit' }),
+    );
+    for (const [vector, cls] of [[before, 'before'], [after, 'after']]) {
+      const [x, y] = at(vector);
+      node.append(svg('line', { x1: PLOT / 2, y1: PLOT / 2, x2: x, y2: y, class: `arrow ${cls}` }), svg('circle', { cx: x, cy: y, r: 4, class: `tip ${cls}` }));
+    }
+    return node;
+  }
+
+  function rotationPart(ctx) {
+    const { result, state, t } = ctx;
+    const parts = [h('h3', { text: t('modern.rope.pairTitle') })];
+    if (!result.ropeAngles) {
+      setText(useRope, t('modern.rope.use'));
+      parts.push(h('p', { className: 'note' }, [t('modern.rope.notOn'), ' ', useRope]));
+      return parts;
+    }
+    const pairs = result.ropeAngles.cols;
+    if (pairs === 0) {
+      parts.push(h('p', { className: 'note', text: t('modern.rope.noPairs', { dK: result.dK }) }));
+      return parts;
+    }
+    const token = Math.min(state.ropeToken, result.T) - 1;
+    const pair = Math.min(state.ropePair, pairs) - 1;
+    const head = Math.min(state.head, result.heads) - 1;
+    tokenPicker.replaceChildren(...result.tokens.map((tok, n) => h('option', { value: String(n + 1), text: `${n + 1}: ${tok}` })));
+    tokenPicker.value = String(token + 1);
+    pairPicker.replaceChildren(...Array.from({ length: pairs }, (_, p) => h('option', { value: String(p + 1), text: t('modern.rope.pairName', { a: 2 * p + 1, b: 2 * p + 2 }) })));
+    pairPicker.value = String(pair + 1);
+    const { dK } = result;
+    const col = head * dK + 2 * pair;
+    const before = [result.q.data[token * result.q.cols + col], result.q.data[token * result.q.cols + col + 1]];
+    const rotated = result.perHead[head].q;
+    const after = [rotated.data[token * dK + 2 * pair], rotated.data[token * dK + 2 * pair + 1]];
+    const angle = result.ropeAngles.data[token * pairs + pair];
+    const vec = ([x, y]) => `(${x.toFixed(4)}, ${y.toFixed(4)})`.replaceAll('-', '\u2212');
+    parts.push(
+      h('div', { className: 'md-controls' }, [
+        h('label', { for: 'rope-token', text: t('modern.rope.token') }), tokenPicker,
+        h('label', { for: 'rope-pair', text: t('modern.rope.pair') }), pairPicker,
+      ]),
+      h('div', { className: 'rp-pair' }, [
+        plot(before, after, t),
+        h('ul', { className: 'rp-numbers' }, [
+          h('li', { dataset: { ropeAngle: String(angle) }, text: t('modern.rope.angle', { pos: token, p: pair, angle: angle.toFixed(4), degrees: ((angle * 180) / Math.PI).toFixed(1) }) }),
+          h('li', { className: 'before', dataset: { ropeBefore: before.join(',') }, text: t('modern.rope.before', { h: head + 1, v: vec(before) }) }),
+          h('li', { className: 'after', dataset: { ropeAfter: after.join(',') }, text: t('modern.rope.after', { h: head + 1, v: vec(after) }) }),
+        ]),
+      ]),
+    );
+    const angles = result.ropeAngles;
+    const view = gridView(views, { name: 'rope-angles', caption: t('modern.rope.angles'), rowLabels: result.tokens, colLabels: Array.from({ length: pairs }, (_, p) => `θ${p}`), t }, angles);
+    view.update(angles, { fill: finiteFill(angles) });
+    view.highlight({ self: [token, pair], cells: [], rows: [], cols: [] });
+    parts.push(view.el);
+    return parts;
+  }
+
+  function shiftPart(ctx) {
+    const { result, t, engine } = ctx;
+    const parts = [h('h3', { text: t('modern.rope.shiftTitle') }), h('p', { className: 'caption', text: t('modern.rope.shiftCaption', { shift: SHIFT }) })];
+    if (result.T > THRESHOLDS.ropeShiftTokens) {
+      parts.push(h('p', { className: 'note md-limit', text: t('modern.rope.shiftTooLong', { T: result.T, max: THRESHOLDS.ropeShiftTokens }) }));
+      return parts;
+    }
+    const run = shiftOf(ctx);
+    if (run.error || !engine) {
+      parts.push(h('p', { className: 'note', text: t('modern.engineSays', { message: run.error ?? '' }) }));
+      return parts;
+    }
+    parts.push(h('ul', { className: 'pe-summary' }, [
+      h('li', { className: run.rope <= 1e-4 ? 'same' : 'changed', dataset: { ropeShift: String(run.rope) }, text: t('modern.rope.shiftRope', { max: smallText(run.rope) }) }),
+      h('li', { className: run.sinusoidal <= 1e-4 ? 'same' : 'changed', dataset: { sinShift: String(run.sinusoidal) }, text: t('modern.rope.shiftSin', { max: smallText(run.sinusoidal) }) }),
+    ]));
+    return parts;
+  }
+
+  function update(ctx) {
+    const { t, result } = ctx;
+    const parts = [
+      h('h2', { id: 'rope-title', text: t('modern.rope.title') }),
+      h('p', { className: 'caption', text: t('modern.rope.caption') }),
+      h('p', { className: 'caption', dataset: { ropeOdd: result.dK % 2 ? '1' : '0' }, text: result.dK % 2 ? t('modern.rope.odd', { dK: result.dK, last: result.dK }) : t('modern.rope.even', { dK: result.dK }) }),
+      ...rotationPart(ctx),
+      ...shiftPart(ctx),
+    ];
+    placeChildren(el, parts);
+  }
+
+  return { el, update };
+}
