@@ -2,6 +2,18 @@
 // FlashAttention tiles, the KV cache, RoPE and ALiBi. Same keys as modern-zh-CN.js.
 export default {
   'modern.lang': 'en',
+  'gallery.flash-worked.title': 'FlashAttention on the worked example',
+  'gallery.flash-worked.text':
+    'The course’s six tokens in tiles of 2 × 2: in the FlashAttention panel after the lesson, step tile by tile and watch each row’s running maximum m and sum ℓ; the three tiles above the diagonal are skipped, and after the last tile the output is the lesson’s.',
+  'gallery.kv-journey.title': 'KV cache for “Your journey starts with one step”',
+  'gallery.kv-journey.text':
+    'Generate the worked example token by token in the KV cache panel: at step 4 the cache holds K and V of four tokens, the new row is computed against them and equals the full causal row; the counter shows the work the cache saves.',
+  'gallery.rope-distance.title': 'RoPE: only distance matters',
+  'gallery.rope-distance.text':
+    'Rotary positions turn q and k pair by pair. The RoPE panel shows one pair of “with” before and after its turn, and moves every position by 1 000: no score changes (beyond rounding), while with sinusoidal positions they do.',
+  'gallery.alibi.title': 'ALiBi',
+  'gallery.alibi.text':
+    'Four heads with ALiBi: in the mask step each head adds its own bias −m_h·|i − j| to the scores, from a steep slope (head 1 looks near) to a gentle one (head 4 looks far). The weights that follow reflect it.',
   'modern.engineSays': 'The engine cannot compute this view for these settings: {message}',
   'modern.step.first': '« First',
   'modern.step.prev': '‹ Back',

@@ -1,6 +1,14 @@
 // 今日注意力的中文文本（web/src/modern/，以及课程掩码步骤中的 ALiBi）。与 modern-en.js 键相同。
 export default {
   'modern.lang': 'zh-CN',
+  'gallery.flash-worked.title': '在示例上运行 FlashAttention',
+  'gallery.flash-worked.text': '课程中的六个词元，按 2 × 2 分块：在课程之后的 FlashAttention 面板中逐块查看每行的运行最大值 m 和运行和 ℓ；对角线以上的三块被跳过，最后一块之后输出与课程结果相同。',
+  'gallery.kv-journey.title': '“Your journey starts with one step”的 KV 缓存',
+  'gallery.kv-journey.text': '在 KV 缓存面板中逐个词元生成示例句子：第 4 步时缓存保存四个词元的 K 和 V，新的一行权重与它们计算，并与完整因果计算的那一行相同；计数器显示缓存省下的计算量。',
+  'gallery.rope-distance.title': 'RoPE：只有距离重要',
+  'gallery.rope-distance.text': '旋转位置编码把 q 和 k 逐对旋转。RoPE 面板显示“with”的一对维度旋转前后的样子，并把每个位置都移动 1 000：分数不变（除舍入误差外），而正弦位置编码下分数会变。',
+  'gallery.alibi.title': 'ALiBi',
+  'gallery.alibi.text': '四个头的 ALiBi：在掩码步骤中，每个头给分数加上自己的偏置 −m_h·|i − j|，从陡峭的斜率（头 1 只看近处）到平缓的斜率（头 4 看得更远）。随后的权重反映了这一点。',
   'modern.engineSays': '在这些设置下，引擎无法计算此视图：{message}',
   'modern.step.first': '« 第一个',
   'modern.step.prev': '‹ 上一个',

@@ -34,6 +34,11 @@ export const GALLERY = Object.freeze([
   { id: 'trained-previous', preset: 'default', changes: { train: 'previous_ckpt_s0' } },
   { id: 'trained-induction', preset: 'default', changes: { train: 'induction_ckpt_s0' } },
   { id: 'trained-sort', preset: 'default', changes: { train: 'sort_ckpt_s0' } },
+  // Today's attention (web/src/modern/): each opens its panel's example at a telling step.
+  { id: 'flash-worked', preset: 'journey', changes: { flashRows: 2, flashKeys: 2, flashTile: 5 } },
+  { id: 'kv-journey', preset: 'journey', changes: { kvStep: 4 } },
+  { id: 'rope-distance', preset: 'default', changes: { positional: 'rope', ropeToken: 4 } },
+  { id: 'alibi', preset: 'default', changes: { dModel: 8, heads: 4, alibi: true, step: 'mask' } },
 ]);
 
 export { SENTENCE as GALLERY_SENTENCE };
