@@ -60,6 +60,9 @@ const STATES = [
   ['an exercise', `#preset=journey&step=softmax&ex=${encodeURIComponent(JSON.stringify({ questions: [
     { kind: 'number', cell: 'weights.1.2.1' }, { kind: 'pattern', row: 'weights.1.3', find: 'zeros' }, { kind: 'choice', prompt: 'Softmax runs over', options: ['rows', 'columns'], answer: 0 },
   ] }))}`],
+  // Today's attention: RoPE and ALiBi on, the FlashAttention and KV cache panels at a middle step.
+  ['RoPE, ALiBi and the modern panels mid-way', '#preset=journey&pos=rope&alibi=1&step=mask&tile=5&kvt=4'],
+  ['the modern panels in Chinese, past the trace limit', '#lang=zh-CN&pos=rope&s=' + 'w '.repeat(70)],
 ];
 const PANELS = [
   ['the export panel open', 'share-export'],

@@ -1,0 +1,244 @@
+// Today's attention in a real browser, used as a reader would: step through FlashAttention's
+// tiles and read m, ℓ and the final difference; step the KV cache; switch to RoPE and read the
+// shift demonstration; turn ALiBi on and read a bias entry. What the page prints is checked digit
+// for digit against the engine run in Node on the same state (formatCell), and the engine's
+// values against the float64 reference (tests/js/reference64.mjs) to 1e-5 relative. Links round
+// trip; screenshots (EN and 中文, 1440 and 375 px) land in tests/browser/screenshots/.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+
+import { createAttention, kvCacheBytesPerToken } from '../../web/src/engine/attention.js';
+import { formatCell } from '../../web/src/render/format.js';
+import { engineConfigOf } from '../../web/src/share/engine-config.js';
+import { decodeHash } from '../../web/src/state/url.js';
+import { forward64 } from '../js/reference64.mjs';
+import { hvRow, lessonRow, panelShot, screenshots, startBrowser } from './heads-harness.mjs';
+
+let harness;
+let engine;
+before(async () => {
+  harness = await startBrowser();
+  engine = await createAttention();
+});
+after(async () => {
+  await harness?.close();
+});
+
+const shot = (name) => path.join(screenshots, name);
+const close5 = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-5 * Math.max(1, Math.abs(b)), `${what}: ${a} against ${b}`);
+const configOf = (hash) => engineConfigOf(decodeHash(hash).state);
+
+// The panel brought into view as a reader scrolls to it.
+async function toPanel(page, id) {
+  await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+  await page.waitForSelector(`#${id}:not(.hv-undrawn) h2`);
+}
+const where = (page, name) => page.textContent(`[data-step-buttons="${name}"] .md-where`);
+
+test('FlashAttention: stepping through the worked example’s 2 × 2 tiles, m and ℓ are the engine’s and the float64 ones; the last tile matches the lesson', async () => {
+  const { page, errors, close } = await harness.open('#preset=journey');
+  try {
+    await toPanel(page, 'flash-view');
+    assert.match(await where(page, 'flash'), /Tile 1 of 9 .*3 skipped/);
+    const trace = engine.flashTrace(configOf('#preset=journey'), { blockRows: 2, blockKeys: 2 });
+    const tiles = trace.perHead[0].tiles;
+    // Float64: z of the worked example, and each row's m and ℓ over the keys seen so far.
+    const ref = forward64(engine.compute(configOf('#preset=journey'))).perHead[0].masked;
+    const running = (r, keys) => {
+      const seen = ref[r].slice(0, keys);
+      const m = Math.max(...seen);
+      return { m, l: seen.reduce((s, z) => s + (z === -Infinity ? 0 : Math.exp(z - m)), 0) };
+    };
+
+    // Next by a click, then by the keyboard (→ on the focused button): tile 2 is skipped.
+    await page.click('[data-step-buttons="flash"] button[data-move="next"]');
+    await page.waitForSelector('#flash-view [data-flash-skipped]');
+    assert.match(await where(page, 'flash'), /Tile 2 of 9/);
+    await page.focus('[data-step-buttons="flash"] button[data-move="next"]');
+    for (let n = 0; n < 3; n += 1) await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => /Tile 5 of 9/.test(document.querySelector('[data-step-buttons="flash"] .md-where').textContent));
+    const tile = tiles[4];
+    assert.deepEqual([tile.row0, tile.key0, tile.skipped], [2, 2, false]);
+    for (let r = 0; r < 2; r += 1) {
+      const [mOld, mNew, rescale, sum] = await hvRow(page, 'flash-stats', null, r);
+      assert.equal(mNew, formatCell(tile.max[r]));
+      assert.equal(sum, formatCell(tile.sum[r]));
+      assert.equal(rescale, formatCell(tile.rescale[r]));
+      assert.equal(mOld, formatCell(tiles[3].max[r]));
+      const { m, l } = running(2 + r, 4);
+      close5(tile.max[r], m, `m of row ${3 + r}`);
+      close5(tile.sum[r], l, `ℓ of row ${3 + r}`);
+      close5(tile.rescale[r], Math.exp(tiles[3].max[r] - tile.max[r]), `rescale of row ${3 + r}`);
+    }
+    // The tile is outlined in the T × T logits.
+    assert.equal(await page.$$eval('#flash-view td[data-hv="flash-logits"][data-hl]', (cells) => cells.map((c) => `${c.dataset.row}${c.dataset.col}`).join()), '22,23,32,33');
+
+    // End: the last tile, and the output against the lesson's.
+    await page.keyboard.press('End');
+    await page.waitForSelector('#flash-view [data-flash-final]');
+    const final = Number(await page.getAttribute('#flash-view [data-flash-final]', 'data-flash-final'));
+    assert.ok(final <= 1e-5, `largest difference ${final}`);
+    assert.match(await page.textContent('#flash-view [data-flash-final]'), /output equals the ordinary path’s/);
+    // Memory figures: T = 6 and 8 192, from the engine's memory figures.
+    assert.equal(await page.textContent('#flash-view tr[data-memory="scoresBytes"] td:last-child'), '256 MB');
+
+    // Br = 3: two blocks of rows by three tiles of keys, back at the first tile.
+    await page.selectOption('#flash-br', '3');
+    await page.waitForFunction(() => /Tile 1 of 6/.test(document.querySelector('[data-step-buttons="flash"] .md-where').textContent));
+    await page.waitForFunction(() => location.hash.includes('br=3'));
+    await panelShot(page, '#flash-view', shot('modern-flash-en.png'));
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('KV cache: step 4 of the worked example holds four cached rows, its row is the full causal row, the counter is the engine’s', async () => {
+  const hash = '#preset=journey';
+  const { page, errors, close } = await harness.open(hash);
+  try {
+    await toPanel(page, 'kv-view');
+    const run = engine.decode(configOf(hash));
+    const full = forward64(engine.compute(configOf(hash))).perHead[0].weights;
+    for (let n = 0; n < 3; n += 1) await page.click('[data-step-buttons="kv"] button[data-move="next"]');
+    await page.waitForFunction(() => /Step 4 of 6/.test(document.querySelector('[data-step-buttons="kv"] .md-where').textContent));
+    assert.equal(await page.$$eval('#kv-view td[data-hv="kv-k"][data-col="0"]', (cells) => cells.length), 4);
+    const shown = await hvRow(page, 'kv-row', null, 0);
+    const engineRow = Array.from(run.perHead[0].weights.data.subarray(3 * 6, 3 * 6 + 4));
+    assert.deepEqual(shown, engineRow.map(formatCell));
+    engineRow.forEach((w, j) => close5(w, full[3][j], `a_4${j + 1}`));
+    assert.ok(Number(await page.getAttribute('[data-kv-difference]', 'data-kv-difference')) <= 1e-5);
+    const cached = run.multiplyAdds.cached.slice(0, 4).reduce((a, b) => a + b, 0);
+    const uncached = run.multiplyAdds.uncached.slice(0, 4).reduce((a, b) => a + b, 0);
+    assert.equal(Number(await page.getAttribute('[data-kv-cached]', 'data-kv-cached')), cached);
+    assert.equal(Number(await page.getAttribute('[data-kv-cached]', 'data-kv-uncached')), uncached);
+    assert.ok(cached < uncached);
+    // A multi-query model: one key/value head of 64, 16-bit.
+    await page.selectOption('#kv-model', 'falcon-7b');
+    await page.waitForFunction(() => document.querySelector('[data-kv-model-bytes]')?.textContent.includes('Falcon'));
+    assert.equal(Number(await page.getAttribute('[data-kv-model-bytes]', 'data-kv-model-bytes')), kvCacheBytesPerToken({ kvHeads: 1, dK: 64, bytesPerValue: 2 }));
+    assert.match(await page.textContent('#kv-view'), /huggingface\.co\/tiiuae\/falcon-7b/);
+    await page.waitForFunction(() => location.hash.includes('model=falcon-7b') && location.hash.includes('kvt=4'));
+    await panelShot(page, '#kv-view', shot('modern-kv-en.png'));
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('RoPE: the turned pair is the engine’s, d_k = 3 is said to be odd, and a shift of every position changes no score (sinusoidal: it does)', async () => {
+  const { page, errors, close } = await harness.open('');
+  try {
+    await page.check('input[name="positional"][value="rope"]');
+    await page.waitForFunction(() => location.hash.includes('pos=rope'));
+    await toPanel(page, 'rope-view');
+    await page.waitForSelector('#rope-view [data-rope-shift]');
+    const config = configOf(await page.evaluate(() => location.hash));
+    assert.equal(config.positional, 'rope');
+    const result = engine.compute(config);
+    // Token 3 ("starts", position 2), pair 1: angle 2·θ₀ = 2 rad.
+    close5(Number(await page.getAttribute('[data-rope-angle]', 'data-rope-angle')), 2, 'angle');
+    const before = (await page.getAttribute('[data-rope-before]', 'data-rope-before')).split(',').map(Number);
+    const after = (await page.getAttribute('[data-rope-after]', 'data-rope-after')).split(',').map(Number);
+    assert.deepEqual(before, [result.q.data[2 * 6], result.q.data[2 * 6 + 1]]);
+    close5(after[0], before[0] * Math.cos(2) - before[1] * Math.sin(2), 'turned x');
+    close5(after[1], before[0] * Math.sin(2) + before[1] * Math.cos(2), 'turned y');
+    assert.equal(await page.getAttribute('[data-rope-odd]', 'data-rope-odd'), '1');
+    assert.match(await page.textContent('[data-rope-odd]'), /odd.*left unrotated/);
+    const rope = Number(await page.getAttribute('[data-rope-shift]', 'data-rope-shift'));
+    const sinusoidal = Number(await page.getAttribute('[data-sin-shift]', 'data-sin-shift'));
+    assert.ok(rope < 1e-5, `RoPE changed a score by ${rope}`);
+    assert.ok(sinusoidal > 1e-2, `sinusoidal changed the scores by only ${sinusoidal}`);
+    // The float64 reference agrees: shifted, the RoPE scores stay.
+    const shifted = forward64(result, { rope: true, positionOffset: 1000 }).perHead;
+    result.perHead.forEach((head, h) => head.scores.data.forEach((s, n) => close5(s, shifted[h].scores[Math.floor(n / 6)][n % 6], 'shifted score')));
+    await panelShot(page, '#rope-view', shot('modern-rope-en.png'));
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('ALiBi: the checkbox by the mask adds −m_h·|i − j|; a bias entry and the slopes are the engine’s, the weights follow', async () => {
+  const { page, errors, close } = await harness.open('');
+  try {
+    const before = await lessonRow(page, 'weights', 0, 4);
+    await page.check('#alibi');
+    await page.waitForFunction(() => location.hash.includes('alibi=1'));
+    await page.waitForSelector('section.lesson-step:not(.parked) [data-matrix="bias"]', { state: 'attached' });
+    const result = engine.compute(configOf(await page.evaluate(() => location.hash)));
+    assert.deepEqual(Array.from(result.alibiSlopes), [2 ** -4, 2 ** -8]);
+    const bias = await lessonRow(page, 'bias', 0, 4);
+    const engineRow = Array.from(result.perHead[0].bias.data.subarray(4 * 6, 5 * 6));
+    assert.deepEqual(bias, engineRow.map(formatCell));
+    engineRow.forEach((b, j) => close5(b, -(2 ** -4) * Math.abs(4 - j), `b_5${j + 1}`));
+    assert.match(await page.textContent('section.lesson-step[data-step="mask"] .caption'), /m₁ = 0\.0625, m₂ = 0\.003906/);
+    const weights = await lessonRow(page, 'weights', 0, 4);
+    assert.notDeepEqual(weights, before);
+    // (the masked key 6 prints as 0)
+    assert.deepEqual(weights.slice(0, 5), Array.from(result.perHead[0].weights.data.subarray(24, 29)).map(formatCell));
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('links: every new field round-trips, an old link opens as before, RoPE with cross-attention is refused with a message', async () => {
+  const hash = '#preset=journey&v=1&pos=rope&alibi=1&br=3&bc=2&tile=4&kvt=5&model=mistral-7b&rtok=4&rpair=1';
+  const { page, errors, close } = await harness.open(hash);
+  try {
+    await toPanel(page, 'flash-view');
+    assert.match(await where(page, 'flash'), /Tile 4 of 6/);
+    assert.equal(await page.inputValue('#flash-bc'), '2');
+    await toPanel(page, 'kv-view');
+    assert.match(await where(page, 'kv'), /Step 5 of 6/);
+    assert.equal(await page.inputValue('#kv-model'), 'mistral-7b');
+    await toPanel(page, 'rope-view');
+    assert.equal(await page.inputValue('#rope-token'), '4');
+    assert.ok(await page.isChecked('#alibi'));
+    // A change rewrites the address with every field kept.
+    await page.click('[data-step-buttons="flash"] button[data-move="next"]');
+    await page.waitForFunction(() => location.hash.includes('tile=5'));
+    const state = decodeHash(await page.evaluate(() => location.hash)).state;
+    assert.deepEqual([state.positional, state.alibi, state.flashRows, state.flashKeys, state.flashTile, state.kvStep, state.kvModel, state.ropeToken, state.ropePair],
+      ['rope', true, 3, 2, 5, 5, 'mistral-7b', 4, 1]);
+    // Cross-attention with RoPE: refused, saying why; the result stays.
+    await page.check('.xa-controls input[type="checkbox"]');
+    await page.waitForSelector('#message:not([hidden])');
+    assert.match(await page.textContent('#message'), /RoPE and ALiBi measure distances within one sentence/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+  // A link made before these fields existed: none of them on.
+  const old = await harness.open('#preset=journey&v=1&mask=none&lang=zh-CN');
+  try {
+    assert.ok(!(await old.page.isChecked('#alibi')));
+    assert.ok(await old.page.isChecked('input[name="positional"][value="none"]'));
+    assert.doesNotMatch(await old.page.evaluate(() => location.hash), /alibi|pos=|tile|kvt|model/);
+    assert.deepEqual(old.errors, []);
+  } finally {
+    await old.close();
+  }
+});
+
+test('screenshots: the three panels and the mask step with ALiBi, in English and Chinese, at 1440 and 375 px; nothing wider than the window at 375', async () => {
+  for (const [lang, width] of [['en', 1440], ['zh-CN', 1440], ['en', 375], ['zh-CN', 375]]) {
+    const { page, errors, close } = await harness.open(`#preset=journey&lang=${lang}&pos=rope&alibi=1&tile=5&kvt=4&rtok=4`);
+    try {
+      await page.setViewportSize({ width, height: 900 });
+      for (const id of ['flash-view', 'kv-view', 'rope-view']) {
+        await toPanel(page, id);
+        await panelShot(page, `#${id}`, shot(`modern-${id.replace('-view', '')}-${lang}-${width}.png`));
+        // A wide matrix scrolls in its own box: the panel is no wider than the window.
+        const overflow = await page.$eval(`#${id}`, (el) => el.scrollWidth - el.clientWidth);
+        assert.ok(overflow <= 0, `${id} at ${width} px overflows by ${overflow} px`);
+      }
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), `the page scrolls sideways at ${width} px`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  }
+});
