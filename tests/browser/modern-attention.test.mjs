@@ -221,6 +221,15 @@ test('links: every new field round-trips, an old link opens as before, RoPE with
   } finally {
     await old.close();
   }
+  // The panels hidden from the link, the rest of the page as it was.
+  const hidden = await harness.open('#flashView_hide=1&kvView_hide=1&ropeView_hide=1');
+  try {
+    for (const id of ['flash-view', 'kv-view', 'rope-view']) assert.equal(await hidden.page.$eval(`#${id}`, (el) => getComputedStyle(el).display), 'none', id);
+    assert.notEqual(await hidden.page.$eval('#head-split', (el) => getComputedStyle(el).display), 'none');
+    assert.deepEqual(hidden.errors, []);
+  } finally {
+    await hidden.close();
+  }
 });
 
 test('screenshots: the three panels and the mask step with ALiBi, in English and Chinese, at 1440 and 375 px; nothing wider than the window at 375', async () => {

@@ -53,7 +53,8 @@ export function createHeadViews(deps) {
   // Links down to the panels, which sit under the (long) lesson.
   const jump = h('nav', { className: 'hv-jump', 'aria-labelledby': 'hv-jump-label' }, [
     h('span', { id: 'hv-jump-label', dataset: { i18n: 'heads.jump.label' } }),
-    ...[['head-split', 'heads.jump.split'], ['token-view', 'heads.jump.tokens'], ['cross-view', 'heads.jump.cross'], ['positions-view', 'heads.jump.positions']].map(
+    ...[['head-split', 'heads.jump.split'], ['token-view', 'heads.jump.tokens'], ['cross-view', 'heads.jump.cross'], ['positions-view', 'heads.jump.positions'],
+      ['flash-view', 'modern.jump.flash'], ['kv-view', 'modern.jump.kv'], ['rope-view', 'modern.jump.rope']].map(
       ([id, key]) => h('a', { href: `#${id}`, dataset: { i18n: key, jump: id } }),
     ),
   ]);

@@ -21,6 +21,9 @@ export default {
   'modern.step.last': 'Last »',
 
   'heads.pos.rope': 'Rotary (RoPE): q and k turned by position',
+  'modern.jump.flash': 'FlashAttention',
+  'modern.jump.kv': 'KV cache',
+  'modern.jump.rope': 'RoPE',
   'modern.alibi.check': 'ALiBi: add −m·|i − j| to the scores',
   'embed.part.flashView': 'FlashAttention tiles',
   'embed.part.kvView': 'KV cache',

@@ -16,6 +16,9 @@ export default {
   'modern.step.last': '最后 »',
 
   'heads.pos.rope': '旋转位置编码（RoPE）：按位置旋转 q 和 k',
+  'modern.jump.flash': 'FlashAttention',
+  'modern.jump.kv': 'KV 缓存',
+  'modern.jump.rope': 'RoPE',
   'modern.alibi.check': 'ALiBi：给分数加上 −m·|i − j|',
   'embed.part.flashView': 'FlashAttention 分块',
   'embed.part.kvView': 'KV 缓存',

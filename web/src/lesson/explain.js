@@ -285,13 +285,14 @@ function explainMasked(ref, ctx) {
   if (isMasked && state.maskFill === '0') notes.push(t('explain.mask.fillZero'));
   if (isMasked && state.maskFill === '-1e9') notes.push(t(state.maskBeforeScale ? 'explain.masked.before' : 'explain.masked.after'));
   return {
-    symbol: `(S + M)${headMark(ctx, ref.head)}${ij}`,
+    symbol: `(S + ${head.bias ? 'B + ' : ''}M)${headMark(ctx, ref.head)}${ij}`,
     heading: t('explain.masked.heading', { query: quote(result.tokens[ref.row]), key: quote(keyToken(result, ref.col)) }),
     tex,
     lines,
     notes,
     deps: [
       { name: 'scores', head: ref.head, row: ref.row, col: ref.col },
+      ...(head.bias ? [{ name: 'bias', head: ref.head, row: ref.row, col: ref.col }] : []),
       { name: 'mask', head: null, row: ref.row, col: ref.col },
     ],
   };

@@ -28,7 +28,7 @@ export const THRESHOLDS = Object.freeze({
   tokenLinesUpTo: 64, // the token-to-token view draws this many tokens a side at most
   shuffleRows: 64, // the shuffle experiment lists this many tokens and rows at most…
   shuffleCols: 8, // …and this many output columns
-  ropeShiftTokens: 256, // the RoPE panel's shift demonstration (four more computations of the page's config) up to this many tokens
+  ropeShiftTokens: 128, // the RoPE panel's shift demonstration (four more computations of the page's config) up to this many tokens
 
   // ---- how: the other figures ----
   overviewPx: 384, // a matrix's overview canvas (past the printed corner) is at most this many CSS pixels a side
