@@ -96,6 +96,8 @@ function describeRun(config, result) {
     embeddings: toRows(positional ? result.embeddings : result.x),
     source: result.source ? toRows(result.source.x) : null,
     positional,
+    // Not written into the script yet (docs/modern-attention.md): said in its header.
+    missing: [config.positional === 'rope' ? 'RoPE' : null, config.alibi ? 'ALiBi' : null].filter(Boolean),
     maskRows,
     anyMasked: maskRows.some((row) => row.some(Boolean)),
     simpleCausal: kind === 'causal' && !padding && !result.source && T === Tk,
@@ -199,6 +201,9 @@ function header(run, link, library) {
     `# Scores ${run.scale ? 'divided by √d_k' : 'not scaled'}${run.beforeScale ? ', mask added before the scaling' : ''}` +
       `${run.temperature !== 1 ? `, softmax temperature τ = ${run.temperature}` : ''}${run.naive ? ', naive softmax (no max subtracted)' : ''}` +
       `${run.axis === -2 ? ', softmax over the queries (each column sums to 1: the misconception)' : ''}.`,
+    ...(run.missing.length
+      ? [`# Not in this script: the page's ${run.missing.join(' and ')}. Its scores, weights and outputs differ from the comments below.`]
+      : []),
     '# The inputs and weights are the numbers the playground used (float32, written exactly); after',
     '# each print, a comment holds the numbers the playground shows, to 4 decimals.',
   ];
