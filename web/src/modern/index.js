@@ -21,7 +21,7 @@ const pick = (source) => Object.fromEntries(MODERN_KEYS.map((key) => [key, sourc
 
 /**
  * deps: { nodes: { maskOptions (the form's mask fieldset), views (the panels' place) },
- *         form, getEngine(), t(), getResult() (the page's result), requestUpdate() }
+ *         form, getEngine(), t(), requestUpdate() }
  */
 export function createModernViews(deps) {
   const { nodes } = deps;
