@@ -6,5 +6,8 @@ import { setText } from '../render/dom.js';
 export function renderSettingsSummary(node, state, t) {
   if (!state) return;
   const weights = state.weights === 'identity' ? t('settings.identity') : t('settings.random', { seed: state.seed });
-  setText(node, t('settings.summary', { dModel: state.dModel, heads: state.heads, mask: t(`mask.kind.${state.mask}`), weights }));
+  // (RoPE and ALiBi change every score: named too, the same in both languages)
+  const modern = [state.positional === 'rope' ? 'RoPE' : null, state.alibi ? 'ALiBi' : null].filter(Boolean);
+  const text = t('settings.summary', { dModel: state.dModel, heads: state.heads, mask: t(`mask.kind.${state.mask}`), weights });
+  setText(node, [text, ...modern].join(' · '));
 }
