@@ -232,6 +232,26 @@ test('links: every new field round-trips, an old link opens as before, RoPE with
   }
 });
 
+test('a heavy config: the panels wait for a click instead of running the engine again on every change', async () => {
+  const hash = '#d=1024&h=4&pos=rope'; // 6 tokens: one run is light, the shift's four are not
+  const { page, errors, close } = await harness.open(hash);
+  try {
+    await toPanel(page, 'rope-view');
+    await page.waitForSelector('#rope-view [data-modern-compute]');
+    assert.equal(await page.$('#rope-view [data-rope-shift]'), null);
+    await page.click('#rope-view [data-modern-compute]');
+    await page.waitForSelector('#rope-view [data-rope-shift]');
+    assert.ok(Number(await page.getAttribute('[data-rope-shift]', 'data-rope-shift')) < 1e-4);
+    // The trace is one run: drawn without asking.
+    await toPanel(page, 'flash-view');
+    await page.waitForSelector('#flash-view [data-step-buttons="flash"]');
+    assert.equal(await page.$('#flash-view [data-modern-compute]'), null);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('screenshots: the three panels and the mask step with ALiBi, in English and Chinese, at 1440 and 375 px; nothing wider than the window at 375', async () => {
   for (const [lang, width] of [['en', 1440], ['zh-CN', 1440], ['en', 375], ['zh-CN', 375]]) {
     const { page, errors, close } = await harness.open(`#preset=journey&lang=${lang}&pos=rope&alibi=1&tile=5&kvt=4&rtok=4`);

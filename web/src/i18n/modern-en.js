@@ -15,6 +15,8 @@ export default {
   'gallery.alibi.text':
     'Four heads with ALiBi: in the mask step each head adds its own bias −m_h·|i − j| to the scores, from a steep slope (head 1 looks near) to a gentle one (head 4 looks far). The weights that follow reflect it.',
   'modern.engineSays': 'The engine cannot compute this view for these settings: {message}',
+  'modern.large': 'These settings are large: this panel runs the engine {runs} more time(s) for them, which would slow every change. It computes when asked.',
+  'modern.compute': 'Compute this panel',
   'modern.step.first': '« First',
   'modern.step.prev': '‹ Back',
   'modern.step.next': 'Next ›',

@@ -10,6 +10,8 @@ export default {
   'gallery.alibi.title': 'ALiBi',
   'gallery.alibi.text': '四个头的 ALiBi：在掩码步骤中，每个头给分数加上自己的偏置 −m_h·|i − j|，从陡峭的斜率（头 1 只看近处）到平缓的斜率（头 4 看得更远）。随后的权重反映了这一点。',
   'modern.engineSays': '在这些设置下，引擎无法计算此视图：{message}',
+  'modern.large': '这些设置较大：此面板需要再运行引擎 {runs} 次，会拖慢每次修改。点击后才计算。',
+  'modern.compute': '计算此面板',
   'modern.step.first': '« 第一个',
   'modern.step.prev': '‹ 上一个',
   'modern.step.next': '下一个 ›',

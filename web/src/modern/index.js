@@ -5,7 +5,8 @@
 // number comes from the engine: flashTrace(), decode(), compute().
 import './modern.css';
 
-import { h } from '../render/dom.js';
+import { h, placeChildren } from '../render/dom.js';
+import { forwardFlops, WORKER_THRESHOLD_ENTRIES, WORKER_THRESHOLD_FLOPS } from '../perf/work-estimate.js';
 import { DEFAULTS } from '../state/schema.js';
 import { toEngineConfig } from '../state/validate.js';
 import { createViewScheduler } from '../heads/view-scheduler.js';
@@ -17,6 +18,11 @@ import { createRopePanel } from './rope-panel.js';
 // The fields these views hold; all but alibi change only what is drawn.
 export const MODERN_KEYS = Object.freeze(['alibi', 'flashRows', 'flashKeys', 'flashTile', 'kvStep', 'kvModel', 'ropeToken', 'ropePair']);
 const RECOMPUTE = new Set(['alibi']);
+// Engine runs each panel makes per change (the shift demonstration: RoPE and sinusoidal, each
+// twice); past the page's own worker threshold for that much work, a panel waits for a click.
+const RUNS = { flash: 1, kv: 1, rope: 4 };
+const heavy = (name, result) =>
+  RUNS[name] * forwardFlops(result.T, result.T, result.dModel) > WORKER_THRESHOLD_FLOPS || result.T * result.T * result.heads > WORKER_THRESHOLD_ENTRIES;
 const pick = (source) => Object.fromEntries(MODERN_KEYS.map((key) => [key, source[key] ?? DEFAULTS[key]]));
 
 /**
@@ -28,6 +34,7 @@ export function createModernViews(deps) {
   let draft = pick(DEFAULTS);
   let last = null; // { result, state }
   const drawn = new Map();
+  const asked = new Set(); // `${panel}|${config}`: computed on a click though heavy
   const scheduler = createViewScheduler();
 
   // ---- the ALiBi switch, in the form (its input event recomputes, main.js) -------------------------
@@ -93,9 +100,22 @@ export function createModernViews(deps) {
       scheduler.draw(name, panel.el, () => {
         drawn.set(name, keys[name]);
         panel.el.classList.remove('hv-undrawn');
-        panel.update(ctx);
+        if (heavy(name, result) && !asked.has(`${name}|${ctx.configKey}`)) waitForClick(name, panel, ctx);
+        else panel.update(ctx);
       }, now);
     }
+  }
+
+  // A heavy panel's title, why it waits, and the button that computes it for these settings.
+  function waitForClick(name, panel, ctx) {
+    const { t } = ctx;
+    const button = h('button', { type: 'button', className: 'choice', dataset: { modernCompute: name }, text: t('modern.compute') });
+    button.addEventListener('click', () => {
+      asked.add(`${name}|${ctx.configKey}`);
+      drawn.delete(name);
+      if (last) renderViews(last.result, last.state, { now: true });
+    });
+    placeChildren(panel.el, [h('h2', { id: `${name}-title`, text: t(`modern.${name}.title`) }), h('p', { className: 'note', text: t('modern.large', { runs: RUNS[name] }) }), button]);
   }
 
   return {
