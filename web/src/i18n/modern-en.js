@@ -69,6 +69,7 @@ export default {
   'modern.flash.rescaleNote':
     'Before this tile’s keys are added, the row’s partial output and ℓ are multiplied by e^(m_old − m_new): 1 while the maximum stays, 0 on a row’s first visible tile. At the end each row is divided by its ℓ.',
   'modern.flash.final': 'After the last tile: the output equals the ordinary path’s (the lesson’s result); largest difference {max}.',
+  'modern.flash.finalDiffers': 'After the last tile: the output differs from the ordinary path’s (the lesson’s result) by up to {max}, more than float32 rounding explains.',
   'modern.flash.tooLong':
     'The engine records the tiled path for T ≤ {max}; this sentence has T = {T}. Shorten it to step through the tiles. The memory figures below need no trace:',
   'modern.flash.memoryTitle': 'What each way keeps in memory (one layer)',

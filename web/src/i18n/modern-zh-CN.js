@@ -63,6 +63,7 @@ export default {
   'modern.flash.partial': '部分输出 Σ e^(z − m)·v',
   'modern.flash.rescaleNote': '加入本块的键之前，该行的部分输出和 ℓ 先乘以 e^(m_old − m_new)：最大值不变时为 1，该行第一个可见块时为 0。最后每行除以它的 ℓ。',
   'modern.flash.final': '最后一块之后：输出与普通计算（课程中的结果）相同；最大差值 {max}。',
+  'modern.flash.finalDiffers': '最后一块之后：输出与普通计算（课程中的结果）相差最多 {max}，超出了 float32 舍入误差。',
   'modern.flash.tooLong': '引擎只为 T ≤ {max} 记录分块计算；这句话 T = {T}。缩短句子即可逐块查看。下面的内存数字不需要记录：',
   'modern.flash.memoryTitle': '两种方式各自保存多少内存（单层）',
   'modern.flash.memoryWhat': '保存的内容',

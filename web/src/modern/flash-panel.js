@@ -152,7 +152,7 @@ export function createFlashPanel(callbacks) {
     const { t, result } = ctx;
     let worst = 0;
     for (let n = 0; n < trace.output.data.length; n += 1) worst = Math.max(worst, Math.abs(trace.output.data[n] - result.output.data[n]));
-    return h('p', { className: worst <= 1e-5 ? 'md-verdict same' : 'md-verdict changed', dataset: { flashFinal: String(worst) }, text: t('modern.flash.final', { max: smallText(worst) }) });
+    return h('p', { className: worst <= 1e-5 ? 'md-verdict same' : 'md-verdict changed', dataset: { flashFinal: String(worst) }, text: t(worst <= 1e-5 ? 'modern.flash.final' : 'modern.flash.finalDiffers', { max: smallText(worst) }) });
   }
 
   function update(ctx) {
