@@ -12,7 +12,7 @@ import { createStepButtons } from './step-buttons.js';
 
 const TILE_SIDES = [1, 2, 3, 4, 5, 6, 8, 12, 16, 32, 64];
 const LONG_T = 8192; // the memory figures' long sequence (the engine's memory.long)
-const FUTURE_CELL = { background: '#ffffff', color: 'var(--faint)' };
+const FUTURE_CELL = { background: 'var(--panel)', color: 'var(--faint)' }; // (a tile still to come: blank)
 
 /** callbacks: { change(partial), t } */
 export function createFlashPanel(callbacks) {
