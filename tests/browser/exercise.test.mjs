@@ -72,6 +72,8 @@ test('an exercise hides what it asks on every view, takes a wrong then a right a
     assert.equal(await page.textContent('#results td[data-matrix="mask"][data-row="2"][data-col="3"]'), '?');
     assert.deepEqual(await leaks(page, ['0.423', '0.499', '0.566', '0.757']), []); // (a₂₂ = 0.577 prints as s₁₁ does)
     assert.equal(await page.isVisible('#token-view .tv-nan, #token-view [class*="nan"]'), false, 'no "naive softmax made NaN" note for a "?"');
+    // The panels that run the engine again (FlashAttention, KV cache, RoPE) wait for the answers.
+    assert.equal(await page.locator('#modern-views').isHidden(), true);
     // Pointed at, the "?" explains its formula and its inputs, not its value.
     await page.hover('#results td[data-matrix="weights"][data-row="1"][data-col="0"]');
     await page.waitForFunction(() => document.querySelector('#explain')?.dataset.cell === 'weights.1.2.1');
@@ -122,6 +124,7 @@ test('an exercise hides what it asks on every view, takes a wrong then a right a
     await page.waitForSelector('#exercise li[data-q="2"][data-state="right"]');
     assert.match(await page.innerText('#exercise .exercise-score'), /3 of 3 done · 3 right/);
     assert.equal(await page.locator('td.asked').count(), 0, 'nothing is asked any more');
+    assert.equal(await page.locator('#modern-views').isHidden(), false, 'answered: the panels are back');
     await page.screenshot({ path: path.join(screenshots, 'exercise-answered.png') });
     assert.deepEqual(errors, []);
   } finally {
