@@ -78,7 +78,6 @@ export function createExercisePanel(node, deps) {
   }
 
   function drawProblems(items, t) {
-    list.replaceChildren();
     problems.replaceChildren(...items.map((p) => h('li', { text: t(p.key, p.params) })));
     setHidden(problems, !items.length);
   }

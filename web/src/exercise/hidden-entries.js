@@ -146,8 +146,6 @@ export function hiddenEntries(cells, result, { overQueries = false } = {}) {
     for (let i = 0; i < result.T; i += 1) rows[i] = anyInRow(exps, i) || anyInRow(weights, i) ? 1 : 0;
     rowFlags.set(h, rows);
   }
-  // Contexts asked through concat reach their heads (joined above, after each head's softmax).
-  for (let h = 0; h < heads; h += 1) joinBlock(grid('concat'), grid('context', h), h * dK);
   const concat = grid('concat');
   const wo = grid('wo');
   const concatRows = rowsWith(concat);
