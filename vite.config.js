@@ -24,12 +24,25 @@ function extraOutputs() {
   };
 }
 
+// Vite writes the page's entry <script> anew and drops `blocking`; web/index.html says why it is
+// there (no frame of the page before its scripts filled in its texts).
+function renderBlockingEntry() {
+  return {
+    name: 'attention-playground:render-blocking-entry',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html) => html.replace(/<script async type="module"/, '<script async blocking="render" type="module"'),
+    },
+  };
+}
+
 export default defineConfig({
   root: 'web',
   base: './',
   publicDir: false,
   build: { outDir: '../dist', emptyOutDir: true, target: 'es2022' },
-  plugins: [compileHints(), extraOutputs()],
+  plugins: [compileHints(), renderBlockingEntry(), extraOutputs()],
   server: { host: 'localhost', port: 5173, strictPort: false },
   preview: { host: 'localhost', port: 4173 },
 });

@@ -56,7 +56,8 @@ function inlineWorkers() {
 // inline elements; anything else still pointing at a file is an error.
 export function inlineHtml(html, readAsset) {
   let out = html.replace(/<link rel="modulepreload"[^>]*>\s*/g, '');
-  out = out.replace(/<script type="module"([^>]*?) src="([^"]+)"><\/script>/g, (whole, attrs, src) => {
+  // (inline, without the page's async: an inline module script runs after parsing as it is)
+  out = out.replace(/<script\b(?=[^>]*\btype="module")[^>]*? src="([^"]+)"[^>]*><\/script>/g, (whole, src) => {
     // '</script' inside the code would end the element early; '<\/script' means the same to JS.
     const code = readAsset(src).replace(/<\/script/gi, '<\\/script');
     return `<script type="module">${code}</script>`;

@@ -7,6 +7,8 @@
 // is typed into the sentence (the page must still answer). Headless Chromium without a GPU, on
 // a shared machine: read the figures as upper bounds. TRACE=1: what each task over 50 ms of the
 // opening was made of (long-task-trace.mjs; read names from `npx vite build --minify false`).
+// Beside each, "bare" is the same link on a page with no script at all: what Chromium itself
+// costs to open an address that long, a floor under the page's figure.
 import os from 'node:os';
 import { baseUrl, dist, launchChromium, serveStatic } from '../../tests/browser/harness.mjs';
 import { hostileLinks } from '../../tests/browser/hostile-links.mjs';
@@ -35,7 +37,7 @@ for (const [name, link] of Object.entries({ 'no link (the page as it starts)': '
   const stop = process.env.TRACE ? await startTrace(page) : null;
   const t0 = Date.now();
   await page.goto(`${address}${link}`, { timeout: 120000 });
-  await page.waitForSelector('#results [data-matrix], #results canvas, #message:not([hidden])', { timeout: 120000 });
+  await page.waitForSelector('#results [data-matrix], #results canvas, #message:not([hidden])', { state: 'attached', timeout: 120000 });
   const opened = await settle(page);
   const trace = stop ? await stop() : [];
   const notice = await page.evaluate(() => {
@@ -54,6 +56,20 @@ for (const [name, link] of Object.entries({ 'no link (the page as it starts)': '
   console.log(`  type   ${describe(await settle(page))}`);
   if (errors.length) console.log('  page errors:', errors.slice(0, 3));
   await context.close();
+  console.log(`  bare   ${describe(await openBare(link))}`);
+}
+
+async function openBare(link) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await observeFromTheStart(context);
+  await context.route(`${baseUrl(server)}bare.html`, (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<!doctype html><meta charset="utf-8"><p>bare</p>' }),
+  );
+  const page = await context.newPage();
+  await page.goto(`${baseUrl(server)}bare.html${link}`, { timeout: 120000 });
+  const opened = await settle(page);
+  await context.close();
+  return opened;
 }
 await browser.close();
 server.close();

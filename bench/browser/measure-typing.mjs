@@ -10,7 +10,7 @@
 // TRACE=1 explains each task over 50 ms from the first key until quiet (long-task-trace.mjs;
 // build with `npx vite build --minify false` to read the functions' names).
 import os from 'node:os';
-import { baseUrl, dist, launchChromium, serveStatic } from '../../tests/browser/harness.mjs';
+import { baseUrl, dist, launchChromium, openSettings, serveStatic } from '../../tests/browser/harness.mjs';
 import { describe, observeFromTheStart, settle, start } from './long-task-observer.mjs';
 import { startTrace } from './long-task-trace.mjs';
 
@@ -42,6 +42,7 @@ const shape = (rows, cols) =>
     { timeout: 300000 },
   );
 await shape(T, D);
+await openSettings(page);
 await page.check('input[name="embeddings"][value="edit"]');
 await page.waitForSelector('#embeddings-editor:not([hidden])');
 await settle(page);

@@ -273,6 +273,8 @@ test('the mask workbench: kinds, custom cells, fill 0, order, padding, a fully m
     // −1e9 after the division stays −1e9; before it, it is divided by √3.
     await page.click('button[data-step="mask"]');
     await page.check('input[name="lesson-fill"][value="-1e9"]');
+    // (the change is computed and drawn after the click's task: wait for it, then check)
+    await page.waitForFunction(([selector]) => document.querySelector(selector)?.textContent !== '0.551', [cell('masked', 0, 0, 1)]);
     assert.equal(await page.textContent(cell('masked', 0, 0, 1)), '−1.00e9');
     const maskedCaption = () => page.textContent('figure[data-matrix-figure="masked"] figcaption .sym');
     assert.equal(await maskedCaption(), 'S⁽¹⁾ + M');

@@ -83,7 +83,7 @@ const count = (page, selector) => page.$$eval(selector, (nodes) => nodes.length)
 // time a reader does an interaction is then not slowed by compiling its code).
 test('the page\'s entry script starts with V8\'s compile hint', () => {
   const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
-  const entry = /<script type="module"[^>]* src="\.\/(assets\/index-[^"]+\.js)"/.exec(html);
+  const entry = /<script\b[^>]*type="module"[^>]* src="\.\/(assets\/index-[^"]+\.js)"/.exec(html);
   assert.ok(entry, 'index.html loads its entry script from assets/');
   assert.ok(readFileSync(path.join(dist, entry[1]), 'utf8').startsWith(COMPILE_HINT));
 });

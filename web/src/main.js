@@ -33,6 +33,9 @@ import { installPerformance } from './perf/install.js';
 import { installSkipLinks } from './views/skip-link.js';
 import { createTrainPanel } from './train/panel.js';
 
+// The script is async (web/index.html): the page's elements may still be being parsed.
+if (document.readyState === 'loading') await new Promise((resolve) => document.addEventListener('DOMContentLoaded', resolve, { once: true }));
+
 const $ = (selector) => document.querySelector(selector);
 const form = $('#controls');
 const textarea = $('#embeddings-text');

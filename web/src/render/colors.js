@@ -218,9 +218,10 @@ export function colorScale(kind, data = null, skip = null) {
   return { cell, levelOf, color: (value) => cell(value).background, stops: (n) => stops(kind, n), domain: [low, high] };
 }
 
-const viridis = colorScale('viridis');
+// (made at its first use: its 101 levels' legible colours took about 10 ms of the page's start)
+let viridis = null;
 /** The head views' level of an attention weight in [0, 1] (NaN counts as 0), and its fill. */
-export const weightLevel = (w) => viridis.levelOf(Number.isFinite(w) ? w : 0);
+export const weightLevel = (w) => (viridis ??= colorScale('viridis')).levelOf(Number.isFinite(w) ? w : 0);
 export const weightColor = (w) => palette('viridis')[weightLevel(w)].background;
 /** A grid's fill (heads/grid.js) of a signed matrix's entries. */
 export function signedFill(matrix) {

@@ -41,7 +41,7 @@ export const THRESHOLDS = Object.freeze({
   nearCols: 2, // …and this many columns beyond its box's view
   canvasRestEntries: 400, // a canvas draws the rest of its entries this many (about a millisecond) per idle step…
   canvasRestWaitMs: 500, // …and all of them at the latest this long after the change
-  sliceMs: 20, // a matrix past the printed corner is made ready and drawn in tasks of about this long, so none blocks for 50 ms
+  sliceMs: 20, // a matrix past the printed corner is made ready and drawn, and a link encoded, in tasks of about this long, so none blocks for 50 ms
   idleJobMs: 8, // what an idle job is guessed to take before it ran once, and the longest a batch of them runs
   idleFitCapMs: 40, // an idle period never needs more room than this (browsers grant 50 ms at most)
   frameWaitMs: 1000, // a change's frame that has not come by then (not rendered) no longer holds idle work

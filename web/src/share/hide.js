@@ -44,6 +44,9 @@ export function applyHidden(doc, hidden) {
   style.textContent = rules.length ? `${rules.join(',\n')} { display: none !important; }` : '';
 
   for (const node of doc.querySelectorAll(`.${HIDDEN}`)) node.classList.remove(HIDDEN);
+  // Nothing hidden: no need to read computed styles below (that forced the page's first style
+  // calculation into the task that opens it).
+  if (rules.length === 0) return;
   for (const [key, [selector, container]] of Object.entries(CONTROLS)) {
     if (!names.has(key)) continue;
     for (const control of doc.querySelectorAll(selector)) {

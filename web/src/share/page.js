@@ -17,7 +17,7 @@ import './share.css';
 
 // How long the address waits for the reader to stop typing before it is rewritten.
 export const WRITE_DELAY_MS = 250;
-const { linkWriteWaitMs: WRITE_IDLE_TIMEOUT_MS, linkStepMs: STEP_BUDGET_MS } = THRESHOLDS;
+const { linkWriteWaitMs: WRITE_IDLE_TIMEOUT_MS, linkStepMs: STEP_BUDGET_MS, sliceMs: SLICE_MS } = THRESHOLDS;
 
 // The longest link kept in the address bar as the reader works. history.replaceState took
 // 0.27 ms per thousand characters here (2 MB: 540 ms, in one task); a longer link is made when
@@ -95,10 +95,12 @@ export function installSharing({ doc = document, win = window } = {}) {
     const waited = performance.now() - writeSince;
     if (!idleHasRoom(deadline, writeCost, waited, WRITE_IDLE_TIMEOUT_MS)) return askIdle();
     // The state's text, step by step while the idle period lasts (or a few ms); the rest later.
+    // At most a slice per task: a step can overrun, and an idle period of 50 ms used to its end
+    // then made a task over 50 ms.
     if (current.parts === null) {
       encoding ??= encodeStateSteps(current);
       const start = performance.now();
-      const end = start + Math.max(2, Math.min(deadline?.timeRemaining?.() ?? STEP_BUDGET_MS, STEP_BUDGET_MS * 4));
+      const end = start + Math.max(2, Math.min(deadline?.timeRemaining?.() ?? STEP_BUDGET_MS, SLICE_MS));
       for (;;) {
         const { done, value } = encoding.next();
         if (done) {
