@@ -103,6 +103,68 @@ await measure(
   '0.75\n',
 );
 
+// The other boxes a reader types into, each found as a reader would (its step, its panel).
+const focusBox = async (selector) => {
+  await page.locator(selector).scrollIntoViewIfNeeded();
+  await page.focus(selector);
+};
+await measure('seed', null, async () => (await focusBox('#seed'), selectAll()), '7');
+await measure(
+  'softmax lab, τ',
+  null,
+  async () => {
+    await page.click('button[data-step="softmax"]');
+    await focusBox('#lesson-tau');
+    await selectAll();
+  },
+  '0.5',
+);
+await measure(
+  'mask workbench, window',
+  null,
+  async () => {
+    await page.click('button[data-step="mask"]');
+    await page.check('input[name="lesson-mask"][value="window"]');
+    await page.waitForFunction(() => document.querySelector('#compute-progress').hidden, null, { timeout: 300000 });
+    await focusBox('#lesson-window');
+    await selectAll();
+  },
+  '12',
+);
+await measure(
+  'mask workbench, prefix',
+  null,
+  async () => {
+    await page.check('input[name="lesson-mask"][value="prefix"]');
+    await page.waitForFunction(() => document.querySelector('#compute-progress').hidden, null, { timeout: 300000 });
+    await focusBox('#lesson-prefix');
+    await selectAll();
+  },
+  '8',
+);
+await measure(
+  'exercise builder, title',
+  null,
+  async () => {
+    if (!(await page.$eval('#exercise-builder', (details) => details.open))) await page.click('#exercise-builder > summary');
+    await focusBox('#builder-title-en');
+  },
+  'Weights of one row',
+);
+await measure('train panel, learning rate', null, async () => (await focusBox('#train-lr'), selectAll()), '0.003');
+await measure('train panel, sequence', null, () => focusBox('#train-sequence'), ' 3 1 4 1 5');
+await measure(
+  'cross-attention, source sentence',
+  null,
+  async () => {
+    await page.check('#cross-mode');
+    await page.waitForFunction(() => document.querySelector('#compute-progress').hidden, null, { timeout: 300000 });
+    await focusBox('#source-sentence');
+    await page.keyboard.press('End');
+  },
+  ' and more',
+);
+
 const x = await page.evaluate(() => document.querySelector('#embeddings-text').value.split('\n')[0].split(' ').slice(0, 3).join(' '));
 console.log(`\nthe box's first row starts: ${x}`);
 if (errors.length) console.log('page errors:', errors.slice(0, 3));
