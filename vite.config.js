@@ -32,7 +32,11 @@ function renderBlockingEntry() {
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
-      handler: (html) => html.replace(/<script async type="module"/, '<script async blocking="render" type="module"'),
+      handler(html) {
+        const entry = /<script async type="module"/;
+        if (!entry.test(html)) throw new Error('render-blocking-entry: no `<script async type="module"` in the page');
+        return html.replace(entry, '<script async blocking="render" type="module"');
+      },
     },
   };
 }

@@ -85,6 +85,9 @@ test('the page\'s entry script starts with V8\'s compile hint', () => {
   const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
   const entry = /<script\b[^>]*type="module"[^>]* src="\.\/(assets\/index-[^"]+\.js)"/.exec(html);
   assert.ok(entry, 'index.html loads its entry script from assets/');
+  // async (its own task) and render-blocking (no frame before it filled in the texts): vite.config.js
+  assert.match(entry[0], /\basync\b/);
+  assert.match(entry[0], /\bblocking="render"/);
   assert.ok(readFileSync(path.join(dist, entry[1]), 'utf8').startsWith(COMPILE_HINT));
 });
 
