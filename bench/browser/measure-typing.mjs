@@ -59,7 +59,7 @@ async function measure(label, selector, prepare, text) {
   await page.waitForTimeout(300);
   const typing = await settle(page, { quietMs: 0, maxMs: 0 });
   // (the worker's computation of the last change, then its result drawn)
-  await page.waitForFunction(() => document.querySelector('#compute-progress').hidden, null, { timeout: 300000, polling: 100 });
+  await computed();
   const after = await settle(page);
   const trace = stop ? await stop() : [];
   console.log(`\n${label}: typed ${JSON.stringify(text)}`);
@@ -69,6 +69,8 @@ async function measure(label, selector, prepare, text) {
 }
 
 const selectAll = () => page.keyboard.press('Control+A');
+// Until the worker has computed the last change.
+const computed = () => page.waitForFunction(() => document.querySelector('#compute-progress').hidden, null, { timeout: 300000, polling: 100 });
 
 // The first number of the first line of the embeddings box, replaced by what is typed.
 await measure(
@@ -119,29 +121,16 @@ await measure(
   },
   '0.5',
 );
-await measure(
-  'mask workbench, window',
-  null,
-  async () => {
-    await page.click('button[data-step="mask"]');
-    await page.check('input[name="lesson-mask"][value="window"]');
-    await page.waitForFunction(() => document.querySelector('#compute-progress').hidden, null, { timeout: 300000 });
-    await focusBox('#lesson-window');
-    await selectAll();
-  },
-  '12',
-);
-await measure(
-  'mask workbench, prefix',
-  null,
-  async () => {
-    await page.check('input[name="lesson-mask"][value="prefix"]');
-    await page.waitForFunction(() => document.querySelector('#compute-progress').hidden, null, { timeout: 300000 });
-    await focusBox('#lesson-prefix');
-    await selectAll();
-  },
-  '8',
-);
+// A mask kind chosen in the workbench (and computed), then its box.
+const maskBox = (kind, selector) => async () => {
+  await page.click('button[data-step="mask"]');
+  await page.check(`input[name="lesson-mask"][value="${kind}"]`);
+  await computed();
+  await focusBox(selector);
+  await selectAll();
+};
+await measure('mask workbench, window', null, maskBox('window', '#lesson-window'), '12');
+await measure('mask workbench, prefix', null, maskBox('prefix', '#lesson-prefix'), '8');
 await measure(
   'exercise builder, title',
   null,
@@ -158,7 +147,7 @@ await measure(
   null,
   async () => {
     await page.check('#cross-mode');
-    await page.waitForFunction(() => document.querySelector('#compute-progress').hidden, null, { timeout: 300000 });
+    await computed();
     await focusBox('#source-sentence');
     await page.keyboard.press('End');
   },

@@ -218,7 +218,7 @@ export function colorScale(kind, data = null, skip = null) {
   return { cell, levelOf, color: (value) => cell(value).background, stops: (n) => stops(kind, n), domain: [low, high] };
 }
 
-// (made at its first use: its 101 levels' legible colours took about 10 ms of the page's start)
+// (made at its first use, not as the page starts: its levels' legible colours are computed)
 let viridis = null;
 /** The head views' level of an attention weight in [0, 1] (NaN counts as 0), and its fill. */
 export const weightLevel = (w) => (viridis ??= colorScale('viridis')).levelOf(Number.isFinite(w) ? w : 0);
