@@ -79,15 +79,30 @@ export async function openLessonPage(distDir, hash) {
   return { server, browser, page };
 }
 
-/** Until the page has an idle period of 10 ms or more to spare and no step waits for its first
- *  layout (data-laying-out, lesson/view.js): its deferred drawing is done. */
-export const whenIdle = (page) =>
-  page.evaluate(async () => {
-    for (let k = 0; k < 100; k += 1) {
-      const deadline = await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 500 }));
-      if (deadline.timeRemaining() > 10 && !document.querySelector('[data-laying-out]')) return;
-    }
-  });
+/**
+ * Until the work the page put off has run, as far as a script can tell: the frame a change asked
+ * for is out (the page asks for its idle work as that frame starts, so ahead of this), then an idle
+ * period that nothing used before this (more than 45 of its 50 ms left: any idle job fits in 40,
+ * render/thresholds.js, so one waiting would have run). An idle period with 10 ms left was not
+ * enough: the page's job could be waiting for a longer one, and the number read was the old one.
+ * layouts: also until no step waits for its first layout (data-laying-out, lesson/view.js).
+ * capMs: waits no longer.
+ */
+export const quiet = (page, { layouts = true, capMs = 50_000 } = {}) =>
+  page.evaluate(
+    async ({ layouts, capMs }) => {
+      const until = performance.now() + capMs;
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      while (performance.now() < until) {
+        const deadline = await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 500 }));
+        if (deadline.timeRemaining() > 45 && !(layouts && document.querySelector('[data-laying-out]'))) return;
+      }
+    },
+    { layouts, capMs },
+  );
+
+/** Until the page's deferred drawing and first layouts are done. */
+export const whenIdle = (page) => quiet(page);
 
 /**
  * A screenshot with every part drawn, once the page is idle: parts of it are skipped while off screen

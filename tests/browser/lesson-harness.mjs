@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { baseUrl, dist, launchChromium, screenshots, serveStatic, whenIdle } from './harness.mjs';
+import { baseUrl, dist, launchChromium, quiet, screenshots, serveStatic, whenIdle } from './harness.mjs';
 import { lessonRow } from './heads-harness.mjs';
 import { parseCell } from '../../web/src/render/format.js';
 
@@ -52,18 +52,12 @@ export async function startLesson() {
 }
 
 /**
- * Until the work the page put off for idle time has run: an idle period with 10 ms to spare, or 3 s
- * at most (nothing waits longer than 2 s: render/thresholds.js). For numbers and pictures; harness.mjs's
- * whenIdle also waits for first layouts, and after some edits of the worked example it ran to its
- * cap of 50 s (the old mask and editing tests took 57 s and 305 s).
+ * Until the work the page put off for idle time has run (harness.mjs, quiet), or 3 s at most
+ * (nothing waits longer than 2 s: render/thresholds.js). For numbers and pictures; it does not wait
+ * for first layouts as whenIdle does: after some edits of the worked example that ran to its cap of
+ * 50 s (the old mask and editing tests took 57 s and 305 s).
  */
-export const settle = (page) => page.evaluate(async () => {
-  const until = performance.now() + 3000;
-  while (performance.now() < until) {
-    const deadline = await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 500 }));
-    if (deadline.timeRemaining() > 10) return;
-  }
-});
+export const settle = (page) => quiet(page, { layouts: false, capMs: 3000 });
 
 /** A table cell of a step shown (head null: a matrix without heads). */
 export const cell = (matrix, head, row, col) =>
