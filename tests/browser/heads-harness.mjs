@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, screenshotDrawn, serveStatic, openSettings } from './harness.mjs';
+import { launchChromium, screenshotDrawn, serveStatic, openSettings, settle } from './harness.mjs';
 import { THRESHOLDS } from '../../web/src/render/thresholds.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -45,18 +45,21 @@ export async function startBrowser() {
   return { open, close };
 }
 
-/** The printed texts of a head-view matrix row (data-hv), in column order. */
-export function hvRow(page, name, head, row) {
+/** The printed texts of a head-view matrix row (data-hv), in column order, once the page is idle. */
+export async function hvRow(page, name, head, row) {
+  await settle(page);
   const headSel = head === null ? '' : `[data-head="${head}"]`;
   return page.$$eval(`td[data-hv="${name}"]${headSel}[data-row="${row}"]`, (cells) =>
     cells.sort((a, b) => Number(a.dataset.col) - Number(b.dataset.col)).map((cell) => cell.textContent),
   );
 }
 
-/** The printed texts of one of the lesson's matrix rows (data-matrix): its table cells, or, for a
- *  matrix drawn on a canvas (from 8 tokens on), the value that the explanation of each entry ends
- *  with when the pointer is on it (the entry's printed text: lesson.test checks that they agree). */
+/** The printed texts of one of the lesson's matrix rows (data-matrix) once the page is idle: its
+ *  table cells, or, for a matrix drawn on a canvas (from 8 tokens on), the value that the
+ *  explanation of each entry ends with when the pointer is on it (the entry's printed text:
+ *  lesson.test checks that they agree). */
 export async function lessonRow(page, name, head, row) {
+  await settle(page);
   const headSel = head === null ? ':not([data-head])' : `[data-head="${head}"]`;
   const cells = await page.$$eval(`section.lesson-step:not(.parked) td[data-matrix="${name}"]${headSel}[data-row="${row}"]`, (all) =>
     all.sort((a, b) => Number(a.dataset.col) - Number(b.dataset.col)).map((cell) => cell.textContent),

@@ -4,11 +4,11 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { baseUrl, dist, launchChromium, quiet, screenshots, serveStatic, whenIdle } from './harness.mjs';
+import { baseUrl, dist, launchChromium, screenshots, serveStatic, settle, whenIdle } from './harness.mjs';
 import { lessonRow } from './heads-harness.mjs';
 import { parseCell } from '../../web/src/render/format.js';
 
-export { screenshots, whenIdle };
+export { screenshots, settle, whenIdle };
 
 // The steps shown (the others stay in the page, hidden: lesson.css, .parked).
 export const SHOWN = '#results section.lesson-step:not(.parked)';
@@ -51,14 +51,6 @@ export async function startLesson() {
   return { open, close, foreignRequests };
 }
 
-/**
- * Until the work the page put off for idle time has run (harness.mjs, quiet), or 3 s at most
- * (nothing waits longer than 2 s: render/thresholds.js). For numbers and pictures; it does not wait
- * for first layouts as whenIdle does: after some edits of the worked example that ran to its cap of
- * 50 s (the old mask and editing tests took 57 s and 305 s).
- */
-export const settle = (page) => quiet(page, { layouts: false, capMs: 3000 });
-
 /** A table cell of a step shown (head null: a matrix without heads). */
 export const cell = (matrix, head, row, col) =>
   `${SHOWN} td[data-matrix="${matrix}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`}[data-row="${row}"][data-col="${col}"]`;
@@ -68,10 +60,7 @@ export const grid = (matrix, head) => `${SHOWN} .cg-body[data-matrix="${matrix}"
 
 /** A row of a matrix as numbers, as the page shows it once idle, in a table or on a canvas (its
  *  entries pointed at, each explained: heads-harness.mjs's lessonRow). */
-export async function numbers(page, matrix, head, row) {
-  await settle(page);
-  return (await lessonRow(page, matrix, head, row)).map(parseCell);
-}
+export const numbers = async (page, matrix, head, row) => (await lessonRow(page, matrix, head, row)).map(parseCell);
 
 export const fixed3 = (values) => values.map((v) => v.toFixed(3));
 export const shownSteps = (page) => page.$$eval(SHOWN, (s) => s.map((n) => n.dataset.step));

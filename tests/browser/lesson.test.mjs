@@ -46,10 +46,6 @@ after(async () => {
 });
 const open = (hash, options) => lesson.open(hash, options);
 const tokens = (n, stem = 't') => Array.from({ length: n }, (_, i) => `${stem}${i + 1}`).join('+');
-const texts = async (page, matrix, head, row) => {
-  await settle(page);
-  return lessonRow(page, matrix, head, row);
-};
 
 test('the stepper moves through the pipeline: next, previous, a step, play, all steps', async () => {
   const { page, errors, close } = await open('#preset=journey');
@@ -229,7 +225,7 @@ test('the last number pointed at stays explained when the pointer leaves the mat
 test('the mask workbench: kinds, custom cells, fill 0, order, padding, a fully masked row', async () => {
   const { page, errors, close } = await open('#preset=journey&v=1&step=mask');
   try {
-    const maskRow = (r) => texts(page, 'mask', null, r);
+    const maskRow = (r) => lessonRow(page, 'mask', null, r);
     assert.deepEqual(await maskRow(0), ['0', '−∞', '−∞', '−∞', '−∞', '−∞']);
 
     // Custom: clicking cells of M toggles them, starting from the pattern on screen.
@@ -274,7 +270,7 @@ test('the mask workbench: kinds, custom cells, fill 0, order, padding, a fully m
     await page.click('button[data-step="mask"]');
     await page.check('input[name="lesson-fill"][value="-1e9"]');
     // (the change is drawn after the click's task: read once the page is idle)
-    const maskedEntry = async () => (await texts(page, 'masked', 0, 0))[1];
+    const maskedEntry = async () => (await lessonRow(page, 'masked', 0, 0))[1];
     assert.equal(await maskedEntry(), '−1.00e9');
     const maskedCaption = () => page.textContent('figure[data-matrix-figure="masked"] figcaption .sym');
     assert.equal(await maskedCaption(), 'S⁽¹⁾ + M');
@@ -416,7 +412,7 @@ test('every preset loads in one click, with the material’s numbers checked', a
     await page.click('a[data-preset="padding"]');
     await page.waitForSelector('section[data-step="mask"]');
     assert.deepEqual(await page.$$eval('.pad-chips button', (b) => b.map((n) => n.getAttribute('aria-pressed'))), ['true', 'true', 'false', 'false', 'false']);
-    assert.deepEqual(await texts(page, 'mask', null, 4), ['−∞', '−∞', '0', '0', '0']);
+    assert.deepEqual(await lessonRow(page, 'mask', null, 4), ['−∞', '−∞', '0', '0', '0']);
     assert.match(await page.innerText('#mask-workbench .wb-notes'), /“\[PAD\]”, “\[PAD\]” see no key at all/);
     assert.deepEqual(errors, []);
   } finally {
@@ -1116,7 +1112,7 @@ test('a change shows at once in the window, and the rest of the page is up to da
     await p2.waitForTimeout(300);
     const fresh = await open(p2.url().slice(p2.url().indexOf('#')));
     try {
-      assert.deepEqual(printed, await texts(fresh.page, 'context', 0, 1));
+      assert.deepEqual(printed, await lessonRow(fresh.page, 'context', 0, 1));
       assert.notDeepEqual(printed.map((x) => Number(x).toFixed(3)), ['0.499', '0.566', '0.757']);
     } finally {
       await fresh.close();
