@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { baseUrl, dist, launchChromium, screenshots, serveStatic, whenIdle } from './harness.mjs';
+import { lessonRow } from './heads-harness.mjs';
 
 let server;
 let browser;
@@ -80,8 +81,7 @@ test('the head tabs switch the weights shown, and a weight picked there leads to
     await page.waitForSelector('#overview td[data-matrix="weights"][data-head="1"]');
     assert.notDeepEqual(await overviewRow(page, 2), first);
     // The lesson follows: its A is head 2's, the same numbers.
-    const lesson = await page.$$eval('section.lesson-step:not(.parked) td[data-matrix="weights"][data-head="1"][data-row="2"]', (cells) => cells.map((cell) => cell.textContent));
-    assert.deepEqual(lesson, await overviewRow(page, 2));
+    assert.deepEqual(await lessonRow(page, 'weights', 1, 2), await overviewRow(page, 2));
 
     await page.click('#overview td[data-matrix="weights"][data-row="2"][data-col="1"]');
     const picked = await page.textContent('#overview .overview-picked');

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium, screenshotDrawn, serveStatic, openSettings } from './harness.mjs';
+import { lessonRow } from './heads-harness.mjs';
 
 import { COMPILE_HINT } from '../../tools/compile-hints.mjs';
 import { parseCell } from '../../web/src/render/format.js';
@@ -60,12 +61,8 @@ async function open(hash = '', { withoutSimd = false } = {}) {
 const cellSelector = (matrix, head, row) =>
   `section.lesson-step:not(.parked) td[data-matrix="${matrix}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`}[data-row="${row}"]`;
 
-// One printed row of a matrix as text, in column order.
-async function rowTexts(page, matrix, head, row) {
-  return page.$$eval(cellSelector(matrix, head, row), (cells) =>
-    cells.sort((a, b) => Number(a.dataset.col) - Number(b.dataset.col)).map((cell) => cell.textContent),
-  );
-}
+// One printed row of a matrix as text, in column order, once the page is idle.
+const rowTexts = lessonRow;
 
 // Compares a printed row with the expected numbers to 3 decimals.
 async function assertRow(page, matrix, head, row, expected) {
