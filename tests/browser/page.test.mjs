@@ -61,12 +61,9 @@ async function open(hash = '', { withoutSimd = false } = {}) {
 const cellSelector = (matrix, head, row) =>
   `section.lesson-step:not(.parked) td[data-matrix="${matrix}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`}[data-row="${row}"]`;
 
-// One printed row of a matrix as text, in column order, once the page is idle.
-const rowTexts = lessonRow;
-
 // Compares a printed row with the expected numbers to 3 decimals.
 async function assertRow(page, matrix, head, row, expected) {
-  const texts = await rowTexts(page, matrix, head, row);
+  const texts = await lessonRow(page, matrix, head, row);
   assert.deepEqual(
     texts.map((text) => parseCell(text).toFixed(3)),
     expected.map((value) => Number(value).toFixed(3)),
@@ -102,7 +99,7 @@ test('#preset=journey reproduces the worked example of the course', async () => 
     await assertRow(page, 'x', null, 0, [0.43, 0.15, 0.89]);
 
     // The masked scores: the first row keeps its own score, the rest is −∞ and looks masked.
-    assert.deepEqual(await rowTexts(page, 'masked', 0, 0), ['0.577', '−∞', '−∞', '−∞', '−∞', '−∞']);
+    assert.deepEqual(await lessonRow(page, 'masked', 0, 0), ['0.577', '−∞', '−∞', '−∞', '−∞', '−∞']);
     const above = await page.$$eval('section.lesson-step:not(.parked) td[data-matrix="masked"][data-head="0"]', (cells) =>
       cells
         .filter((cell) => Number(cell.dataset.col) > Number(cell.dataset.row))
@@ -200,7 +197,7 @@ const messageFollows = (page) =>
 test('bad input shows a message and keeps the last result', async () => {
   const { page, errors, close } = await open('#preset=journey');
   try {
-    const before = await rowTexts(page, 'weights', 0, 5);
+    const before = await lessonRow(page, 'weights', 0, 5);
 
     // 2 heads do not divide d_model = 3.
     await page.fill('#heads', '2');
@@ -210,7 +207,7 @@ test('bad input shows a message and keeps the last result', async () => {
     assert.equal(await page.getAttribute('#heads', 'aria-describedby'), 'message');
     // The message stands right under the row of the invalid control, in sight.
     assert.equal(await messageFollows(page), 'the row of heads');
-    assert.deepEqual(await rowTexts(page, 'weights', 0, 5), before);
+    assert.deepEqual(await lessonRow(page, 'weights', 0, 5), before);
     await page.fill('#heads', '1');
     await page.waitForSelector('#message', { state: 'hidden' });
 
@@ -218,7 +215,7 @@ test('bad input shows a message and keeps the last result', async () => {
     await page.fill('#sentence', '   ');
     await page.waitForSelector('#message:not([hidden])');
     assert.match(await page.textContent('#message'), /at least one token/);
-    assert.deepEqual(await rowTexts(page, 'weights', 0, 5), before);
+    assert.deepEqual(await lessonRow(page, 'weights', 0, 5), before);
     // More tokens than the engine takes.
     await page.fill('#sentence', 'a '.repeat(1025));
     await page.waitForSelector('#message:not([hidden])');
@@ -227,7 +224,7 @@ test('bad input shows a message and keeps the last result', async () => {
     assert.equal(await messageFollows(page), 'the sentence');
     assert.ok((await page.$eval('#message', (m) => m.getBoundingClientRect().bottom)) < 900);
     assert.equal(await page.getAttribute('#heads', 'aria-describedby'), null);
-    assert.deepEqual(await rowTexts(page, 'weights', 0, 5), before);
+    assert.deepEqual(await lessonRow(page, 'weights', 0, 5), before);
 
     await page.fill('#sentence', 'Your journey starts with one step');
     await page.waitForSelector('#message', { state: 'hidden' });
@@ -240,7 +237,7 @@ test('bad input shows a message and keeps the last result', async () => {
     assert.equal(await messageFollows(page), 'the embeddings');
     await page.fill('#embeddings-text', text.replace('0.87', 'NaN'));
     assert.match(await page.textContent('#message'), /“NaN” is not a finite number/);
-    assert.deepEqual(await rowTexts(page, 'weights', 0, 5), before);
+    assert.deepEqual(await lessonRow(page, 'weights', 0, 5), before);
 
     // User text is text, never HTML.
     await page.fill('#embeddings-text', text);
@@ -316,7 +313,7 @@ test('a very long sentence shows its first 32 tokens as chips and how many are l
 test('hand-edited embeddings start from the per-token vectors and follow the sentence', async () => {
   const { page, errors, close } = await open();
   try {
-    const xRow = () => rowTexts(page, 'x', null, 1);
+    const xRow = () => lessonRow(page, 'x', null, 1);
     const before = await xRow();
     await page.check('input[name="embeddings"][value="edit"]');
     await page.waitForSelector('#embeddings-editor:not([hidden])');
