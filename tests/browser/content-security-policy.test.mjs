@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { baseUrl, dist, launchChromium, screenshots, serveStatic, openSettings } from './harness.mjs';
+import { baseUrl, dist, launchChromium, screenshots, serveStatic, openSettings, saveScreenshot } from './harness.mjs';
 
 let server;
 let browser;
@@ -63,7 +63,7 @@ async function useEverything(page, screenshot) {
   assert.match(await page.textContent('#engine-status'), /WebAssembly SIMD/);
   // The lesson with its formulas (KaTeX's fonts and inline styles) as the policy lets it look.
   await page.locator('section.lesson-step:not(.parked)').first().scrollIntoViewIfNeeded();
-  await page.screenshot({ path: path.join(screenshots, screenshot) });
+  await saveScreenshot(page, { path: path.join(screenshots, screenshot) });
   await page.click('[data-share-open="share-export"]');
   assert.match(String(await download(page, 'numpy')), /^# Attention playground/);
   assert.match(String(await download(page, 'svg')), /^<svg /);

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { baseUrl, dist, serveStatic } from './harness.mjs';
+import { baseUrl, dist, serveStatic, saveScreenshot } from './harness.mjs';
 import { openPage, printedCells, rowTexts, screenshots, startHarness } from './share-harness.mjs';
 
 let harness;
@@ -86,8 +86,8 @@ test('the course page shows an iframe and two custom elements, each with the cou
     assert.equal(await embeds.first.frame.isVisible('#sentence'), true);
     assert.equal(await embeds.iframe.frame.locator('#results .caption:visible').count(), 0, 'prose_hide');
 
-    await page.screenshot({ path: path.join(screenshots, 'embed-course-page.png'), fullPage: false });
-    await page.locator('#second').screenshot({ path: path.join(screenshots, 'embed-element.png') });
+    await saveScreenshot(page, { path: path.join(screenshots, 'embed-course-page.png'), fullPage: false });
+    await saveScreenshot(page.locator('#second'), { path: path.join(screenshots, 'embed-element.png') });
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -265,7 +265,7 @@ test('an element’s src cannot run script: javascript: and data: are refused, t
       ['tab', " java\tscript:top.ranInHost = 'tab'"],
     ]);
     assert.equal(warnings.filter((text) => /src refused/.test(text)).length, 3);
-    await page.screenshot({ path: path.join(screenshots, 'embed-refused-src.png'), fullPage: false });
+    await saveScreenshot(page, { path: path.join(screenshots, 'embed-refused-src.png'), fullPage: false });
     assert.deepEqual(errors, []);
   } finally {
     await close();

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { baseUrl, dist, launchChromium, repo, screenshots, serveStatic, whenIdle } from './harness.mjs';
+import { baseUrl, dist, launchChromium, repo, screenshots, serveStatic, whenIdle, saveScreenshot } from './harness.mjs';
 
 let server;
 let site; // the repository, for examples/course-page.html (its frames load ../dist/)
@@ -125,7 +125,7 @@ test('an exercise hides what it asks on every view, takes a wrong then a right a
     assert.match(await page.innerText('#exercise .exercise-score'), /3 of 3 done · 3 right/);
     assert.equal(await page.locator('td.asked').count(), 0, 'nothing is asked any more');
     assert.equal(await page.locator('#modern-views').isHidden(), false, 'answered: the panels are back');
-    await page.screenshot({ path: path.join(screenshots, 'exercise-answered.png') });
+    await saveScreenshot(page, { path: path.join(screenshots, 'exercise-answered.png') });
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -164,7 +164,7 @@ test('answers survive a reload, per exercise, and the example course page collec
     await frame.press('#exercise-q1', 'Enter');
     await frame.waitForSelector('#exercise li[data-q="1"] .exercise-feedback:not(:empty)');
     assert.equal(await host.textContent('#exercise-score'), '已完成 1/2，答对 1', 'one wrong try: not done yet');
-    await host.locator('#exercise-iframe').screenshot({ path: path.join(screenshots, 'exercise-course-page.png') });
+    await saveScreenshot(host.locator('#exercise-iframe'), { path: path.join(screenshots, 'exercise-course-page.png') });
   } finally {
     await context.close();
   }
@@ -212,7 +212,7 @@ test('a phone shows the exercise whole, in Chinese', async () => {
     const overflow = await page.$eval('#exercise', (el) => el.scrollWidth - el.clientWidth);
     assert.ok(overflow <= 0, `the exercise is ${overflow} px wider than its box`);
     assert.match(await page.innerText('#exercise'), /先预测 a₂₁/);
-    await page.locator('#exercise').screenshot({ path: path.join(screenshots, 'exercise-phone-zh.png') });
+    await saveScreenshot(page.locator('#exercise'), { path: path.join(screenshots, 'exercise-phone-zh.png') });
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -249,7 +249,7 @@ test('a teacher builds an exercise from the page: selected entries become questi
       'Predict the entry weights.1.2.1',
       'Mark the keys of weight 0 in weights.1.3',
     ]);
-    await page.locator('#exercise-builder').screenshot({ path: path.join(screenshots, 'exercise-builder.png') });
+    await saveScreenshot(page.locator('#exercise-builder'), { path: path.join(screenshots, 'exercise-builder.png') });
     const link = await page.inputValue('#builder-link');
     const snippet = await page.inputValue('#builder-snippet');
     assert.match(snippet, /^<iframe src="[^"]+embed=1[^"]*"/);

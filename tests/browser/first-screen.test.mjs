@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { baseUrl, dist, launchChromium, screenshots, serveStatic, whenIdle } from './harness.mjs';
+import { baseUrl, dist, launchChromium, screenshots, serveStatic, whenIdle, saveScreenshot } from './harness.mjs';
 import { lessonRow } from './heads-harness.mjs';
 
 let server;
@@ -64,7 +64,7 @@ test('the first screen shows the tokens, the weights A of the chosen head and th
         if (hash === '') assert.deepEqual(seen.tabs, [true, true], `${where}: a tab per head`);
         if (hash.startsWith('#preset=journey')) assert.deepEqual(await overviewRow(page, 1), ['0.423', '0.577', '0', '0', '0', '0'], where);
         const name = `first-screen-${viewport.width}-${hash.includes('zh') ? 'zh' : hash ? 'journey' : 'bare'}.png`;
-        await page.screenshot({ path: path.join(screenshots, name) });
+        await saveScreenshot(page, { path: path.join(screenshots, name) });
         assert.deepEqual(errors, [], where);
       } finally {
         await close();
@@ -151,7 +151,7 @@ test('on a phone every figure is whole or scrolls in its own box, the sticky par
       });
       assert.ok(after.sticky <= 812 / 4, `the stepper and explanation take ${after.sticky} px`);
       assert.ok(after.clear, 'the tapped cell is under the stepper or the explanation');
-      await page.screenshot({ path: path.join(screenshots, 'phone-tapped-cell.png') });
+      await saveScreenshot(page, { path: path.join(screenshots, 'phone-tapped-cell.png') });
       assert.deepEqual(errors, [], hash);
     } finally {
       await close();

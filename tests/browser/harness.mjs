@@ -119,6 +119,37 @@ export const whenIdle = (page) => quiet(page);
  */
 export const settle = (page) => quiet(page, { layouts: false });
 
+// Chromium's new headless mode sometimes never answers a capture (a known fault of its compositor
+// once idle: the page itself answers scripts meanwhile). Such a capture is given up, the compositor
+// woken by a moment of screencast, and the capture tried again.
+const CAPTURE_TRIES = 3;
+const CAPTURE_WAIT_MS = 15_000;
+
+/** `target.screenshot(options)` for a page or a locator, through Chromium's stalled captures. */
+export async function saveScreenshot(target, options) {
+  const page = typeof target.page === 'function' ? target.page() : target;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await target.screenshot({ timeout: CAPTURE_WAIT_MS, ...options });
+    } catch (error) {
+      if (error.name !== 'TimeoutError' || attempt === CAPTURE_TRIES) throw error;
+      console.warn(`${options.path}: no capture in ${CAPTURE_WAIT_MS / 1000} s; the compositor woken, capture ${attempt + 1} of ${CAPTURE_TRIES}`);
+      await wakeCompositor(page);
+    }
+  }
+}
+
+async function wakeCompositor(page) {
+  const session = await page.context().newCDPSession(page);
+  try {
+    await session.send('Page.startScreencast', { format: 'jpeg', quality: 10, everyNthFrame: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    await session.send('Page.stopScreencast');
+  } finally {
+    await session.detach();
+  }
+}
+
 /**
  * A screenshot with every part drawn, once the page is idle: parts of it are skipped while off screen
  * (content-visibility: auto, the lesson's big steps and the panels under it), and a full-page or
@@ -132,7 +163,7 @@ export async function screenshotDrawn(page, file, selector = null) {
   // (and the canvases of lesson figures far from the window, unseen while they are: lesson.css)
   const style = await page.addStyleTag({ content: `${scope}, ${scope} * { content-visibility: visible !important; } figure.matrix.far .cgrid canvas { visibility: visible !important; }` });
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  if (selector) await page.locator(selector).screenshot({ path: file });
-  else await page.screenshot({ path: file, fullPage: true });
+  if (selector) await saveScreenshot(page.locator(selector), { path: file });
+  else await saveScreenshot(page, { path: file, fullPage: true });
   await style.evaluate((node) => node.remove());
 }

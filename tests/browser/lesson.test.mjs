@@ -9,7 +9,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { openSettings, screenshotDrawn } from './harness.mjs';
+import { openSettings, screenshotDrawn, saveScreenshot } from './harness.mjs';
 import {
   SHOWN,
   assertLooksLikeFreshPage,
@@ -508,7 +508,7 @@ test('the softmax lab: temperature, √d_k, naive softmax overflowing next to th
     // The NaN flows on into the page's A, in bold.
     assert.deepEqual((await numbers(page, 'weights', 0, 1)).slice(0, 2).map(String), ['NaN', 'NaN']);
     assert.equal(await page.$eval(cell('weights', 0, 1, 0), (td) => getComputedStyle(td).fontWeight), '700');
-    await page.screenshot({ path: path.join(screenshots, 'lesson-lab-naive-en.png'), fullPage: false });
+    await saveScreenshot(page, { path: path.join(screenshots, 'lesson-lab-naive-en.png'), fullPage: false });
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -648,10 +648,10 @@ test('from T = 8 the T×T matrices explain, highlight and toggle on their canvas
     p = await entryPoint(page, 'masked', 0, 2, 4);
     await page.mouse.move(p.x, p.y);
     await page.waitForTimeout(200);
-    await page.screenshot({ path: path.join(screenshots, 'lesson-canvas-en.png') });
+    await saveScreenshot(page, { path: path.join(screenshots, 'lesson-canvas-en.png') });
     await page.evaluate(() => document.querySelector('#softmax-lab').scrollIntoView({ block: 'start' }));
     await labSays(3);
-    await page.screenshot({ path: path.join(screenshots, 'lesson-lab-canvas-en.png') });
+    await saveScreenshot(page, { path: path.join(screenshots, 'lesson-lab-canvas-en.png') });
     const weightsName = () => page.textContent('section:not(.parked) figure[data-matrix-figure="weights"] figcaption .name');
     assert.match(await weightsName(), /^[ -~]+$/);
     await page.click('[data-lang="zh-CN"]');
@@ -660,11 +660,11 @@ test('from T = 8 the T×T matrices explain, highlight and toggle on their canvas
     await toHead();
     await page.mouse.move(p.x, p.y);
     await page.waitForTimeout(200);
-    await page.screenshot({ path: path.join(screenshots, 'lesson-canvas-zh.png') });
+    await saveScreenshot(page, { path: path.join(screenshots, 'lesson-canvas-zh.png') });
     // The lab's canvas in Chinese: its headers and its readout.
     await page.evaluate(() => document.querySelector('#softmax-lab').scrollIntoView({ block: 'start' }));
     assert.match(await labSays(0), /^第 1 个键（w1）：z = /);
-    await page.screenshot({ path: path.join(screenshots, 'lesson-lab-canvas-zh.png') });
+    await saveScreenshot(page, { path: path.join(screenshots, 'lesson-lab-canvas-zh.png') });
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -753,7 +753,7 @@ test('from T = 8 X on its canvas is edited as the table is: type, Enter, Tab, F2
     await page.mouse.dblclick(p.x, p.y);
     assert.equal(await page.getAttribute(editor, 'aria-label'), 'New value for row 5, column 4');
     await page.keyboard.type('1e999');
-    await page.screenshot({ path: path.join(screenshots, 'lesson-canvas-x-edit-en.png') });
+    await saveScreenshot(page, { path: path.join(screenshots, 'lesson-canvas-x-edit-en.png') });
     await page.click('h1');
     assert.equal(await page.locator(editor).count(), 0);
     assert.match(await message(), /“1e999” is not a finite number/);
@@ -799,7 +799,7 @@ test('from d_model = 16 the weights on their canvases are edited in place: refus
     await page.click('button[data-tool="random"][data-target="wq"]');
     await page.waitForFunction(([sel, old]) => document.querySelector(sel).toDataURL() !== old, [`${grid('wq', null)} canvas`, drawn]);
     assert.notEqual(await q00(), q00Edited);
-    await page.screenshot({ path: path.join(screenshots, 'lesson-canvas-weights-en.png') });
+    await saveScreenshot(page, { path: path.join(screenshots, 'lesson-canvas-weights-en.png') });
     await assertLooksLikeFreshPage(open, page);
     assert.deepEqual(errors, []);
   } finally {
@@ -1241,7 +1241,7 @@ test('on a narrow screen a wide table scrolls under its token labels, and nothin
     assert.ok(scrolled > 0, 'the box scrolls');
     assert.ok(Math.abs(label - edge) < 1, `label at ${label}, box's edge at ${edge}`);
     assert.ok(entry < labelEnd, `the first entry (at ${entry}) has scrolled under the labels (to ${labelEnd})`);
-    await box.screenshot({ path: path.join(screenshots, 'lesson-narrow-sticky-labels.png') });
+    await saveScreenshot(box, { path: path.join(screenshots, 'lesson-narrow-sticky-labels.png') });
     // (each step clips what would reach past it: a focus ring included, nothing may)
     assert.deepEqual(await pastTheirStep(page), [], 'all steps');
     await page.click('button[data-step="softmax"]');
@@ -1397,9 +1397,9 @@ test('the softmax lab normalises over the queries when asked: the rows no longer
       // The Σ column of A prints the core's row sums, the step's context follows the same weights.
       const sigma = await page.$$eval('section[data-step="softmax"] td.rowsum', (c) => c.map((n) => n.textContent));
       assert.deepEqual(sigma.slice(0, 6), fixed3(Array.from(head.weightSum)));
-      await page.screenshot({ path: path.join(screenshots, `lesson-lab-queries-${lang}.png`), fullPage: false });
+      await saveScreenshot(page, { path: path.join(screenshots, `lesson-lab-queries-${lang}.png`), fullPage: false });
       await page.$eval('#softmax-lab', (n) => n.scrollIntoView());
-      await page.screenshot({ path: path.join(screenshots, `lesson-lab-queries-lab-${lang}.png`), fullPage: false });
+      await saveScreenshot(page, { path: path.join(screenshots, `lesson-lab-queries-lab-${lang}.png`), fullPage: false });
       // Back to the keys: each row sums to 1 again.
       await page.check('#lesson-softmax-over-keys');
       await page.waitForFunction(() => !/smax=/.test(location.hash));
@@ -1428,7 +1428,7 @@ test('a large weight is not a strong relation: row 1 under the causal mask puts 
       assert.ok((await note()).includes(lang === 'en' ? 'puts 1.000 on itself whatever the tokens' : '都把 1.000 放在自己身上'), await note());
       assert.equal(await page.isVisible('#lesson-relative-example'), false);
       await page.$eval('#softmax-lab', (n) => n.scrollIntoView());
-      await page.screenshot({ path: path.join(screenshots, `lesson-lab-relative-${lang}.png`), fullPage: false });
+      await saveScreenshot(page, { path: path.join(screenshots, `lesson-lab-relative-${lang}.png`), fullPage: false });
       // Another sentence: still 1.000.
       await page.fill('#sentence', 'Colourless green ideas sleep furiously');
       await page.waitForFunction(() => document.querySelector('#lab-relative')?.textContent.includes('Colourless'));
@@ -1457,7 +1457,7 @@ test('the mask step shows what a row would read from the future without the mask
       const w = rowOf(none.perHead[0].weights, 1);
       for (let j = 2; j < none.T; j += 1) assert.ok(text.includes(`“${none.tokens[j]}” ${w[j].toFixed(3)}`), text);
       await page.$eval('#future-peek', (n) => n.scrollIntoView({ block: 'center' }));
-      await page.screenshot({ path: path.join(screenshots, `lesson-mask-future-${lang}.png`), fullPage: false });
+      await saveScreenshot(page, { path: path.join(screenshots, `lesson-mask-future-${lang}.png`), fullPage: false });
       // Every row at once: the comparison's A without the mask, whose run the note then reuses.
       await page.click('#lesson-peek-compare');
       await page.waitForFunction(() => /cmp=1/.test(location.hash));

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, screenshotDrawn, serveStatic, openSettings } from './harness.mjs';
+import { launchChromium, screenshotDrawn, serveStatic, openSettings, saveScreenshot } from './harness.mjs';
 import { lessonRow } from './heads-harness.mjs';
 
 import { COMPILE_HINT } from '../../tools/compile-hints.mjs';
@@ -280,11 +280,11 @@ test('a very long sentence shows its first 32 tokens as chips and how many are l
     // The last chip shows inside the chips' box (two lines high) without scrolling it.
     const [box, last] = await page.$$eval('.tokens, #token-chips .chip.more', (nodes) => nodes.map((n) => n.getBoundingClientRect().bottom));
     assert.ok(last <= box, `the "more" chip ends at ${last}, below the box (${box})`);
-    await page.screenshot({ path: path.join(screenshots, 'long-sentence-en.png') });
+    await saveScreenshot(page, { path: path.join(screenshots, 'long-sentence-en.png') });
     await page.click('button[data-lang="zh-CN"]');
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
     assert.equal((await chipTexts(page))[32], '… 另有 1968 个');
-    await page.screenshot({ path: path.join(screenshots, 'long-sentence-zh-CN.png') });
+    await saveScreenshot(page, { path: path.join(screenshots, 'long-sentence-zh-CN.png') });
     await page.click('button[data-lang="en"]');
 
     // One past the cap and at it. The chips follow the sentence before it is validated, so these
@@ -418,7 +418,7 @@ test('on a phone and in a narrow frame the page does not scroll sideways', async
         return { scrollWidth: document.documentElement.scrollWidth, sticking: out };
       });
       assert.ok(wide.scrollWidth <= width, `${width} px: the page is ${wide.scrollWidth} px wide; sticking out of their boxes: ${wide.sticking.join(', ')}`);
-      if (width === 390) await page.screenshot({ path: path.join(screenshots, 'phone-390-en.png') });
+      if (width === 390) await saveScreenshot(page, { path: path.join(screenshots, 'phone-390-en.png') });
     }
     assert.deepEqual(errors, []);
   } finally {

@@ -8,7 +8,7 @@ import path from 'node:path';
 
 import { forwardFlops } from '../../web/src/perf/work-estimate.js';
 import { SWEEP_TOKENS, formatFlops } from '../../web/src/perf/perf-panel.js';
-import { whenIdle, openSettings } from './harness.mjs';
+import { whenIdle, openSettings, saveScreenshot } from './harness.mjs';
 import { count, lessonRow, retype, screenshots, startBrowser } from './heads-harness.mjs';
 
 let harness;
@@ -60,7 +60,7 @@ test('the performance panel shows the path, the last computation, its FLOPs and 
     const xs = await page.$$eval('#perf-panel svg.time-plot circle.dot', (dots) => dots.map((d) => Number(d.getAttribute('cx'))));
     assert.ok(xs.every((x, i) => i === 0 || x > xs[i - 1]));
     assert.equal(await page.textContent('#perf-panel button.perf-measure'), 'Measure time against T');
-    await page.locator('section.perf').screenshot({ path: path.join(screenshots, 'perf-panel-en.png') });
+    await saveScreenshot(page.locator('section.perf'), { path: path.join(screenshots, 'perf-panel-en.png') });
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -83,7 +83,7 @@ test('a large input is computed in the worker with a progress bar; Cancel keeps 
     const progress = page.locator('#compute-progress');
     await progress.waitFor({ state: 'visible' });
     assert.match(await progress.locator('.progress-label').textContent(), /Computing 1000 tokens in the background/);
-    await page.locator('#compute-progress').screenshot({ path: path.join(screenshots, 'perf-progress-en.png') });
+    await saveScreenshot(page.locator('#compute-progress'), { path: path.join(screenshots, 'perf-progress-en.png') });
     await progress.locator('button.progress-cancel').click();
     await progress.waitFor({ state: 'hidden' });
     assert.match(await page.textContent('#message'), /Computation cancelled: the previous result stays on screen\./);
@@ -136,7 +136,7 @@ test('a size the engine refuses (it does not fit in memory) is said with the lar
     assert.match(message, /this needs about \d+ MiB of the engine's memory, more than its limit of \d+ MiB: with these settings at most \d+ tokens fit/);
     assert.match(message, /The matrices below still show the last valid input\./);
     assert.deepEqual(await lessonRow(page, 'weights', 0, 5), small); // the 6 tokens of before
-    await page.locator('#message').screenshot({ path: path.join(screenshots, 'perf-engine-refused-en.png') });
+    await saveScreenshot(page.locator('#message'), { path: path.join(screenshots, 'perf-engine-refused-en.png') });
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -202,7 +202,7 @@ test('typing into the embeddings box at 1 000 tokens × d_model 1 024 edits X wh
     assert.match(await firstLine(), /^-2 /);
     // (a message of a half-typed number, "-", is cleared in the task after the next key's)
     await page.waitForSelector('#message', { state: 'hidden', timeout: 10000 });
-    await page.locator('#embeddings-editor').screenshot({ path: path.join(screenshots, 'perf-editor-window-en.png') });
+    await saveScreenshot(page.locator('#embeddings-editor'), { path: path.join(screenshots, 'perf-editor-window-en.png') });
     assert.deepEqual(errors, []);
   } finally {
     await close();

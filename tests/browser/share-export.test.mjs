@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { saveScreenshot } from './harness.mjs';
 import { openPage, rowTexts, screenshots, startHarness } from './share-harness.mjs';
 
 let harness;
@@ -55,7 +56,7 @@ test('PyTorch and NumPy code hold the numbers the page shows', async () => {
   try {
     await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="output"]');
     await page.click('[data-share-open="share-export"]');
-    await page.locator('#share-export').screenshot({ path: path.join(screenshots, 'share-export-panel.png') });
+    await saveScreenshot(page.locator('#share-export'), { path: path.join(screenshots, 'share-export-panel.png') });
     const weights2 = await Promise.all([0, 1, 2, 3, 4, 5].map((row) => rowTexts(page, 'weights', 1, row)));
     const output = await Promise.all([0, 1, 2, 3, 4, 5].map((row) => rowTexts(page, 'output', null, row)));
     for (const [action, name] of [['pytorch', 'attention_pytorch.py'], ['numpy', 'attention_numpy.py']]) {
@@ -205,7 +206,7 @@ test('tokens with a NUL, control characters, quotes or a formula start: every ex
     assert.deepEqual([...png.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], 'PNG signature');
     assert.ok(png.readUInt32BE(16) > 400, 'PNG width');
     copyFileSync((await download(page, 'png')).path, path.join(screenshots, 'export-control-characters.png'));
-    await page.locator('#share-export').screenshot({ path: path.join(screenshots, 'share-export-control-characters.png') });
+    await saveScreenshot(page.locator('#share-export'), { path: path.join(screenshots, 'share-export-control-characters.png') });
     assert.deepEqual(errors, []);
   } finally {
     await close();

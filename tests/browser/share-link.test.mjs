@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 
-import { openSettings } from './harness.mjs';
+import { openSettings, saveScreenshot } from './harness.mjs';
 import { COMPRESSED_PARAMS, hostileLinks } from './hostile-links.mjs';
 import { openPage, printedCells, rowTexts, screenshots, startHarness } from './share-harness.mjs';
 
@@ -82,7 +82,7 @@ test('a hostile link opens its valid part with a dismissible message, and nothin
     assert.equal(await page.$$eval('#share-notice img, #token-chips img, #results img, #results script', (n) => n.length), 0);
     assert.equal(await page.inputValue('#sentence'), '<img src=x onerror="window.__pwned=1"> <script>window.__pwned=2</script>');
     assert.equal(await page.isVisible('#heads'), false);
-    await page.screenshot({ path: path.join(screenshots, 'share-hostile-link.png') });
+    await saveScreenshot(page, { path: path.join(screenshots, 'share-hostile-link.png') });
     await page.click('#share-notice .share-dismiss');
     assert.equal(await page.isHidden('#share-notice'), true);
     assert.deepEqual(errors, []);
@@ -99,7 +99,7 @@ test('the gallery lists the examples as links that open them', async () => {
     const links = await page.$$eval('#share-gallery a[data-gallery]', (nodes) => nodes.map((n) => ({ id: n.dataset.gallery, href: n.getAttribute('href'), text: n.textContent })));
     assert.ok(links.length >= 8, `${links.length} examples`);
     assert.ok(links.every((link) => link.text.length > 40));
-    await page.locator('#share-gallery').screenshot({ path: path.join(screenshots, 'share-gallery.png') });
+    await saveScreenshot(page.locator('#share-gallery'), { path: path.join(screenshots, 'share-gallery.png') });
     // The cat example: the row of "cat" is [0.274, 0.452, 0.274].
     await page.click('#share-gallery a[data-gallery="cat-sat"]');
     await page.waitForFunction(() => location.hash === '#preset=cat');
@@ -155,7 +155,7 @@ test('the classroom link hides the chosen controls and the explanations', async 
     await page.check('[data-hide-name="heads"]');
     await page.check('[data-hide-name="sentence"]');
     await page.check('[data-hide-name="prose"]');
-    await page.locator('#share-embed').screenshot({ path: path.join(screenshots, 'share-embed-panel.png') });
+    await saveScreenshot(page.locator('#share-embed'), { path: path.join(screenshots, 'share-embed-panel.png') });
     const classroom = await page.inputValue('#share-classroom');
     assert.match(classroom, /#preset=journey&v=1&sentence_hide=1&heads_hide=1&prose_hide=1$/);
     const iframe = await page.inputValue('#share-iframe');
@@ -212,7 +212,7 @@ test('the largest hostile links open with a message naming what was refused, and
       await page.waitForSelector('#results section.lesson-step:not(.parked) figure.matrix .shape', { timeout: 120000 });
       const items = await noticeItems(page);
       assert.ok(expected(items), `${name}: ${JSON.stringify(items.slice(-3))}`);
-      if (name.startsWith('eight')) await page.screenshot({ path: path.join(screenshots, 'share-compression-bombs.png') });
+      if (name.startsWith('eight')) await saveScreenshot(page, { path: path.join(screenshots, 'share-compression-bombs.png') });
       await typeAWord(page);
       assert.deepEqual(errors, [], name);
     } finally {
@@ -232,7 +232,7 @@ test('a link the engine refuses (it does not fit in memory) opens its example an
     // The example is on screen: the worked example's second row of A.
     await page.waitForFunction(() => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="weights"][data-head="0"][data-row="1"]').length === 6);
     assert.deepEqual(await rowTexts(page, 'weights', 0, 1), ['0.423', '0.577', '0', '0', '0', '0']);
-    await page.locator('#message').screenshot({ path: path.join(screenshots, 'share-link-refused-by-engine.png') });
+    await saveScreenshot(page.locator('#message'), { path: path.join(screenshots, 'share-link-refused-by-engine.png') });
     await typeAWord(page);
     assert.deepEqual(errors, []);
   } finally {

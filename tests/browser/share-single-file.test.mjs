@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 
 import { buildSingleFile } from '../../tools/build-single-file.mjs';
 import { COMPILE_HINT } from '../../tools/compile-hints.mjs';
+import { saveScreenshot } from './harness.mjs';
 import { dist, openPage, repo, rowTexts, screenshots, startHarness } from './share-harness.mjs';
 
 const file = path.join(dist, 'attention-playground-standalone.html');
@@ -64,7 +65,7 @@ test('opened from disk with the network refused, it computes and shares like the
     await page.click('[data-share-open="share-export"]');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-export="numpy"]')]);
     assert.match(readFileSync(await download.path(), 'utf8'), /^# Attention playground/);
-    await page.screenshot({ path: path.join(screenshots, 'single-file.png') });
+    await saveScreenshot(page, { path: path.join(screenshots, 'single-file.png') });
     assert.deepEqual(requests, []);
     assert.deepEqual(errors, []);
   } finally {
