@@ -55,6 +55,9 @@ inline constexpr int kMaxPositionOffset = 1000000;
 inline constexpr int kMaxTokensTrace = 64;
 // The incremental decode keeps a T×T row table per head and runs the full path beside it.
 inline constexpr int kMaxTokensDecode = 256;
+// Tiles one FlashAttention trace may record (heads × query blocks × key tiles): each becomes a
+// JavaScript object with its arrays, about 0.5 KB and a few microseconds each.
+inline constexpr int kMaxTraceTiles = 65536;
 
 // Which keys a query may see (query i, key j):
 //   None    every key                              (bidirectional, as in BERT)
@@ -254,6 +257,9 @@ std::string validate_sizes(const CallSizes& sizes);
 // and the result's copy for JavaScript). `sizes` must have passed every check but the budget.
 double bytes_needed(const CallSizes& sizes);
 
+// The tiles a FlashAttention trace of these sizes records (sizes.trace).
+double trace_tiles(const CallSizes& sizes);
+
 // An empty string when `config` is acceptable, else a message naming the problem (for people:
 // it is shown on the page and thrown as a JavaScript Error). validate_sizes, then the entries.
 std::string validate(const Config& config, bool output_only = false, double weight_rows = 0);
@@ -263,6 +269,10 @@ std::string validate_weight_rows(const std::vector<double>& rows, int T);
 
 // Numbers in messages: whole numbers in full (1000001, 2147483648), others to 9 digits.
 std::string number_text(double value);
+
+// Sizes and durations in messages: "513 MiB" (rounded up), "0.25 s", "40 s", "7 min", "5.5 h".
+std::string mebibytes(double bytes);
+std::string duration_text(double seconds);
 
 // Makes X and the weights concrete, borrowing the config's matrices (see Problem). `config` must
 // have passed `validate`. The T×Tk mask matrix is built unless `materialize_mask` is false (the

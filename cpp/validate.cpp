@@ -65,10 +65,6 @@ double largest_fitting(double low, double high, Fits fits) {
     return low;
 }
 
-std::string mebibytes(double bytes) {
-    return number_text(std::ceil(bytes / (1024.0 * 1024.0))) + " MiB";
-}
-
 // Over the budget: how much would fit, by the knob a reader turns (tokens, heads, kept rows).
 std::string over_budget(const CallSizes& s) {
     std::ostringstream out;
@@ -117,6 +113,20 @@ std::string number_text(double value) {
     return text;
 }
 
+std::string mebibytes(double bytes) {
+    return number_text(std::ceil(bytes / (1024.0 * 1024.0))) + " MiB";
+}
+
+std::string duration_text(double seconds) {
+    char text[40];
+    if (seconds < 1) std::snprintf(text, sizeof text, "%.2g s", seconds);
+    else if (seconds < 120) std::snprintf(text, sizeof text, "%.0f s", seconds);
+    else if (seconds < 2 * 3600) std::snprintf(text, sizeof text, "%.0f min", seconds / 60);
+    else if (seconds < 2 * 86400) std::snprintf(text, sizeof text, "%.1f h", seconds / 3600);
+    else std::snprintf(text, sizeof text, "%.0f days", seconds / 86400);
+    return text;
+}
+
 CallSizes sizes_of(const Config& config, bool output_only, double weight_rows) {
     CallSizes s;
     s.output_only = output_only;
@@ -158,6 +168,10 @@ CallSizes sizes_of(const Config& config, bool output_only, double weight_rows) {
     s.padding = static_cast<double>(config.padding.size());
     s.weight_rows = weight_rows;
     return s;
+}
+
+double trace_tiles(const CallSizes& s) {
+    return s.NH * std::ceil(s.T / s.block_rows) * std::ceil((s.cross ? s.S : s.T) / s.block_keys);
 }
 
 double bytes_needed(const CallSizes& s) {
@@ -296,6 +310,14 @@ std::string validate_sizes(const CallSizes& s) {
             if (whole_in(value, 1, kMaxTokensTrace)) continue;
             out << name << " must be a whole number between 1 and " << kMaxTokensTrace << " (got "
                 << number_text(value) << ")";
+            return out.str();
+        }
+        const double tiles = trace_tiles(s);
+        if (tiles > kMaxTraceTiles) {
+            out << "the trace would record " << number_text(tiles) << " tiles (" << number_text(s.NH)
+                << " heads of " << number_text(std::ceil(s.T / s.block_rows)) << " \u00d7 "
+                << number_text(std::ceil((s.cross ? s.S : s.T) / s.block_keys)) << "), more than the "
+                << number_text(kMaxTraceTiles) << " a trace may hold: choose larger tiles or fewer heads";
             return out.str();
         }
     }

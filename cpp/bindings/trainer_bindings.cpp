@@ -1,15 +1,19 @@
-// Embind registration of the trainer (cpp/train/). Thin: JS checks types and writes ids and
-// parameters through views of the trainer's own storage; the core checks values.
+// Embind registration of the trainer (cpp/train/). Thin: JS checks every field's type and copies
+// the caller's values before any call (web/src/engine/trainer.js); the core checks values. Every
+// call that can allocate returns "" or a message (guarded.hpp) and views are taken only after it,
+// so that no view outlives a growth of wasm memory.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
-#include <algorithm>
+#include <memory>
 #include <string>
 
+#include "bindings/guarded.hpp"
 #include "train/trainer.hpp"
 
 namespace {
 
+using attn::bindings::guarded;
 using emscripten::val;
 using namespace attn::train;
 
@@ -17,11 +21,14 @@ const char* positions_name(Positions p) {
     return p == Positions::None ? "none" : p == Positions::Sinusoidal ? "sinusoidal" : "learned";
 }
 
-val view_of(attn::Matrix& m) { return val(emscripten::typed_memory_view(m.data.size(), m.data.data())); }
+template <typename T>
+val view_of(std::vector<T>& v) {
+    return val(emscripten::typed_memory_view(v.size(), v.data()));
+}
 
 val config_object(const TrainerConfig& c) {
     val out = val::object();
-    out.set("task", std::string(task_name(c.task)));
+    out.set("task", val(task_name(c.task)));
     val vocab = val::array();
     for (const std::string& token : c.vocab) vocab.call<void>("push", token);
     out.set("vocab", vocab);
@@ -31,17 +38,18 @@ val config_object(const TrainerConfig& c) {
     out.set("layers", c.layers);
     out.set("mlp", c.mlp);
     out.set("layerNorm", c.layer_norm);
-    out.set("positions", std::string(positions_name(c.positions)));
+    out.set("positions", val(positions_name(c.positions)));
     out.set("learningRate", c.learning_rate);
     out.set("batchSize", c.batch_size);
     out.set("seed", c.seed);
     return out;
 }
 
-// From the object config.js made (every field present, types checked, whole numbers in int range).
+// From the plain object trainer.js made: every field present, of its type (a known task and
+// positions name, strings, whole numbers in int range), so no conversion here can throw.
 TrainerConfig config_from(const val& o) {
     TrainerConfig c;
-    c.task = *task_named(o["task"].as<std::string>());
+    c.task = task_named(o["task"].as<std::string>()).value_or(Task::Induction);
     c.vocab = emscripten::vecFromJSArray<std::string>(o["vocab"]);
     c.context_length = o["contextLength"].as<int>();
     c.d_model = o["dModel"].as<int>();
@@ -63,82 +71,134 @@ val default_trainer_config(const std::string& task) {
     return kind ? config_object(default_config(*kind)) : val::null();
 }
 
-std::string validate_trainer_config(const val& config) { return validate(config_from(config)); }
+// What a trainer of `config` would cost, without making one: "" or the problem; then estimate().
+class TrainerEstimate {
+public:
+    std::string check(const val& config) {
+        return guarded([&] {
+            config_ = config_from(config);
+            return validate(config_);
+        });
+    }
+    // { bytes, stepSeconds } of the last config check() accepted.
+    val estimate() const {
+        val out = val::object();
+        out.set("bytes", trainer_bytes(config_, config_.batch_size, sequence_length(config_.task, config_.context_length)));
+        out.set("stepSeconds", step_seconds(config_));
+        return out;
+    }
+
+private:
+    TrainerConfig config_;
+};
 
 class WasmTrainer {
 public:
-    explicit WasmTrainer(const val& config) : trainer_(config_from(config)) {
-        for (const NamedTensor& t : named_tensors(trainer_.model(), trainer_.parameters())) names_.push_back(t.name);
+    // "" and the trainer made, or the problem (and no trainer).
+    std::string open(const val& config) {
+        return guarded([&] {
+            const TrainerConfig c = config_from(config);
+            std::string problem = validate(c);
+            if (!problem.empty()) return problem;
+            trainer_ = std::make_unique<Trainer>(c);
+            parameters_ = named_tensors(trainer_->model(), trainer_->parameters());
+            gradients_ = named_tensors(trainer_->model(), trainer_->gradients());
+            return std::string();
+        });
     }
 
-    val config() const { return config_object(trainer_.config()); }
+    val config() const { return config_object(trainer_->config()); }
     val tensorNames() const {
         val out = val::array();
-        for (const std::string& name : names_) out.call<void>("push", name);
+        for (const NamedTensor& t : parameters_) out.call<void>("push", t.name);
         return out;
     }
+    int steps() const { return trainer_->steps(); }
+    double stepSeconds() const { return step_seconds(trainer_->config()); }
 
-    double step(int n) { return trainer_.step(n); }
-    int steps() const { return trainer_.steps(); }
-    val evaluate(int count) {
-        const Evaluation e = trainer_.evaluate(count);
-        val out = val::object();
-        out.set("loss", e.loss);
-        out.set("accuracy", e.accuracy);
-        return out;
-    }
-
-    // Ids go through `ids(n)`, a view JS fills, then `checkBatch` / `run` / `lossAndGradients`.
-    val ids(int n) {
-        ids_.resize(n);
-        return val(emscripten::typed_memory_view(ids_.size(), ids_.data()));
-    }
-    val targets(int n) {
-        targets_.resize(n);
-        return val(emscripten::typed_memory_view(targets_.size(), targets_.data()));
-    }
-    // "" when B sequences of T tokens may be sent (before JS copies them in), else the message.
-    std::string checkShape(double B, double T) const {
-        if (!(B >= 1 && B <= kMaxTrainBatch && T >= 1 && T <= trainer_.config().context_length &&
-              B == int(B) && T == int(T))) {
-            return "a batch is 1 to " + std::to_string(kMaxTrainBatch) + " sequences of 1 to " +
-                   std::to_string(trainer_.config().context_length) + " tokens (the context length)";
-        }
-        return {};
-    }
-    std::string run(int T) {
-        std::string problem = trainer_.check_batch(ids_, nullptr, 1, T);
-        if (problem.empty()) trainer_.run(ids_);
-        return problem;
-    }
-    // The loss goes to loss(), the gradients to gradient(name).
-    std::string lossAndGradients(int B, int T) {
-        std::string problem = trainer_.check_batch(ids_, &targets_, B, T);
-        if (problem.empty()) loss_ = trainer_.loss_and_gradients(ids_, targets_, B, T);
-        return problem;
+    // n optimizer steps, refused past about kMaxCallSeconds; the loss then in loss().
+    std::string step(int n) {
+        return guarded([&] {
+            std::string problem = check_steps(trainer_->config(), n);
+            if (problem.empty()) loss_ = trainer_->step(n);
+            return problem;
+        });
     }
     double loss() const { return loss_; }
 
-    // The targets the task defines for the ids of the last run (−1 where it has no right answer).
-    val taskTargets() {
-        targets_ = targets_of(trainer_.task(), ids_);
-        return val(emscripten::typed_memory_view(targets_.size(), targets_.data()));
+    // Loss and accuracy on `count` fresh sequences, refused past about kMaxCallSeconds; then evaluation().
+    std::string evaluate(int count) {
+        return guarded([&] {
+            std::string problem = check_evaluation(trainer_->config(), count);
+            if (problem.empty()) evaluation_ = trainer_->evaluate(count);
+            return problem;
+        });
+    }
+    val evaluation() const {
+        val out = val::object();
+        out.set("loss", evaluation_.loss);
+        out.set("accuracy", evaluation_.accuracy);
+        return out;
     }
 
-    // Views of the last run (B = 1): logits (T, V), a head's attention (T, T), a layer's input h.
-    val logits() { return view_of(activation().logits); }
+    // "" when B sequences of T tokens may be sent (before JS copies them in), else the message.
+    std::string checkShape(double B, double T) const {
+        const TrainerConfig& c = trainer_->config();
+        if (!(B >= 1 && B <= kMaxTrainBatch && T >= 1 && T <= c.context_length && B == int(B) && T == int(T))) {
+            return "a batch is 1 to " + std::to_string(kMaxTrainBatch) + " sequences of 1 to " +
+                   std::to_string(c.context_length) + " tokens (the context length)";
+        }
+        std::string problem = check_memory(c, int(B), int(T));
+        return problem.empty() ? check_batch_work(c, int(B), int(T)) : problem;
+    }
+
+    // Sizes the ids (and, for a batch with targets, the targets) to n; JS then takes both views
+    // (ids(), targets()) and fills them: nothing allocates between the views and the copies.
+    std::string reserve(int n, bool with_targets) {
+        return guarded([&] {
+            ids_.resize(n);
+            targets_.resize(with_targets ? n : 0);
+            return std::string();
+        });
+    }
+    val ids() { return view_of(ids_); }
+    val targets() { return view_of(targets_); }
+
+    // The forward pass on the ids (B = 1); its views below, and the task's targets for them.
+    std::string run(int T) {
+        return guarded([&] {
+            std::string problem = trainer_->check_batch(ids_, nullptr, 1, T);
+            if (!problem.empty()) return problem;
+            trainer_->run(ids_);
+            task_targets_ = targets_of(trainer_->task(), ids_);
+            return std::string();
+        });
+    }
+    // The loss goes to loss(), the gradients to gradient(name).
+    std::string lossAndGradients(int B, int T) {
+        return guarded([&] {
+            std::string problem = trainer_->check_batch(ids_, &targets_, B, T);
+            if (problem.empty()) loss_ = trainer_->loss_and_gradients(ids_, targets_, B, T);
+            return problem;
+        });
+    }
+
+    // Views of the last run (B = 1): logits (T, V), a head's attention (T, T), a layer's input
+    // h, the task's targets (−1 where it has no right answer).
+    val logits() { return view_of(activation().logits.data); }
     val attention(int layer, int head) {
         auto& a = activation().layers.at(layer).attention;
         const int T = activation().T;
         return val(emscripten::typed_memory_view(std::size_t(T) * T, a.data() + std::size_t(head) * T * T));
     }
-    val layerInput(int layer) { return view_of(activation().layers.at(layer).h1); }
+    val layerInput(int layer) { return view_of(activation().layers.at(layer).h1.data); }
+    val taskTargets() { return view_of(task_targets_); }
 
-    // A tensor by name: its view in the parameters or the gradients, and its shape.
-    val parameter(const std::string& name) { return view_of(*find(trainer_.parameters(), name)); }
-    val gradient(const std::string& name) { return view_of(*find(trainer_.gradients(), name)); }
-    val shape(const std::string& name) {
-        const attn::Matrix* m = find(trainer_.parameters(), name);
+    // A tensor by its index in tensorNames(): its view in the parameters or the gradients, and its shape.
+    val parameter(int index) { return view_of(parameters_.at(index).tensor->data); }
+    val gradient(int index) { return view_of(gradients_.at(index).tensor->data); }
+    val shape(int index) const {
+        const attn::Matrix* m = parameters_.at(index).tensor;
         val out = val::array();
         out.call<void>("push", m->rows);
         out.call<void>("push", m->cols);
@@ -146,42 +206,44 @@ public:
     }
 
 private:
-    Activations& activation() { return const_cast<Activations&>(trainer_.activations()); }
-    attn::Matrix* find(Parameters& p, const std::string& name) {
-        for (const NamedTensor& t : named_tensors(trainer_.model(), p)) {
-            if (t.name == name) return t.tensor;
-        }
-        return nullptr;  // JS asks only for names from tensorNames()
-    }
+    Activations& activation() { return const_cast<Activations&>(trainer_->activations()); }
 
-    Trainer trainer_;
-    std::vector<std::string> names_;
-    std::vector<int> ids_, targets_;
+    std::unique_ptr<Trainer> trainer_;
+    std::vector<NamedTensor> parameters_, gradients_;
+    std::vector<int> ids_, targets_, task_targets_;
     double loss_ = 0;
+    Evaluation evaluation_;
 };
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_trainer) {
     emscripten::function("defaultTrainerConfig", &default_trainer_config);
-    emscripten::function("validateTrainerConfig", &validate_trainer_config);
+    emscripten::class_<TrainerEstimate>("TrainerEstimate")
+        .constructor<>()
+        .function("check", &TrainerEstimate::check)
+        .function("estimate", &TrainerEstimate::estimate);
     emscripten::class_<WasmTrainer>("WasmTrainer")
-        .constructor<const val&>()
+        .constructor<>()
+        .function("open", &WasmTrainer::open)
         .function("config", &WasmTrainer::config)
         .function("tensorNames", &WasmTrainer::tensorNames)
-        .function("step", &WasmTrainer::step)
         .function("steps", &WasmTrainer::steps)
+        .function("stepSeconds", &WasmTrainer::stepSeconds)
+        .function("step", &WasmTrainer::step)
+        .function("loss", &WasmTrainer::loss)
         .function("evaluate", &WasmTrainer::evaluate)
+        .function("evaluation", &WasmTrainer::evaluation)
+        .function("checkShape", &WasmTrainer::checkShape)
+        .function("reserve", &WasmTrainer::reserve)
         .function("ids", &WasmTrainer::ids)
         .function("targets", &WasmTrainer::targets)
-        .function("checkShape", &WasmTrainer::checkShape)
         .function("run", &WasmTrainer::run)
         .function("lossAndGradients", &WasmTrainer::lossAndGradients)
-        .function("loss", &WasmTrainer::loss)
-        .function("taskTargets", &WasmTrainer::taskTargets)
         .function("logits", &WasmTrainer::logits)
         .function("attention", &WasmTrainer::attention)
         .function("layerInput", &WasmTrainer::layerInput)
+        .function("taskTargets", &WasmTrainer::taskTargets)
         .function("parameter", &WasmTrainer::parameter)
         .function("gradient", &WasmTrainer::gradient)
         .function("shape", &WasmTrainer::shape);
@@ -190,4 +252,6 @@ EMSCRIPTEN_BINDINGS(attention_trainer) {
     emscripten::constant("maxTrainWidth", kMaxTrainWidth);
     emscripten::constant("maxTrainLayers", kMaxTrainLayers);
     emscripten::constant("maxTrainBatch", kMaxTrainBatch);
+    emscripten::constant("trainMemoryBudgetBytes", kTrainMemoryBudgetBytes);
+    emscripten::constant("maxCallSeconds", kMaxCallSeconds);
 }

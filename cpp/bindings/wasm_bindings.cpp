@@ -2,7 +2,9 @@
 // logic; conversions that make the API feel like JavaScript live in web/src/engine/.
 //
 // Data crosses as typed arrays: JS writes input matrices through views of the engine's own
-// storage (one copy in) and copies each result matrix out of a view (one copy out).
+// storage (one copy in) and copies each result matrix out of a view (one copy out). Every call
+// that can allocate returns "" or a message (guarded.hpp: nothing thrown in C++ reaches
+// JavaScript) and hands out no view: views come from calls that allocate nothing, after it.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -13,10 +15,12 @@
 #include <string>
 
 #include "attention.hpp"
+#include "bindings/guarded.hpp"
 #include "weights.hpp"
 
 namespace {
 
+using attn::bindings::guarded;
 using emscripten::val;
 
 // Ids shared with web/src/engine/module-ids.js.
@@ -69,19 +73,23 @@ val view_of(attn::Matrix& m) { return view_of(m.data); }
 
 class WasmEngine {
 public:
-    // Sizes input matrix `id` to rows×cols and returns a Float32Array over it for JS to fill.
-    val input(int id, int rows, int cols) {
-        attn::Matrix& m = input_matrix(id);
-        m.resize(rows, cols);
-        return view_of(m);
+    // Sizes input matrix `id` to rows×cols; input(id) is then a Float32Array over it for JS to fill.
+    std::string allocate(int id, int rows, int cols) {
+        return guarded([&] {
+            input_matrix(id).resize(rows, cols);
+            return std::string();
+        });
     }
+    val input(int id) { return view_of(input_matrix(id)); }
 
-    // Sizes byte input `id` (custom mask, padding) and returns a Uint8Array over it.
-    val byteInput(int id, int size) {
-        std::vector<std::uint8_t>& bytes = id == kInPadding ? config_.padding : config_.custom_mask;
-        bytes.resize(size);
-        return view_of(bytes);
+    // Sizes byte input `id` (custom mask, padding); byteInput(id) is then a Uint8Array over it.
+    std::string allocateBytes(int id, int size) {
+        return guarded([&] {
+            byte_input(id).resize(size);
+            return std::string();
+        });
     }
+    val byteInput(int id) { return view_of(byte_input(id)); }
 
     // The settings block, as a Float64Array for JS to fill before each call.
     val options() { return val(emscripten::typed_memory_view(options_.size(), options_.data())); }
@@ -89,40 +97,47 @@ public:
     // Checks the sizes in the settings block before JS copies any input in: "" when they are
     // acceptable and fit the memory budget, else the message. A refusal frees what the engine holds.
     std::string check() {
-        std::string problem = attn::validate_sizes(sizes());
-        if (!problem.empty()) release();
-        return problem;
+        return finished(guarded([&] { return attn::validate_sizes(sizes()); }));
     }
 
     // Runs validate → resolve → forward. Returns "" on success, else the validation message.
     // Token lists: `null` keeps the previous call's (saves converting strings that did not change).
     // `progress`: a JS function called with the fraction done that returns false to stop, or null.
     // It must not throw: an exception unwinding through the module would skip its destructors.
+    // The result is then packed(), one array.
     std::string run(val tokens, val source_tokens, val progress) {
-        configure(tokens, source_tokens);
-        return finished(attn::compute(config_, result_,
-                                      options_[kOptUseReference] != 0 ? attn::Implementation::Reference
-                                                                      : attn::Implementation::Simd,
-                                      progress_of(progress)));
+        return finished(guarded([&] {
+            configure(tokens, source_tokens);
+            const auto implementation = options_[kOptUseReference] != 0 ? attn::Implementation::Reference
+                                                                        : attn::Implementation::Simd;
+            std::string problem = attn::compute(config_, result_, implementation, progress_of(progress));
+            if (problem.empty()) pack_result();
+            return problem;
+        }));
     }
 
     // The forward-only path; `weight_rows` (numbers) names the query rows whose weights to keep.
     std::string runOutputOnly(val tokens, val source_tokens, val weight_rows, val progress) {
-        configure(tokens, source_tokens);
-        const auto rows = emscripten::vecFromJSArray<double>(weight_rows);
-        std::string problem = attn::validate_weight_rows(rows, static_cast<int>(config_.tokens.size()));
-        if (!problem.empty()) return finished(problem);
-        return finished(attn::compute_output_only(config_, std::vector<int>(rows.begin(), rows.end()),
-                                                  output_only_, progress_of(progress)));
+        return finished(guarded([&] {
+            configure(tokens, source_tokens);
+            const auto rows = emscripten::vecFromJSArray<double>(weight_rows);
+            std::string problem = attn::validate_weight_rows(rows, static_cast<int>(config_.tokens.size()));
+            if (!problem.empty()) return problem;
+            return attn::compute_output_only(config_, std::vector<int>(rows.begin(), rows.end()), output_only_,
+                                             progress_of(progress));
+        }));
     }
 
     // The vectors "one vector per token" gives these tokens (no positions, no attention), for
-    // an editor of X. The sizes must have passed check().
-    val tokenEmbeddings(val tokens) {
-        token_embeddings_ = attn::token_embeddings(emscripten::vecFromJSArray<std::string>(tokens),
-                                                   static_cast<int>(options_[kOptDModel]));
-        return view_of(token_embeddings_);
+    // an editor of X, then in tokenEmbeddings(). The sizes must have passed check().
+    std::string computeTokenEmbeddings(val tokens) {
+        return finished(guarded([&] {
+            token_embeddings_ = attn::token_embeddings(emscripten::vecFromJSArray<std::string>(tokens),
+                                                       static_cast<int>(options_[kOptDModel]));
+            return std::string();
+        }));
     }
+    val tokenEmbeddings() { return view_of(token_embeddings_); }
 
     // Lets go of everything the engine holds (inputs, token lists, results): after a failed call,
     // so that the memory in use returns to what it was at start.
@@ -142,60 +157,68 @@ public:
     double memoryInUse() const { return static_cast<double>(mallinfo().uordblks); }
 
     // The FlashAttention trace with the settings block's tile (blockRows × blockKeys).
-    std::string runTrace(val tokens, val source_tokens) {
-        configure(tokens, source_tokens);
-        return finished(attn::trace_output_only(config_, saturated_int(options_[kOptBlockRows]),
-                                                saturated_int(options_[kOptBlockKeys]), trace_));
-    }
-
-    // The last trace, packed as packed() packs a result (tiles as a matrix of 6 columns, the flat
+    // The trace, then packed() as a result is packed (tiles as a matrix of 6 columns, the flat
     // arrays as 1×n rows).
-    val tracePacked() {
-        const attn::FlashTrace& t = trace_;
-        std::vector<Entry> entries = {
-            {kTraceTiles, 0, t.tiles.rows, t.tiles.cols, t.tiles.data.data()},
-            row_entry(kTraceLogits, 0, t.logits), row_entry(kTraceMax, 0, t.max),
-            row_entry(kTraceSum, 0, t.sum), row_entry(kTraceRescale, 0, t.rescale),
-            row_entry(kTracePartial, 0, t.partial), matrix_entry(kTraceOutput, 0, t.output)};
-        for (int h = 0; h < static_cast<int>(t.context.size()); ++h) entries.push_back(matrix_entry(kTraceContext, h, t.context[h]));
-        return pack(entries);
+    std::string runTrace(val tokens, val source_tokens) {
+        return finished(guarded([&] {
+            configure(tokens, source_tokens);
+            std::string problem = attn::trace_output_only(config_, saturated_int(options_[kOptBlockRows]),
+                                                          saturated_int(options_[kOptBlockKeys]), trace_);
+            if (!problem.empty()) return problem;
+            const attn::FlashTrace& t = trace_;
+            std::vector<Entry> entries = {
+                {kTraceTiles, 0, t.tiles.rows, t.tiles.cols, t.tiles.data.data()},
+                row_entry(kTraceLogits, 0, t.logits),
+                row_entry(kTraceMax, 0, t.max),
+                row_entry(kTraceSum, 0, t.sum),
+                row_entry(kTraceRescale, 0, t.rescale),
+                row_entry(kTracePartial, 0, t.partial),
+                matrix_entry(kTraceOutput, 0, t.output)};
+            for (int h = 0; h < static_cast<int>(t.context.size()); ++h) {
+                entries.push_back(matrix_entry(kTraceContext, h, t.context[h]));
+            }
+            pack(entries);
+            return std::string();
+        }));
     }
 
-    // Generation with a KV cache, step by step, beside the full causal pass.
+    // Generation with a KV cache, step by step, beside the full causal pass; then packed() and
+    // decodeCounts().
     std::string runDecode(val tokens) {
-        configure(tokens, val::null());
-        return finished(attn::decode_incremental(config_, decode_));
+        return finished(guarded([&] {
+            configure(tokens, val::null());
+            std::string problem = attn::decode_incremental(config_, decode_);
+            if (!problem.empty()) return problem;
+            const attn::DecodeResult& d = decode_;
+            std::vector<Entry> entries = {matrix_entry(kDecodeKCache, 0, d.k_cache), matrix_entry(kDecodeVCache, 0, d.v_cache),
+                                          matrix_entry(kDecodeOutput, 0, d.output), row_entry(kDecodeDifference, 0, d.difference)};
+            for (int h = 0; h < static_cast<int>(d.weights.size()); ++h) {
+                entries.push_back(matrix_entry(kDecodeWeights, h, d.weights[h]));
+            }
+            pack(entries);
+            // The counts as doubles (they pass 2²⁴): multiply-adds per step with the cache, then
+            // without it, then the cache's bytes per token per layer.
+            decode_counts_ = d.madds_cached;
+            decode_counts_.insert(decode_counts_.end(), d.madds_uncached.begin(), d.madds_uncached.end());
+            decode_counts_.push_back(d.cache_bytes_per_token);
+            return std::string();
+        }));
     }
-
-    val decodePacked() {
-        const attn::DecodeResult& d = decode_;
-        std::vector<Entry> entries = {matrix_entry(kDecodeKCache, 0, d.k_cache), matrix_entry(kDecodeVCache, 0, d.v_cache),
-                                      matrix_entry(kDecodeOutput, 0, d.output), row_entry(kDecodeDifference, 0, d.difference)};
-        for (int h = 0; h < static_cast<int>(d.weights.size()); ++h) entries.push_back(matrix_entry(kDecodeWeights, h, d.weights[h]));
-        return pack(entries);
-    }
-
-    // The decode's counts as doubles (they pass 2²⁴): multiply-adds per step with the cache, then
-    // without it, then the cache's bytes per token per layer.
-    val decodeCounts() {
-        decode_counts_ = decode_.madds_cached;
-        decode_counts_.insert(decode_counts_.end(), decode_.madds_uncached.begin(), decode_.madds_uncached.end());
-        decode_counts_.push_back(decode_.cache_bytes_per_token);
-        return view_of(decode_counts_);
-    }
+    val decodeCounts() { return view_of(decode_counts_); }
 
     // Views of the forward-only result: the output (head ignored), or head h's kept weight rows.
     val outputOnly(int id, int head) {
         return id == kOutput ? view_of(output_only_.output) : view_of(output_only_.row_weights.at(head));
     }
 
+    // The last run's, trace's or decode's matrices packed into one Float32Array, so that JS copies
+    // them out in one go (one crossing instead of dozens); layout in pack(). Valid until the next
+    // call into the module: the facade copies it at once.
+    val packed() { return view_of(packed_); }
 
-    // Every result matrix of the last `run`, packed into one Float32Array so that JS copies it
-    // out in one go (one crossing instead of dozens). Layout: [n, then n entries of (id, head,
-    // rows, cols)], then each entry's rows·cols floats in that order. (Header values are small
-    // integers, exact in float32; offsets are summed in JS, where they cannot overflow.)
-    // Valid until the next call into the module: the facade copies it at once.
-    val packed() {
+private:
+    // Every result matrix of the last `run`, packed.
+    void pack_result() {
         const attn::Result& r = result_;
         std::vector<Entry> entries;
         for (auto [id, m] : {std::pair{kX, &r.x}, {kQ, &r.q}, {kK, &r.k}, {kV, &r.v}, {kConcat, &r.concat},
@@ -219,11 +242,9 @@ public:
                 entries.push_back(row_entry(id, h, *v));
             }
         }
-        return pack(entries);
+        pack(entries);
     }
 
-
-private:
     struct Entry { int id, head, rows, cols; const float* data; };
     static Entry matrix_entry(int id, int head, const attn::Matrix& m) { return {id, head, m.rows, m.cols, m.data.data()}; }
     static Entry row_entry(int id, int head, const std::vector<float>& v) {
@@ -232,8 +253,8 @@ private:
 
     // Layout: [n, then n entries of (id, head, rows, cols)], then each entry's rows·cols floats in
     // that order. (Header values are small integers, exact in float32; offsets are summed in JS,
-    // where they cannot overflow.) Valid until the next call into the module.
-    val pack(const std::vector<Entry>& entries) {
+    // where they cannot overflow.)
+    void pack(const std::vector<Entry>& entries) {
         std::size_t offset = 1 + 4 * entries.size(), total = offset;
         for (const Entry& e : entries) total += std::size_t(e.rows) * e.cols;
         packed_.resize(total);
@@ -248,7 +269,6 @@ private:
             std::copy(e.data, e.data + n, packed_.begin() + offset);
             offset += n;
         }
-        return view_of(packed_);
     }
 
     static attn::Progress progress_of(val callback) {
@@ -343,6 +363,8 @@ private:
         config_.position_offset = integer(kOptPositionOffset);
         config_.alibi = flag(kOptAlibi);
     }
+
+    std::vector<std::uint8_t>& byte_input(int id) { return id == kInPadding ? config_.padding : config_.custom_mask; }
 
     attn::Matrix& input_matrix(int id) {
         switch (id) {
@@ -442,7 +464,9 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::class_<WasmEngine>("WasmEngine")
         .constructor<>()
         .function("options", &WasmEngine::options)
+        .function("allocate", &WasmEngine::allocate)
         .function("input", &WasmEngine::input)
+        .function("allocateBytes", &WasmEngine::allocateBytes)
         .function("byteInput", &WasmEngine::byteInput)
         .function("check", &WasmEngine::check)
         .function("release", &WasmEngine::release)
@@ -451,10 +475,9 @@ EMSCRIPTEN_BINDINGS(attention_core) {
         .function("runOutputOnly", &WasmEngine::runOutputOnly)
         .function("outputOnly", &WasmEngine::outputOnly)
         .function("runTrace", &WasmEngine::runTrace)
-        .function("tracePacked", &WasmEngine::tracePacked)
         .function("runDecode", &WasmEngine::runDecode)
-        .function("decodePacked", &WasmEngine::decodePacked)
         .function("decodeCounts", &WasmEngine::decodeCounts)
+        .function("computeTokenEmbeddings", &WasmEngine::computeTokenEmbeddings)
         .function("tokenEmbeddings", &WasmEngine::tokenEmbeddings)
         .function("memoryInUse", &WasmEngine::memoryInUse);
     emscripten::function("simdArchName", &attn::simd_arch_name);
@@ -463,6 +486,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::constant("maxTokensOutputOnly", attn::kMaxTokensOutputOnly);
     emscripten::constant("maxTokensTrace", attn::kMaxTokensTrace);
     emscripten::constant("maxTokensDecode", attn::kMaxTokensDecode);
+    emscripten::constant("maxTraceTiles", attn::kMaxTraceTiles);
     emscripten::constant("maxPositionOffset", attn::kMaxPositionOffset);
     emscripten::constant("maxModelWidth", attn::kMaxModelWidth);
     emscripten::constant("maxEntry", attn::kMaxEntry);

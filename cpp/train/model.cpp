@@ -289,3 +289,45 @@ void backward(const ModelConfig& config, const Parameters& p, const int* inputs,
 }
 
 }  // namespace attn::train
+
+namespace attn::train {
+
+std::size_t parameter_floats(const ModelConfig& config) {
+    const std::size_t C = config.C, V = config.V, hidden = config.mlp ? 4 * C : 0;
+    const std::size_t norm = config.layer_norm ? C : 0;
+    std::size_t per_layer = 4 * C * C + 2 * norm;
+    if (config.mlp) per_layer += 2 * norm + C * hidden + hidden + hidden * C + C;
+    const std::size_t positions = config.positions == Positions::Learned ? std::size_t(config.Tmax) * C : 0;
+    return V * C + positions + config.L * per_layer + 2 * norm + C * V;
+}
+
+// Mirrors what forward() and backward() size above, buffer by buffer.
+std::size_t activation_floats(const ModelConfig& config, int B, int T) {
+    const std::size_t N = std::size_t(B) * T, C = config.C, V = config.V, HS = config.HS();
+    const std::size_t hidden = config.mlp ? 4 * C : 0;
+    std::size_t layer = N * C + 2 * N                         // h1, LN₁ statistics
+                        + 3 * N * C                           // q, k, v
+                        + std::size_t(B) * config.NH * T * T  // attention
+                        + 3 * N * C;                          // context, mid, out
+    if (config.mlp) layer += N * C + 2 * N + 2 * N * hidden;  // h2, LN₂ statistics, fc1, gelu
+    std::size_t floats = N * C + config.L * layer;            // x₀ and the layers
+    if (config.positions == Positions::Sinusoidal) floats += std::size_t(T) * C;
+    floats += N * C + 2 * N + 2 * N * V;                   // h_f, LN_f statistics, logits, probs
+    floats += N * V + 2 * N * C + N * hidden + 4 * N * C;  // d_logits, d_h, d_x, d_big, d_context, d_q, d_k, d_v
+    // linear_backward's transposes: the largest (out·in) or (in·N) of any product
+    floats += std::max({C * V, C * N, hidden * C, hidden * N});
+    // AttentionScratch: q, k, kt, dcontext, dq, dk, dv (T·HS each), v (also dS), at (T·T)
+    floats += 7 * std::size_t(T) * HS + std::size_t(T) * std::max<std::size_t>(T, HS) + std::size_t(T) * T;
+    return floats;
+}
+
+double forward_operations(const ModelConfig& config, int B, int T) {
+    const double N = double(B) * T, C = config.C, V = config.V;
+    double layer = 2 * N * 4 * C * C                      // Q, K, V and W_O
+                   + 4 * double(B) * T * T * C            // scores and A·V over every head
+                   + 50 * double(B) * config.NH * T * T;  // each weight's softmax and copies
+    if (config.mlp) layer += 2 * N * 8 * C * C;
+    return config.L * layer + 2 * N * C * V;
+}
+
+}  // namespace attn::train

@@ -126,4 +126,14 @@ float forward(const ModelConfig& config, const Parameters& parameters, const int
 void backward(const ModelConfig& config, const Parameters& parameters, const int* inputs,
               const int* targets, Activations& activations, Parameters& gradients);
 
+// What a model costs, from its shapes alone (nothing is allocated): the floats of its parameters
+// (gradients and each AdamW moment hold as many), the floats its Activations hold after a forward
+// and backward pass over B sequences of T tokens (scratch included), and the operations of one
+// forward pass: 2 per multiply-add of every matrix product, and for each attention weight the
+// softmax's exponential and bookkeeping and the head's copies, about 50 (measured: with one
+// dimension per head they are most of the time; docs/performance.md).
+std::size_t parameter_floats(const ModelConfig& config);
+std::size_t activation_floats(const ModelConfig& config, int B, int T);
+double forward_operations(const ModelConfig& config, int B, int T);
+
 }  // namespace attn::train

@@ -1,7 +1,10 @@
 #include "train/trainer.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
+
+#include "attention.hpp"
 
 namespace attn::train {
 namespace {
@@ -66,6 +69,84 @@ TrainerConfig default_config(Task task) {
     return c;
 }
 
+double train_flops_per_second() {
+    // What a training step reaches in wasm on this machine (2 cores, Node 20), measured by
+    // bench/trainer-work.mjs: docs/performance.md, "The trainer's work estimate".
+#if ATTN_HAVE_SIMD
+    return 10e9;
+#else
+    return 2.2e9;
+#endif
+}
+
+double trainer_bytes(const TrainerConfig& c, int B, int T) {
+    const ModelConfig model = model_of(c);
+    // parameters, gradients, AdamW's m and v; the activations; the batch's ids and targets
+    return 4.0 * (4.0 * double(parameter_floats(model)) + double(activation_floats(model, B, T)) + 2.0 * B * T);
+}
+
+std::string check_memory(const TrainerConfig& c, int B, int T) {
+    const double bytes = trainer_bytes(c, B, T);
+    if (bytes <= kTrainMemoryBudgetBytes) return {};
+    const double state = 16.0 * double(parameter_floats(model_of(c)));
+    std::ostringstream out;
+    out << "a batch of " << B << " sequences of " << T << " tokens needs about " << mebibytes(bytes)
+        << " (parameters, gradients and AdamW's moments " << mebibytes(state) << ", activations "
+        << mebibytes(bytes - state) << "), more than the trainer's limit of " << mebibytes(kTrainMemoryBudgetBytes);
+    int fitting = 0;
+    for (int low = 1, high = B - 1; low <= high;) {
+        const int mid = low + (high - low) / 2;
+        if (trainer_bytes(c, mid, T) <= kTrainMemoryBudgetBytes) fitting = mid, low = mid + 1;
+        else high = mid - 1;
+    }
+    if (fitting > 0) out << ": at most " << fitting << " sequences of " << T << " tokens fit";
+    else out << ": not even one sequence fits; make dModel, layers or the context length smaller";
+    return out.str();
+}
+
+double step_seconds(const TrainerConfig& c) {
+    const ModelConfig model = model_of(c);
+    const int T = sequence_length(c.task, c.context_length);
+    // the backward pass does about twice the forward's products; AdamW about 10 operations a parameter
+    const double flops = 3 * forward_operations(model, c.batch_size, T) + 10.0 * double(parameter_floats(model));
+    return flops / train_flops_per_second();
+}
+
+double evaluate_seconds(const TrainerConfig& c, int count) {
+    const ModelConfig model = model_of(c);
+    return forward_operations(model, count, sequence_length(c.task, c.context_length)) / train_flops_per_second();
+}
+
+namespace {
+
+// `subject` (what was asked: "step(100000)") would do `count` units of `each` seconds.
+std::string over_time(const std::string& subject, int count, double each, const char* unit, const char* per) {
+    if (count * each <= kMaxCallSeconds) return {};
+    std::ostringstream out;
+    out << subject << " would take about " << duration_text(count * each) << " (about "
+        << duration_text(each) << " " << per << " for this model), more than the " << duration_text(kMaxCallSeconds)
+        << " one call may take";
+    const int most = static_cast<int>(std::floor(kMaxCallSeconds / each));
+    if (most >= 1) out << ": at most " << most << " " << unit << " per call; call it again for more";
+    return out.str();
+}
+
+}  // namespace
+
+std::string check_steps(const TrainerConfig& c, int count) {
+    return over_time("step(" + std::to_string(count) + ")", count, step_seconds(c), "steps", "a step");
+}
+
+std::string check_evaluation(const TrainerConfig& c, int count) {
+    return over_time("evaluate(" + std::to_string(count) + ")", count, evaluate_seconds(c, 1), "sequences", "a sequence");
+}
+
+std::string check_batch_work(const TrainerConfig& c, int B, int T) {
+    const double each = 3 * forward_operations(model_of(c), 1, T) / train_flops_per_second();
+    const std::string subject = "a batch of " + std::to_string(B) + " sequences of " + std::to_string(T) + " tokens";
+    return over_time(subject, B, each, "sequences", "a sequence");
+}
+
 std::string validate(const TrainerConfig& c) {
     std::ostringstream out;
     TaskData data;
@@ -89,6 +170,15 @@ std::string validate(const TrainerConfig& c) {
     }
     if (c.task == Task::Text && c.context_length >= static_cast<int>(data.corpus.size())) {
         out << "contextLength must be shorter than the corpus (" << data.corpus.size() << " characters)";
+        return out.str();
+    }
+    problem = check_memory(c, c.batch_size, sequence_length(c.task, c.context_length));
+    if (!problem.empty()) return "batchSize: " + problem;
+    const double step = step_seconds(c);
+    if (step > kMaxCallSeconds) {
+        out << "one training step of this model would take about " << duration_text(step)
+            << ", more than the " << duration_text(kMaxCallSeconds)
+            << " one call may take: make batchSize, contextLength, dModel or layers smaller";
         return out.str();
     }
     return {};

@@ -36,7 +36,38 @@ inline constexpr int kMaxTrainWidth = 256;
 inline constexpr int kMaxTrainLayers = 4;
 inline constexpr int kMaxTrainBatch = 256;
 
-// "" when the config can be trained, else a message naming the problem.
+// One trainer's memory: its parameters, gradients and AdamW's two moments, and the activations
+// of one batch (its own, or one handed to loss_and_gradients).
+inline constexpr double kTrainMemoryBudgetBytes = 512.0 * 1024 * 1024;
+
+// The longest a synchronous call (a step, an evaluation) may take: longer work is done in slices
+// (several calls), so that a caller never waits minutes without a way out.
+inline constexpr double kMaxCallSeconds = 2.0;
+
+// Floating-point operations per second this build reaches in a training step (docs/performance.md,
+// "The trainer's work estimate"): what turns a model's FLOPs into seconds.
+double train_flops_per_second();
+
+// Bytes a trainer of `config` holds with activations for B sequences of T tokens.
+double trainer_bytes(const TrainerConfig& config, int B, int T);
+
+// "" when a trainer of `config` with activations for B sequences of T tokens fits
+// kTrainMemoryBudgetBytes, else a message naming the sizes and the largest batch that fits.
+std::string check_memory(const TrainerConfig& config, int B, int T);
+
+// Estimated seconds of one optimizer step, and of an evaluation on `count` sequences.
+double step_seconds(const TrainerConfig& config);
+double evaluate_seconds(const TrainerConfig& config, int count);
+
+// "" when `count` steps (or evaluated sequences) take at most about kMaxCallSeconds, else a
+// message with the estimate and the most one call may do.
+std::string check_steps(const TrainerConfig& config, int count);
+std::string check_evaluation(const TrainerConfig& config, int count);
+// The same for the loss and gradients of one batch of B sequences of T tokens.
+std::string check_batch_work(const TrainerConfig& config, int B, int T);
+
+// "" when the config can be trained, else a message naming the problem (its memory and the time
+// of one step included).
 std::string validate(const TrainerConfig& config);
 
 struct Evaluation {

@@ -204,9 +204,16 @@ TEST_CASE("past the budget, the decode is told how many tokens fit, not to use t
     decode.T = decode.S = number_after(problem, "at most");
     CHECK(attn::validate_sizes(decode).empty());
 
-    // The largest trace (64 tokens, 1 × 1 tiles, 1 024 heads of one column) fits the budget.
+    // The largest trace (64 tokens, 1 × 1 tiles, 1 024 heads of one column) fits the memory budget,
+    // but not the tiles a trace may hold (each becomes JavaScript objects): 16 such heads do.
     attn::CallSizes trace = sizes(attn::kMaxTokensTrace, 1024, 1024);
     trace.output_only = trace.trace = true;
     trace.block_rows = trace.block_keys = 1;
+    CHECK(attn::bytes_needed(trace) <= attn::kMemoryBudgetBytes);
+    CHECK_THAT(attn::validate_sizes(trace), StartsWith("the trace would record 4194304 tiles"));
+    trace = sizes(attn::kMaxTokensTrace, 16, 16);
+    trace.output_only = trace.trace = true;
+    trace.block_rows = trace.block_keys = 1;
+    CHECK(attn::trace_tiles(trace) == attn::kMaxTraceTiles);
     CHECK(attn::validate_sizes(trace).empty());
 }
