@@ -22,7 +22,10 @@ for (const build of BUILDS) {
       assert.equal(info.build, build);
       if (build === 'simd') assert.match(info.simdPath, /^xsimd sse4\.1 → wasm simd128$/);
       else assert.match(info.simdPath, /scalar/);
-      assert.deepEqual(info.limits, { maxTokens: 1024, maxTokensOutputOnly: 8192, maxTokensTrace: 64, maxTokensDecode: 256, maxPositionOffset: 1000000, maxDModel: 1024, maxEntry: 1e6, maxTokenBytes: 1024, memoryBudgetBytes: 1536 * 1024 * 1024 });
+      assert.deepEqual(info.limits, {
+        maxTokens: 1024, maxTokensOutputOnly: 8192, maxTokensTrace: 64, maxTokensDecode: 256, maxTraceTiles: 65536, maxPositionOffset: 1000000,
+        maxDModel: 1024, maxEntry: 1e6, maxTokenBytes: 1024, memoryBudgetBytes: 1536 * 1024 * 1024, trainMemoryBudgetBytes: 512 * 1024 * 1024, maxCallSeconds: 2,
+      });
     });
 
     test('reproduces the worked example to 3 decimals', () => {

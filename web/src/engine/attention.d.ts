@@ -197,6 +197,8 @@ export interface AttentionEngine {
       maxTokens: number; maxTokensOutputOnly: number; maxDModel: number;
       /** T of flashTrace() (and its largest tile side) and of decode() */
       maxTokensTrace: number; maxTokensDecode: number;
+      /** tiles one flashTrace() may record: heads × query blocks × key tiles */
+      maxTraceTiles: number;
       maxPositionOffset: number;
       /** |entry| of embeddings and weights */
       maxEntry: number;
@@ -204,6 +206,10 @@ export interface AttentionEngine {
       maxTokenBytes: number;
       /** what one call may hold in the engine's memory; a call past it is refused, saying what fits */
       memoryBudgetBytes: number;
+      /** what one trainer may hold (parameters, gradients, AdamW's moments, one batch's activations) */
+      trainMemoryBudgetBytes: number;
+      /** the estimated seconds one step(), evaluate() or createTrainer()'s step may take */
+      maxCallSeconds: number;
     };
   };
   /** Bytes of WebAssembly memory the engine has reserved (it grows and never shrinks). */
@@ -230,8 +236,10 @@ export interface AttentionEngine {
   flashTrace(config: AttentionConfig, options: { blockRows: number; blockKeys: number }): FlashTraceResult;
   /** Causal generation with a KV cache, one token per step (T ≤ 256, mask "causal", self-attention). */
   decode(config: AttentionConfig): DecodeResult;
-  /** A trainer of a tiny decoder-only transformer on a task (README "Training"). */
+  /** A trainer of a tiny decoder-only transformer on a task (docs/api.md "Training"). */
   createTrainer(config?: TrainerConfigInput): Trainer;
+  /** What a trainer of `config` would cost, without making one; throws what createTrainer would. */
+  trainingEstimate(config?: TrainerConfigInput): { bytes: number; stepSeconds: number };
   /** The vectors "one vector per token" gives these tokens (no positions), without running attention. */
   tokenEmbeddings(tokens: string[], dModel: number): Matrix;
 }
@@ -264,8 +272,11 @@ export interface TrainerRun {
 
 export interface Trainer {
   readonly config: Readonly<TrainerConfig>;
-  /** n AdamW steps on fresh batches; step counts every step since creation. */
+  /** The core's estimate of one step's seconds on this build (from the model's FLOPs). */
+  readonly stepSeconds: number;
+  /** n AdamW steps on fresh batches; step counts every step since creation. Refused past about 2 s of work. */
   step(n?: number): { step: number; loss: number };
+  /** Refused past about 2 s of work (the message says how many sequences fit). */
   evaluate(count?: number): { loss: number; accuracy: number };
   run(tokens: (number | string)[]): TrainerRun;
   /** By name: wte, wpe, layers.l.ln1.g, layers.l.wq, …, lnf.g, unembed (copies). */

@@ -6,11 +6,11 @@
 //   result.perHead[0].weights  // { rows: 2, cols: 2, data: Float32Array }
 //
 // The API is documented in README.md ("The JavaScript API"); types in attention.d.ts.
-import { normaliseConfig, quoted } from './config.js';
+import { engineFailure, isOwnError, normaliseConfig, quoted } from './config.js';
 import { BYTE_INPUT, DECODE_OUTPUT, HEAD_OUTPUT, INPUT, MODEL_OUTPUT, OPTION_NAMES, POSITIONAL, TRACE_OUTPUT } from './module-ids.js';
 import { attentionMemory } from './memory-figures.js';
 import { loadModule, pickBuild } from './load-module.js';
-import { Trainer } from './trainer.js';
+import { Trainer, trainingEstimate } from './trainer.js';
 
 const invert = (table) => {
   const names = [];
@@ -81,10 +81,11 @@ const IMPLEMENTATIONS = Object.freeze({ simd: true, reference: true });
 // whether each is in range is the core's check.
 function wholeNumbers(value, name) {
   if (!Array.isArray(value)) throw new Error(`${name} must be an array of whole numbers (query rows)`);
-  for (let n = 0; n < value.length; ++n) {
-    if (!Number.isInteger(value[n])) throw new Error(`${name}[${n}] must be a whole number (got ${quoted(value[n])})`);
+  const list = Array.from({ length: value.length }, (_, n) => value[n]);  // (read once: the core reads the copy)
+  for (let n = 0; n < list.length; ++n) {
+    if (!Number.isInteger(list[n])) throw new Error(`${name}[${n}] must be a whole number (got ${quoted(list[n])})`);
   }
-  return value;
+  return list;
 }
 
 // onProgress as the core calls it: an exception must not unwind through WebAssembly (it would skip
@@ -124,6 +125,7 @@ class AttentionEngine {
   #lastSourceTokens = null;
   #inputViews = [];       // per input id: { rows, cols, view } of the last input() call
   #running = false;       // a call is in progress (a progress callback may not start another)
+  #callersThrow = null;   // { error }: what the caller's onProgress threw, passed on unchanged
 
   constructor(module, build) {
     // One core object for the engine's lifetime: it keeps its buffers between calls.
@@ -137,11 +139,14 @@ class AttentionEngine {
         maxTokensOutputOnly: module.maxTokensOutputOnly,
         maxTokensTrace: module.maxTokensTrace,
         maxTokensDecode: module.maxTokensDecode,
+        maxTraceTiles: module.maxTraceTiles,
         maxPositionOffset: module.maxPositionOffset,
         maxDModel: module.maxModelWidth,
         maxEntry: module.maxEntry,
         maxTokenBytes: module.maxTokenBytes,
         memoryBudgetBytes: module.memoryBudgetBytes,
+        trainMemoryBudgetBytes: module.trainMemoryBudgetBytes,
+        maxCallSeconds: module.maxCallSeconds,
       }),
     });
   }
@@ -183,7 +188,10 @@ class AttentionEngine {
       const problem = outputOnly
         ? this.#core.runOutputOnly(...this.#tokensToSend(c), rows, progress.callback)
         : this.#core.run(...this.#tokensToSend(c), progress.callback);
-      if (progress.thrown) throw progress.error;
+      if (progress.thrown) {
+        this.#callersThrow = { error: progress.error };  // (thrown on as it is: it is the caller's own)
+        throw progress.error;
+      }
       this.#throwIf(problem);
       return outputOnly ? this.#readOutputOnly(c, rows, outputInto) : this.#readResult(c);
     });
@@ -195,8 +203,10 @@ class AttentionEngine {
    * keys, skipped } and, unless skipped, its logits, the running max and sum after it, the
    * rescale factor e^(m_old − m_new) and the partial output. See README "The JavaScript API".
    */
-  flashTrace(config, { blockRows, blockKeys } = {}) {
+  flashTrace(config, tile = {}) {
     return this.#guarded(() => {
+      if (!tile || typeof tile !== 'object') throw new Error('flashTrace() needs the tile as { blockRows, blockKeys }');
+      const { blockRows, blockKeys } = tile;
       for (const [name, value] of [['blockRows', blockRows], ['blockKeys', blockKeys]]) {
         if (!Number.isInteger(value)) throw new Error(`${name} must be a whole number (got ${quoted(value)})`);
       }
@@ -207,7 +217,7 @@ class AttentionEngine {
       this.#writeInputs(c);
       this.#throwIf(this.#core.runTrace(...this.#tokensToSend(c)));
       const parts = { context: [] };
-      for (const entry of unpack(this.#core.tracePacked().slice())) {
+      for (const entry of unpack(this.#core.packed().slice())) {
         const name = TRACE_NAME[entry.id];
         const matrix = { rows: entry.rows, cols: entry.cols, data: entry.data };
         if (name === 'context') parts.context[entry.head] = matrix;
@@ -241,7 +251,7 @@ class AttentionEngine {
       this.#writeInputs(c);
       this.#throwIf(this.#core.runDecode(this.#tokensToSend(c)[0]));
       const parts = { weights: [] };
-      for (const entry of unpack(this.#core.decodePacked().slice())) {
+      for (const entry of unpack(this.#core.packed().slice())) {
         const name = DECODE_NAME[entry.id];
         const matrix = { rows: entry.rows, cols: entry.cols, data: entry.data };
         if (name === 'weights') parts.weights[entry.head] = matrix;
@@ -272,7 +282,8 @@ class AttentionEngine {
       const c = normaliseConfig({ tokens, dModel }, { limits: this.info.limits });
       this.#writeOptions(c.options);
       this.#throwIf(this.#core.check());
-      return { rows: tokens.length, cols: dModel, data: this.#core.tokenEmbeddings(tokens).slice() };
+      this.#throwIf(this.#core.computeTokenEmbeddings(c.tokens));  // (the copy: the caller's array is not read again)
+      return { rows: c.T, cols: c.options.dModel, data: this.#core.tokenEmbeddings().slice() };
     });
   }
 
@@ -282,6 +293,14 @@ class AttentionEngine {
    */
   createTrainer(options = {}) {
     return new Trainer(this.#module, options);
+  }
+
+  /**
+   * What a trainer of `options` would cost, without making one: { bytes, stepSeconds } (the
+   * estimate of one step on this build). Throws what createTrainer would throw.
+   */
+  trainingEstimate(options = {}) {
+    return trainingEstimate(this.#module, options);
   }
 
   /** Bytes of WebAssembly memory the engine has reserved (it grows, and never shrinks). */
@@ -305,11 +324,17 @@ class AttentionEngine {
     try {
       return call();
     } catch (error) {
-      this.#core.release();
       this.#lastTokens = null;
       this.#lastSourceTokens = null;
       this.#inputViews = [];
-      throw error;
+      try {
+        this.#core.release();
+      } catch (releaseError) {
+        throw engineFailure(releaseError);
+      }
+      const callers = this.#callersThrow;
+      this.#callersThrow = null;
+      throw isOwnError(error) || (callers && error === callers.error) ? error : engineFailure(error);
     } finally {
       this.#running = false;
     }
@@ -319,14 +344,24 @@ class AttentionEngine {
     if (problem) throw new Error(problem);
   }
 
+  // Every input's entries are read from the caller first (read(): checked, in JavaScript's own
+  // arrays), then each is copied into the storage the core sized for it, through a view taken
+  // after that allocation: no caller code and no allocation runs while a view is open.
   #writeInputs(c) {
-    if (c.embeddings) this.#writeInput(INPUT.embeddings, c.embeddings);
-    if (c.source?.embeddings) this.#writeInput(INPUT.sourceEmbeddings, c.source.embeddings);
-    if (c.weightMatrices) {
-      for (const name of ['wq', 'wk', 'wv', 'wo']) this.#writeInput(INPUT[name], c.weightMatrices[name]);
-    }
-    if (c.customMask) c.customMask.writeInto(this.#core.byteInput(BYTE_INPUT.customMask, c.customMask.rows * c.customMask.cols));
-    if (c.padding) c.padding.writeInto(this.#core.byteInput(BYTE_INPUT.padding, c.padding.cols));
+    const matrices = [];
+    if (c.embeddings) matrices.push([INPUT.embeddings, c.embeddings]);
+    if (c.source?.embeddings) matrices.push([INPUT.sourceEmbeddings, c.source.embeddings]);
+    if (c.weightMatrices) for (const name of ['wq', 'wk', 'wv', 'wo']) matrices.push([INPUT[name], c.weightMatrices[name]]);
+    const bytes = [];
+    if (c.customMask) bytes.push([BYTE_INPUT.customMask, c.customMask]);
+    if (c.padding) bytes.push([BYTE_INPUT.padding, c.padding]);
+    const matrixData = matrices.map(([, source]) => source.read());
+    const byteData = bytes.map(([, source]) => source.read());
+    matrices.forEach(([id, source], n) => this.#writeInput(id, source, matrixData[n]));
+    bytes.forEach(([id], n) => {
+      this.#throwIf(this.#core.allocateBytes(id, byteData[n].length));
+      this.#core.byteInput(id).set(byteData[n]);
+    });
   }
 
   #writeOptions(options) {
@@ -370,14 +405,14 @@ class AttentionEngine {
   // while the shape stays the same (the core then keeps the same buffer): one Embind call less per
   // matrix, which is a fifth of a (6, 3, 1) forward. A view goes stale only when wasm memory grows
   // (it is then detached: length 0).
-  #writeInput(id, matrix) {
-    const { rows, cols } = matrix;
+  #writeInput(id, { rows, cols }, data) {
     let cached = this.#inputViews[id];
     if (!cached || cached.rows !== rows || cached.cols !== cols || cached.view.length !== rows * cols) {
-      cached = { rows, cols, view: this.#core.input(id, rows, cols) };
+      this.#throwIf(this.#core.allocate(id, rows, cols));
+      cached = { rows, cols, view: this.#core.input(id) };
       this.#inputViews[id] = cached;
     }
-    matrix.writeInto(cached.view);
+    cached.view.set(data);
   }
 
   // Copies every result out of wasm memory in one go (the core packs them into one array), so

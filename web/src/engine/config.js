@@ -13,6 +13,34 @@ function fail(message) {
   throw new Error(message);
 }
 
+/**
+ * Runs a call into the core. The bindings return problems as text and catch what C++ throws
+ * (cpp/bindings/guarded.hpp); anything that still arrives here (a WebAssembly trap, a foreign
+ * exception) becomes an Error that says the engine failed, never a bare number.
+ */
+export function callCore(work) {
+  try {
+    return work();
+  } catch (error) {
+    throw engineFailure(error);
+  }
+}
+
+/** What the core threw, as an Error that says the engine failed. */
+export function engineFailure(error) {
+  const detail = error instanceof Error ? error.message : typeof error === 'number' ? `C++ exception at ${error}` : String(error);
+  return new Error(`the engine failed: ${detail}`, { cause: error });
+}
+
+/** True for what JavaScript code throws on purpose (an Error), false for a trap or a foreign exception. */
+export const isOwnError = (error) => error instanceof Error && !(error instanceof WebAssembly.RuntimeError);
+
+// A lone surrogate (half of a UTF-16 pair) is no character: UTF-8, as the core stores strings,
+// cannot hold it, so a string the core hands back (a vocabulary) would come back as another one.
+// (Tokens of compute() never come back from the core: there a lone surrogate is kept as given.)
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const wellFormed = (text) => !LONE_SURROGATE.test(text);
+
 // A caller's value in a message: short, and never "[object Object]".
 export function quoted(value) {
   if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
@@ -48,13 +76,17 @@ function oneOf(value, name, table, fallback) {
   return table[chosen];
 }
 
-// Checked index by index: forEach would skip the holes of a sparse array ([, 'a']).
+// A copy, checked index by index (forEach would skip the holes of a sparse array ([, 'a'])): the
+// core reads the copy, so each entry of the caller's array is read once.
 function stringList(value, name) {
   if (!Array.isArray(value)) fail(`${name} must be an array of strings`);
-  for (let t = 0; t < value.length; ++t) {
-    if (typeof value[t] !== 'string') fail(`${name}[${t}] must be a string`);
+  const list = new Array(value.length);
+  for (let t = 0; t < list.length; ++t) {
+    const text = value[t];
+    if (typeof text !== 'string') fail(`${name}[${t}] must be a string`);
+    list[t] = text;
   }
-  return value;
+  return list;
 }
 
 // Bytes of a string in UTF-8, as Embind copies it (a lone surrogate becomes 3 bytes).
@@ -82,9 +114,10 @@ function longestUtf8(lists, limit) {
 }
 
 /**
- * A number[][] or a { rows, cols, data } matrix, described by its shape; its entries are checked
- * and written later, straight into the engine's storage (`writeInto(view)`), once the core has
- * accepted the shape: a matrix of the wrong size is refused before anything is copied.
+ * A number[][] or a { rows, cols, data } matrix, described by its shape. Once the core has accepted
+ * the shape (a matrix of the wrong size is refused before any entry is read), `read()` checks and
+ * copies the entries into JavaScript's own array — so that no caller code runs while a view of
+ * wasm memory is open — and the engine then copies that into its storage.
  */
 function matrixSource(value, name, maxEntry) {
   const checkEntry = (entry, r, c) => {
@@ -93,27 +126,31 @@ function matrixSource(value, name, maxEntry) {
     // say what it was. (Every other value is the core's to check.)
     if (Number.isFinite(entry) && !Number.isFinite(Math.fround(entry))) fail(`${name}[${r}][${c}] = ${entry} is too large (the limit is ±${maxEntry})`);
   };
-  if (value && typeof value === 'object' && ArrayBuffer.isView(value.data)) {
-    const { rows, cols, data } = value;
+  const data = value && typeof value === 'object' ? value.data : undefined;
+  if (ArrayBuffer.isView(data)) {
+    const { rows, cols } = value;
     if (!Number.isInteger(rows) || !Number.isInteger(cols) || rows < 0 || cols < 0 || data.length !== rows * cols) {
       fail(`${name} must have whole-number rows and cols and rows·cols entries in data`);
     }
     return {
       rows, cols,
-      writeInto(view) {
+      // (A typed array's entries run no caller code: a Float32Array is copied as it is.)
+      read() {
         if (!(data instanceof Float32Array)) {
           for (let n = 0; n < data.length; ++n) checkEntry(Number(data[n]), Math.floor(n / cols), n % cols);
         }
-        view.set(data);
+        return data;
       },
     };
   }
   if (!Array.isArray(value)) fail(`${name} must be an array of rows (number[][]) or { rows, cols, data }`);
   const rows = value.length;
-  const cols = rows > 0 && Array.isArray(value[0]) ? value[0].length : 0;
+  const first = rows > 0 ? value[0] : undefined;
+  const cols = Array.isArray(first) ? first.length : 0;
   return {
     rows, cols,
-    writeInto(view) {
+    read() {
+      const out = new Float32Array(rows * cols);
       for (let r = 0; r < rows; ++r) {
         const row = value[r];
         if (!Array.isArray(row)) fail(`${name}[${r}] must be an array of numbers`);
@@ -121,22 +158,25 @@ function matrixSource(value, name, maxEntry) {
         for (let c = 0; c < cols; ++c) {
           const entry = row[c];
           checkEntry(entry, r, c);
-          view[r * cols + c] = entry;
+          out[r * cols + c] = entry;
         }
       }
+      return out;
     },
   };
 }
 
-// boolean[] or boolean[][] (true = masked / padding), described by its shape; written as bytes,
-// row-major, once the core has accepted the shape.
+// boolean[] or boolean[][] (true = masked / padding), described by its shape; `read()` gives its
+// bytes, row-major, once the core has accepted the shape.
 function bytesSource(value, name, nested) {
   if (!Array.isArray(value)) fail(`${name} must be ${nested ? 'an array of rows of true/false' : 'an array of true/false'}`);
   const rows = nested ? value.length : 1;
-  const cols = nested ? (Array.isArray(value[0]) ? value[0].length : 0) : value.length;
+  const first = nested && rows > 0 ? value[0] : undefined;
+  const cols = nested ? (Array.isArray(first) ? first.length : 0) : value.length;
   return {
     rows, cols,
-    writeInto(view) {
+    read() {
+      const out = new Uint8Array(rows * cols);
       for (let r = 0; r < rows; ++r) {
         const row = nested ? value[r] : value;
         if (!Array.isArray(row)) fail(`${name} must be an array of rows of true/false`);
@@ -144,9 +184,10 @@ function bytesSource(value, name, nested) {
         for (let c = 0; c < cols; ++c) {
           const entry = row[c];
           if (typeof entry !== 'boolean' && entry !== 0 && entry !== 1) fail(`${name}${nested ? `[${r}]` : ''}[${c}] must be true or false`);
-          view[r * cols + c] = entry ? 1 : 0;
+          out[r * cols + c] = entry ? 1 : 0;
         }
       }
+      return out;
     },
   };
 }
@@ -164,8 +205,19 @@ function maskFillValue(value) {
  * left out when embeddings are given: T is then the number of embedding rows.
  * limits: the engine's { maxEntry, maxTokenBytes }.
  */
-export function normaliseConfig(config, { outputOnly = false, limits }) {
-  if (!config || typeof config !== 'object') fail('compute() needs a config object');
+// The fields of a config, each read from the caller's object once (a getter could answer
+// differently the second time). (An object literal: V8 builds it in a fraction of a microsecond.)
+const readFields = (c) => ({
+  tokens: c.tokens, embeddings: c.embeddings, source: c.source, seed: c.seed, weights: c.weights, mask: c.mask,
+  customMask: c.customMask, padding: c.padding, temperature: c.temperature, heads: c.heads, dModel: c.dModel,
+  kvHeads: c.kvHeads, positional: c.positional, positionOffset: c.positionOffset, alibi: c.alibi, window: c.window,
+  prefix: c.prefix, maskFill: c.maskFill, maskBeforeScale: c.maskBeforeScale, scale: c.scale,
+  naiveSoftmax: c.naiveSoftmax, softmaxOver: c.softmaxOver,
+});
+
+export function normaliseConfig(callerConfig, { outputOnly = false, limits }) {
+  if (!callerConfig || typeof callerConfig !== 'object') fail('compute() needs a config object');
+  const config = readFields(callerConfig);
   const anonymous = outputOnly && config.tokens === undefined;
   if (anonymous && config.embeddings === undefined) fail('tokens may only be left out when embeddings are given');
   const tokens = anonymous ? [] : stringList(config.tokens, 'tokens');
@@ -174,9 +226,10 @@ export function normaliseConfig(config, { outputOnly = false, limits }) {
   let source = null;
   if (config.source !== undefined) {
     if (!config.source || typeof config.source !== 'object') fail('source must be { tokens, embeddings? }');
+    const { tokens: sourceTokens, embeddings: sourceEmbeddings } = config.source;
     source = {
-      tokens: stringList(config.source.tokens, 'source.tokens'),
-      embeddings: config.source.embeddings === undefined ? null : matrixSource(config.source.embeddings, 'source.embeddings', limits.maxEntry),
+      tokens: stringList(sourceTokens, 'source.tokens'),
+      embeddings: sourceEmbeddings === undefined ? null : matrixSource(sourceEmbeddings, 'source.embeddings', limits.maxEntry),
     };
   }
 
@@ -192,8 +245,9 @@ export function normaliseConfig(config, { outputOnly = false, limits }) {
     weightsKind = WEIGHTS_KIND.explicit;
     weightMatrices = {};
     for (const name of WEIGHT_NAMES) {
-      if (weights[name] === undefined) fail(`weights.${name} is missing: give wq, wk, wv and wo`);
-      weightMatrices[name] = matrixSource(weights[name], name, limits.maxEntry);
+      const matrix = weights[name];
+      if (matrix === undefined) fail(`weights.${name} is missing: give wq, wk, wv and wo`);
+      weightMatrices[name] = matrixSource(matrix, name, limits.maxEntry);
     }
   } else {
     fail(`unknown weights ${quoted(weights)}: use "identity", "random" or { wq, wk, wv, wo }`);

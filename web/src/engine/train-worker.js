@@ -6,8 +6,8 @@
 //            at once to `steps` more steps (a link's model); `example`: the tokens the maps show
 //        { type: 'train' } | { type: 'pause' } | { type: 'step', n } | { type: 'example', tokens }
 //        { type: 'lesson', id, layer }   a layer's input and trained W_Q, W_K, W_V, W_O
-//   out: { type: 'opened', config, step }            the trainer is ready (or { type: 'error', message })
-//        { type: 'state', step, loss, accuracy, running, run }   after each chunk: loss and accuracy
+//   out: { type: 'opened', config, step, stepSeconds }   the trainer is ready (or { type: 'error', message })
+//        { type: 'state', step, target, loss, accuracy, running, run }   after each chunk: loss and accuracy
 //            on fresh sequences of the task (the trainer's evaluate); run: the model
 //            on the example ({ predictions, targets, maps: [layer][head] Float32Array T × T })
 //        { type: 'lesson', id, tokens, input, weights, maps }   the example the layer saw
@@ -15,7 +15,8 @@ import { createAttention } from './attention.js';
 import { openCheckpoint } from './checkpoint.js';
 
 const CHUNK_MS = 150;          // a chunk of steps: the panel is drawn about 6 times a second
-const EVALUATION_SEQUENCES = 64;  // fresh sequences behind each accuracy point of the curve
+const EVALUATION_SEQUENCES = 64;  // fresh sequences behind each accuracy point of the curve (at most)
+const EVALUATION_SECONDS = 0.25;  // … and no more than this much work for it
 
 let engine = null;
 let engineBuild = null;
@@ -46,8 +47,15 @@ function runExample() {
   };
 }
 
+// Sequences for one point of the curve: an evaluation costs about a third of a step per sequence
+// of the batch (the forward pass alone), so a large model is evaluated on fewer.
+function evaluationSize() {
+  const perSequence = trainer.stepSeconds / (3 * trainer.config.batchSize);
+  return Math.max(1, Math.min(EVALUATION_SEQUENCES, Math.floor(EVALUATION_SECONDS / perSequence)));
+}
+
 function post(running) {
-  const { loss, accuracy } = trainer.evaluate(EVALUATION_SEQUENCES);
+  const { loss, accuracy } = trainer.evaluate(evaluationSize());
   let run = null;
   let runError = null;
   try {
@@ -56,13 +64,15 @@ function post(running) {
     runError = error.message;
   }
   const transfer = run ? run.maps.flat().map((data) => data.buffer) : [];
-  self.postMessage({ type: 'state', step: trainer.steps, loss, accuracy, running, run, runError }, transfer);
+  self.postMessage({ type: 'state', step: trainer.steps, target, loss, accuracy, running, run, runError }, transfer);
 }
 
+// Steps in slices of about CHUNK_MS (never more than one call of the core may do), so that a
+// pause or a new sequence is read between two slices however long the training is.
 function chunk() {
   scheduled = false;
   if (!running || !trainer) return;
-  let n = Math.max(1, Math.floor(CHUNK_MS / msPerStep));
+  let n = Math.max(1, Math.min(Math.floor(CHUNK_MS / msPerStep), Math.floor(1 / trainer.stepSeconds)));
   if (target !== null) n = Math.min(n, target - trainer.steps);
   if (n > 0) {
     const start = performance.now();
@@ -92,8 +102,9 @@ async function open({ build, config, checkpoint, steps = 0, example: tokens = []
   trainer = next;
   running = false;
   target = null;
+  msPerStep = 1000 * trainer.stepSeconds;  // the core's estimate, until the first slice is measured
   example = tokens;
-  self.postMessage({ type: 'opened', config: trainer.config, step: trainer.steps });
+  self.postMessage({ type: 'opened', config: trainer.config, step: trainer.steps, stepSeconds: trainer.stepSeconds });
   if (steps > 0) {
     target = steps;
     running = true;
@@ -105,8 +116,9 @@ async function open({ build, config, checkpoint, steps = 0, example: tokens = []
 
 const handlers = {
   open,
-  train() {
-    target = null;
+  // Train on: without end, or (a link's model) until step `to`.
+  train({ to = null }) {
+    target = to;
     running = true;
     schedule();
   },
@@ -115,10 +127,10 @@ const handlers = {
     target = null;
     post(false);
   },
-  step({ n }) {
+  step() {
     running = false;
     target = null;
-    trainer.step(n);
+    trainer.step(1);
     post(false);
   },
   example({ tokens }) {

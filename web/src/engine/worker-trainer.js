@@ -27,16 +27,18 @@ export class WorkerTrainer {
     this.#worker.postMessage({ type: 'open', build, config, checkpoint, steps, example });
   }
 
-  train() {
-    this.#worker.postMessage({ type: 'train' });
+  /** Trains on, in slices: without end, or until step `to`. */
+  train(to = null) {
+    this.#worker.postMessage({ type: 'train', to });
   }
 
   pause() {
     this.#worker.postMessage({ type: 'pause' });
   }
 
-  step(n = 1) {
-    this.#worker.postMessage({ type: 'step', n });
+  /** One step. */
+  step() {
+    this.#worker.postMessage({ type: 'step' });
   }
 
   /** The sequence whose predictions and maps are reported (ids or vocabulary tokens). */
