@@ -21,8 +21,9 @@ export async function startBrowser() {
   const base = `http://127.0.0.1:${server.address().port}/`;
   const browser = await launchChromium();
 
-  // A fresh page at 1280 px that records every page error and console error.
-  async function open(hash = '', { locale = 'en-US' } = {}) {
+  // A fresh page at 1280 px that records every page error and console error. `ready`: what shows
+  // the lesson is drawn (a table's output cell; from 8 tokens on the lesson draws canvases).
+  async function open(hash = '', { locale = 'en-US', ready = 'section.lesson-step:not(.parked) td[data-matrix="output"]' } = {}) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
     const page = await context.newPage();
     const errors = [];
@@ -32,7 +33,7 @@ export async function startBrowser() {
       if (message.type() === 'warning' && /head view|shuffle run|companion/.test(message.text())) errors.push(`console: ${message.text()}`);
     });
     await page.goto(`${base}index.html${hash}`);
-    await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="output"]');
+    await page.waitForSelector(ready);
     await page.waitForSelector('#head-split [data-hs-part]');
     await openSettings(page);
     return { page, errors, close: () => context.close() };

@@ -252,6 +252,32 @@ test('a heavy config: the panels wait for a click instead of running the engine 
   }
 });
 
+test('tiny tiles count as work: 1 × 1 tiles of 64 tokens and 24 heads wait for a click, with no task over 50 ms before it', async () => {
+  const sentence = Array.from({ length: 64 }, (_, t) => `w${t}`).join('+');
+  const { page, errors, close } = await harness.open(`#s=${sentence}&d=24&h=24&br=1&bc=1`, { ready: 'section.lesson-step:not(.parked) [data-matrix="output"]' });
+  try {
+    await page.evaluate(() => {
+      window.longTasks = [];
+      new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((entry) => entry.duration))).observe({ type: 'longtask' });
+    });
+    await toPanel(page, 'flash-view');
+    await page.waitForSelector('#flash-view [data-modern-compute]');
+    assert.equal(await page.$('#flash-view [data-step-buttons="flash"]'), null);
+    assert.deepEqual(await page.evaluate(() => window.longTasks.filter((ms) => ms > 50)), []);
+    // Asked for, the engine says why it cannot (98 304 tiles), and the tile can be changed there.
+    await page.click('#flash-view [data-modern-compute]');
+    await page.waitForSelector('#flash-br');
+    assert.match(await page.textContent('#flash-view'), /the trace would record 98304 tiles \(24 heads of 64 × 64\)/);
+    // Larger tiles are light again: the trace is drawn without asking.
+    await page.selectOption('#flash-br', '16');
+    await page.selectOption('#flash-bc', '16');
+    await page.waitForSelector('#flash-view [data-step-buttons="flash"]');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('screenshots: the three panels and the mask step with ALiBi, in English and Chinese, at 1440 and 375 px; nothing wider than the window at 375', async () => {
   for (const [lang, width] of [['en', 1440], ['zh-CN', 1440], ['en', 375], ['zh-CN', 375]]) {
     const { page, errors, close } = await harness.open(`#preset=journey&lang=${lang}&pos=rope&alibi=1&tile=5&kvt=4&rtok=4`);

@@ -34,6 +34,15 @@ async function open(hash = '', { width = 1440, withoutSimd = false, locale = 'en
   const page = await context.newPage();
   await page.addInitScript((noSimd) => {
     if (noSimd) WebAssembly.validate = () => false;
+    // The training workers the page starts (a link must not start one nobody sees).
+    window.trainWorkers = 0;
+    const PageWorker = window.Worker;
+    window.Worker = class extends PageWorker {
+      constructor(url, options) {
+        if (/train-worker/.test(String(url))) window.trainWorkers += 1;
+        super(url, options);
+      }
+    };
     window.longTasks = [];
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) window.longTasks.push({ start: entry.startTime, duration: entry.duration });
@@ -45,7 +54,7 @@ async function open(hash = '', { width = 1440, withoutSimd = false, locale = 'en
     if (message.type() === 'error') errors.push(`console: ${message.text()}`);
   });
   await page.goto(url ?? `${baseUrl(server)}index.html${hash}`);
-  await page.waitForSelector('#engine-status[data-build]', { timeout: 60000 });
+  await page.waitForSelector('#engine-status[data-build]', { state: 'attached', timeout: 60000 });
   if (!skipPanel) {
     await page.locator('#train').scrollIntoViewIfNeeded();
     await waitForState(page);
@@ -251,6 +260,63 @@ test('train_hide=1 hides the panel, and its worker never starts', async () => {
     assert.deepEqual(errors, []);
   } finally {
     await close();
+  }
+});
+
+const LONG = 'text_L4_H8_C128_mlp1_ln1_poslearned_lr1_seed7_s100000';
+
+test('a link whose training is long, or whose panel is hidden or folded, says what it would do and how long, and trains on a click', async () => {
+  for (const hash of [`#train_hide=1&train=${LONG}`, `#embed=1&train=${LONG}`]) {
+    const { page, errors, close } = await open(hash, { skipPanel: true });
+    try {
+      await page.waitForSelector('#train-notice:not([hidden]) #train-offer');
+      const offer = await page.textContent('#train-notice');
+      assert.match(offer, /the text \(next character\) model trained for 100000 steps: about \d+(\.\d)? h here\. It trains only when you ask\./, hash);
+      assert.equal(await page.isVisible('#train-offer-start'), true, hash);
+      assert.equal(await page.evaluate(() => window.trainWorkers), 0, `${hash}: no worker before the click`);
+      await page.click('#train-offer-start');
+      await page.waitForFunction(() => /step [1-9]\d* of 100000/.test(document.querySelector('#train-notice').textContent), null, { timeout: 60000 });
+      assert.equal(await page.evaluate(() => window.trainWorkers), 1);
+      await page.click('#train-offer-start'); // Pause
+      await page.waitForFunction(() => document.querySelector('#train-offer-start').textContent === 'Train');
+      assert.deepEqual(errors, [], hash);
+    } finally {
+      await close();
+    }
+  }
+  // In sight, the model opens untrained and waits: its maps are there, its training is not.
+  const { page, errors, close } = await open(`#train=${LONG}`);
+  try {
+    await waitForState(page, { step: 0 });
+    assert.match(await page.textContent('#train #train-offer'), /100000 steps: about \d+(\.\d)? h here/);
+    assert.equal(await page.getAttribute('#train-run', 'aria-pressed'), 'false');
+    assert.equal(await page.isVisible('#train-notice'), false);
+    assert.equal((await status(page)).step, 0);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('a bad train field is named with what was expected, and the page opens without it', async () => {
+  const cases = {
+    text_ckpt_s0: /train: the text task has no shipped checkpoint \(these have one: previous, induction, sort\); no model is opened\./,
+    reverse_ckpt_s10: /train: the reverse task has no shipped checkpoint/,
+    copy_ckpt_s0: /train: “copy” is not a task \(tasks: previous, induction, reverse, sort, text\)/,
+    'induction_L9_H2_C32_mlp0_ln0_poslearned_lr0.01_seed1_s5': /train: “L9” is out of range \(L takes 1 … 4\)/,
+  };
+  for (const [value, message] of Object.entries(cases)) {
+    const { page, errors, close } = await open(`#train=${value}`);
+    try {
+      await page.waitForSelector('#share-notice:not([hidden])');
+      const notes = await page.$$eval('#share-notice li', (items) => items.map((item) => item.textContent));
+      assert.ok(notes.some((note) => message.test(note)), `${value}: ${notes.join(' | ')}`);
+      assert.ok(notes.every((note) => !/\{\w+\}/.test(note)), `${value}: a placeholder left in ${notes.join(' | ')}`);
+      assert.equal((await status(page)).step, 0); // (the panel's own model, as without the field)
+      assert.deepEqual(errors, [], value);
+    } finally {
+      await close();
+    }
   }
 });
 

@@ -106,8 +106,10 @@ const builder = createExerciseBuilder($('#exercise-builder'), {
 // The Train panel (web/src/train/): its model is the link's `train` field, written when it changes.
 const trainPanel = createTrainPanel({
   node: $('#train'),
+  noticeNode: $('#train-notice'),
   t: () => page.t,
   build: () => page.engine?.info.build ?? null,
+  estimate: (config) => page.engine.trainingEstimate(config),
   changed: (train) => {
     if (!page.lastState) return;
     page.lastState = { ...page.lastState, train };

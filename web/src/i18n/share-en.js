@@ -36,6 +36,11 @@ export default {
   'share.ignored.kvWeights':
     '{name}={value}: shared key/value heads need narrower W_K and W_V than the edited weights; {name}={used} (one key/value head per head) is used.',
   'share.ignored.unknown': '“{name}” is not a setting of this playground.',
+  'share.ignored.train.task': 'train: “{value}” is not a task (tasks: {tasks}); no model is opened.',
+  'share.ignored.train.steps': 'train: the last item must be s and a number of steps from 0 to {max} (got “{value}”); no model is opened.',
+  'share.ignored.train.checkpoint': 'train: the {task} task has no shipped checkpoint (these have one: {tasks}); no model is opened.',
+  'share.ignored.train.form': 'train: after the task comes ckpt or {form} (got “{value}”); no model is opened.',
+  'share.ignored.train.item': 'train: “{item}” is out of range ({name} takes {expected}); no model is opened.',
 
   'gallery.title': 'Examples gallery',
   'gallery.intro': 'Each example is a link: open it, change it, share it.',

@@ -32,6 +32,11 @@ export default {
   'share.ignored.fitted': '{name}={value} 与当前配置不符；改用 {used}。',
   'share.ignored.kvWeights': '{name}={value}：共享键/值头需要比已编辑的权重更窄的 W_K 和 W_V；改用 {name}={used}（每个头各有自己的键/值头）。',
   'share.ignored.unknown': '“{name}”不是本演练场的设置项。',
+  'share.ignored.train.task': 'train：“{value}”不是任务（任务有：{tasks}）；不打开模型。',
+  'share.ignored.train.steps': 'train：最后一项应为 s 加 0 到 {max} 的步数（实际为“{value}”）；不打开模型。',
+  'share.ignored.train.checkpoint': 'train：{task} 任务没有随附的检查点（有检查点的任务：{tasks}）；不打开模型。',
+  'share.ignored.train.form': 'train：任务之后应为 ckpt 或 {form}（实际为“{value}”）；不打开模型。',
+  'share.ignored.train.item': 'train：“{item}”超出范围（{name} 可取 {expected}）；不打开模型。',
 
   'gallery.title': '示例库',
   'gallery.intro': '每个示例都是一个链接：打开、修改、分享。',

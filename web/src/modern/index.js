@@ -6,7 +6,7 @@
 import './modern.css';
 
 import { h, placeChildren } from '../render/dom.js';
-import { forwardFlops, WORKER_THRESHOLD_ENTRIES, WORKER_THRESHOLD_FLOPS } from '../perf/work-estimate.js';
+import { forwardFlops, TRACE_TILE_THRESHOLD, traceTiles, WORKER_THRESHOLD_ENTRIES, WORKER_THRESHOLD_FLOPS } from '../perf/work-estimate.js';
 import { DEFAULTS } from '../state/schema.js';
 import { toEngineConfig } from '../state/validate.js';
 import { createViewScheduler } from '../heads/view-scheduler.js';
@@ -21,8 +21,11 @@ const RECOMPUTE = new Set(['alibi']);
 // Engine runs each panel makes per change (the shift demonstration: RoPE and sinusoidal, each
 // twice); past the page's own worker threshold for that much work, a panel waits for a click.
 const RUNS = { flash: 1, kv: 1, rope: 4 };
-const heavy = (name, result) =>
-  RUNS[name] * forwardFlops(result.T, result.T, result.dModel) > WORKER_THRESHOLD_FLOPS || result.T * result.T * result.heads > WORKER_THRESHOLD_ENTRIES;
+// (The trace counts its tiles too: small tiles make many, whatever the FLOPs.)
+const heavy = (name, result, state) =>
+  RUNS[name] * forwardFlops(result.T, result.T, result.dModel) > WORKER_THRESHOLD_FLOPS ||
+  result.T * result.T * result.heads > WORKER_THRESHOLD_ENTRIES ||
+  (name === 'flash' && traceTiles(result.T, result.Tk ?? result.T, result.heads, state.flashRows, state.flashKeys) > TRACE_TILE_THRESHOLD);
 const pick = (source) => Object.fromEntries(MODERN_KEYS.map((key) => [key, source[key] ?? DEFAULTS[key]]));
 
 /**
@@ -86,6 +89,8 @@ export function createModernViews(deps) {
       return;
     }
     const ctx = { result, state, t: deps.t(), engine: deps.getEngine(), config, configKey: configKey(config) };
+    // What a click on a heavy panel's button agrees to compute (the trace: with its tile size).
+    const work = (name) => `${name}|${ctx.configKey}${name === 'flash' ? `|${state.flashRows}|${state.flashKeys}` : ''}`;
     const base = `${ctx.configKey}|${ctx.t('modern.flash.title')}|${state.head}`;
     const keys = {
       flash: `${base}|${state.flashRows}|${state.flashKeys}|${state.flashTile}`,
@@ -100,18 +105,18 @@ export function createModernViews(deps) {
       scheduler.draw(name, panel.el, () => {
         drawn.set(name, keys[name]);
         panel.el.classList.remove('hv-undrawn');
-        if (heavy(name, result) && !asked.has(`${name}|${ctx.configKey}`)) waitForClick(name, panel, ctx);
+        if (heavy(name, result, state) && !asked.has(work(name))) waitForClick(name, panel, ctx, work(name));
         else panel.update(ctx);
       }, now);
     }
   }
 
   // A heavy panel's title, why it waits, and the button that computes it for these settings.
-  function waitForClick(name, panel, ctx) {
+  function waitForClick(name, panel, ctx, work) {
     const { t } = ctx;
     const button = h('button', { type: 'button', className: 'choice', dataset: { modernCompute: name }, text: t('modern.compute') });
     button.addEventListener('click', () => {
-      asked.add(`${name}|${ctx.configKey}`);
+      asked.add(work);
       drawn.delete(name);
       if (last) renderViews(last.result, last.state, { now: true });
     });

@@ -18,3 +18,12 @@ export const WORKER_THRESHOLD_ENTRIES = 1e5;
 export function worthAWorker(T, Tk, C, heads = 1) {
   return forwardFlops(T, Tk, C) > WORKER_THRESHOLD_FLOPS || T * Tk * heads > WORKER_THRESHOLD_ENTRIES;
 }
+
+// Tiles of a FlashAttention trace (heads × query blocks × key tiles) past which its panel waits for
+// a click: each tile becomes objects and arrays in JavaScript and a cell of the panel's drawing,
+// a few microseconds each (T = 64, 24 heads, 1 × 1 tiles: 98 304 tiles, a 380 ms task).
+export const TRACE_TILE_THRESHOLD = 8192;
+
+export function traceTiles(T, Tk, heads, blockRows, blockKeys) {
+  return heads * Math.ceil(T / blockRows) * Math.ceil(Tk / blockKeys);
+}

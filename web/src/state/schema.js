@@ -3,7 +3,7 @@
 // form's checks (validate.js), the presets and the views all read it. No DOM.
 import { runSteps } from './lz-bounded.js';
 import { longestToken, parseDecimal, tokenize } from './parse.js';
-import { parseTrainText } from './train-link.js';
+import { readTrainText } from './train-link.js';
 import { MODEL_SHAPES } from '../engine/memory-figures.js';
 
 export const SCHEMA_VERSION = 1;
@@ -184,7 +184,7 @@ export const ALL_FIELDS = checkTable([
     default: '',
     maxLength: 200,
     look: true,
-    check: (text) => (text === '' || parseTrainText(text) ? null : { key: 'share.ignored.malformed', params: {} }),
+    check: (text) => (text === '' ? null : (readTrainText(text).problem ?? null)),
   },
   // Today's attention (web/src/modern/): ALiBi's bias on the scores; the FlashAttention panel's
   // tile (Br × Bc) and the tile it shows; the KV cache's step and model; the RoPE pair shown

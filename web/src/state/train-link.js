@@ -8,6 +8,8 @@
 //   e.g. 'induction_L2_H2_C32_mlp0_ln0_poslearned_lr0.01_seed1_s1500', 'sort_ckpt_s0'
 
 export const TASKS = Object.freeze(['previous', 'induction', 'reverse', 'sort', 'text']);
+// The tasks with a shipped checkpoint (web/src/presets/checkpoints/, tools/train-checkpoints.mjs).
+export const CHECKPOINT_TASKS = Object.freeze(['previous', 'induction', 'sort']);
 export const POSITION_KINDS = Object.freeze(['none', 'sinusoidal', 'learned']);
 // The panel's ranges (the core checks again: heads must divide d_model, …).
 export const RANGES = Object.freeze({
@@ -18,6 +20,8 @@ export const RANGES = Object.freeze({
   steps: [0, 100000],
 });
 export const LEARNING_RATE = Object.freeze([1e-5, 1]);
+// What the items after the task look like, for messages.
+const CONFIG_FORM = 'L<layers>_H<heads>_C<d_model>_mlp<0|1>_ln<0|1>_pos<none|sinusoidal|learned>_lr<rate>_seed<n>';
 
 const whole = (text, [low, high]) => (/^\d{1,10}$/.test(text) && Number(text) >= low && Number(text) <= high ? Number(text) : null);
 
@@ -33,35 +37,54 @@ export function formatTrainText({ task, checkpoint = false, config = null, steps
   return items.join('_');
 }
 
-/** The inverse of formatTrainText, or null when the text is not one ('' is no model: null too). */
-export function parseTrainText(text) {
+/**
+ * The inverse of formatTrainText: { ok: true, value } or { ok: false, problem: { key, params } },
+ * the problem naming the item that is wrong and what was expected (keys 'share.ignored.train.*').
+ */
+export function readTrainText(text) {
+  const problem = (kind, params) => ({ ok: false, problem: { key: `share.ignored.train.${kind}`, params } });
   const items = String(text ?? '').split('_');
   const task = items.shift();
-  if (!TASKS.includes(task)) return null;
-  const stepsItem = items.pop();
-  const steps = /^s/.test(stepsItem ?? '') ? whole(stepsItem.slice(1), RANGES.steps) : null;
-  if (steps === null) return null;
-  if (items.length === 1 && items[0] === 'ckpt') return { task, checkpoint: true, config: null, steps };
-  const config = {};
-  const readers = [
-    ['L', (v) => (config.layers = whole(v, RANGES.layers))],
-    ['H', (v) => (config.heads = whole(v, RANGES.heads))],
-    ['C', (v) => (config.dModel = whole(v, RANGES.dModel))],
-    ['mlp', (v) => (config.mlp = v === '1' ? true : v === '0' ? false : null)],
-    ['ln', (v) => (config.layerNorm = v === '1' ? true : v === '0' ? false : null)],
-    ['pos', (v) => (config.positions = POSITION_KINDS.includes(v) ? v : null)],
-    ['lr', (v) => {
-      const rate = /^\d*\.?\d+(e-?\d+)?$/.test(v) ? Number(v) : NaN;
-      config.learningRate = rate >= LEARNING_RATE[0] && rate <= LEARNING_RATE[1] ? rate : null;
-    }],
-    ['seed', (v) => (config.seed = whole(v, RANGES.seed))],
-  ];
-  if (items.length !== readers.length) return null;
-  for (let i = 0; i < readers.length; i += 1) {
-    const [prefix, read] = readers[i];
-    if (!items[i].startsWith(prefix)) return null;
-    read(items[i].slice(prefix.length));
+  if (!TASKS.includes(task)) return problem('task', { value: task, tasks: TASKS.join(', ') });
+  const stepsItem = items.pop() ?? '';
+  const steps = /^s/.test(stepsItem) ? whole(stepsItem.slice(1), RANGES.steps) : null;
+  if (steps === null) return problem('steps', { value: stepsItem, max: RANGES.steps[1] });
+  if (items.length === 1 && items[0] === 'ckpt') {
+    if (!CHECKPOINT_TASKS.includes(task)) return problem('checkpoint', { task, tasks: CHECKPOINT_TASKS.join(', ') });
+    return { ok: true, value: { task, checkpoint: true, config: null, steps } };
   }
-  if (Object.values(config).some((value) => value === null)) return null;
-  return { task, checkpoint: false, config, steps };
+  const config = {};
+  const flag = (v) => (v === '1' ? true : v === '0' ? false : null);
+  const readers = [
+    ['L', 'layers', (v) => whole(v, RANGES.layers), RANGES.layers],
+    ['H', 'heads', (v) => whole(v, RANGES.heads), RANGES.heads],
+    ['C', 'dModel', (v) => whole(v, RANGES.dModel), RANGES.dModel],
+    ['mlp', 'mlp', flag, [0, 1]],
+    ['ln', 'layerNorm', flag, [0, 1]],
+    ['pos', 'positions', (v) => (POSITION_KINDS.includes(v) ? v : null), null],
+    ['lr', 'learningRate', (v) => {
+      const rate = /^\d*\.?\d+(e-?\d+)?$/.test(v) ? Number(v) : NaN;
+      return rate >= LEARNING_RATE[0] && rate <= LEARNING_RATE[1] ? rate : null;
+    }, LEARNING_RATE],
+    ['seed', 'seed', (v) => whole(v, RANGES.seed), RANGES.seed],
+  ];
+  if (items.length !== readers.length || readers.some(([prefix], i) => !items[i].startsWith(prefix))) {
+    return problem('form', { value: items.join('_'), form: CONFIG_FORM });
+  }
+  for (let i = 0; i < readers.length; i += 1) {
+    const [prefix, key, read, range] = readers[i];
+    const value = read(items[i].slice(prefix.length));
+    if (value === null) {
+      const expected = range ? `${range[0]} … ${range[1]}` : POSITION_KINDS.join(', ');
+      return problem('item', { item: items[i], name: prefix, expected });
+    }
+    config[key] = value;
+  }
+  return { ok: true, value: { task, checkpoint: false, config, steps } };
+}
+
+/** The model of a train text, or null when it is not one ('' is no model: null too). */
+export function parseTrainText(text) {
+  const read = readTrainText(text);
+  return read.ok ? read.value : null;
 }

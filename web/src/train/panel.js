@@ -12,15 +12,20 @@ import { encodeHash } from '../state/url.js';
 import { curvePoints, thinned } from './curve.js';
 import { lessonStateOfHead } from './lesson-state.js';
 import { formatTrainText, parseTrainText, POSITION_KINDS, RANGES, TASKS } from '../state/train-link.js';
+import { durationText } from './duration.js';
 import { exampleOf, readSequence, sequenceText, shownToken } from './sequence.js';
 
-// The shipped checkpoints (web/src/presets/checkpoints/), loaded when asked for.
+// The shipped checkpoints (web/src/presets/checkpoints/; state/train-link.js lists their tasks),
+// loaded when asked for.
 const CHECKPOINTS = {
   previous: () => import('../presets/checkpoints/previous.json'),
   induction: () => import('../presets/checkpoints/induction.json'),
   sort: () => import('../presets/checkpoints/sort.json'),
 };
-export const CHECKPOINT_TASKS = Object.freeze(Object.keys(CHECKPOINTS));
+
+// A link's training that would take longer than this (the core's estimate) waits for a click, and
+// so does any a reader cannot see (the panel hidden by the link, or folded in an embed).
+const LINK_TRAINING_SECONDS = 3;
 
 const CURVE = { width: 320, height: 120 };
 const percent = (x) => `${(100 * x).toFixed(1)} %`;
@@ -33,11 +38,12 @@ function causalMask(T) {
 }
 
 /**
- * node: the panel's section; t(): the translator; build(): the engine's build ('simd' | 'scalar',
- * or null before it loaded); changed(text): the model as the link's `train` field (when it opens,
- * pauses or steps).
+ * node: the panel's section; noticeNode: where a link's training waits for a click when the panel
+ * cannot be seen; t(): the translator; build(): the engine's build ('simd' | 'scalar', or null
+ * before it loaded); estimate(config): the core's { stepSeconds } of a model (the page's engine);
+ * changed(text): the model as the link's `train` field (when it opens, pauses or steps).
  */
-export function createTrainPanel({ node, t, build, changed }) {
+export function createTrainPanel({ node, noticeNode, t, build, estimate, changed }) {
   const field = (labelKey, control, className = 'field small') => {
     const label = h('label', { for: control.id, dataset: { trainI18n: labelKey } });
     return h('div', { className }, [label, control]);
@@ -130,6 +136,9 @@ export function createTrainPanel({ node, t, build, changed }) {
   let example = [];
   let retraining = null;    // the step a link's model is being trained to
   let reveal = false;       // a link opened a model: the panel comes into view once the page has drawn
+  let linkParsed = null;    // a link's model, decided on once the engine is known (linkTraining)
+  let linkModel = null;     // a link's untrained model, opened when the panel comes near the window
+  let offer = null;         // a link's training waiting for a click: { model (open()'s argument), seconds, opened, started }
   let opening = false;
   let kept = null;          // the model on screen while a new one opens: back if the core refuses it      // until the worker says the new model is open, its news is the old one's
   const gridCache = new Map();
@@ -157,6 +166,7 @@ export function createTrainPanel({ node, t, build, changed }) {
         if (history.at(-1)?.step !== state.step) history = thinned([...history, { step: state.step, loss: state.loss, accuracy: state.accuracy }]);
         if (!running) retraining = null;
         scheduleDraw();
+        if (offer?.started) renderOffer();
         if (!running) report();
       },
       onError: (text) => {
@@ -186,6 +196,89 @@ export function createTrainPanel({ node, t, build, changed }) {
     learningRate.value = String(config.learningRate);
     seed.value = String(config.seed);
     renderStatic();
+  }
+
+  // ---- a link's model ------------------------------------------------------------------------------
+  // Opened and trained at once when it is quick and in sight; otherwise it says what it would do and
+  // how long it would take, and trains on a click.
+  async function linkTraining(parsed) {
+    const wanted = parsed.checkpoint
+      ? { task: parsed.task, checkpoint: true, steps: parsed.steps }
+      : { task: parsed.task, config: { task: parsed.task, ...parsed.config }, steps: parsed.steps };
+    let seconds = 0;
+    try {
+      const config = parsed.checkpoint ? (await CHECKPOINTS[parsed.task]()).default.config : wanted.config;
+      seconds = parsed.steps * estimate(config).stepSeconds;
+    } catch (error) {
+      say('train.error.engine', { message: error.message });
+      return;
+    }
+    const unseen = !node.checkVisibility() || Boolean(node.closest('details:not([open])'));
+    if (parsed.steps > 0 && (unseen || seconds > LINK_TRAINING_SECONDS)) {
+      // In sight, the model opens untrained (its maps are there to see); out of sight, nothing runs.
+      if (!unseen) open({ ...wanted, steps: 0 });
+      offer = { model: wanted, seconds, opened: !unseen, started: false };
+      renderOffer();
+      return;
+    }
+    if (unseen) {
+      wanted.steps = 0;
+      linkModel = wanted; // (opened when the panel comes near the window)
+      return;
+    }
+    open(wanted);
+    reveal = true;
+  }
+
+  // The first click opens (or trains) the link's model; later ones pause and train on to its step.
+  function startOffer() {
+    const { model: wanted, opened } = offer;
+    offer = { ...offer, opened: true, started: true };
+    if (running) {
+      worker.pause();
+      running = false;
+      renderButtons();
+    } else if (opened && worker) {
+      worker.train(wanted.steps);
+      retraining = wanted.steps;
+      running = true;
+      renderButtons();
+    } else {
+      open(wanted);
+    }
+    renderOffer();
+  }
+
+  const offerText = h('span', { className: 'train-offer-text' });
+  const offerButton = h('button', { type: 'button', className: 'primary', id: 'train-offer-start' });
+  const offerBox = h('p', { className: 'train-offer', id: 'train-offer', role: 'status', hidden: true }, [offerText, ' ', offerButton]);
+  offerButton.addEventListener('click', () => offer && startOffer());
+
+  // The offer in the panel when it can be seen, else in the page's notice.
+  function renderOffer() {
+    const tr = t();
+    if (!offer) {
+      setHidden(offerBox, true);
+      if (noticeNode) setHidden(noticeNode, true);
+      return;
+    }
+    const unseen = !node.checkVisibility() || Boolean(node.closest('details:not([open])'));
+    if (unseen && noticeNode) {
+      if (offerBox.parentNode !== noticeNode) noticeNode.replaceChildren(offerBox);
+    } else if (offerBox.previousSibling !== status) status.after(offerBox);
+    if (noticeNode) setHidden(noticeNode, offerBox.parentNode !== noticeNode);
+    const steps = offer.model.steps;
+    if (!offer.started) {
+      setText(offerText, tr('train.link.offer', { task: tr(`train.task.${offer.model.task}`), steps, time: durationText(offer.seconds, tr) }));
+      setText(offerButton, tr('train.link.start'));
+    } else if (last && last.step >= steps) {
+      setText(offerText, tr('train.link.done', { step: last.step }));
+    } else {
+      setText(offerText, tr('train.link.progress', { step: last?.step ?? 0, steps }));
+      setText(offerButton, tr(running ? 'train.pause' : 'train.train'));
+    }
+    setHidden(offerButton, Boolean(offer.started && last && last.step >= steps));
+    setHidden(offerBox, false);
   }
 
   function readControls() {
@@ -236,6 +329,8 @@ export function createTrainPanel({ node, t, build, changed }) {
   }
 
   function openFromControls({ task = false } = {}) {
+    offer = null;
+    renderOffer();
     const config = readControls();
     if (task) {
       sequence.value = ''; // (another task: its own example)
@@ -269,6 +364,8 @@ export function createTrainPanel({ node, t, build, changed }) {
   trainButton.addEventListener('click', () => {
     if (!model) openFromControls({ task: true });
     if (!worker) return; // (the engine is still loading: the model opens once it has)
+    offer = null;
+    renderOffer();
     if (running) worker.pause();
     else worker.train();
     running = !running;
@@ -277,7 +374,9 @@ export function createTrainPanel({ node, t, build, changed }) {
   stepButton.addEventListener('click', () => {
     if (!model) openFromControls({ task: true });
     if (!worker) return;
-    worker.step(1);
+    offer = null;
+    renderOffer();
+    worker.step();
     running = false;
     renderButtons();
   });
@@ -335,6 +434,7 @@ export function createTrainPanel({ node, t, build, changed }) {
     for (const el of node.querySelectorAll('[data-train-i18n]')) setText(el, tr(el.dataset.trainI18n));
     setText(taskNote, tr(`train.taskNote.${taskSelect.value}`));
     if (model?.config?.vocab) setText(sequenceHint, tr('train.sequence.hint', { vocab: model.config.vocab.map(shownToken).join(' ') }));
+    if (history.length < 2) curveSvg.setAttribute('aria-label', tr('train.curve.empty'));
     renderButtons();
   }
 
@@ -447,7 +547,11 @@ export function createTrainPanel({ node, t, build, changed }) {
 
   // The worker starts when the panel comes near the window (or a link asks for a model).
   watchNear(node, (near) => {
-    if (near && !model && !wanted) open({ task: 'induction', config: { task: 'induction' } });
+    if (!near || model || wanted || linkParsed) return; // (a link's model is decided on first)
+    if (linkModel) {
+      open(linkModel);
+      linkModel = null;
+    } else if (!offer) open({ task: 'induction', config: { task: 'induction' } });
   });
   renderStatic();
   draw();
@@ -459,21 +563,28 @@ export function createTrainPanel({ node, t, build, changed }) {
     load(draft) {
       const text = draft.train ?? '';
       if (text === '' || text === linkText) return;
-      const parsed = parseTrainText(text);
+      const parsed = parseTrainText(text); // (a bad one is reported with the link's other problems)
       if (!parsed) return;
       linkText = text;
       learnerChose = true;
-      open(parsed.checkpoint ? { task: parsed.task, checkpoint: true, steps: parsed.steps } : { task: parsed.task, config: { task: parsed.task, ...parsed.config }, steps: parsed.steps });
-      reveal = true;
+      offer = null;
+      linkModel = null;
+      linkParsed = parsed;
     },
     /** Texts in the page's language, and a model a link asked for once the engine is known. */
     render() {
+      if (linkParsed && build()) {
+        const parsed = linkParsed;
+        linkParsed = null;
+        linkTraining(parsed);
+      }
       if (wanted && build()) open(wanted);
       if (reveal && build()) {
         reveal = false;
         node.scrollIntoView({ block: 'start' });
       }
       renderStatic();
+      renderOffer();
       if (last) draw();
     },
   };
