@@ -325,6 +325,11 @@ class AttentionEngine {
     if (c.weightMatrices) {
       for (const name of ['wq', 'wk', 'wv', 'wo']) this.#writeInput(INPUT[name], c.weightMatrices[name]);
     }
+    // (a bias left out is dropped by the core, and with it the storage under its view)
+    for (const name of ['bq', 'bk', 'bv', 'bo']) {
+      if (c.biases[name]) this.#writeInput(INPUT[name], { rows: 1, ...c.biases[name] });
+      else this.#inputViews[INPUT[name]] = undefined;
+    }
     if (c.customMask) c.customMask.writeInto(this.#core.byteInput(BYTE_INPUT.customMask, c.customMask.rows * c.customMask.cols));
     if (c.padding) c.padding.writeInto(this.#core.byteInput(BYTE_INPUT.padding, c.padding.cols));
   }
@@ -382,7 +387,8 @@ class AttentionEngine {
 
   // Copies every result out of wasm memory in one go (the core packs them into one array), so
   // the result stays valid after later calls; the matrices are views into that one copy.
-  #readResult({ tokens, source, options }) {
+  #readResult(c) {
+    const { tokens, source, options } = c;
     const { dModel, heads, positional, cross, alibi } = options;
     const packed = this.#core.packed().slice(); // slice(): the fastest copy of a same-type view
     const model = {};
@@ -415,6 +421,8 @@ class AttentionEngine {
     }
     if (positional === POSITIONAL.rope) result.ropeAngles = model.ropeAngles;
     if (alibi) result.alibiSlopes = model.alibiSlopes.data;
+    const biases = Object.keys(c.biases);
+    if (biases.length > 0) result.biases = Object.fromEntries(biases.map((name) => [name, model[name].data]));
     return result;
   }
 }
