@@ -1,0 +1,179 @@
+// Embind registration of loaded models (cpp/model/). Thin: JS reads the files and checks types,
+// writes each tensor's bytes through a view of the model's own storage and copies results out of
+// views; the core checks every value. Nothing here throws.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <malloc.h>
+
+#include <cmath>
+#include <string>
+
+#include "attention.hpp"
+#include "model/model.hpp"
+
+namespace {
+
+using emscripten::val;
+using namespace attn::model;
+
+// The module's memory stops at 2 GiB (-sMAXIMUM_MEMORY in CMakeLists.txt); a model leaves a little
+// of it for the engine's own calls, strings and the allocator's bookkeeping.
+constexpr double kModuleMemoryBytes = 2048.0 * 1024 * 1024;
+constexpr double kReservedBytes = 64.0 * 1024 * 1024;
+constexpr double kMiB = 1024.0 * 1024;
+
+double bytes_in_use() {
+    return static_cast<double>(mallinfo().uordblks);
+}
+double bytes_free() {
+    return kModuleMemoryBytes - kReservedBytes - bytes_in_use();
+}
+
+template <typename T>
+val view_of(T* data, std::size_t n) {
+    return val(emscripten::typed_memory_view(n, data));
+}
+val view_of(attn::Matrix& m) {
+    return view_of(m.data.data(), m.data.size());
+}
+
+// From the object web/src/engine/model.js made (every field present, of the right type).
+ModelConfig config_from(const val& o) {
+    ModelConfig c;
+    const std::string architecture = o["architecture"].as<std::string>();
+    c.architecture = architecture == "gpt2" ? Architecture::Gpt2 : architecture == "llama" ? Architecture::Llama
+                                                                                           : Architecture::Qwen2;
+    c.L = o["layers"].as<int>();
+    c.C = o["dModel"].as<int>();
+    c.NH = o["heads"].as<int>();
+    c.KVH = o["kvHeads"].as<int>();
+    c.V = o["vocabSize"].as<int>();
+    c.F = o["hidden"].as<int>();
+    c.context = o["contextLength"].as<int>();
+    c.norm_epsilon = o["normEpsilon"].as<double>();
+    c.rope_theta = o["ropeTheta"].as<double>();
+    c.tied = o["tied"].as<bool>();
+    c.attention_bias = o["attentionBias"].as<bool>();
+    c.mlp_bias = o["mlpBias"].as<bool>();
+    return c;
+}
+
+std::string validate_model_config(const val& config) {
+    return validate(config_from(config));
+}
+
+class WasmModel {
+public:
+    explicit WasmModel(const val& config)
+        : model_(describe(config_from(config))) {}
+
+    // [{ name, shape }] of every tensor the files must hold, in the model's order.
+    val tensors() const {
+        val out = val::array();
+        for (const Tensor& t : model_.tensors) {
+            val entry = val::object();
+            entry.set("name", t.name);
+            val shape = val::array();
+            for (int d : t.shape) shape.call<void>("push", d);
+            entry.set("shape", shape);
+            out.call<void>("push", entry);
+        }
+        return out;
+    }
+
+    void setDtype(int i, int dtype) { model_.tensors.at(i).dtype = static_cast<DType>(dtype); }
+
+    double weightBytes() const { return weight_bytes(model_); }
+
+    // "" when the weights, as stored, fit in what the module's memory has free, else the sizes.
+    std::string checkMemory() const {
+        const double bytes = weight_bytes(model_), available = bytes_free();
+        if (bytes <= available) return {};
+        return "the weights take " + attn::number_text(std::ceil(bytes / kMiB)) + " MiB as stored, more than the " +
+               attn::number_text(std::floor(std::max(0.0, available) / kMiB)) + " MiB the engine has free for them (its memory stops at " +
+               attn::number_text(kModuleMemoryBytes / kMiB) + " MiB)";
+    }
+
+    // A Uint8Array over tensor i's storage, allocated in its dtype, for JS to write the file's bytes.
+    val tensorBytes(int i) {
+        Tensor& t = model_.tensors.at(i);
+        allocate(t);
+        if (t.dtype == DType::F32) return view_of(reinterpret_cast<std::uint8_t*>(t.f32.data()), t.f32.size() * 4);
+        return view_of(reinterpret_cast<std::uint8_t*>(t.bits.data()), t.bits.size() * 2);
+    }
+    std::string commitTensor(int i) { return commit(model_.tensors.at(i)); }
+
+    // Ids go through ids(T), a view JS fills, then run(T).
+    val ids(int T) {
+        ids_.resize(T);
+        return view_of(ids_.data(), ids_.size());
+    }
+    // "" when the run went, else the message; a refused run lets go of the last run's buffers.
+    std::string run() {
+        const double held = run_.T > 0 ? run_bytes(model_.config, run_.T) : 0.0;
+        std::string problem = validate_run(model_, ids_, bytes_free() + held);
+        if (!problem.empty()) {
+            run_ = Run{};
+            return problem;
+        }
+        forward(model_, ids_, run_);
+        return {};
+    }
+
+    // Views of the last run: logits (T, V); layer l's input and normed input (T, C); head h's map
+    // (T, T) and q (T, HS); key/value head g's k and v (T, HS).
+    val logits() { return view_of(run_.logits); }
+    val layerInput(int l) { return view_of(run_.layers.at(l).input); }
+    val layerNormed(int l) { return view_of(run_.layers.at(l).normed); }
+    val attention(int l, int h) { return part(run_.layers.at(l).attention, h, std::size_t(run_.T) * run_.T); }
+    val headQ(int l, int h) { return part(run_.layers.at(l).q, h, head_size()); }
+    val headK(int l, int g) { return part(run_.layers.at(l).k, g, head_size()); }
+    val headV(int l, int g) { return part(run_.layers.at(l).v, g, head_size()); }
+
+    // Layer l's attention as compute() takes it: { wq, wk, wv, wo } and the biases it has, as views
+    // (float32, [in, out]); valid until the next call.
+    val attentionWeights(int l) {
+        lesson_ = attention_weights(model_, l);
+        val out = val::object();
+        for (auto [name, m] : {std::pair{"wq", &lesson_.wq}, {"wk", &lesson_.wk}, {"wv", &lesson_.wv}, {"wo", &lesson_.wo}, {"bq", &lesson_.bq}, {"bk", &lesson_.bk}, {"bv", &lesson_.bv}, {"bo", &lesson_.bo}}) {
+            if (m->rows > 0) out.set(name, view_of(*m));
+        }
+        return out;
+    }
+
+private:
+    std::size_t head_size() const { return std::size_t(run_.T) * model_.config.HS(); }
+    static val part(std::vector<float>& data, int index, std::size_t n) {
+        return view_of(data.data() + std::size_t(index) * n, n);
+    }
+
+    Model model_;
+    std::vector<int> ids_;
+    Run run_;
+    AttentionWeights lesson_;
+};
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_model) {
+    emscripten::function("validateModelConfig", &validate_model_config);
+    emscripten::class_<WasmModel>("WasmModel")
+        .constructor<const val&>()
+        .function("tensors", &WasmModel::tensors)
+        .function("setDtype", &WasmModel::setDtype)
+        .function("weightBytes", &WasmModel::weightBytes)
+        .function("checkMemory", &WasmModel::checkMemory)
+        .function("tensorBytes", &WasmModel::tensorBytes)
+        .function("commitTensor", &WasmModel::commitTensor)
+        .function("ids", &WasmModel::ids)
+        .function("run", &WasmModel::run)
+        .function("logits", &WasmModel::logits)
+        .function("layerInput", &WasmModel::layerInput)
+        .function("layerNormed", &WasmModel::layerNormed)
+        .function("attention", &WasmModel::attention)
+        .function("headQ", &WasmModel::headQ)
+        .function("headK", &WasmModel::headK)
+        .function("headV", &WasmModel::headV)
+        .function("attentionWeights", &WasmModel::attentionWeights);
+}
