@@ -10,6 +10,7 @@ import { normaliseConfig, quoted } from './config.js';
 import { BYTE_INPUT, DECODE_OUTPUT, HEAD_OUTPUT, INPUT, MODEL_OUTPUT, OPTION_NAMES, POSITIONAL, TRACE_OUTPUT } from './module-ids.js';
 import { attentionMemory } from './memory-figures.js';
 import { loadModule, pickBuild } from './load-module.js';
+import { loadModel } from './model.js';
 import { Trainer } from './trainer.js';
 
 const invert = (table) => {
@@ -282,6 +283,15 @@ class AttentionEngine {
    */
   createTrainer(options = {}) {
     return new Trainer(this.#module, options);
+  }
+
+  /**
+   * A pretrained GPT-2, Llama or Qwen2 model from a Hugging Face folder's files, sharing this
+   * engine's module: { info, tokenizer, run(ids), attentionConfig(run, layer), dispose() }
+   * (web/src/engine/model.js, docs/api.md "Loading a model").
+   */
+  loadModel(options) {
+    return loadModel(this.#module, options);
   }
 
   /** Bytes of WebAssembly memory the engine has reserved (it grows, and never shrinks). */
