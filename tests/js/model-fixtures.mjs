@@ -129,9 +129,10 @@ function float16Bits(v) {
   return sign | ((e + 15) << 10) | Math.round((Math.abs(v) / 2 ** e - 1) * 1024);
 }
 
-/** The little-endian bytes of `values` as dtype F32, F16 or BF16. */
+/** The little-endian bytes of `values` as dtype F32, F16, BF16 (or F64, which the core refuses). */
 export function encode(values, dtype) {
   if (dtype === 'F32') return new Uint8Array(Float32Array.from(values).buffer);
+  if (dtype === 'F64') return new Uint8Array(Float64Array.from(values).buffer);
   const bits = new Uint16Array(values.length);
   const f32 = new Float32Array(1),
     u32 = new Uint32Array(f32.buffer);

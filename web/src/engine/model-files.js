@@ -42,6 +42,7 @@ export function nameShards(parts, index) {
   if (map === null || typeof map !== 'object' || Array.isArray(map))
     fail('index has no weight_map: it must be the parsed model.safetensors.index.json');
   const byFile = new Map();
+  const given = new Map(); // file → the label it was given under (weights[i])
   for (const part of parts) {
     const files = new Set();
     for (const name of part.tensors.keys()) {
@@ -54,10 +55,11 @@ export function nameShards(parts, index) {
       );
     }
     const [file] = files;
-    if (byFile.has(file)) fail(`${file} was given twice (${byFile.get(file).label} and ${part.label})`);
+    if (byFile.has(file)) fail(`${file} was given twice (${given.get(file)} and ${part.label})`);
     byFile.set(file, part);
-    part.label = file;
+    given.set(file, part.label);
   }
+  for (const [file, part] of byFile) part.label = file;
   for (const [name, file] of Object.entries(map)) {
     if (!byFile.has(file)) fail(`${quoted(file)} is missing: the index puts ${name} in it; give every file the index lists`);
     if (!byFile.get(file).tensors.has(name)) fail(`the index puts ${name} in ${file}, which does not hold it`);

@@ -52,6 +52,7 @@ export async function loadModel(module, options) {
   const lmHead = parts.some((part) => [...part.tensors.keys()].some((name) => canonicalName(name, architecture) === 'lm_head.weight'));
   const settings = coreModelConfig(config, architecture, { lmHead });
   throwIf(module.validateModelConfig(settings));
+  if (tokenizerJson === undefined && tokenizerConfig !== undefined) fail('tokenizerConfig goes with tokenizer: give the parsed tokenizer.json too');
   const tokenizer = tokenizerJson === undefined ? null : await loadTokenizer(tokenizerJson, tokenizerConfig);
 
   const core = new module.WasmModel(settings);
