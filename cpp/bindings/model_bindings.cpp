@@ -22,6 +22,8 @@ using namespace attn::model;
 constexpr double kModuleMemoryBytes = 2048.0 * 1024 * 1024;
 constexpr double kReservedBytes = 64.0 * 1024 * 1024;
 constexpr double kMiB = 1024.0 * 1024;
+// The chunk a tensor's bytes cross into the module in (web/src/engine/model.js, CHUNK_BYTES).
+constexpr double kStagingBytes = 4.0 * 1024 * 1024;
 
 double bytes_in_use() {
     return static_cast<double>(mallinfo().uordblks);
@@ -86,23 +88,29 @@ public:
 
     double weightBytes() const { return weight_bytes(model_); }
 
-    // "" when the weights, as stored, fit in what the module's memory has free, else the sizes.
+    // "" when the weights, as stored, and the staging chunk fit in what the module's memory has
+    // free, else the sizes.
     std::string checkMemory() const {
-        const double bytes = weight_bytes(model_), available = bytes_free();
+        const double bytes = weight_bytes(model_), available = bytes_free() - kStagingBytes;
         if (bytes <= available) return {};
         return "the weights take " + attn::number_text(std::ceil(bytes / kMiB)) + " MiB as stored, more than the " +
                attn::number_text(std::floor(std::max(0.0, available) / kMiB)) + " MiB the engine has free for them (its memory stops at " +
                attn::number_text(kModuleMemoryBytes / kMiB) + " MiB)";
     }
 
-    // A Uint8Array over tensor i's storage, allocated in its dtype, for JS to write the file's bytes.
-    val tensorBytes(int i) {
-        Tensor& t = model_.tensors.at(i);
-        allocate(t);
-        if (t.dtype == DType::F32) return view_of(reinterpret_cast<std::uint8_t*>(t.f32.data()), t.f32.size() * 4);
-        return view_of(reinterpret_cast<std::uint8_t*>(t.bits.data()), t.bits.size() * 2);
+    // Loading tensor i: beginTensor(i) gives it storage; then, chunk by chunk, JS writes the file's
+    // bytes into staging(n) and writeTensor(i, first, count) stores them as values [first, first +
+    // count) in the file's order ("" or the entry that is ∞ or NaN); commitTensor(i) ends it.
+    void beginTensor(int i) { allocate(model_.tensors.at(i)); }
+    val staging(int bytes) {
+        staging_.resize(bytes);
+        return view_of(staging_.data(), staging_.size());
     }
-    std::string commitTensor(int i) { return commit(model_.tensors.at(i)); }
+    std::string writeTensor(int i, double first, int count) {
+        return write(model_.tensors.at(i), static_cast<std::size_t>(first), count, staging_.data());
+    }
+    void commitTensor(int i) { commit(model_.tensors.at(i)); }
+    void doneLoading() { std::vector<std::uint8_t>().swap(staging_); }
 
     // Ids go through ids(T), a view JS fills, then run(T).
     val ids(int T) {
@@ -149,6 +157,7 @@ private:
     }
 
     Model model_;
+    std::vector<std::uint8_t> staging_;
     std::vector<int> ids_;
     Run run_;
     AttentionWeights lesson_;
@@ -164,8 +173,11 @@ EMSCRIPTEN_BINDINGS(attention_model) {
         .function("setDtype", &WasmModel::setDtype)
         .function("weightBytes", &WasmModel::weightBytes)
         .function("checkMemory", &WasmModel::checkMemory)
-        .function("tensorBytes", &WasmModel::tensorBytes)
+        .function("beginTensor", &WasmModel::beginTensor)
+        .function("staging", &WasmModel::staging)
+        .function("writeTensor", &WasmModel::writeTensor)
         .function("commitTensor", &WasmModel::commitTensor)
+        .function("doneLoading", &WasmModel::doneLoading)
         .function("ids", &WasmModel::ids)
         .function("run", &WasmModel::run)
         .function("logits", &WasmModel::logits)

@@ -65,20 +65,20 @@ inline int bytes_of(DType d) {
 enum class Layout { InOut,
                     OutIn };
 
-// One tensor of the model, as its file holds it. Matrices stay in the file's type and layout;
-// vectors (norm gains and biases) are turned into float32 when committed.
+// One tensor of the model, in its file's type. A right-hand side of products (`product`) is stored
+// in the micro-kernel's strips (model_gemm.hpp); other tensors in the file's row-major order, and
+// vectors (norm gains and biases) in float32 once committed.
 struct Tensor {
     std::string name;        // Hugging Face's name without any prefix, e.g. "h.0.attn.c_attn.weight"
     std::vector<int> shape;  // what the config says it must be: [n] or [rows, cols]
     Layout layout = Layout::OutIn;
+    bool product = false;
     DType dtype = DType::F32;
     std::vector<float> f32;           // the values, for F32 and for committed vectors
     std::vector<std::uint16_t> bits;  // the raw 16-bit values of an F16 or BF16 matrix
-    bool committed = false;
     std::size_t elements() const;
     int rows() const { return shape.size() == 2 ? shape[0] : 1; }
     int cols() const { return shape.back(); }
-    bool present() const { return !f32.empty() || !bits.empty(); }
 };
 
 struct LayerWeights {
@@ -127,11 +127,12 @@ Model describe(const ModelConfig& config);
 // Bytes of the weights as stored, with every tensor's dtype set.
 double weight_bytes(const Model& model);
 
-// Storage for tensor i in its dtype (the caller writes the file's bytes there), then the check of its
-// values: "" or a message naming the tensor and the entry that is not a finite number. Committing
-// turns a vector into float32.
+// Loading a tensor: storage in its dtype (zeros), then its values written in the file's order,
+// chunk by chunk, from the file's bytes: "" or a message naming the entry that is ∞ or NaN; then
+// committed (a vector becomes float32).
 void allocate(Tensor& tensor);
-std::string commit(Tensor& tensor);
+std::string write(Tensor& tensor, std::size_t first, std::size_t n, const std::uint8_t* bytes);
+void commit(Tensor& tensor);
 
 // Bytes a run of T tokens holds at most (every layer's trace, the logits, the scratch).
 double run_bytes(const ModelConfig& config, int T);

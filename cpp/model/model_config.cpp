@@ -5,6 +5,7 @@
 
 #include "attention.hpp"
 #include "model/model.hpp"
+#include "model/model_gemm.hpp"
 
 namespace attn::model {
 namespace {
@@ -80,9 +81,12 @@ Model describe(const ModelConfig& c) {
     Model m;
     m.config = c;
     const int C = c.C, HS = c.HS(), F = c.F;
+    // (every matrix is a product's right-hand side but the embeddings, looked up by row; the token
+    // embedding is one too when it is also the unembedding)
     const auto add = [&m](std::string name, std::vector<int> shape, Layout layout = Layout::OutIn) {
         Tensor& t = m.tensors.emplace_back();
         t.name = std::move(name);
+        t.product = shape.size() == 2;
         t.shape = std::move(shape);
         t.layout = layout;
         return static_cast<int>(m.tensors.size()) - 1;
@@ -143,12 +147,14 @@ Model describe(const ModelConfig& c) {
     }
     // The unembedding is the token embedding itself ([V, C], used as W_unembedᵀ), or lm_head's own.
     m.unembed = c.tied ? m.wte : add("lm_head.weight", {c.V, C});
+    m.tensors[m.wte].product = c.tied;
+    if (m.wpe >= 0) m.tensors[m.wpe].product = false;
     return m;
 }
 
 double weight_bytes(const Model& m) {
     double bytes = 0;
-    for (const Tensor& t : m.tensors) bytes += double(t.elements()) * bytes_of(t.dtype);
+    for (const Tensor& t : m.tensors) bytes += double(stored_elements(t)) * bytes_of(t.dtype);
     return bytes;
 }
 

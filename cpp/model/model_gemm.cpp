@@ -1,7 +1,8 @@
-// Packing a stored tensor into float32 strips, panel by panel, and the products over them.
+// A loaded model's weights in the micro-kernel's strips (model_gemm.hpp), and the products.
 #include "model/model_gemm.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "model/half_float.hpp"
@@ -18,53 +19,74 @@ namespace attn::model {
 namespace {
 
 constexpr int S = kernels::kStrip;
-// A panel of kPanelK inputs × kPanelN outputs (256 KiB of float32: it stays in L2 while every row
-// of the left-hand side passes over it).
-constexpr int kPanelK = 256, kPanelN = 256;
+// Outputs per block of a product: 256 outputs × kPanelInputs inputs of float32 (256 KiB) for 16-bit
+// weights turned into float32.
+constexpr int kBlockOutputs = 256;
+static_assert(kBlockOutputs % S == 0 && (S & (S - 1)) == 0 && (kPanelInputs & (kPanelInputs - 1)) == 0);
 
-// Panel (k inputs from k0, n outputs from n0) of W packed into strips of S outputs: output j of
-// strip s, input kk at panel[s·k·S + kk·S + j]; outputs past N are zeros.
-void pack_panel(const Tensor& w, int k0, int k, int n0, int n, float* panel, float* line) {
-    const std::size_t strip_stride = std::size_t(k) * S;
-    if (w.layout == Layout::InOut) {
-        // W is [K, N]: input kk is a row; its n outputs are contiguous
-        for (int kk = 0; kk < k; ++kk) {
-            load_values(w, std::size_t(k0 + kk) * w.cols() + n0, n, line);
-            for (int j0 = 0, s = 0; j0 < n; j0 += S, ++s) {
-                float* dst = panel + s * strip_stride + std::size_t(kk) * S;
-                const int cols = std::min(S, n - j0);
-                for (int c = 0; c < cols; ++c) dst[c] = line[j0 + c];
-                for (int c = cols; c < S; ++c) dst[c] = 0.0f;
-            }
-        }
+int padded(int N) {
+    return (N + S - 1) / S * S;
+}
+
+// Where input k, output j of a product tensor lives in its storage.
+struct Strips {
+    int K, N, Npad;
+    explicit Strips(const Tensor& w)
+        : K(inputs_of(w)), N(outputs_of(w)), Npad(padded(outputs_of(w))) {}
+    std::size_t at(int k, int j) const {
+        const int k0 = k & ~(kPanelInputs - 1), kp = std::min(kPanelInputs, K - k0);
+        return std::size_t(k0) * Npad + std::size_t(j / S) * kp * S + std::size_t(k - k0) * S + j % S;
+    }
+};
+
+float value_of(const Tensor& t, std::size_t i) {
+    if (t.dtype == DType::F32 || t.bits.empty()) return t.f32[i];
+    return t.dtype == DType::BF16 ? bf16_to_f32(t.bits[i]) : f16_to_f32(t.bits[i]);
+}
+
+template <typename Bits>
+bool not_finite(DType d, Bits v) {
+    if constexpr (sizeof(Bits) == 4) {
+        return !std::isfinite(bits_to_float(v));
     } else {
-        // W is [N, K]: output j is a row; its k inputs are contiguous
-        for (int j = 0; j < n; ++j) {
-            load_values(w, std::size_t(n0 + j) * w.cols() + k0, k, line);
-            float* dst = panel + (j / S) * strip_stride + j % S;
-            for (int kk = 0; kk < k; ++kk) dst[std::size_t(kk) * S] = line[kk];
-        }
-        for (int j = n; j % S != 0; ++j) {  // the last strip's missing outputs
-            float* dst = panel + (j / S) * strip_stride + j % S;
-            for (int kk = 0; kk < k; ++kk) dst[std::size_t(kk) * S] = 0.0f;
-        }
+        return d == DType::F16 ? f16_not_finite(v) : bf16_not_finite(v);
+    }
+}
+
+// Writes elements [first, first + n) (file order) of values `from` into `to` (the storage), at
+// the stored index `place(r, c)` of row r, column c of the file's matrix (rows × cols).
+template <typename Bits, typename Place>
+std::size_t scatter(DType d, const std::uint8_t* bytes, std::size_t first, std::size_t n, int cols, Bits* to, Place place) {
+    int r = static_cast<int>(first / cols), c = static_cast<int>(first % cols);  // (one division, not one a value)
+    for (std::size_t i = 0; i < n; ++i) {
+        Bits v;
+        std::memcpy(&v, bytes + i * sizeof(Bits), sizeof(Bits));
+        if (not_finite(d, v)) return first + i;
+        to[place(r, c)] = v;
+        if (++c == cols) c = 0, ++r;
+    }
+    return first + n;
+}
+
+template <typename Bits>
+std::size_t write_into(Tensor& t, Bits* storage, std::size_t first, std::size_t n, const std::uint8_t* bytes) {
+    const int cols = t.cols();
+    if (!t.product) return scatter<Bits>(t.dtype, bytes, first, n, cols, storage, [cols](int r, int c) { return std::size_t(r) * cols + c; });
+    const Strips strips(t);
+    if (t.layout == Layout::InOut) return scatter<Bits>(t.dtype, bytes, first, n, cols, storage, [&strips](int r, int c) { return strips.at(r, c); });
+    return scatter<Bits>(t.dtype, bytes, first, n, cols, storage, [&strips](int r, int c) { return strips.at(c, r); });
+}
+
+// n float32 values from 16-bit ones (a whole block of strips at once: the loops vectorise).
+void widen(DType d, const std::uint16_t* in, std::size_t n, float* out) {
+    if (d == DType::BF16) {
+        for (std::size_t i = 0; i < n; ++i) out[i] = bf16_to_f32(in[i]);
+    } else {
+        for (std::size_t i = 0; i < n; ++i) out[i] = f16_to_f32(in[i]);
     }
 }
 
 }  // namespace
-
-void load_values(const Tensor& t, std::size_t first, int n, float* out) {
-    if (t.dtype == DType::F32 || (t.committed && t.bits.empty())) {
-        std::memcpy(out, t.f32.data() + first, std::size_t(n) * sizeof(float));
-        return;
-    }
-    const std::uint16_t* in = t.bits.data() + first;
-    if (t.dtype == DType::BF16) {
-        for (int i = 0; i < n; ++i) out[i] = bf16_to_f32(in[i]);
-    } else {
-        for (int i = 0; i < n; ++i) out[i] = f16_to_f32(in[i]);
-    }
-}
 
 int inputs_of(const Tensor& w) {
     return w.layout == Layout::InOut ? w.rows() : w.cols();
@@ -73,22 +95,56 @@ int outputs_of(const Tensor& w) {
     return w.layout == Layout::InOut ? w.cols() : w.rows();
 }
 
-void weight_product(const float* a, int lda, int M, const Tensor& w, float* out, int ldo, std::vector<float>& panel) {
-    const int K = inputs_of(w), N = outputs_of(w);
-    const std::size_t line = std::max(kPanelK, kPanelN);
-    if (panel.size() < std::size_t(kPanelK) * kPanelN + line) panel.resize(std::size_t(kPanelK) * kPanelN + line);
-    float* packed = panel.data();
-    float* row = packed + std::size_t(kPanelK) * kPanelN;
-    for (int n0 = 0; n0 < N; n0 += kPanelN) {
-        const int n = std::min(kPanelN, N - n0);
-        for (int k0 = 0; k0 < K; k0 += kPanelK) {
-            const int k = std::min(kPanelK, K - k0);
-            pack_panel(w, k0, k, n0, n, packed, row);
-            // the first panel of inputs writes the outputs, the others add to them
+std::size_t stored_elements(const Tensor& t) {
+    return t.product ? std::size_t(inputs_of(t)) * padded(outputs_of(t)) : t.elements();
+}
+
+void load_values(const Tensor& t, std::size_t first, int n, float* out) {
+    if (!t.product) {
+        if (t.dtype == DType::F32 || t.bits.empty()) {
+            std::memcpy(out, t.f32.data() + first, std::size_t(n) * sizeof(float));
+        } else {
+            widen(t.dtype, t.bits.data() + first, n, out);
+        }
+        return;
+    }
+    // a row of a matrix stored in strips (an embedding looked up, a weight shown in the lesson)
+    const Strips strips(t);
+    const int cols = t.cols();
+    for (int i = 0; i < n; ++i) {
+        const int r = static_cast<int>((first + i) / cols), c = static_cast<int>((first + i) % cols);
+        out[i] = value_of(t, t.layout == Layout::InOut ? strips.at(r, c) : strips.at(c, r));
+    }
+}
+
+std::size_t write_values(Tensor& t, std::size_t first, std::size_t n, const std::uint8_t* bytes) {
+    if (t.dtype == DType::F32) {
+        // (float32 handled as its bits, so that a NaN's payload is kept as the file has it)
+        return write_into(t, reinterpret_cast<std::uint32_t*>(t.f32.data()), first, n, bytes);
+    }
+    return write_into(t, t.bits.data(), first, n, bytes);
+}
+
+void weight_product(const float* a, int lda, int M, const Tensor& w, float* out, int ldo, std::vector<float>& scratch) {
+    const int K = inputs_of(w), N = outputs_of(w), Npad = padded(N);
+    const bool wide = w.dtype != DType::F32;
+    if (wide && scratch.size() < std::size_t(kPanelInputs) * kBlockOutputs) scratch.resize(std::size_t(kPanelInputs) * kBlockOutputs);
+    // panels of inputs, then blocks of outputs: the block of a's columns stays hot across the blocks
+    for (int k0 = 0; k0 < K; k0 += kPanelInputs) {
+        const int kp = std::min(kPanelInputs, K - k0);
+        for (int n0 = 0; n0 < N; n0 += kBlockOutputs) {
+            const int n = std::min(kBlockOutputs, N - n0);
+            // the block's strips, contiguous in storage
+            const std::size_t offset = std::size_t(k0) * Npad + std::size_t(n0) * kp;
+            const float* strips = w.f32.data() + offset;
+            if (wide) {
+                widen(w.dtype, w.bits.data() + offset, std::size_t(kp) * padded(n), scratch.data());
+                strips = scratch.data();
+            }
             if (k0 == 0) {
-                kernels::gemm_packed<false>(a + k0, lda, packed, std::size_t(k) * S, out + n0, ldo, M, k, n);
+                kernels::gemm_packed<false>(a + k0, lda, strips, std::size_t(kp) * S, out + n0, ldo, M, kp, n);
             } else {
-                kernels::gemm_packed<true>(a + k0, lda, packed, std::size_t(k) * S, out + n0, ldo, M, k, n);
+                kernels::gemm_packed<true>(a + k0, lda, strips, std::size_t(kp) * S, out + n0, ldo, M, kp, n);
             }
         }
     }

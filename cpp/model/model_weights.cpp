@@ -2,6 +2,7 @@
 // arrives, and one layer's attention turned into what compute() takes.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <sstream>
 
 #include "attention.hpp"
@@ -19,23 +20,6 @@ std::string entry_name(const Tensor& t, std::size_t n) {
     if (t.shape.size() == 2) out << "[" << n / t.cols() << "]";
     out << "[" << n % t.cols() << "]";
     return out.str();
-}
-
-// Index of the first value that is ∞ or NaN, or n when there is none. (A flag accumulated over
-// chunks, so that the common all-finite case runs without a branch per value.)
-template <typename NotFinite, typename Value>
-std::size_t first_not_finite(const Value* v, std::size_t n, NotFinite not_finite) {
-    constexpr std::size_t kChunk = 4096;
-    for (std::size_t start = 0; start < n; start += kChunk) {
-        const std::size_t end = std::min(n, start + kChunk);
-        bool any = false;
-        for (std::size_t i = start; i < end; ++i) any |= not_finite(v[i]);
-        if (!any) continue;
-        for (std::size_t i = start; i < end; ++i) {
-            if (not_finite(v[i])) return i;
-        }
-    }
-    return n;
 }
 
 // Columns [col0, col0 + cols) of the product's outputs, as a (K, cols) float32 matrix in [in, out]
@@ -66,39 +50,37 @@ Matrix vector_part(const Model& m, int index, int first, int n) {
 }  // namespace
 
 void allocate(Tensor& t) {
-    t.committed = false;
+    const std::size_t n = stored_elements(t);
     if (t.dtype == DType::F32) {
         t.bits = {};
-        t.f32.assign(t.elements(), 0.0f);
+        t.f32.assign(n, 0.0f);
     } else {
         t.f32 = {};
-        t.bits.assign(t.elements(), 0);
+        t.bits.assign(n, 0);
     }
 }
 
-std::string commit(Tensor& t) {
-    const std::size_t n = t.elements();
-    std::size_t bad = n;
+std::string write(Tensor& t, std::size_t first, std::size_t n, const std::uint8_t* bytes) {
+    const std::size_t bad = write_values(t, first, n, bytes);
+    if (bad == first + n) return {};
+    float value;
     if (t.dtype == DType::F32) {
-        bad = first_not_finite(t.f32.data(), n, [](float v) { return !std::isfinite(v); });
-    } else if (t.dtype == DType::F16) {
-        bad = first_not_finite(t.bits.data(), n, f16_not_finite);
+        std::memcpy(&value, bytes + (bad - first) * 4, 4);
     } else {
-        bad = first_not_finite(t.bits.data(), n, bf16_not_finite);
+        std::uint16_t h;
+        std::memcpy(&h, bytes + (bad - first) * 2, 2);
+        value = t.dtype == DType::F16 ? f16_to_f32(h) : bf16_to_f32(h);
     }
-    if (bad != n) {
-        float value;
-        load_values(t, bad, 1, &value);
-        return entry_name(t, bad) + " is not a finite number (got " + number_text(value) + ")";
-    }
+    return entry_name(t, bad) + " is not a finite number (got " + number_text(value) + ")";
+}
+
+void commit(Tensor& t) {
     // vectors are read value by value in every run: float32 once and for all
     if (t.shape.size() == 1 && t.dtype != DType::F32) {
-        t.f32.resize(n);
-        load_values(t, 0, static_cast<int>(n), t.f32.data());
+        t.f32.resize(t.elements());
+        load_values(t, 0, static_cast<int>(t.elements()), t.f32.data());
         t.bits = {};
     }
-    t.committed = true;
-    return {};
 }
 
 AttentionWeights attention_weights(const Model& m, int layer) {

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 
 #include "model/half_float.hpp"
 #include "model/model.hpp"
@@ -52,16 +53,18 @@ TEST_CASE("products with a stored weight match float64 for every type and layout
     w.name = "w";
     w.shape = layout == Layout::InOut ? std::vector<int>{K, N} : std::vector<int>{N, K};
     w.layout = layout;
+    w.product = true;
     w.dtype = dtype;
     attn::model::allocate(w);
     tiny::Stream stream{3};
     std::vector<double> exact(w.elements());
-    for (std::size_t n = 0; n < exact.size(); ++n) {
-        exact[n] = stream.next(-255, 255) / 512.0;
-        if (dtype == DType::F32) w.f32[n] = float(exact[n]);
-        else w.bits[n] = tiny::bits_of(exact[n], dtype);
-    }
-    REQUIRE(attn::model::commit(w).empty());
+    for (double& value : exact) value = stream.next(-255, 255) / 512.0;
+    REQUIRE(tiny::write_file_order(w, exact, dtype).empty());
+    attn::model::commit(w);
+    // read back in the file's order from the strips
+    std::vector<float> row(w.cols());
+    attn::model::load_values(w, std::size_t(w.rows() - 1) * w.cols(), w.cols(), row.data());
+    for (int c = 0; c < w.cols(); ++c) CHECK(double(row[c]) == exact[std::size_t(w.rows() - 1) * w.cols() + c]);
     std::vector<float> a(std::size_t(M) * K);
     model64::Mat a64(M, std::vector<double>(K));
     for (int i = 0; i < M; ++i)
@@ -94,6 +97,13 @@ TEST_CASE("tensors are named and shaped as Hugging Face's files hold them", "[mo
     CHECK(find(gpt2, "wpe.weight")->shape == std::vector<int>{9, 15});
     CHECK(find(gpt2, "lm_head.weight")->shape == std::vector<int>{11, 15});
     CHECK(find(attn::model::describe(shapes[1].config), "lm_head.weight") == nullptr);  // tied
+    // in strips: what products read; in the file's order: what is looked up, and vectors
+    CHECK(find(gpt2, "lm_head.weight")->product);
+    CHECK(find(gpt2, "h.0.mlp.c_fc.weight")->product);
+    CHECK_FALSE(find(gpt2, "wte.weight")->product);  // untied: looked up only
+    CHECK_FALSE(find(gpt2, "wpe.weight")->product);
+    CHECK_FALSE(find(gpt2, "h.0.ln_1.weight")->product);
+    CHECK(find(attn::model::describe(shapes[1].config), "wte.weight")->product);  // tied: the unembedding too
 
     const attn::model::Model llama = attn::model::describe(shapes[2].config);  // C 18, 3 heads, 1 kv head
     CHECK(find(llama, "model.layers.1.self_attn.k_proj.weight")->shape == std::vector<int>{6, 18});
@@ -150,23 +160,25 @@ TEST_CASE("configs are checked, in config.json's own names", "[model][validation
 }
 
 TEST_CASE("a tensor holding a value that is not a finite number is refused by name and entry", "[model][validation]") {
-    model64::Weights values;
-    std::string problem;
     for (const auto dtype : {DType::F32, DType::F16, DType::BF16}) {
-        attn::model::Model m = tiny::filled(tiny::shapes()[0].config, dtype, values, problem);
-        REQUIRE(problem.empty());
-        attn::model::Tensor& w = m.tensors[4];  // h.0.attn.c_attn.weight, 15 × 45
+        CAPTURE(int(dtype));
+        attn::model::Model m = attn::model::describe(tiny::shapes()[0].config);
+        attn::model::Tensor& w = m.tensors[4];  // h.0.attn.c_attn.weight, 15 × 45, in strips
         REQUIRE(w.name == "h.0.attn.c_attn.weight");
-        const std::size_t entry = 2 * 45 + 7;
-        if (dtype == DType::F32) w.f32[entry] = NAN;
-        if (dtype == DType::F16) w.bits[entry] = 0xfc00;   // −∞
-        if (dtype == DType::BF16) w.bits[entry] = 0x7fc1;  // NaN
-        CHECK(attn::model::commit(w).find("h.0.attn.c_attn.weight[2][7] is not a finite number (got ") == 0);
+        w.dtype = dtype;
+        attn::model::allocate(w);
+        std::vector<double> values(w.elements(), 0.25);
+        values[2 * 45 + 7] = INFINITY;
+        CHECK(tiny::write_file_order(w, values, dtype).find("h.0.attn.c_attn.weight[2][7] is not a finite number (got inf)") == 0);
         attn::model::Tensor& gain = m.tensors[2];  // h.0.ln_1.weight, a vector
+        gain.dtype = dtype;
         attn::model::allocate(gain);
-        if (dtype == DType::F32) gain.f32[3] = INFINITY;
-        else gain.bits[3] = 0x7f80;  // ∞ in bfloat16, NaN in float16 (exponent 31, mantissa ≠ 0)
-        CHECK(attn::model::commit(gain).find("h.0.ln_1.weight[3] is not a finite number (got ") == 0);
+        std::vector<std::uint8_t> bytes(15 * attn::model::bytes_of(dtype));
+        const std::uint32_t nan32 = 0x7fc00001;
+        const std::uint16_t nan16 = dtype == DType::F16 ? 0x7e01 : 0x7fc1;  // NaN in each type
+        if (dtype == DType::F32) std::memcpy(bytes.data() + 4 * 3, &nan32, 4);
+        else std::memcpy(bytes.data() + 2 * 3, &nan16, 2);
+        CHECK(attn::model::write(gain, 0, 15, bytes.data()) == "h.0.ln_1.weight[3] is not a finite number (got nan)");
     }
 }
 

@@ -3,6 +3,7 @@
 // biases m/512 with |m| ≤ 255, norm gains in [0.5, 1), all with at most 8 significant bits.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -57,7 +58,7 @@ struct Stream {
     }
 };
 
-// The bits of a value that the type holds exactly. (float16 encoded from its definition.)
+// The bits of a value that the type holds exactly, or of ±∞. (float16 encoded from its definition.)
 inline std::uint16_t bits_of(double v, DType type) {
     if (type == DType::BF16) {
         const float f = static_cast<float>(v);
@@ -67,9 +68,31 @@ inline std::uint16_t bits_of(double v, DType type) {
     }
     if (v == 0) return 0;
     const std::uint16_t sign = v < 0 ? 0x8000 : 0;
+    if (std::isinf(v)) return sign | 0x7c00;
     const int e = int(std::floor(std::log2(std::fabs(v))));  // normal: |v| = 2^e·(1 + m/1024)
     const int mantissa = int(std::lround((std::fabs(v) / std::ldexp(1.0, e) - 1.0) * 1024));
     return static_cast<std::uint16_t>(sign | (e + 15) << 10 | mantissa);
+}
+
+// The tensor's values written as its file would hold them (little-endian, in `type`), in chunks
+// of 7 values so that chunk edges fall inside rows and strips.
+inline std::string write_file_order(attn::model::Tensor& t, const std::vector<double>& values, DType type) {
+    const int size = attn::model::bytes_of(type);
+    std::vector<std::uint8_t> bytes(values.size() * size);
+    for (std::size_t n = 0; n < values.size(); ++n) {
+        if (type == DType::F32) {
+            const float f = static_cast<float>(values[n]);
+            std::memcpy(bytes.data() + 4 * n, &f, 4);
+        } else {
+            const std::uint16_t h = bits_of(values[n], type);
+            std::memcpy(bytes.data() + 2 * n, &h, 2);
+        }
+    }
+    std::string problem;
+    for (std::size_t first = 0; first < values.size() && problem.empty(); first += 7) {
+        problem = attn::model::write(t, first, std::min<std::size_t>(7, values.size() - first), bytes.data() + first * size);
+    }
+    return problem;
 }
 
 // A model of `shape` with every tensor filled in `type` and committed; `values` gets the same
@@ -85,12 +108,9 @@ inline attn::model::Model filled(const ModelConfig& c, DType type, model64::Weig
         const bool bias = t.name.size() > 5 && t.name.compare(t.name.size() - 5, 5, ".bias") == 0;
         std::vector<double>& v = values[t.name];
         v.resize(t.elements());
-        for (std::size_t n = 0; n < v.size(); ++n) {
-            v[n] = gain && !bias ? (192 + stream.next(-64, 63)) / 256.0 : stream.next(-255, 255) / 512.0;
-            if (type == DType::F32) t.f32[n] = static_cast<float>(v[n]);
-            else t.bits[n] = bits_of(v[n], type);
-        }
-        problem += attn::model::commit(t);
+        for (double& value : v) value = gain && !bias ? (192 + stream.next(-64, 63)) / 256.0 : stream.next(-255, 255) / 512.0;
+        problem += write_file_order(t, v, type);
+        attn::model::commit(t);
     }
     return m;
 }

@@ -16,6 +16,10 @@ function throwIf(problem) {
 }
 
 const OPTIONS = ['config', 'weights', 'index', 'tokenizer', 'tokenizerConfig'];
+// A tensor's bytes cross into the module in chunks of this many bytes (kStagingBytes in
+// cpp/bindings/model_bindings.cpp), a multiple of every element size.
+const CHUNK_BYTES = 4 * 1024 * 1024;
+const ITEM_BYTES = { F32: 4, F16: 2, BF16: 2 };
 
 // The weight files as a list, each an ArrayBuffer, Uint8Array or Blob.
 function weightSources(weights) {
@@ -61,10 +65,19 @@ export async function loadModel(module, options) {
     located.forEach(({ dtype }, i) => core.setDtype(i, DTYPE_CODE[dtype]));
     throwIf(core.checkMemory());
     for (let i = 0; i < located.length; ++i) {
-      const bytes = await located[i].part.read(located[i].name);
-      core.tensorBytes(i).set(bytes); // (a fresh view: the memory may have grown meanwhile)
-      throwIf(core.commitTensor(i));
+      const { part, name, dtype } = located[i];
+      const bytes = await part.read(name);
+      // into the module a chunk at a time: the core stores each as it goes (in the kernels' strips),
+      // so the module never holds a second copy of a tensor
+      core.beginTensor(i);
+      for (let at = 0; at < bytes.length; at += CHUNK_BYTES) {
+        const chunk = bytes.subarray(at, at + CHUNK_BYTES);
+        core.staging(chunk.length).set(chunk); // (a fresh view: the memory may have grown meanwhile)
+        throwIf(core.writeTensor(i, at / ITEM_BYTES[dtype], chunk.length / ITEM_BYTES[dtype]));
+      }
+      core.commitTensor(i);
     }
+    core.doneLoading();
   } catch (error) {
     core.delete();
     throw error;
