@@ -98,10 +98,14 @@ public:
                attn::number_text(kModuleMemoryBytes / kMiB) + " MiB)";
     }
 
-    // Loading tensor i: beginTensor(i) gives it storage; then, chunk by chunk, JS writes the file's
-    // bytes into staging(n) and writeTensor(i, first, count) stores them as values [first, first +
-    // count) in the file's order ("" or the entry that is ∞ or NaN); commitTensor(i) ends it.
-    void beginTensor(int i) { allocate(model_.tensors.at(i)); }
+    // Loading: allocateAll() gives every tensor its storage at once, right after checkMemory() (so
+    // that nothing else can take the memory meanwhile); then, tensor by tensor and chunk by chunk, JS
+    // writes the file's bytes into staging(n) and writeTensor(i, first, count) stores them as values
+    // [first, first + count) in the file's order ("" or the entry that is ∞ or NaN);
+    // commitTensor(i) ends a tensor, doneLoading() the load.
+    void allocateAll() {
+        for (Tensor& t : model_.tensors) allocate(t);
+    }
     val staging(int bytes) {
         staging_.resize(bytes);
         return view_of(staging_.data(), staging_.size());
@@ -173,7 +177,7 @@ EMSCRIPTEN_BINDINGS(attention_model) {
         .function("setDtype", &WasmModel::setDtype)
         .function("weightBytes", &WasmModel::weightBytes)
         .function("checkMemory", &WasmModel::checkMemory)
-        .function("beginTensor", &WasmModel::beginTensor)
+        .function("allocateAll", &WasmModel::allocateAll)
         .function("staging", &WasmModel::staging)
         .function("writeTensor", &WasmModel::writeTensor)
         .function("commitTensor", &WasmModel::commitTensor)

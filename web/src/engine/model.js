@@ -64,12 +64,12 @@ export async function loadModel(module, options) {
     const located = locateTensors(parts, core.tensors(), architecture, settings);
     located.forEach(({ dtype }, i) => core.setDtype(i, DTYPE_CODE[dtype]));
     throwIf(core.checkMemory());
+    core.allocateAll();
     for (let i = 0; i < located.length; ++i) {
       const { part, name, dtype } = located[i];
       const bytes = await part.read(name);
       // into the module a chunk at a time: the core stores each as it goes (in the kernels' strips),
       // so the module never holds a second copy of a tensor
-      core.beginTensor(i);
       for (let at = 0; at < bytes.length; at += CHUNK_BYTES) {
         const chunk = bytes.subarray(at, at + CHUNK_BYTES);
         core.staging(chunk.length).set(chunk); // (a fresh view: the memory may have grown meanwhile)
