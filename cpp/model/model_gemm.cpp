@@ -44,37 +44,71 @@ float value_of(const Tensor& t, std::size_t i) {
     return t.dtype == DType::BF16 ? bf16_to_f32(t.bits[i]) : f16_to_f32(t.bits[i]);
 }
 
+// Whether a value, as its file's bits, is ∞ or NaN: its exponent is all ones.
 template <typename Bits>
 bool not_finite(DType d, Bits v) {
     if constexpr (sizeof(Bits) == 4) {
-        return !std::isfinite(bits_to_float(v));
+        return (v & 0x7f800000u) == 0x7f800000u;
     } else {
         return d == DType::F16 ? f16_not_finite(v) : bf16_not_finite(v);
     }
 }
 
-// Writes elements [first, first + n) (file order) of values `from` into `to` (the storage), at
-// the stored index `place(r, c)` of row r, column c of the file's matrix (rows × cols).
-template <typename Bits, typename Place>
-std::size_t scatter(DType d, const std::uint8_t* bytes, std::size_t first, std::size_t n, int cols, Bits* to, Place place) {
-    int r = static_cast<int>(first / cols), c = static_cast<int>(first % cols);  // (one division, not one a value)
-    for (std::size_t i = 0; i < n; ++i) {
-        Bits v;
-        std::memcpy(&v, bytes + i * sizeof(Bits), sizeof(Bits));
-        if (not_finite(d, v)) return first + i;
-        to[place(r, c)] = v;
-        if (++c == cols) c = 0, ++r;
+// Index of the first of n values that is ∞ or NaN, or n. (A flag accumulated over blocks without a
+// branch per value, so that the common all-finite case vectorises.)
+template <typename Bits>
+std::size_t first_not_finite(DType d, const Bits* v, std::size_t n) {
+    constexpr std::size_t kBlock = 1024;
+    for (std::size_t start = 0; start < n; start += kBlock) {
+        const std::size_t end = std::min(n, start + kBlock);
+        bool any = false;
+        for (std::size_t i = start; i < end; ++i) any |= not_finite(d, v[i]);
+        if (!any) continue;
+        for (std::size_t i = start; i < end; ++i) {
+            if (not_finite(d, v[i])) return i;
+        }
     }
-    return first + n;
+    return n;
+}
+
+// Stores values [first, first + n) (file order) of `from` in `to`, the storage of a tensor of
+// `cols` columns: as they are, or into strips.
+template <typename Bits>
+void store(const Tensor& t, const Bits* from, std::size_t first, std::size_t n, Bits* to) {
+    if (!t.product) {
+        std::copy(from, from + n, to + first);
+        return;
+    }
+    const Strips strips(t);
+    const int cols = t.cols();
+    int r = static_cast<int>(first / cols), c = static_cast<int>(first % cols);  // (one division a chunk)
+    for (std::size_t i = 0; i < n;) {
+        const int run = static_cast<int>(std::min<std::size_t>(n - i, cols - c));  // the rest of row r
+        if (t.layout == Layout::InOut) {
+            // row r is input k = r: outputs c … c + run − 1, contiguous within each strip
+            for (int j = c; j < c + run;) {
+                const int piece = std::min(c + run - j, S - j % S);
+                std::copy(from + i + (j - c), from + i + (j - c) + piece, to + strips.at(r, j));
+                j += piece;
+            }
+        } else {
+            // row r is output j = r: inputs c … c + run − 1, S values apart within a panel
+            for (int k = c; k < c + run; ++k) to[strips.at(k, r)] = from[i + (k - c)];
+        }
+        i += run;
+        c = 0;
+        ++r;
+    }
 }
 
 template <typename Bits>
 std::size_t write_into(Tensor& t, Bits* storage, std::size_t first, std::size_t n, const std::uint8_t* bytes) {
-    const int cols = t.cols();
-    if (!t.product) return scatter<Bits>(t.dtype, bytes, first, n, cols, storage, [cols](int r, int c) { return std::size_t(r) * cols + c; });
-    const Strips strips(t);
-    if (t.layout == Layout::InOut) return scatter<Bits>(t.dtype, bytes, first, n, cols, storage, [&strips](int r, int c) { return strips.at(r, c); });
-    return scatter<Bits>(t.dtype, bytes, first, n, cols, storage, [&strips](int r, int c) { return strips.at(c, r); });
+    // (the staging chunk starts on an allocation's alignment and holds whole values)
+    const Bits* values = reinterpret_cast<const Bits*>(bytes);
+    const std::size_t bad = first_not_finite(t.dtype, values, n);
+    if (bad < n) return first + bad;
+    store(t, values, first, n, storage);
+    return first + n;
 }
 
 // n float32 values from 16-bit ones (a whole block of strips at once: the loops vectorise).

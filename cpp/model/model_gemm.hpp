@@ -37,7 +37,7 @@ void load_values(const Tensor& t, std::size_t first, int n, float* out);
 
 // Writes n values, from `bytes` (the file's little-endian bytes of elements [first, first + n) in
 // its order), into the tensor's storage. Returns the file index of the first value that is ∞ or
-// NaN (nothing after it is written), or first + n.
+// NaN (and then writes none of the n values), or first + n.
 std::size_t write_values(Tensor& t, std::size_t first, std::size_t n, const std::uint8_t* bytes);
 
 // out (M, N) = a (M, K) · W, with row strides lda and ldo; `scratch` holds a panel turned into
