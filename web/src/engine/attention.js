@@ -10,7 +10,6 @@ import { normaliseConfig, quoted } from './config.js';
 import { BYTE_INPUT, DECODE_OUTPUT, HEAD_OUTPUT, INPUT, MODEL_OUTPUT, OPTION_NAMES, POSITIONAL, TRACE_OUTPUT } from './module-ids.js';
 import { attentionMemory } from './memory-figures.js';
 import { loadModule, pickBuild } from './load-module.js';
-import { loadModel } from './model.js';
 import { Trainer } from './trainer.js';
 
 const invert = (table) => {
@@ -290,7 +289,8 @@ class AttentionEngine {
    * engine's module: { info, tokenizer, run(ids), attentionConfig(run, layer), dispose() }
    * (web/src/engine/model.js, docs/api.md "Loading a model").
    */
-  loadModel(options) {
+  async loadModel(options) {
+    const { loadModel } = await import('./model.js'); // (only pages that open a model load its code)
     return loadModel(this.#module, options);
   }
 
