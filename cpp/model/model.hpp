@@ -1,7 +1,8 @@
 // A pretrained decoder-only transformer as Hugging Face publishes it: GPT-2, Llama and the models
-// that share its layout (SmolLM), and Qwen2. The weights stay as the file holds them (float32,
-// float16 or bfloat16, in the file's layout); the forward pass runs on the core's kernels and keeps
-// what the page shows: every layer's input, every head's attention map, q, k and v, and the logits.
+// that share its layout (SmolLM), and Qwen2. The weights stay in the file's type (float32, float16
+// or bfloat16), matrices arranged at load as the matrix kernel reads them (model_gemm.hpp); the
+// forward pass runs on the core's kernels and keeps what the page shows: every layer's input, every
+// head's attention map, q, k and v, and the logits.
 //
 // Shape vocabulary, as in attention.hpp:
 //   T tokens, C = d_model, NH query heads, KVH key/value heads, HS = C/NH (d_k), L layers,
