@@ -58,7 +58,7 @@ Problem resolve(const Config& config, bool materialize_mask) {
     p.softmax_over = config.softmax_over;
     // (validate refuses RoPE and ALiBi in cross-attention: they measure distances within one sequence)
     p.rope = config.positional == Positional::Rope;
-    if (p.rope) p.rotary = rotary_table(p.T, p.HS(), config.position_offset);
+    if (p.rope) p.rotary = rotary_table(p.T, p.HS(), config.position_offset, config.rope_theta, config.rope_pairing);
     p.alibi = config.alibi;
     if (p.alibi) p.alibi_slopes = alibi_slopes(p.NH);
 
@@ -89,6 +89,11 @@ Problem resolve(const Config& config, bool materialize_mask) {
             p.wo = &config.wo;
             break;
     }
+    const auto bias = [](const std::optional<Matrix>& b) { return b ? &*b : nullptr; };
+    p.bq = bias(config.bq);
+    p.bk = bias(config.bk);
+    p.bv = bias(config.bv);
+    p.bo = bias(config.bo);
     if (materialize_mask) p.mask = build_mask(config, p.T, p.Tk);
     return p;
 }

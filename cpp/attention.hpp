@@ -20,6 +20,7 @@
 #include <functional>
 #include <limits>
 #include <list>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,10 @@ inline constexpr float kMaxTemperature = 100.0f;
 // Positions may start past 0 (positionOffset), to show that RoPE scores depend only on distance.
 // Up to 10⁶ the angles, computed in double, are exact to float32.
 inline constexpr int kMaxPositionOffset = 1000000;
+// RoPE's base θ (a model's `rope_theta`): above 1, or the frequencies would not fall with p; the
+// largest published bases are about 10⁸.
+inline constexpr double kMinRopeTheta = 1.0;
+inline constexpr double kMaxRopeTheta = 1e10;
 // The FlashAttention trace records every tile of every head: O(NH·T²·(1 + HS/Bc)) floats, for
 // learning on small inputs only. Tile sizes run from 1 to this limit too.
 inline constexpr int kMaxTokensTrace = 64;
@@ -96,6 +101,11 @@ struct Config {
     Positional positional = Positional::None;  // added to X (and to the source), or RoPE
     int position_offset = 0;                   // the first token's position, 0 … kMaxPositionOffset
     bool alibi = false;                        // add ALiBi's −m_h·|i − j| to the scores (alibi.hpp)
+    RopePairing rope_pairing = RopePairing::Adjacent;  // which dimensions RoPE turns together
+    double rope_theta = 10000.0;                       // θ_p = θ^(−2p/HS)
+    // Biases of the projections, as loaded models have them (Q = X·W_Q + b_q … output =
+    // concat·W_O + b_o): each one absent, or (1, C) for bq and bo, (1, KVH·HS) for bk and bv.
+    std::optional<Matrix> bq, bk, bv, bo;
 
     // Cross-attention: present = queries from `tokens`, keys and values from the source.
     bool cross = false;
@@ -128,6 +138,7 @@ struct Problem {
     const Matrix* xs = nullptr;       // (Tk, C) keys' and values' input (= x in self-attention)
     bool cross = false;               // xs is a source of its own
     const Matrix *wq = nullptr, *wk = nullptr, *wv = nullptr, *wo = nullptr;
+    const Matrix *bq = nullptr, *bk = nullptr, *bv = nullptr, *bo = nullptr;  // (1, n) or none
     std::list<Matrix> made;
     std::vector<std::uint8_t> mask;   // (T, Tk) 1 = masked
     float mask_fill = -std::numeric_limits<float>::infinity();
@@ -184,6 +195,7 @@ struct Result {
     Matrix q;                      // (T, C)
     Matrix k, v;                   // (Tk, KVH·HS)
     Matrix wq, wk, wv, wo;         // the weights used, as resolved from the config
+    Matrix bq, bk, bv, bo;         // (1, n) the biases given (empty when absent)
     Matrix mask;                   // (T, Tk)  1 where masked, else 0 (the same for every head)
     std::vector<HeadResult> heads; // NH entries
     Matrix concat;                 // (T, C)   Concat(context_1 … context_NH)
@@ -235,6 +247,9 @@ struct CallSizes {
     Shape source_embeddings;
     bool explicit_weights = false;
     Shape wq, wk, wv, wo;
+    double bq = -1, bk = -1, bv = -1, bo = -1;  // entries of each bias given, −1 when absent
+    bool rope_half = false;                     // RoPE pairs the halves (p, p + HS/2)
+    double rope_theta = 10000.0;
     MaskKind mask = MaskKind::Causal;
     double window = 1, prefix = 0;
     Shape custom_mask;              // MaskKind::Custom

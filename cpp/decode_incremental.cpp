@@ -9,6 +9,7 @@
 
 #include "alibi.hpp"
 #include "attention.hpp"
+#include "forward_common.hpp"
 
 namespace attn {
 namespace {
@@ -62,6 +63,9 @@ std::string decode_incremental(const Config& config, DecodeResult& d) {
         project_row(x_t, *p.wq, q.data());
         project_row(x_t, *p.wk, d.k_cache.row(t));
         project_row(x_t, *p.wv, d.v_cache.row(t));
+        detail::add_bias(q.data(), p.bq);
+        detail::add_bias(d.k_cache.row(t), p.bk);
+        detail::add_bias(d.v_cache.row(t), p.bv);
         // RoPE: q and k turned by token t's position; cached keys keep the turn they were given
         if (p.rope) {
             for (int h = 0; h < NH; ++h) rotate_rows(q.data() + h * HS, 1, C, HS, p.rotary, t);
@@ -101,6 +105,7 @@ std::string decode_incremental(const Config& config, DecodeResult& d) {
         }
         // pass 5: token t's output row                                                   (1, C)
         project_row(concat.data(), *p.wo, d.output.row(t));
+        detail::add_bias(d.output.row(t), p.bo);
         for (int c = 0; c < C; ++c)
             difference = std::max(difference, std::fabs(d.output(t, c) - full.output(t, c)));
         d.difference[t] = difference;

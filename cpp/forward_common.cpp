@@ -27,6 +27,9 @@ void shape_result(const Problem& p, Result& r) {
     r.wk = *p.wk;
     r.wv = *p.wv;
     r.wo = *p.wo;
+    for (auto [to, from] : {std::pair{&r.bq, p.bq}, {&r.bk, p.bk}, {&r.bv, p.bv}, {&r.bo, p.bo}}) {
+        if (from) *to = *from; else to->resize(0, 0);
+    }
     r.mask.resize(p.T, p.Tk);
     std::transform(p.mask.begin(), p.mask.end(), r.mask.data.begin(),
                    [](std::uint8_t m) { return m ? 1.0f : 0.0f; });
@@ -52,6 +55,16 @@ void shape_result(const Problem& p, Result& r) {
     }
     r.concat.resize(p.T, p.C);
     r.output.resize(p.T, p.C);
+}
+
+void add_bias(float* row, const Matrix* bias) {
+    if (!bias) return;
+    for (int c = 0; c < bias->cols; ++c) row[c] += bias->data[c];
+}
+
+void add_bias(Matrix& m, const Matrix* bias) {
+    if (!bias) return;
+    for (int t = 0; t < m.rows; ++t) add_bias(m.row(t), bias);
 }
 
 void copy_head_columns(const Matrix& src, int h, Matrix& dst) {

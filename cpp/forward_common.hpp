@@ -11,6 +11,11 @@ namespace attn::detail {
 // weights and the mask.
 void shape_result(const Problem& problem, Result& result);
 
+// Adds a projection's bias (1, n) to each row of m (rows, n), or to one row of n values; nothing
+// when the bias is absent (null).
+void add_bias(Matrix& m, const Matrix* bias);
+void add_bias(float* row, const Matrix* bias);
+
 // dst (rows, HS) = src[:, h·HS : (h+1)·HS]   with HS = dst.cols
 void copy_head_columns(const Matrix& src, int h, Matrix& dst);
 

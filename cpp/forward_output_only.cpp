@@ -17,6 +17,7 @@
 
 #include "alibi.hpp"
 #include "attention.hpp"
+#include "forward_common.hpp"
 #include "mask.hpp"
 #include "packing.hpp"
 
@@ -156,6 +157,7 @@ std::string run_tiled(const Config& config, const std::vector<int>& weight_rows,
 
     // pass 1: projections Q = X·W_Q, K = X_s·W_K, V = X_s·W_V — O(T·C) memory
     kernels::gemm_auto(p.x->data.data(), C, p.wq->data.data(), C, r.q.data.data(), C, T, C, C);
+    detail::add_bias(r.q, p.bq);
     // RoPE turns each head's columns of Q and K by position (before Q is scaled, as in the full path)
     if (p.rope) {
         for (int h = 0; h < p.NH; ++h) rotate_rows(r.q.data.data() + h * HS, T, C, HS, p.rotary);
@@ -163,6 +165,8 @@ std::string run_tiled(const Config& config, const std::vector<int>& weight_rows,
     if (band_path && visible_scale != 1.0f) kernels::scale_row(r.q.data.data(), T * C, visible_scale);
     kernels::gemm_auto(p.xs->data.data(), C, p.wk->data.data(), r.k.cols, r.k.data.data(), r.k.cols, Tk, C, r.k.cols);
     kernels::gemm_auto(p.xs->data.data(), C, p.wv->data.data(), r.v.cols, r.v.data.data(), r.v.cols, Tk, C, r.v.cols);
+    detail::add_bias(r.k, p.bk);
+    detail::add_bias(r.v, p.bv);
     if (p.rope) {
         for (int g = 0; g < p.KVH; ++g) rotate_rows(r.k.data.data() + g * HS, Tk, r.k.cols, HS, p.rotary);
     }
@@ -304,6 +308,7 @@ std::string run_tiled(const Config& config, const std::vector<int>& weight_rows,
     }
     // pass 7: output = concat · W_O
     kernels::gemm_auto(r.concat.data.data(), C, p.wo->data.data(), C, r.output.data.data(), C, T, C, C);
+    detail::add_bias(r.output, p.bo);
     return {};
 }
 

@@ -34,6 +34,10 @@ void forward_reference(const Problem& p, Result& r) {
     matmul(*p.x, *p.wq, r.q);
     matmul(*p.xs, *p.wk, r.k);
     matmul(*p.xs, *p.wv, r.v);
+    // (+ the biases b_q, b_k, b_v of a loaded model's projections, when given)
+    detail::add_bias(r.q, p.bq);
+    detail::add_bias(r.k, p.bk);
+    detail::add_bias(r.v, p.bv);
 
     for (int h = 0; h < p.NH; ++h) {
         HeadResult& head = r.heads[h];
@@ -107,6 +111,7 @@ void forward_reference(const Problem& p, Result& r) {
     }
     // pass 8: the output projection mixes the heads: output = concat · W_O            (T, C)
     matmul(r.concat, *p.wo, r.output);
+    detail::add_bias(r.output, p.bo);
 }
 
 }  // namespace attn

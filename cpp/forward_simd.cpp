@@ -31,6 +31,9 @@ bool forward_simd(const Problem& p, Result& r, const Progress& progress) {
     matmul_auto(*p.x, *p.wq, r.q);
     matmul_auto(*p.xs, *p.wk, r.k);
     matmul_auto(*p.xs, *p.wv, r.v);
+    detail::add_bias(r.q, p.bq);
+    detail::add_bias(r.k, p.bk);
+    detail::add_bias(r.v, p.bv);
 
     Matrix k_transposed;             // (HS, Tk): K_hᵀ, so that scores are one row-major product
     std::vector<int> row_k_end(T);   // per query row: one past its last non-zero weight
@@ -112,6 +115,7 @@ bool forward_simd(const Problem& p, Result& r, const Progress& progress) {
     }
     // pass 8: output projection                                                  (T, C)
     matmul_auto(r.concat, *p.wo, r.output);
+    detail::add_bias(r.output, p.bo);
     return true;
 }
 

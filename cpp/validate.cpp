@@ -28,12 +28,15 @@ std::size_t first_bad_entry(const float* v, std::size_t n) {
     return n;
 }
 
-std::string check_entries(const char* name, const Matrix& m) {
+// (`vector`: m is one row, named by a single index)
+std::string check_entries(const char* name, const Matrix& m, bool vector = false) {
     const std::size_t bad = first_bad_entry(m.data.data(), m.data.size());
     if (bad == m.data.size()) return {};
     const float value = m.data[bad];
     std::ostringstream out;
-    out << name << "[" << bad / m.cols << "][" << bad % m.cols << "]";
+    out << name;
+    if (!vector) out << "[" << bad / m.cols << "]";
+    out << "[" << bad % m.cols << "]";
     if (!std::isfinite(value)) {
         out << " is not a finite number";
     } else {
@@ -159,6 +162,17 @@ CallSizes sizes_of(const Config& config, bool output_only, double weight_rows) {
         s.wv = shape(config.wv);
         s.wo = shape(config.wo);
     }
+    // A bias is one row: its entries, or NaN for any other shape (refused), −1 when absent.
+    const auto bias = [](const std::optional<Matrix>& b) {
+        if (!b) return -1.0;
+        return b->rows == 1 && b->data.size() == std::size_t(b->cols) ? double(b->cols) : std::nan("");
+    };
+    s.bq = bias(config.bq);
+    s.bk = bias(config.bk);
+    s.bv = bias(config.bv);
+    s.bo = bias(config.bo);
+    s.rope_half = config.rope_pairing == RopePairing::Half;
+    s.rope_theta = config.rope_theta;
     s.mask = config.mask;
     s.window = config.window;
     s.prefix = config.prefix;
@@ -177,7 +191,8 @@ double trace_tiles(const CallSizes& s) {
 double bytes_needed(const CallSizes& s) {
     const double T = s.T, Tk = s.cross ? s.S : s.T, C = s.C, NH = s.NH, HS = C / NH;
     const double kv_width = s.KVH * HS;
-    const double weights = 2 * C * C + 2 * C * kv_width;
+    const double biases = std::max(0.0, s.bq) + std::max(0.0, s.bk) + std::max(0.0, s.bv) + std::max(0.0, s.bo);
+    const double weights = 2 * C * C + 2 * C * kv_width + biases;
     const double tokens = (T + (s.cross ? s.S : 0)) * (s.longest_token + 32);  // strings and their headers
     // Inputs as copied in, and what resolve makes: X (and the source) with positions, weights.
     double floats = (s.has_embeddings ? T * C : 0) + (s.has_source_embeddings ? Tk * C : 0);
@@ -293,6 +308,28 @@ std::string validate_sizes(const CallSizes& s) {
             if (!problem.empty()) return problem;
         }
     }
+    {
+        const double kv_width = s.KVH * (s.C / s.NH);
+        const struct { const char* name; double given, wanted; const char* meaning; } biases[] = {
+            {"bq", s.bq, s.C, "dModel"}, {"bk", s.bk, kv_width, "kvHeads\u00b7dK"},
+            {"bv", s.bv, kv_width, "kvHeads\u00b7dK"}, {"bo", s.bo, s.C, "dModel"}};
+        for (const auto& b : biases) {
+            if (b.given == -1 || b.given == b.wanted) continue;
+            out << "biases." << b.name << " must be " << number_text(b.wanted) << " numbers (" << b.meaning
+                << "), got " << (std::isnan(b.given) ? std::string("a matrix of another shape") : number_text(b.given));
+            return out.str();
+        }
+    }
+    if (!(s.rope_theta > kMinRopeTheta && s.rope_theta <= kMaxRopeTheta)) {
+        out << "ropeTheta must be a number above " << number_text(kMinRopeTheta) << " and at most "
+            << number_text(kMaxRopeTheta) << " (got " << number_text(s.rope_theta) << ")";
+        return out.str();
+    }
+    if (s.rope && s.rope_half && std::fmod(s.C / s.NH, 2) != 0) {
+        out << "ropePairing \"half\" turns dimension i with i + dK/2, so dK must be even (got dK = "
+            << number_text(s.C / s.NH) << ")";
+        return out.str();
+    }
     if (s.rope && s.cross) {
         return "positional \"rope\" works in self-attention only (it measures distances within one "
                "sequence): leave out source or use \"sinusoidal\"";
@@ -366,6 +403,12 @@ std::string validate(const Config& config, bool output_only, double weight_rows)
             problem = check_entries(name, *m);
             if (!problem.empty()) return problem;
         }
+    }
+    for (const auto& [name, b] : {std::pair{"biases.bq", &config.bq}, {"biases.bk", &config.bk},
+                                  {"biases.bv", &config.bv}, {"biases.bo", &config.bo}}) {
+        if (!*b) continue;
+        problem = check_entries(name, **b, /*vector=*/true);
+        if (!problem.empty()) return problem;
     }
     std::ostringstream out;
     const float fill = config.mask_fill;

@@ -75,10 +75,10 @@ export function tensor(name, dims, values) {
   return concat([packedInts(1, dims), int(2, type), str(8, name), bytes(9, raw)]);  // dims, data_type, name, raw_data
 }
 
-/** A ValueInfoProto for a float32 graph input or output with fixed dims. */
-export function valueInfo(name, dims) {
+/** A ValueInfoProto for a graph input or output with fixed dims, float32 (or `type`, e.g. 'int64'). */
+export function valueInfo(name, dims, type = 'float') {
   const shape = concat(dims.map((d) => msg(1, int(1, d))));             // TensorShapeProto.dim[].dim_value
-  const tensorType = concat([int(1, DATA_TYPE.float), bytes(2, shape)]); // TypeProto.Tensor: elem_type, shape
+  const tensorType = concat([int(1, DATA_TYPE[type]), bytes(2, shape)]); // TypeProto.Tensor: elem_type, shape
   return concat([str(1, name), msg(2, bytes(1, tensorType))]);           // name, type.tensor_type
 }
 

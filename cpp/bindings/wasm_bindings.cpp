@@ -24,12 +24,12 @@ using attn::bindings::guarded;
 using emscripten::val;
 
 // Ids shared with web/src/engine/module-ids.js.
-enum InputId { kInEmbeddings = 0, kInWq, kInWk, kInWv, kInWo, kInSourceEmbeddings };
+enum InputId { kInEmbeddings = 0, kInWq, kInWk, kInWv, kInWo, kInSourceEmbeddings, kInBq, kInBk, kInBv, kInBo };
 enum ByteInputId { kInCustomMask = 0, kInPadding };
 enum OutputId {
     // whole-model matrices
     kX = 0, kQ, kK, kV, kConcat, kOutput, kWq, kWk, kWv, kWo, kMask, kXs, kEmbeddings, kPositions,
-    kRopeAngles, kAlibiSlopes,
+    kRopeAngles, kAlibiSlopes, kBq, kBk, kBv, kBo,
     // per-head matrices and row statistics
     kHeadQ = 20, kHeadK, kHeadV, kScores, kMasked, kWeights, kContext, kRowMax, kRowSum, kEntropy,
     kExps, kBias, kWeightSum, kLaterWeight,
@@ -55,7 +55,9 @@ enum OptionIndex {
     kOptWkCols, kOptWvRows, kOptWvCols, kOptWoRows, kOptWoCols, kOptCustomMaskRows,
     kOptCustomMaskCols, kOptPaddingLength, kOptOutputOnly, kOptWeightRowCount,
     kOptPositionOffset, kOptAlibi, kOptTrace, kOptBlockRows, kOptBlockKeys, kOptDecode,
-    kOptSoftmaxOver, kOptOptionCount
+    kOptSoftmaxOver,
+    kOptBqLength, kOptBkLength, kOptBvLength, kOptBoLength,  // entries of each bias, −1 when absent
+    kOptRopePairing, kOptRopeTheta, kOptOptionCount
 };
 
 // A number from JavaScript as an int, saturated: only window and prefix can be out of range after
@@ -224,7 +226,8 @@ private:
         for (auto [id, m] : {std::pair{kX, &r.x}, {kQ, &r.q}, {kK, &r.k}, {kV, &r.v}, {kConcat, &r.concat},
                              {kOutput, &r.output}, {kWq, &r.wq}, {kWk, &r.wk}, {kWv, &r.wv}, {kWo, &r.wo},
                              {kMask, &r.mask}, {kXs, &r.xs}, {kEmbeddings, &r.embeddings},
-                             {kPositions, &r.positions}, {kRopeAngles, &r.rope_angles}}) {
+                             {kPositions, &r.positions}, {kRopeAngles, &r.rope_angles}, {kBq, &r.bq},
+                             {kBk, &r.bk}, {kBv, &r.bv}, {kBo, &r.bo}}) {
             entries.push_back(matrix_entry(id, 0, *m));
         }
         entries.push_back(row_entry(kAlibiSlopes, 0, r.alibi_slopes));
@@ -315,6 +318,12 @@ private:
         s.block_rows = o[kOptBlockRows];
         s.block_keys = o[kOptBlockKeys];
         s.decode = flag(kOptDecode);
+        s.bq = o[kOptBqLength];
+        s.bk = o[kOptBkLength];
+        s.bv = o[kOptBvLength];
+        s.bo = o[kOptBoLength];
+        s.rope_half = o[kOptRopePairing] == static_cast<double>(attn::RopePairing::Half);
+        s.rope_theta = o[kOptRopeTheta];
         return s;
     }
 
@@ -362,6 +371,13 @@ private:
         config_.softmax_over = flag(kOptSoftmaxOver) ? attn::SoftmaxAxis::Queries : attn::SoftmaxAxis::Keys;
         config_.position_offset = integer(kOptPositionOffset);
         config_.alibi = flag(kOptAlibi);
+        config_.rope_pairing = flag(kOptRopePairing) ? attn::RopePairing::Half : attn::RopePairing::Adjacent;
+        config_.rope_theta = o[kOptRopeTheta];
+        // A bias left out of this call is dropped (JS then forgets its view of it).
+        for (auto [length, bias] : {std::pair{kOptBqLength, &config_.bq}, {kOptBkLength, &config_.bk},
+                                    {kOptBvLength, &config_.bv}, {kOptBoLength, &config_.bo}}) {
+            if (o[length] < 0) bias->reset();
+        }
     }
 
     std::vector<std::uint8_t>& byte_input(int id) { return id == kInPadding ? config_.padding : config_.custom_mask; }
@@ -373,9 +389,15 @@ private:
             case kInWv: return config_.wv;
             case kInWo: return config_.wo;
             case kInSourceEmbeddings: return config_.source_embeddings;
+            case kInBq: return bias(config_.bq);
+            case kInBk: return bias(config_.bk);
+            case kInBv: return bias(config_.bv);
+            case kInBo: return bias(config_.bo);
             default: return config_.embeddings;
         }
     }
+
+    static attn::Matrix& bias(std::optional<attn::Matrix>& b) { return b ? *b : b.emplace(); }
 
     attn::Config config_;
     attn::Result result_;
@@ -408,13 +430,15 @@ val module_ids() {
     using attn::MaskKind, attn::Positional, attn::WeightsKind;
     val ids = val::object();
     ids.set("INPUT", named({{"embeddings", kInEmbeddings}, {"wq", kInWq}, {"wk", kInWk}, {"wv", kInWv},
-                            {"wo", kInWo}, {"sourceEmbeddings", kInSourceEmbeddings}}));
+                            {"wo", kInWo}, {"sourceEmbeddings", kInSourceEmbeddings}, {"bq", kInBq},
+                            {"bk", kInBk}, {"bv", kInBv}, {"bo", kInBo}}));
     ids.set("BYTE_INPUT", named({{"customMask", kInCustomMask}, {"padding", kInPadding}}));
     ids.set("MODEL_OUTPUT", named({{"x", kX}, {"q", kQ}, {"k", kK}, {"v", kV}, {"concat", kConcat},
                                    {"output", kOutput}, {"wq", kWq}, {"wk", kWk}, {"wv", kWv}, {"wo", kWo},
                                    {"mask", kMask}, {"xs", kXs}, {"embeddings", kEmbeddings},
                                    {"positions", kPositions}, {"ropeAngles", kRopeAngles},
-                                   {"alibiSlopes", kAlibiSlopes}}));
+                                   {"alibiSlopes", kAlibiSlopes}, {"bq", kBq}, {"bk", kBk}, {"bv", kBv},
+                                   {"bo", kBo}}));
     ids.set("HEAD_OUTPUT", named({{"q", kHeadQ}, {"k", kHeadK}, {"v", kHeadV}, {"scores", kScores},
                                   {"masked", kMasked}, {"weights", kWeights}, {"context", kContext},
                                   {"rowMax", kRowMax}, {"rowSum", kRowSum}, {"entropy", kEntropy},
@@ -433,6 +457,7 @@ val module_ids() {
                                 {"custom", id(MaskKind::Custom)}}));
     ids.set("POSITIONAL", named({{"none", id(Positional::None)}, {"sinusoidal", id(Positional::Sinusoidal)},
                                  {"rope", id(Positional::Rope)}}));
+    ids.set("ROPE_PAIRING", named({{"adjacent", id(attn::RopePairing::Adjacent)}, {"half", id(attn::RopePairing::Half)}}));
     ids.set("OPTION", named({{"anonymousTokens", kOptAnonymousTokens}, {"dModel", kOptDModel},
                            {"heads", kOptHeads}, {"kvHeads", kOptKvHeads},
                            {"hasEmbeddings", kOptHasEmbeddings}, {"weightsKind", kOptWeightsKind},
@@ -455,7 +480,10 @@ val module_ids() {
                            {"outputOnly", kOptOutputOnly}, {"weightRowCount", kOptWeightRowCount},
                            {"positionOffset", kOptPositionOffset}, {"alibi", kOptAlibi},
                            {"trace", kOptTrace}, {"blockRows", kOptBlockRows}, {"blockKeys", kOptBlockKeys},
-                           {"decode", kOptDecode}, {"softmaxOver", kOptSoftmaxOver}}));
+                           {"decode", kOptDecode}, {"softmaxOver", kOptSoftmaxOver},
+                           {"bqLength", kOptBqLength}, {"bkLength", kOptBkLength}, {"bvLength", kOptBvLength},
+                           {"boLength", kOptBoLength}, {"ropePairing", kOptRopePairing},
+                           {"ropeTheta", kOptRopeTheta}}));
     ids.set("OPTION_COUNT", static_cast<int>(kOptOptionCount));
     return ids;
 }

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "attention.hpp"
@@ -73,15 +74,25 @@ inline std::vector<double> alibi_slopes(int n) {
     return slopes;
 }
 
-// RoPE in double on the columns [first, first + HS) of row `row` at position `pos`: adjacent
-// pairs (2p, 2p+1) turned by pos·10000^(−2p/HS); an odd HS leaves its last column as it is.
-inline void rotate(std::vector<double>& row, int first, int HS, double pos) {
-    for (int p = 0; 2 * p + 1 < HS; ++p) {
-        const double angle = pos * std::pow(10000.0, -2.0 * p / HS);
-        const double x = row[first + 2 * p], y = row[first + 2 * p + 1];
-        row[first + 2 * p] = x * std::cos(angle) - y * std::sin(angle);
-        row[first + 2 * p + 1] = x * std::sin(angle) + y * std::cos(angle);
+// RoPE in double on the columns [first, first + HS) of row `row` at position `pos`: pairs turned
+// by pos·θ^(−2p/HS) — adjacent pairs (2p, 2p+1), where an odd HS leaves its last column as it
+// is, or (`half`) Hugging Face's rotate_half pairs (p, p + HS/2).
+inline void rotate(std::vector<double>& row, int first, int HS, double pos, double theta = 10000.0,
+                   bool half = false) {
+    for (int p = 0; p < HS / 2; ++p) {
+        const double angle = pos * std::pow(theta, -2.0 * p / HS);
+        const int i = half ? first + p : first + 2 * p, j = half ? i + HS / 2 : i + 1;
+        const double x = row[i], y = row[j];
+        row[i] = x * std::cos(angle) - y * std::sin(angle);
+        row[j] = x * std::sin(angle) + y * std::cos(angle);
     }
+}
+
+// Adds a bias (when the config gives one) to every row.
+inline void add_bias(Mat& m, const std::optional<attn::Matrix>& bias) {
+    if (!bias) return;
+    for (auto& row : m)
+        for (size_t c = 0; c < row.size(); ++c) row[c] += bias->data[c];
 }
 
 // `p` supplies the resolved inputs (X, the source, the weights); everything else comes from
@@ -95,10 +106,14 @@ inline Forward forward(const attn::Config& c, const attn::Problem& p) {
     f.q = mul(x, from(*p.wq));
     f.k = mul(xs, from(*p.wk));
     f.v = mul(xs, from(*p.wv));
+    add_bias(f.q, c.bq);
+    add_bias(f.k, c.bk);
+    add_bias(f.v, c.bv);
     if (c.positional == attn::Positional::Rope) {
+        const bool half = c.rope_pairing == attn::RopePairing::Half;
         for (int i = 0; i < T; ++i) {
-            for (int h = 0; h < p.NH; ++h) rotate(f.q[i], h * HS, HS, c.position_offset + i);
-            for (int g = 0; g < p.KVH; ++g) rotate(f.k[i], g * HS, HS, c.position_offset + i);
+            for (int h = 0; h < p.NH; ++h) rotate(f.q[i], h * HS, HS, c.position_offset + i, c.rope_theta, half);
+            for (int g = 0; g < p.KVH; ++g) rotate(f.k[i], g * HS, HS, c.position_offset + i, c.rope_theta, half);
         }
     }
     const std::vector<double> slopes = alibi_slopes(p.NH);
@@ -177,6 +192,7 @@ inline Forward forward(const attn::Config& c, const attn::Problem& p) {
         f.heads.push_back(head);
     }
     f.output = mul(f.concat, from(*p.wo));
+    add_bias(f.output, c.bo);
     return f;
 }
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { loadModule } from '../../web/src/engine/load-module.js';
 import * as ids from '../../web/src/engine/module-ids.js';
 
-const TABLES = ['INPUT', 'BYTE_INPUT', 'MODEL_OUTPUT', 'HEAD_OUTPUT', 'TRACE_OUTPUT', 'DECODE_OUTPUT', 'WEIGHTS_KIND', 'MASK_KIND', 'POSITIONAL'];
+const TABLES = ['INPUT', 'BYTE_INPUT', 'MODEL_OUTPUT', 'HEAD_OUTPUT', 'TRACE_OUTPUT', 'DECODE_OUTPUT', 'WEIGHTS_KIND', 'MASK_KIND', 'POSITIONAL', 'ROPE_PAIRING'];
 
 for (const build of ['simd', 'scalar']) {
   test(`the ${build} build uses the ids of module-ids.js`, async () => {

@@ -22,32 +22,39 @@ export function alibiSlopes64(n) {
   return [...powerOf2(closest), ...alibiSlopes64(2 * closest).filter((_, i) => i % 2 === 0).slice(0, n - closest)];
 }
 
-// RoPE on columns [first, first + dK) of a row at position pos: adjacent pairs (2p, 2p + 1) turned
-// by pos·10000^(−2p/dK); an odd dK's last column stays.
-function rotate(row, first, dK, pos) {
-  for (let p = 0; 2 * p + 1 < dK; ++p) {
-    const angle = pos * 10000 ** (-2 * p / dK);
-    const x = row[first + 2 * p], y = row[first + 2 * p + 1];
-    row[first + 2 * p] = x * Math.cos(angle) - y * Math.sin(angle);
-    row[first + 2 * p + 1] = x * Math.sin(angle) + y * Math.cos(angle);
+// RoPE on columns [first, first + dK) of a row at position pos: pairs turned by pos·θ^(−2p/dK),
+// adjacent (2p, 2p + 1), where an odd dK's last column stays, or (half) the halves (p, p + dK/2).
+function rotate(row, first, dK, pos, theta = 10000, half = false) {
+  for (let p = 0; p < Math.floor(dK / 2); ++p) {
+    const angle = pos * theta ** (-2 * p / dK);
+    const i = half ? first + p : first + 2 * p;
+    const j = half ? i + dK / 2 : i + 1;
+    const x = row[i], y = row[j];
+    row[i] = x * Math.cos(angle) - y * Math.sin(angle);
+    row[j] = x * Math.sin(angle) + y * Math.cos(angle);
   }
 }
 
+// m + bias on every row (nothing without a bias).
+const withBias = (m, bias) => (bias ? m.map((row) => row.map((value, c) => value + bias[c])) : m);
+
 /**
- * Forward pass in float64 from the inputs the core reports it used (x and the weights).
- * rope: rotate q and k (positions from positionOffset); alibi: add −m_h·|i − j| to the scores.
+ * Forward pass in float64 from the inputs the core reports it used (x, the weights and biases).
+ * rope: rotate q and k (positions from positionOffset; ropeTheta, ropeHalf for the halves'
+ * pairing); alibi: add −m_h·|i − j| to the scores.
  */
-export function forward64(result, { mask = 'causal', scale = true, rope = false, positionOffset = 0, alibi = false } = {}) {
+export function forward64(result, { mask = 'causal', scale = true, rope = false, positionOffset = 0, alibi = false, ropeTheta = 10000, ropeHalf = false } = {}) {
   const { T, dModel, heads, dK } = result;
   const kvHeads = result.kvHeads ?? heads;
   const x = matrixOf(result.x);
   const [wq, wk, wv, wo] = ['wq', 'wk', 'wv', 'wo'].map((n) => matrixOf(result.weights[n]));
-  const q = mul(x, wq);
-  const k = mul(x, wk);
-  const v = mul(x, wv);
+  const biases = result.biases ?? {};
+  const q = withBias(mul(x, wq), biases.bq);
+  const k = withBias(mul(x, wk), biases.bk);
+  const v = withBias(mul(x, wv), biases.bv);
   if (rope) {
-    q.forEach((row, i) => { for (let h = 0; h < heads; ++h) rotate(row, h * dK, dK, positionOffset + i); });
-    k.forEach((row, i) => { for (let g = 0; g < kvHeads; ++g) rotate(row, g * dK, dK, positionOffset + i); });
+    q.forEach((row, i) => { for (let h = 0; h < heads; ++h) rotate(row, h * dK, dK, positionOffset + i, ropeTheta, ropeHalf); });
+    k.forEach((row, i) => { for (let g = 0; g < kvHeads; ++g) rotate(row, g * dK, dK, positionOffset + i, ropeTheta, ropeHalf); });
   }
   const slopes = alibiSlopes64(heads);
   const concat = Array.from({ length: T }, () => new Array(dModel).fill(0));
@@ -72,7 +79,7 @@ export function forward64(result, { mask = 'causal', scale = true, rope = false,
     context.forEach((row, t) => row.forEach((value, c) => { concat[t][h * dK + c] = value; }));
     perHead.push({ q: qh, k: kh, v: vh, scores, bias, masked, weights, context });
   }
-  return { x, q, k, v, perHead, concat, output: mul(concat, wo) };
+  return { x, q, k, v, perHead, concat, output: withBias(mul(concat, wo), biases.bo) };
 }
 
 /**

@@ -53,8 +53,8 @@ export interface AttentionConfig {
   softmaxOver?: 'keys' | 'queries';
   /**
    * Default "none". "sinusoidal" is added to X (and to the source); "rope" rotates q and k inside
-   * each head: adjacent pairs (2p, 2p+1), as in the RoFormer paper, by position·θ_p with
-   * θ_p = 10000^(−2p/dK); an odd dK leaves its last dimension unrotated. Self-attention only.
+   * each head: pairs of dimensions (ropePairing) by position·θ_p with θ_p = ropeTheta^(−2p/dK);
+   * with adjacent pairs an odd dK leaves its last dimension unrotated. Self-attention only.
    */
   positional?: 'none' | 'sinusoidal' | 'rope';
   /** The first token's position, 0…1 000 000 (default 0): sinusoidal and RoPE count from it. */
@@ -65,6 +65,18 @@ export interface AttentionConfig {
    * of two, else interpolated. Self-attention only. Default false.
    */
   alibi?: boolean;
+  /**
+   * RoPE's pairing: "adjacent" (2p, 2p+1), the default, or "half" (p, p + dK/2), Hugging Face's
+   * rotate_half as Llama and Qwen2 use it (needs an even dK).
+   */
+  ropePairing?: 'adjacent' | 'half';
+  /** RoPE's base θ in θ_p = θ^(−2p/dK): above 1, at most 1e10 (default 10000; a model's rope_theta). */
+  ropeTheta?: number;
+  /**
+   * Biases of the projections, each optional: Q = X·W_Q + bq (dModel numbers), K and V + bk, bv
+   * (kvHeads·dK), output = concat·W_O + bo (dModel). As loaded models have them.
+   */
+  biases?: { bq?: number[] | Float32Array; bk?: number[] | Float32Array; bv?: number[] | Float32Array; bo?: number[] | Float32Array };
   /** Cross-attention: keys and values from these tokens. */
   source?: { tokens: string[]; embeddings?: MatrixInput };
 }
@@ -111,6 +123,8 @@ export interface AttentionResult {
   ropeAngles?: Matrix;
   /** heads entries, with alibi: m_h. */
   alibiSlopes?: Float32Array;
+  /** The biases given, as used. */
+  biases?: { bq?: Float32Array; bk?: Float32Array; bv?: Float32Array; bo?: Float32Array };
 }
 
 /** One tile of the FlashAttention trace: queries row0…row0+rows−1 against keys key0…key0+keys−1. */
@@ -242,6 +256,65 @@ export interface AttentionEngine {
   trainingEstimate(config?: TrainerConfigInput): { bytes: number; stepSeconds: number };
   /** The vectors "one vector per token" gives these tokens (no positions), without running attention. */
   tokenEmbeddings(tokens: string[], dModel: number): Matrix;
+  /**
+   * A pretrained model from a Hugging Face folder's files (docs/api.md, "Loading a model"). Refuses
+   * anything it cannot load with an Error before reading the weights; a failed load leaves nothing
+   * in the engine's memory.
+   */
+  loadModel(options: LoadModelOptions): Promise<LoadedModel>;
+}
+
+/** A .safetensors file's bytes (a Blob is read one tensor at a time, never whole). */
+export type WeightFile = ArrayBuffer | Uint8Array | Blob;
+
+export interface LoadModelOptions {
+  /** The parsed config.json; model_type "gpt2", "llama" (SmolLM too) or "qwen2". */
+  config: Record<string, unknown>;
+  /** model.safetensors, or every shard of a sharded model (in any order) with `index`. */
+  weights: WeightFile | WeightFile[];
+  /** The parsed model.safetensors.index.json of a sharded model. */
+  index?: { weight_map: Record<string, string> };
+  /** The parsed tokenizer.json: the model then has a tokenizer (read by @huggingface/tokenizers). */
+  tokenizer?: Record<string, unknown>;
+  /** The parsed tokenizer_config.json, with tokenizer. */
+  tokenizerConfig?: Record<string, unknown>;
+}
+
+export interface ModelInfo {
+  architecture: 'gpt2' | 'llama' | 'qwen2';
+  layers: number;
+  heads: number;
+  kvHeads: number;
+  dModel: number;
+  dK: number;
+  vocabSize: number;
+  contextLength: number;
+}
+
+export interface ModelRun {
+  logits: Matrix;  // T×vocabSize
+  layers: {
+    input: Matrix;   // T×dModel, the residual stream entering the block
+    normed: Matrix;  // T×dModel, what its attention sees (LayerNorm or RMSNorm of input)
+    heads: { attention: Matrix /* T×T */; q: Matrix; k: Matrix; v: Matrix /* T×dK, q and k after RoPE */ }[];
+  }[];
+}
+
+export interface ModelTokenizer {
+  encode(text: string, options?: { addSpecialTokens?: boolean }): { ids: number[]; tokens: string[] };
+  decode(ids: number[], options?: { skipSpecialTokens?: boolean }): string;
+}
+
+export interface LoadedModel {
+  readonly info: Readonly<ModelInfo>;
+  /** With tokenizer.json given to loadModel(), else null. */
+  readonly tokenizer: ModelTokenizer | null;
+  /** 1 to contextLength token ids; bad ids are refused with an Error. */
+  run(ids: number[]): ModelRun;
+  /** Layer `layer` of a run as a compute() config whose heads' weights are the run's maps. */
+  attentionConfig(run: ModelRun, layer: number, tokens?: string[]): AttentionConfig;
+  /** Frees the model's memory; later calls throw. */
+  dispose(): void;
 }
 
 export type TrainingTask = 'previous' | 'induction' | 'reverse' | 'sort' | 'text';

@@ -303,6 +303,16 @@ class AttentionEngine {
     return trainingEstimate(this.#module, options);
   }
 
+  /**
+   * A pretrained GPT-2, Llama or Qwen2 model from a Hugging Face folder's files, sharing this
+   * engine's module: { info, tokenizer, run(ids), attentionConfig(run, layer), dispose() }
+   * (web/src/engine/model.js, docs/api.md "Loading a model").
+   */
+  async loadModel(options) {
+    const { loadModel } = await import('./model.js'); // (only pages that open a model load its code)
+    return loadModel(this.#module, options);
+  }
+
   /** Bytes of WebAssembly memory the engine has reserved (it grows, and never shrinks). */
   memoryBytes() {
     return this.#module.HEAP8.length;
@@ -352,6 +362,10 @@ class AttentionEngine {
     if (c.embeddings) matrices.push([INPUT.embeddings, c.embeddings]);
     if (c.source?.embeddings) matrices.push([INPUT.sourceEmbeddings, c.source.embeddings]);
     if (c.weightMatrices) for (const name of ['wq', 'wk', 'wv', 'wo']) matrices.push([INPUT[name], c.weightMatrices[name]]);
+    for (const name of ['bq', 'bk', 'bv', 'bo']) {
+      if (c.biases[name]) matrices.push([INPUT[name], c.biases[name]]);
+      else this.#inputViews[INPUT[name]] = undefined; // (a bias left out is dropped by the core, and with it the storage under its view)
+    }
     const bytes = [];
     if (c.customMask) bytes.push([BYTE_INPUT.customMask, c.customMask]);
     if (c.padding) bytes.push([BYTE_INPUT.padding, c.padding]);
@@ -417,7 +431,8 @@ class AttentionEngine {
 
   // Copies every result out of wasm memory in one go (the core packs them into one array), so
   // the result stays valid after later calls; the matrices are views into that one copy.
-  #readResult({ tokens, source, options }) {
+  #readResult(c) {
+    const { tokens, source, options } = c;
     const { dModel, heads, positional, cross, alibi } = options;
     const packed = this.#core.packed().slice(); // slice(): the fastest copy of a same-type view
     const model = {};
@@ -450,6 +465,8 @@ class AttentionEngine {
     }
     if (positional === POSITIONAL.rope) result.ropeAngles = model.ropeAngles;
     if (alibi) result.alibiSlopes = model.alibiSlopes.data;
+    const biases = Object.keys(c.biases);
+    if (biases.length > 0) result.biases = Object.fromEntries(biases.map((name) => [name, model[name].data]));
     return result;
   }
 }

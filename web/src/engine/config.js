@@ -2,12 +2,13 @@
 // JavaScript can get wrong (types, holes, ragged rows, unknown names, numbers float32 cannot hold).
 // Value checks — NaN, ∞, shapes against T and d_model, heads dividing d_model, limits, memory — are
 // the core's (cpp/validate.cpp), so native and browser builds give the same messages.
-import { MASK_KIND, POSITIONAL, WEIGHTS_KIND } from './module-ids.js';
+import { MASK_KIND, POSITIONAL, ROPE_PAIRING, WEIGHTS_KIND } from './module-ids.js';
 
 // The softmax's axis: keys (each query row sums to 1) or queries (the misconception, columns).
 const SOFTMAX_AXIS = Object.freeze({ keys: 0, queries: 1 });
 
 const WEIGHT_NAMES = ['wq', 'wk', 'wv', 'wo'];
+const BIAS_NAMES = ['bq', 'bk', 'bv', 'bo'];
 
 function fail(message) {
   throw new Error(message);
@@ -192,6 +193,40 @@ function bytesSource(value, name, nested) {
   };
 }
 
+// biases: { bq?, bk?, bv?, bo? }, each number[] or a typed array, described by its length and
+// written once the core has accepted the lengths. Absent biases add nothing.
+function biasSources(value, maxEntry) {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) fail('biases must be an object { bq, bk, bv, bo } (any of them)');
+  for (const name of Object.keys(value)) {
+    if (!BIAS_NAMES.includes(name)) fail(`unknown bias ${quoted(name)}: use bq, bk, bv, bo`);
+  }
+  const sources = {};
+  for (const name of BIAS_NAMES) {
+    const bias = value[name];
+    if (bias === undefined) continue;
+    const typed = ArrayBuffer.isView(bias) && !(bias instanceof DataView);
+    if (!typed && !Array.isArray(bias)) fail(`biases.${name} must be an array of numbers or a Float32Array`);
+    sources[name] = {
+      rows: 1,
+      cols: bias.length,
+      // (as matrixSource's read(): checked and copied before any view of the module is open)
+      read() {
+        if (bias instanceof Float32Array) return bias;
+        const out = new Float32Array(bias.length);
+        for (let n = 0; n < bias.length; ++n) {
+          const entry = typed ? Number(bias[n]) : bias[n];
+          if (typeof entry !== 'number') fail(`biases.${name}[${n}] is not a number (got ${quoted(entry)})`);
+          if (Number.isFinite(entry) && !Number.isFinite(Math.fround(entry))) fail(`biases.${name}[${n}] = ${entry} is too large (the limit is ±${maxEntry})`);
+          out[n] = entry;
+        }
+        return out;
+      },
+    };
+  }
+  return sources;
+}
+
 function maskFillValue(value) {
   if (value === undefined || value === '-inf' || value === -Infinity) return -Infinity;
   if (typeof value !== 'number') fail(`maskFill must be "-inf" or a number (got ${quoted(value)})`);
@@ -212,7 +247,8 @@ const readFields = (c) => ({
   customMask: c.customMask, padding: c.padding, temperature: c.temperature, heads: c.heads, dModel: c.dModel,
   kvHeads: c.kvHeads, positional: c.positional, positionOffset: c.positionOffset, alibi: c.alibi, window: c.window,
   prefix: c.prefix, maskFill: c.maskFill, maskBeforeScale: c.maskBeforeScale, scale: c.scale,
-  naiveSoftmax: c.naiveSoftmax, softmaxOver: c.softmaxOver,
+  naiveSoftmax: c.naiveSoftmax, softmaxOver: c.softmaxOver, biases: c.biases, ropePairing: c.ropePairing,
+  ropeTheta: c.ropeTheta,
 });
 
 export function normaliseConfig(callerConfig, { outputOnly = false, limits }) {
@@ -261,6 +297,9 @@ export function normaliseConfig(callerConfig, { outputOnly = false, limits }) {
   if (typeof temperature !== 'number') fail(`temperature must be a number (got ${quoted(temperature)})`);
 
   const heads = integer(config.heads, 'heads', 1);
+  const biases = biasSources(config.biases, limits.maxEntry);
+  const ropeTheta = given(config.ropeTheta, 10000);
+  if (typeof ropeTheta !== 'number') fail(`ropeTheta must be a number (got ${quoted(ropeTheta)})`);
   const T = anonymous ? embeddings.rows : tokens.length;
   const shape = (matrix, name) => ({ [`${name}Rows`]: matrix?.rows ?? 0, [`${name}Cols`]: matrix?.cols ?? 0 });
   return {
@@ -269,6 +308,7 @@ export function normaliseConfig(callerConfig, { outputOnly = false, limits }) {
     embeddings,
     T,
     weightMatrices,
+    biases,
     customMask,
     padding,
     options: {
@@ -313,6 +353,9 @@ export function normaliseConfig(callerConfig, { outputOnly = false, limits }) {
       blockRows: 0,
       blockKeys: 0,
       decode: false,
+      ...Object.fromEntries(BIAS_NAMES.map((name) => [`${name}Length`, biases[name]?.cols ?? -1])),
+      ropePairing: oneOf(config.ropePairing, 'ropePairing', ROPE_PAIRING, 'adjacent'),
+      ropeTheta,
     },
   };
 }
