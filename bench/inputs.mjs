@@ -5,18 +5,7 @@
 //   x                  (T, C)   uniform in [−1, 1)
 //   wq, wk, wv, wo     (C, C)   uniform in [−1/√C, 1/√C), so projections stay O(1)
 // Matrices are row-major { rows, cols, data: Float32Array }, the engine's own matrix shape.
-
-// mulberry32: a tiny 32-bit PRNG; good enough for benchmark data and identical everywhere.
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../web/src/state/random.js';
 
 function uniformMatrix(rows, cols, bound, next) {
   const data = new Float32Array(rows * cols);
@@ -26,7 +15,7 @@ function uniformMatrix(rows, cols, bound, next) {
 
 /** The benchmark's inputs for one size: { T, C, NH, HS, x, wq, wk, wv, wo }. */
 export function makeInputs(T, C, NH, seed = 1234) {
-  const next = mulberry32(seed ^ (T * 73856093) ^ (C * 19349663) ^ (NH * 83492791));
+  const next = seededRandom(seed ^ (T * 73856093) ^ (C * 19349663) ^ (NH * 83492791));
   const w = 1 / Math.sqrt(C);
   return {
     T, C, NH, HS: C / NH,

@@ -15,6 +15,7 @@ import { dirname } from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { createAttention } from '../web/src/engine/attention.js';
+import { seededRandom } from '../web/src/state/random.js';
 
 const argument = (name, fallback) => {
   const i = process.argv.indexOf(name);
@@ -33,13 +34,8 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 // The induction task's batches, by the rule of cpp/train/tasks.cpp, from a seeded generator.
 function inductionBatches(V, T, B, seed) {
-  let state = seed >>> 0;
-  const below = (n) => {  // mulberry32
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
+  const random = seededRandom(seed);
+  const below = (n) => Math.floor(random() * n);
   return () => {
     const inputs = new Int32Array(B * T), targets = new Int32Array(B * T).fill(-1);
     for (let b = 0; b < B; ++b) {

@@ -7,15 +7,23 @@
 // The hint is V8's "explicit compile hints" magic comment, which must be the script's first
 // line; other engines read it as a comment. It is added once the chunk is final (minified), so
 // that no later step drops it.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
 export const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
 
 export function compileHints() {
   return {
     name: 'attention-playground:compile-hints',
     apply: 'build',
-    generateBundle(_options, bundle) {
+    // Once the files are written: Vite puts a line of preload addresses at the top of a chunk with
+    // dynamic imports after every plugin's generateBundle.
+    writeBundle(options, bundle) {
       for (const chunk of Object.values(bundle)) {
-        if (chunk.type === 'chunk' && chunk.isEntry && !chunk.code.startsWith(COMPILE_HINT)) chunk.code = COMPILE_HINT + chunk.code;
+        if (chunk.type !== 'chunk' || !chunk.isEntry) continue;
+        const file = path.join(options.dir, chunk.fileName);
+        const code = readFileSync(file, 'utf8');
+        if (!code.startsWith(COMPILE_HINT)) writeFileSync(file, COMPILE_HINT + code.replace(COMPILE_HINT, ''));
       }
     },
   };

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { baseUrl, dist, launchChromium, repo, serveStatic, whenIdle } from './harness.mjs';
+import { baseUrl, dist, launchChromium, repo, serveStatic, whenDrawn } from './harness.mjs';
 import { HATCHES, MIN_CONTRAST, contrast } from '../../web/src/render/colors.js';
 
 const AXE = readFileSync(path.join(repo, 'node_modules/axe-core/axe.min.js'), 'utf8');
@@ -29,7 +29,7 @@ async function open(hash) {
   const page = await context.newPage();
   await page.goto(`${baseUrl(server)}index.html${hash}`);
   await page.waitForSelector(`${SHOWN} figure [data-matrix]`, { timeout: 60000 }); // (not a folded lab's)
-  await whenIdle(page);
+  await whenDrawn(page);
   return { page, close: () => context.close() };
 }
 
@@ -38,7 +38,7 @@ async function open(hash) {
 // inline scripts: axe goes in as the test driver's own evaluation. → [{ id, impact, targets }]
 async function axeViolations(page) {
   await page.addStyleTag({ content: '*, *::before { content-visibility: visible !important; }' });
-  await whenIdle(page);
+  await whenDrawn(page);
   await page.evaluate(AXE);
   return page.evaluate(async () => {
     const result = await window.axe.run(document, { resultTypes: ['violations'] });
@@ -173,7 +173,7 @@ async function moveOnce(page, focus, key) {
   await watchLiveRegions(page);
   await page.keyboard.press(key);
   await page.waitForFunction((cell) => document.getElementById('explain').dataset.cell !== cell, before);
-  await whenIdle(page);
+  await whenDrawn(page);
   return page.evaluate(() => ({
     changed: [...new Set(window.liveChanges)],
     said: document.getElementById('explain-say').textContent,

@@ -86,7 +86,7 @@ test('the course page shows an iframe and two custom elements, each with the cou
     assert.equal(await embeds.first.frame.isVisible('#sentence'), true);
     assert.equal(await embeds.iframe.frame.locator('#results .caption:visible').count(), 0, 'prose_hide');
 
-    await saveScreenshot(page, { path: path.join(screenshots, 'embed-course-page.png'), fullPage: false });
+    await saveScreenshot(page, { path: path.join(screenshots, 'embed-course-page.png'), fullPage: false, keep: true });
     await saveScreenshot(page.locator('#second'), { path: path.join(screenshots, 'embed-element.png') });
     assert.deepEqual(errors, []);
   } finally {

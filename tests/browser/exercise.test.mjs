@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { baseUrl, dist, launchChromium, repo, screenshots, serveStatic, whenIdle, saveScreenshot } from './harness.mjs';
+import { baseUrl, dist, launchChromium, repo, screenshots, serveStatic, whenDrawn, saveScreenshot } from './harness.mjs';
 
 let server;
 let site; // the repository, for examples/course-page.html (its frames load ../dist/)
@@ -40,7 +40,7 @@ async function open(hash, { viewport = { width: 1440, height: 900 }, context = n
   await page.goto(`${baseUrl(server)}index.html${hash}`);
   await page.waitForSelector('#exercise .exercise-q');
   await page.waitForSelector('#results td[data-matrix="weights"]');
-  await whenIdle(page);
+  await whenDrawn(page);
   return { page, errors, close: () => (context ? page.close() : own.close()) };
 }
 
@@ -125,7 +125,7 @@ test('an exercise hides what it asks on every view, takes a wrong then a right a
     assert.match(await page.innerText('#exercise .exercise-score'), /3 of 3 done · 3 right/);
     assert.equal(await page.locator('td.asked').count(), 0, 'nothing is asked any more');
     assert.equal(await page.locator('#modern-views').isHidden(), false, 'answered: the panels are back');
-    await saveScreenshot(page, { path: path.join(screenshots, 'exercise-answered.png') });
+    await saveScreenshot(page, { path: path.join(screenshots, 'exercise-answered.png'), keep: true });
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -164,7 +164,7 @@ test('answers survive a reload, per exercise, and the example course page collec
     await frame.press('#exercise-q1', 'Enter');
     await frame.waitForSelector('#exercise li[data-q="1"] .exercise-feedback:not(:empty)');
     assert.equal(await host.textContent('#exercise-score'), '已完成 1/2，答对 1', 'one wrong try: not done yet');
-    await saveScreenshot(host.locator('#exercise-iframe'), { path: path.join(screenshots, 'exercise-course-page.png') });
+    await saveScreenshot(host.locator('#exercise-iframe'), { path: path.join(screenshots, 'exercise-course-page.png'), keep: true });
   } finally {
     await context.close();
   }
@@ -198,7 +198,7 @@ test('a hostile exercise link opens with its valid part and a message, and runs 
     await page.waitForSelector('#exercise .exercise-problems li');
     assert.match(await page.innerText('#exercise'), /could not be read/);
     await page.waitForSelector('#results td[data-matrix="weights"]');
-    await whenIdle(page);
+    await whenDrawn(page);
     assert.equal(await page.locator('td.asked').count(), 0);
     assert.deepEqual(errors, []);
   } finally {

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { baseUrl, dist, launchChromium, screenshots, serveStatic, whenIdle, saveScreenshot } from './harness.mjs';
+import { baseUrl, dist, launchChromium, screenshots, serveStatic, whenDrawn, saveScreenshot } from './harness.mjs';
 import { lessonRow } from './heads-harness.mjs';
 
 let server;
@@ -64,7 +64,7 @@ test('the first screen shows the tokens, the weights A of the chosen head and th
         if (hash === '') assert.deepEqual(seen.tabs, [true, true], `${where}: a tab per head`);
         if (hash.startsWith('#preset=journey')) assert.deepEqual(await overviewRow(page, 1), ['0.423', '0.577', '0', '0', '0', '0'], where);
         const name = `first-screen-${viewport.width}-${hash.includes('zh') ? 'zh' : hash ? 'journey' : 'bare'}.png`;
-        await saveScreenshot(page, { path: path.join(screenshots, name) });
+        await saveScreenshot(page, { path: path.join(screenshots, name), keep: true });
         assert.deepEqual(errors, [], where);
       } finally {
         await close();
@@ -107,7 +107,7 @@ test('on a phone every figure is whole or scrolls in its own box, the sticky par
       // Scrolled through, so that every part is laid out and drawn as a reader would see it.
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
       for (let y = 0; y < height; y += 700) await page.evaluate((top) => scrollTo(0, top), y);
-      await whenIdle(page);
+      await whenDrawn(page);
       const cut = await page.evaluate(() => {
         const scrolls = (el) => {
           for (let box = el.parentElement; box; box = box.parentElement) if (/auto|scroll/.test(getComputedStyle(box).overflowX)) return true;

@@ -6,7 +6,6 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { THRESHOLDS } from '../../web/src/render/thresholds.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repo = path.resolve(here, '../..');
@@ -80,44 +79,16 @@ export async function openLessonPage(distDir, hash) {
   return { server, browser, page };
 }
 
-// The longest the page puts off drawing what a reader sees when the browser grants no idle time
-// (render/thresholds.js), and a margin for the drawing itself.
-const LONGEST_PUT_OFF_MS =
-  Math.max(THRESHOLDS.lessonIdleWaitMs, THRESHOLDS.headsIdleWaitMs, THRESHOLDS.canvasRestWaitMs, THRESHOLDS.editorWriteWaitMs) + 250;
-
 /**
- * Until the work the page put off has run: the frame a change asked for is out (the page asks for
- * its idle work as that frame starts, so ahead of this), then an idle period that nothing used
- * before this (more than 45 of its 50 ms left: any idle job fits in 40, render/thresholds.js, so
- * one waiting would have run), or, where Chromium grants no such period (it sometimes grants none
- * for seconds), the longest the page puts a drawing off. An idle period with 10 ms left was not
- * enough: the page's job could be waiting for a longer one, and the old number was read.
- * layouts: also until no step waits for its first layout (data-laying-out, lesson/view.js).
- * capMs: waits no longer.
+ * Until the page says every part of it shows its current state: its own signal
+ * (window.attentionPlayground.whenDrawn(), page/controller.js), which waits for the computations
+ * (in the worker too), the lesson's deferred drawing and first layouts, and the panels under it.
+ * `target`: a page or a frame.
  */
-export const quiet = (page, { layouts = true, capMs = 50_000 } = {}) =>
-  page.evaluate(
-    async ({ layouts, capMs, longestMs }) => {
-      const start = performance.now();
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-      while (performance.now() - start < capMs) {
-        const deadline = await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 250 }));
-        const drawn = deadline.timeRemaining() > 45 || performance.now() - start > longestMs;
-        if (drawn && !(layouts && document.querySelector('[data-laying-out]'))) return;
-      }
-    },
-    { layouts, capMs, longestMs: LONGEST_PUT_OFF_MS },
-  );
+export const whenDrawn = (target) => target.evaluate(() => window.attentionPlayground?.whenDrawn());
 
-/** Until the page's deferred drawing and first layouts are done. */
-export const whenIdle = (page) => quiet(page);
-
-/**
- * Until the page's deferred drawing is done: what a reader's next look finds. For numbers and
- * pictures; it does not wait for first layouts as whenIdle does: after some edits of the worked
- * example that ran to its cap of 50 s (the old mask and editing tests took 57 s and 305 s).
- */
-export const settle = (page) => quiet(page, { layouts: false });
+/** The address written now (the page writes it in idle time once the reader stops). */
+export const linkNow = (target) => target.evaluate(() => window.attentionPlayground?.linkNow());
 
 // Chromium's new headless mode sometimes never answers a capture (a known fault of its compositor
 // once idle: the page itself answers scripts meanwhile). Such a capture is given up, the compositor
@@ -125,8 +96,13 @@ export const settle = (page) => quiet(page, { layouts: false });
 const CAPTURE_TRIES = 3;
 const CAPTURE_WAIT_MS = 15_000;
 
+// Screenshots a person looks at after each run are taken always (`keep: true` in the options);
+// the others only when PLAYGROUND_SCREENSHOTS=all: each costs a capture of the whole page.
+const ALL_SCREENSHOTS = process.env.PLAYGROUND_SCREENSHOTS === 'all';
+
 /** `target.screenshot(options)` for a page or a locator, through Chromium's stalled captures. */
-export async function saveScreenshot(target, options) {
+export async function saveScreenshot(target, { keep = false, ...options }) {
+  if (!keep && !ALL_SCREENSHOTS) return null;
   const page = typeof target.page === 'function' ? target.page() : target;
   for (let attempt = 1; ; attempt += 1) {
     try {
@@ -157,13 +133,14 @@ async function wakeCompositor(page) {
  * they are made visible, as a reader scrolling through sees them. `selector`: one element (else
  * the full page).
  */
-export async function screenshotDrawn(page, file, selector = null) {
-  await whenIdle(page); // first what the page draws in idle time (the panels off screen)
+export async function screenshotDrawn(page, file, selector = null, { keep = false } = {}) {
+  if (!keep && !ALL_SCREENSHOTS) return;
+  await whenDrawn(page); // first what the page draws in idle time (the panels off screen)
   const scope = selector ?? 'html';
   // (and the canvases of lesson figures far from the window, unseen while they are: lesson.css)
   const style = await page.addStyleTag({ content: `${scope}, ${scope} * { content-visibility: visible !important; } figure.matrix.far .cgrid canvas { visibility: visible !important; }` });
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  if (selector) await saveScreenshot(page.locator(selector), { path: file });
-  else await saveScreenshot(page, { path: file, fullPage: true });
+  if (selector) await saveScreenshot(page.locator(selector), { path: file, keep: true });
+  else await saveScreenshot(page, { path: file, fullPage: true, keep: true });
   await style.evaluate((node) => node.remove());
 }

@@ -4,8 +4,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, screenshotDrawn, serveStatic, openSettings, settle } from './harness.mjs';
-import { THRESHOLDS } from '../../web/src/render/thresholds.js';
+import { launchChromium, screenshotDrawn, serveStatic, openSettings, whenDrawn } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const dist = path.resolve(process.env.PLAYGROUND_DIST ?? path.join(here, '../../dist'));
@@ -48,61 +47,25 @@ export async function startBrowser() {
 
 /** The printed texts of a head-view matrix row (data-hv), in column order, once the page is idle. */
 export async function hvRow(page, name, head, row) {
-  await settle(page);
+  await whenDrawn(page);
   const headSel = head === null ? '' : `[data-head="${head}"]`;
   return page.$$eval(`td[data-hv="${name}"]${headSel}[data-row="${row}"]`, (cells) =>
     cells.sort((a, b) => Number(a.dataset.col) - Number(b.dataset.col)).map((cell) => cell.textContent),
   );
 }
 
-/** The printed texts of one of the lesson's matrix rows (data-matrix) once the page is idle: its
- *  table cells, or, for a matrix drawn on a canvas (from 8 tokens on), the value that the
- *  explanation of each entry ends with when the pointer is on it (the entry's printed text:
- *  lesson.test checks that they agree). */
+/** The printed texts of one of the lesson's matrix rows (data-matrix) once the page is drawn: its
+ *  table cells, or, for a matrix drawn on a canvas (from 8 tokens on), the texts the canvas drew
+ *  (its printedTexts(), the matrix component's test hook: render/matrix-canvas.js). */
 export async function lessonRow(page, name, head, row) {
-  await settle(page);
+  await whenDrawn(page);
   const headSel = head === null ? ':not([data-head])' : `[data-head="${head}"]`;
   const cells = await page.$$eval(`section.lesson-step:not(.parked) td[data-matrix="${name}"]${headSel}[data-row="${row}"]`, (all) =>
     all.sort((a, b) => Number(a.dataset.col) - Number(b.dataset.col)).map((cell) => cell.textContent),
   );
   const grid = page.locator(`#results section.lesson-step:not(.parked) .cg-body[data-matrix="${name}"]${headSel}`);
   if (cells.length > 0 || (await grid.count()) === 0) return cells;
-  // (Past the printed corner, its corner: render/policy.js.)
-  const cols = Math.min(THRESHOLDS.printedCorner, await grid.evaluate((g) => Number(g.closest('figure').querySelector('.shape').textContent.split('×')[1])));
-  const values = [];
-  for (let col = 0; col < cols; col += 1) {
-    const ref = head === null ? `${name}.${row + 1}.${col + 1}` : `${name}.${head + 1}.${row + 1}.${col + 1}`;
-    // The entry's middle, as a reader points at it (rows are 20 px high, columns --cw wide), once
-    // the page has stopped moving: figures above it that were skipped off screen take their real
-    // size as they are scrolled past, and may move it after the scroll.
-    let p = null;
-    for (let attempt = 0; attempt < 20 && !p; attempt += 1) {
-      // The entry's row in the middle of the window (clear of the sticky stepper at the top), and
-      // its column in the middle of the figure's scroll box (clear of the sticky row labels).
-      await grid.evaluate((g, [r, c]) => {
-        const box = g.querySelector('canvas').getBoundingClientRect();
-        const x = box.left + (c + 0.5) * parseFloat(g.parentNode.style.getPropertyValue('--cw'));
-        const scroller = g.closest('.scroll');
-        const view = scroller.getBoundingClientRect();
-        if (x < view.left + view.width * 0.3 || x > view.right - view.width * 0.2) scroller.scrollLeft += x - (view.left + view.width / 2);
-        const y = box.top + (r + 0.5) * 20;
-        if (y < innerHeight * 0.3 || y > innerHeight * 0.7) window.scrollBy(0, y - innerHeight / 2);
-      }, [row, col]);
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-      p = await grid.evaluate((g, [r, c]) => {
-        const box = g.querySelector('canvas').getBoundingClientRect();
-        const w = parseFloat(g.parentNode.style.getPropertyValue('--cw'));
-        const point = { x: box.left + (c + 0.5) * w, y: box.top + (r + 0.5) * 20 };
-        return g.contains(document.elementFromPoint(point.x, point.y)) ? point : null;
-      }, [row, col]);
-    }
-    if (!p) throw new Error(`lessonRow: the entry ${ref} does not come under the pointer`);
-    await page.mouse.move(p.x, p.y);
-    await page.waitForSelector(`#explain[data-cell="${ref}"]`);
-    values.push((await page.innerText('#explain .explain-lines')).trim().split(/\s/).pop());
-  }
-  await page.mouse.move(0, 0);
-  return values;
+  return grid.first().evaluate((g, r) => g.printedTexts()[r], row);
 }
 
 export const count = (page, selector) => page.$$eval(selector, (nodes) => nodes.length);
@@ -116,27 +79,22 @@ export async function retype(page, selector, text) {
 }
 
 /** Clicks the link to a panel in the row of links above the lesson (as a reader reaches the
- *  panels under the long lesson) and waits until the panel has stopped moving; returns its top
- *  and the window's height and how far it can still scroll down. */
+ *  panels under the long lesson) and waits until the page is drawn (the panel held in place while
+ *  the panels around it take their sizes: views/scroll-to-panel.js); returns its top and the
+ *  window's height and how far it can still scroll down. */
 export async function jumpTo(page, id) {
   await page.click(`a[data-jump="${id}"]`);
-  let last = null;
-  for (let still = 0; still < 5; ) {
-    await page.waitForTimeout(100);
-    const now = await page.$eval(`#${id}`, (el) => ({
-      top: Math.round(el.getBoundingClientRect().top),
-      view: innerHeight,
-      below: Math.round(document.documentElement.scrollHeight - scrollY - innerHeight),
-    }));
-    still = last && now.top === last.top ? still + 1 : 0;
-    last = now;
-  }
-  return last;
+  await whenDrawn(page);
+  return page.$eval(`#${id}`, (el) => ({
+    top: Math.round(el.getBoundingClientRect().top),
+    view: innerHeight,
+    below: Math.round(document.documentElement.scrollHeight - scrollY - innerHeight),
+  }));
 }
 
 /** A screenshot of a whole panel, every part drawn (screenshotDrawn, harness.mjs), once scrolled
  *  to as a reader would. */
-export async function panelShot(page, selector, file) {
+export async function panelShot(page, selector, file, options) {
   await page.locator(selector).scrollIntoViewIfNeeded();
-  await screenshotDrawn(page, file, selector);
+  await screenshotDrawn(page, file, selector, options);
 }

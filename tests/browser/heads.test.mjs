@@ -56,7 +56,7 @@ test('the head split colours Q by head, slices it, and the slices, maps and conc
     assert.equal(await page.getAttribute('#token-view', 'data-head'), '1');
     assert.deepEqual(await hvRow(page, 'detail-weights', 1, 4), await lessonRow(page, 'weights', 1, 4));
 
-    await panelShot(page, '#head-split', shot('heads-split-en.png'));
+    await panelShot(page, '#head-split', shot('heads-split-en.png'), { keep: true });
 
     // Any divisor of d_model, 1 and d_model included, updates the split in place.
     for (const [heads, dK] of [[3, 2], [1, 6], [6, 1]]) {
@@ -99,7 +99,7 @@ test('the stages step from joined columns to slices, maps, concatenation and W_O
     // "Slice" animates the blocks apart.
     await page.click('#head-split button[data-hs-stage="slice"]');
     await page.waitForSelector('#head-split[data-stage="slice"] .hs-qkv.sliced');
-    await page.waitForTimeout(1000);
+    await page.waitForFunction(() => getComputedStyle(document.querySelector('#head-split [data-hs-matrix="q"] .hs-blocks')).columnGap === '18px'); // (the end of its transition)
     const gapSliced = await page.$eval('#head-split [data-hs-matrix="q"] .hs-blocks', (el) => getComputedStyle(el).columnGap);
     assert.equal(gapSliced, '18px');
 

@@ -4,11 +4,11 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { baseUrl, dist, launchChromium, screenshots, serveStatic, settle, whenIdle } from './harness.mjs';
+import { baseUrl, dist, launchChromium, linkNow, screenshots, serveStatic, whenDrawn } from './harness.mjs';
 import { lessonRow } from './heads-harness.mjs';
 import { parseCell } from '../../web/src/render/format.js';
 
-export { screenshots, settle, whenIdle };
+export { screenshots };
 
 // The steps shown (the others stay in the page, hidden: lesson.css, .parked).
 export const SHOWN = '#results section.lesson-step:not(.parked)';
@@ -106,7 +106,7 @@ export const readout = (page, matrix, head) => page.textContent(`${grid(matrix, 
  * `only(name)`: the matrices read. → [[matrix, head, what it shows]]
  */
 export async function pictures(page, only = () => true) {
-  await settle(page);
+  await whenDrawn(page);
   const out = [];
   const figures = await page.$$(`${SHOWN} figure[data-matrix-figure], #softmax-lab`);
   for (const figure of figures) {
@@ -116,7 +116,7 @@ export async function pictures(page, only = () => true) {
     // (a canvas far from the window is drawn as it comes near: scrolled to first)
     if (await figure.evaluate((f) => [...f.querySelectorAll('canvas')].some((c) => c.checkVisibility()))) {
       await figure.scrollIntoViewIfNeeded();
-      await settle(page);
+      await whenDrawn(page);
     }
     out.push([name, head, await figure.evaluate((f) => [
       ...[...f.querySelectorAll('td')].filter((td) => td.checkVisibility()).map((td) => `${td.textContent}|${td.className}`),
@@ -132,8 +132,8 @@ export async function pictures(page, only = () => true) {
  * harness's.
  */
 export async function assertLooksLikeFreshPage(open, page, only = () => true, message = '') {
-  await settle(page);
-  await page.waitForTimeout(300); // the address is written in idle time after a change
+  await whenDrawn(page);
+  await linkNow(page); // (the page writes the address in idle time after a change: now)
   const url = page.url();
   const fresh = await open(url.slice(url.indexOf('#')), { width: page.viewportSize().width, height: page.viewportSize().height });
   try {

@@ -9,7 +9,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { openSettings, screenshotDrawn, saveScreenshot } from './harness.mjs';
+import { linkNow, openSettings, screenshotDrawn, saveScreenshot, whenDrawn } from './harness.mjs';
 import {
   SHOWN,
   assertLooksLikeFreshPage,
@@ -24,17 +24,14 @@ import {
   pictures,
   readout,
   screenshots,
-  settle,
   shownSteps,
   startLesson,
   steadyEntryPoint,
   twoFrames,
-  whenIdle,
 } from './lesson-harness.mjs';
 import { lessonRow } from './heads-harness.mjs';
 
 import { createAttention } from '../../web/src/engine/attention.js';
-import { computeCompanions } from '../../web/src/lesson/companions.js';
 import { decodeHash } from '../../web/src/state/url.js';
 
 let lesson;
@@ -83,7 +80,8 @@ test('the stepper moves through the pipeline: next, previous, a step, play, all 
     await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.step === 'qkv', SHOWN, { timeout: 8000 });
     await page.click('#step-play');
     assert.equal(await page.getAttribute('#step-play', 'aria-pressed'), 'false');
-    await page.waitForTimeout(2800);
+    assert.equal(await page.evaluate(() => window.attentionPlayground.animations()), 0, 'paused: nothing moves on by itself');
+    await whenDrawn(page);
     assert.deepEqual(await shownSteps(page), ['qkv']);
 
     await page.click('#step-all');
@@ -101,11 +99,11 @@ test('explanations give the worked example’s numbers and highlight what they d
   try {
     // Before anything is pointed at, the panel shows its invitation and nothing else (its fonts
     // are warmed up ahead in it: nothing of that may stay), in English and in Chinese.
-    await whenIdle(page);
+    await whenDrawn(page);
     assert.match(await page.innerText('#explain'), /^How was this number computed\?\s+Point at any number[^\n]*$/);
     await page.click('button[data-lang="zh-CN"]');
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
-    await whenIdle(page);
+    await whenDrawn(page);
     assert.deepEqual((await page.innerText('#explain')).split('\n').filter(Boolean).length, 2);
     await page.click('button[data-lang="en"]');
     await page.waitForFunction(() => document.documentElement.lang === 'en');
@@ -647,7 +645,7 @@ test('from T = 8 the T×T matrices explain, highlight and toggle on their canvas
     await toHead();
     p = await entryPoint(page, 'masked', 0, 2, 4);
     await page.mouse.move(p.x, p.y);
-    await page.waitForTimeout(200);
+    await page.waitForSelector('#explain[data-cell="masked.1.3.5"]');
     await saveScreenshot(page, { path: path.join(screenshots, 'lesson-canvas-en.png') });
     await page.evaluate(() => document.querySelector('#softmax-lab').scrollIntoView({ block: 'start' }));
     await labSays(3);
@@ -659,7 +657,7 @@ test('from T = 8 the T×T matrices explain, highlight and toggle on their canvas
     assert.match(await weightsName(), /[\u4e00-\u9fff]/); // the figures are named in Chinese too
     await toHead();
     await page.mouse.move(p.x, p.y);
-    await page.waitForTimeout(200);
+    await whenDrawn(page);
     await saveScreenshot(page, { path: path.join(screenshots, 'lesson-canvas-zh.png') });
     // The lab's canvas in Chinese: its headers and its readout.
     await page.evaluate(() => document.querySelector('#softmax-lab').scrollIntoView({ block: 'start' }));
@@ -742,7 +740,7 @@ test('from T = 8 X on its canvas is edited as the table is: type, Enter, Tab, F2
     // The link holds the embeddings box's rows, and a fresh page of it shows the same matrices.
     const text = await page.inputValue('#embeddings-text');
     const linked = () => decodeHash(new URL(page.url()).hash).draft.embeddingsText;
-    for (let k = 0; k < 40 && linked() !== text; k += 1) await page.waitForTimeout(50);
+    await linkNow(page);
     assert.equal(linked(), text);
     await assertLooksLikeFreshPage(open, page);
     await page.focus(grid('x', null));
@@ -820,7 +818,7 @@ test('past the printed corner a matrix shows its 48 × 48 corner, with the numbe
       for (const step of Object.keys(steps)) {
         await page.click(`button[data-step="${step}"]`);
         await page.waitForSelector(`${SHOWN}[data-step="${step}"] [data-matrix]`);
-        await whenIdle(page);
+        await whenDrawn(page);
         const shapes = await page.$$eval(`${SHOWN} figure[data-matrix-figure] .shape`, (all) => all.map((s) => s.textContent));
         const said = [];
         for (const [name, head, row, col] of steps[step]) {
@@ -993,7 +991,7 @@ test('canvases far from the window show the latest numbers when scrolled to, and
 test('going to the last step moves nothing on the page as the step before is prepared, and that step shows what a fresh page of it shows', async () => {
   const { page, errors, close } = await open(`#v=1&s=${tokens(32)}&d=8&h=2&step=softmax`);
   try {
-    await whenIdle(page);
+    await whenDrawn(page);
     // To the last step, then (in its first frame, before the step before it is prepared) the
     // page scrolled to its output.
     const where = () => page.evaluate(() => ({ y: window.scrollY, top: window.figureTop() }));
@@ -1009,7 +1007,7 @@ test('going to the last step moves nothing on the page as the step before is pre
     assert.equal(prepared, false, 'the step before is not prepared yet (else this checks nothing)');
     const before = await where();
     await page.waitForSelector('#results section.lesson-step[data-step="concat"]', { state: 'attached' });
-    await whenIdle(page);
+    await whenDrawn(page);
     assert.deepEqual(await where(), before);
     await page.click('#step-prev');
     assert.deepEqual(await shownSteps(page), ['concat']);
@@ -1027,11 +1025,11 @@ test('a change shows at once in the window, and the rest of the page is up to da
   // (no frame shows them stale), and all of it ends as a fresh page of the sliding window draws it.
   const { page, errors, close } = await open(`#v=1&s=${tokens(32)}&d=8&h=2&step=mask`);
   try {
-    await whenIdle(page);
+    await whenDrawn(page);
     const M = `${grid('mask', null)} canvas`;
     await page.$eval(M, (canvas) => window.scrollBy(0, canvas.closest('.scroll').getBoundingClientRect().top - (innerHeight - 200)));
     await twoFrames(page);
-    await whenIdle(page);
+    await whenDrawn(page);
     const seen = await page.evaluate((sel) => {
       const canvas = document.querySelector(sel);
       const rowH = 20 * devicePixelRatio; // a row of entries
@@ -1066,13 +1064,13 @@ test('a change shows at once in the window, and the rest of the page is up to da
   for (const hash of ['#preset=journey', '#preset=journey&step=softmax']) {
     const { page, errors, close } = await open(hash);
     try {
-      await whenIdle(page);
+      await whenDrawn(page);
       await page.evaluate(() => {
         const figure = document.querySelector('section.lesson-step:not(.parked)[data-step="softmax"] td[data-matrix="weights"]').closest('figure');
         window.scrollBy(0, figure.getBoundingClientRect().top - innerHeight - 60);
       });
       await twoFrames(page);
-      await whenIdle(page);
+      await whenDrawn(page);
       const [before, during] = await page.evaluate(async () => {
         const read = () => document.querySelector('section.lesson-step:not(.parked) td[data-matrix="masked"][data-head="0"][data-row="1"][data-col="0"]').textContent;
         const was = read();
@@ -1095,7 +1093,7 @@ test('a change shows at once in the window, and the rest of the page is up to da
   // with the new numbers.
   const { page: p2, errors: e2, close: c2 } = await open('#preset=journey');
   try {
-    await whenIdle(p2);
+    await whenDrawn(p2);
     await p2.evaluate(() => window.scrollTo(0, 0));
     await twoFrames(p2);
     const printed = await p2.evaluate(async () => {
@@ -1109,7 +1107,7 @@ test('a change shows at once in the window, and the rest of the page is up to da
       window.dispatchEvent(new Event('beforeprint'));
       return [0, 1, 2].map((c) => document.querySelector(`section.lesson-step td[data-matrix="context"][data-head="0"][data-row="1"][data-col="${c}"]`).textContent);
     });
-    await p2.waitForTimeout(300);
+    await linkNow(p2);
     const fresh = await open(p2.url().slice(p2.url().indexOf('#')));
     try {
       assert.deepEqual(printed, await lessonRow(fresh.page, 'context', 0, 1));
@@ -1140,7 +1138,7 @@ test('a click on a cell leaves no text selection behind once another step is sho
     // Padding a token (a button) with a caret in the mask step shown: it stays there.
     await page.click(cell('masked', 0, 2, 3));
     await page.click('#mask-workbench button[data-pad="5"]');
-    await whenIdle(page);
+    await whenDrawn(page);
     assert.deepEqual(await selection(), { type: 'Caret', step: 'mask' });
     assert.deepEqual(errors, []);
   } finally {
@@ -1186,13 +1184,13 @@ test('a page of all steps keeps its height as it is scrolled through, tables and
   const scrollThrough = async (page) => {
     for (let k = 0; k < 14; k += 1) {
       await page.mouse.wheel(0, 600);
-      await page.waitForTimeout(80);
+      await whenDrawn(page);
     }
     await twoFrames(page);
   };
   const { page, errors, close } = await open('#preset=journey');
   try {
-    await whenIdle(page);
+    await whenDrawn(page);
     const lessonHeight = () => page.$eval('#results', (node) => node.getBoundingClientRect().height);
     const before = await lessonHeight();
     await scrollThrough(page);
@@ -1208,7 +1206,7 @@ test('a page of all steps keeps its height as it is scrolled through, tables and
   // of Q, K, V was 340 px taller until they had been scrolled to.
   const canvases = await open('#v=1&s=a+b+c+d+e+f&d=6&h=3');
   try {
-    await whenIdle(canvases.page);
+    await whenDrawn(canvases.page);
     const qkvHeight = () => canvases.page.$eval('section[data-step="qkv"]', (node) => node.getBoundingClientRect().height);
     const before = await qkvHeight();
     await scrollThrough(canvases.page);
@@ -1288,10 +1286,10 @@ test('without requestIdleCallback (Safari) the lesson draws, explains, and looks
     const shown = [];
     for (const figure of await page.$$(`${SHOWN} figure[data-matrix-figure]`)) {
       await figure.scrollIntoViewIfNeeded();
-      await page.waitForTimeout(700); // the longest a canvas waits for idle time (render/thresholds.js)
+      await whenDrawn(page); // (its idle work in timeouts here)
       shown.push(await figure.evaluate((f) => [...f.querySelectorAll('canvas')].map((c) => c.toDataURL()).join(' ')));
     }
-    await page.waitForTimeout(300);
+    await linkNow(page);
     const fresh = await open(page.url().slice(page.url().indexOf('#')));
     try {
       const there = (await pictures(fresh.page, (name) => name !== 'lab')).map(([, , picture]) => picture);
@@ -1308,51 +1306,6 @@ test('without requestIdleCallback (Safari) the lesson draws, explains, and looks
   } finally {
     await close();
   }
-});
-
-// The lesson reuses engine runs between changes (companions.js): the unscaled run when only τ,
-// naive softmax or the mask changed, and the previous run without naive softmax as the stable run.
-// What it reuses must be what a fresh run computes, bit for bit. (No browser: it runs in Node.)
-test('reused companion runs hold the numbers a fresh run computes', async () => {
-  const engine = await createAttention();
-  const words = Array.from({ length: 20 }, (_, i) => `t${i + 1}`);
-  const base = { tokens: words, dModel: 8, heads: 2, mask: 'causal', scale: true, weights: 'random', seed: 7 };
-  const same = (a, b) => assert.deepEqual(new Uint32Array(a.buffer, a.byteOffset, a.length), new Uint32Array(b.buffer, b.byteOffset, b.length));
-  const off = engine.compute(base);
-  let previous = computeCompanions(engine, base, off, { naive: false, compare: false });
-  const changes = [
-    { naiveSoftmax: true }, { temperature: 0.25 }, { mask: 'window', window: 3 }, { maskFill: -1e9, maskBeforeScale: true },
-    { padding: words.map((_, j) => j > 16) }, { mask: 'custom', customMask: words.map((_, i) => words.map((_, j) => (i + 2 * j) % 5 === 0)) },
-  ];
-  for (const change of changes) {
-    const config = { ...base, ...change };
-    const state = { naive: Boolean(config.naiveSoftmax), compare: false };
-    const next = computeCompanions(engine, config, engine.compute(config), state, { key: previous.dotsKey, dots: previous.dots, plain: previous.plain });
-    assert.equal(next.dots, previous.dots, `the unscaled run is reused after ${JSON.stringify(change).slice(0, 40)}`);
-    const fresh = engine.compute({ ...config, scale: false });
-    for (let h = 0; h < 2; h += 1) same(next.dots.perHead[h].scores.data, fresh.perHead[h].scores.data);
-    if (state.naive) {
-      assert.equal(next.stable, off, 'the run before naive softmax was switched on is its stable run');
-      const stable = engine.compute(base);
-      for (let h = 0; h < 2; h += 1) same(next.stable.perHead[h].weights.data, stable.perHead[h].weights.data);
-    }
-    previous = next;
-  }
-  // A change before the scores (the weights' seed) runs the engine again.
-  const seeded = { ...base, seed: 8 };
-  const next = computeCompanions(engine, seeded, engine.compute(seeded), { naive: false, compare: false }, { key: previous.dotsKey, dots: previous.dots, plain: previous.plain });
-  assert.notEqual(next.dots, previous.dots);
-
-  // The unscaled run is made when first read, once; a later call hands on a run not yet made.
-  let runs = 0;
-  const counting = { compute: (config) => (runs += 1, engine.compute(config)) };
-  const lazy = computeCompanions(counting, seeded, engine.compute(seeded), { naive: false, compare: false });
-  const later = computeCompanions(counting, { ...seeded, temperature: 2 }, engine.compute({ ...seeded, temperature: 2 }), { naive: false, compare: false },
-    { key: lazy.dotsKey, dotsRun: lazy.dotsRun, plain: lazy.plain });
-  assert.equal(runs, 0);
-  same(later.dots.perHead[1].scores.data, next.dots.perHead[1].scores.data);
-  assert.equal(lazy.dots, later.dots);
-  assert.equal(runs, 1);
 });
 
 // The course's gaps: softmax over the wrong axis, "a large weight ≠ a strong relation", and what
@@ -1377,7 +1330,7 @@ test('the softmax lab normalises over the queries when asked: the rows no longer
       assert.match(await page.textContent('[data-lab="wsum"]'), /= 1$/);
       await page.check('#lesson-softmax-over-queries');
       await page.waitForFunction(() => /smax=queries/.test(location.hash));
-      await settle(page);
+      await whenDrawn(page);
       // The table's weights are the core's column-normalised ones; the row's sum is shown ≠ 1.
       assert.deepEqual(await lab(2), fixed3(rowOf(head.weights, 5)));
       assert.equal(head.weightSum[5].toFixed(3), '2.411');
@@ -1424,7 +1377,7 @@ test('a large weight is not a strong relation: row 1 under the causal mask puts 
       // The example: row 1 under the causal mask, whatever the tokens.
       await page.click('#lesson-relative-example');
       await page.waitForFunction(() => /row=1|^(?!.*row=)/.test(location.hash) && !/mask=none/.test(location.hash));
-      await settle(page);
+      await whenDrawn(page);
       assert.ok((await note()).includes(lang === 'en' ? 'puts 1.000 on itself whatever the tokens' : '都把 1.000 放在自己身上'), await note());
       assert.equal(await page.isVisible('#lesson-relative-example'), false);
       await page.$eval('#softmax-lab', (n) => n.scrollIntoView());
@@ -1461,7 +1414,7 @@ test('the mask step shows what a row would read from the future without the mask
       // Every row at once: the comparison's A without the mask, whose run the note then reuses.
       await page.click('#lesson-peek-compare');
       await page.waitForFunction(() => /cmp=1/.test(location.hash));
-      await settle(page);
+      await whenDrawn(page);
       assert.equal(await page.isVisible('#lesson-peek-compare'), false);
       assert.ok((await peek()).includes(share));
       // Another row, picked here: its own share; the last row has nothing after it.

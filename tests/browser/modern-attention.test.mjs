@@ -87,7 +87,7 @@ test('FlashAttention: stepping through the worked example’s 2 × 2 tiles, m an
     await page.selectOption('#flash-br', '3');
     await page.waitForFunction(() => /Tile 1 of 6/.test(document.querySelector('[data-step-buttons="flash"] .md-where').textContent));
     await page.waitForFunction(() => location.hash.includes('br=3'));
-    await panelShot(page, '#flash-view', shot('modern-flash-en.png'));
+    await panelShot(page, '#flash-view', shot('modern-flash-en.png'), { keep: true });
     assert.deepEqual(errors, []);
   } finally {
     await close();

@@ -123,7 +123,7 @@ test('#preset=journey reproduces the worked example of the course', async () => 
     assert.match(engine, /WebAssembly/);
     assert.match(engine, /simd128|scalar/);
 
-    await screenshotDrawn(page, path.join(screenshots, 'journey-en.png'));
+    await screenshotDrawn(page, path.join(screenshots, 'journey-en.png'), null, { keep: true });
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -348,7 +348,7 @@ test('the default page shows multi-head attention with random weights', async ()
     assert.equal(await count(page, 'section[data-step="softmax"] article.head'), 2);
     assert.equal(await count(page, 'section.lesson-step:not(.parked) td[data-matrix="x"]'), 36); // 6 tokens × d_model 6
     assert.equal(await count(page, 'section.lesson-step:not(.parked) td[data-matrix="scores"][data-head="1"]'), 36);
-    await screenshotDrawn(page, path.join(screenshots, 'default-en.png'));
+    await screenshotDrawn(page, path.join(screenshots, 'default-en.png'), null, { keep: true });
     assert.deepEqual(errors, []);
   } finally {
     await close();

@@ -10,8 +10,8 @@ import path from 'node:path';
 
 import { createAttention } from '../../web/src/engine/attention.js';
 import { openCheckpoint } from '../../web/src/engine/checkpoint.js';
-import { parseTrainText } from '../../web/src/state/train-link.js';
-import { baseUrl, dist, launchChromium, repo, screenshotDrawn, screenshots, serveStatic } from './harness.mjs';
+import { parseTrainText } from '../../web/src/state/schema.js';
+import { baseUrl, dist, launchChromium, linkNow, repo, screenshotDrawn, screenshots, serveStatic, whenDrawn } from './harness.mjs';
 
 let server;
 let browser;
@@ -87,7 +87,7 @@ const rowOf = (page, row) => page.$$eval(`#train-predictions tr:nth-child(${row}
 async function typeSequence(page, text, count) {
   await page.fill('#train-sequence', text);
   await waitForState(page, { tokens: count });
-  await page.waitForTimeout(300); // (the worker's answer to the last key)
+  await whenDrawn(page); // (the worker's answer to the last key)
 }
 
 // Opens layer `layer`, head `head` (0-based) in the lesson and downloads its attention weights as
@@ -118,9 +118,10 @@ test('Train makes the loss fall and the steps rise in the worker, with no main-t
     await page.click('#train-run'); // Pause
     const end = await page.evaluate(() => performance.now());
     await page.waitForSelector('#train-run[aria-pressed="false"]');
-    await page.waitForTimeout(400);
+    await whenDrawn(page); // (the worker's answer to Pause)
     const paused = await status(page);
-    await page.waitForTimeout(800);
+    assert.equal(await page.getAttribute('#train-status', 'data-running'), 'false', 'paused: the worker trains no more');
+    await whenDrawn(page);
     assert.equal((await status(page)).step, paused.step, 'paused: no more steps');
     assert.ok(paused.step >= 1200, `${paused.step} steps`);
     assert.ok(paused.loss < before.loss / 4, `loss ${before.loss} → ${paused.loss}`);
@@ -134,7 +135,7 @@ test('Train makes the loss fall and the steps rise in the worker, with no main-t
     const longest = Math.max(0, ...tasks.map((task) => task.duration));
     console.log(`training ${paused.step} steps for ${Math.round(end - start)} ms: ${tasks.length} main-thread tasks over 50 ms, the longest ${Math.round(longest)} ms`);
     assert.equal(tasks.length, 0, JSON.stringify(tasks));
-    await screenshotDrawn(page, path.join(screenshots, 'train-en-1440-trained.png'), '#train');
+    await screenshotDrawn(page, path.join(screenshots, 'train-en-1440-trained.png'), '#train', { keep: true });
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -149,7 +150,7 @@ test('a checkpoint from the gallery opens at once; a typed sequence gets a predi
     await page.waitForFunction(() => /shipped checkpoint/.test(document.querySelector('#train-status').textContent));
     await waitForState(page, { step: 0 });
     assert.match(await page.textContent('#train-status'), /shipped checkpoint \(600 steps, 100\.0 % accuracy/);
-    assert.match(page.url(), /train=previous_ckpt_s0/);
+    assert.match(page.url(), /train=previous_v2_ckpt_s0/);
     assert.equal(await page.inputValue('#train-task'), 'previous');
 
     await typeSequence(page, 'a b c d e f', 6);
@@ -185,8 +186,9 @@ test('"open in the lesson" loads the layer’s input and trained weights: the le
     const worst = worstDifference(shown, map);
     console.log(`lesson against the trainer's map: largest difference ${worst.toExponential(2)}`);
     assert.ok(worst <= 1e-5, `${worst}`);
-    // The link still carries the panel's model; the lesson's sentence is the sequence.
-    assert.match(page.url(), /train=induction_ckpt_s0/);
+    // The link still carries the panel's model (in the recipe's current version); the lesson's
+    // sentence is the sequence.
+    assert.match(page.url(), /train=induction_v2_ckpt_s0/);
     assert.equal(await page.inputValue('#sentence'), tokens.join(' '));
     assert.deepEqual(errors, []);
   } finally {
@@ -206,13 +208,15 @@ test('a link reproduces the sender’s model: predictions and maps, on the scala
     await sender.page.waitForFunction(() => Number((document.querySelector('#train-status').textContent.match(/Step (\d+)/) ?? [0, 0])[1]) >= 150, null, { timeout: 60000 });
     await sender.page.click('#train-run');
     await sender.page.waitForSelector('#train-run[aria-pressed="false"]');
-    await sender.page.waitForTimeout(400);
+    await whenDrawn(sender.page); // (the worker's answer to Pause)
     const { step } = await status(sender.page);
     await sender.page.waitForFunction((step) => location.hash.includes(`_s${step}`), step, { timeout: 10000 });
     link = sender.page.url();
     const { steps, config } = parseTrainText(decodeURIComponent(/train=([^&]+)/.exec(link)[1]));
     assert.equal(steps, step);
-    assert.deepEqual(config, { layers: 1, heads: 1, dModel: 16, mlp: false, layerNorm: false, positions: 'learned', learningRate: 0.01, seed: 1 });
+    // Every config field, those the panel does not show included (T, B, V: the task's defaults).
+    const vocab = 'a b c d e f g h i j k l'.split(' ');
+    assert.deepEqual(config, { contextLength: 12, batchSize: 16, vocab, layers: 1, heads: 1, dModel: 16, mlp: false, layerNorm: false, positions: 'learned', learningRate: 0.01, seed: 1 });
     await typeSequence(sender.page, tokens.join(' '), tokens.length);
     sent = { steps, predictions: await rowOf(sender.page, 2), weights: await lessonWeights(sender.page, 0, 0) };
     assert.deepEqual(sender.errors, []);
@@ -241,7 +245,7 @@ test('an old link (no train field) opens as before, and the model the panel open
     assert.equal(await page.inputValue('#sentence'), 'Your journey starts with one step');
     assert.match(await page.textContent('#train-status'), /Step 0/);
     assert.equal(await page.inputValue('#train-task'), 'induction');
-    await page.waitForTimeout(1500); // (the address is rewritten in idle time)
+    await linkNow(page); // (the address is rewritten in idle time: now)
     assert.doesNotMatch(page.url(), /train=/);
     assert.equal(await page.isVisible('#preset-note'), true);
     assert.doesNotMatch(await page.textContent('#preset-note'), /^Changed/);
@@ -255,8 +259,9 @@ test('train_hide=1 hides the panel, and its worker never starts', async () => {
   const { page, errors, close } = await open('#train_hide=1', { skipPanel: true });
   try {
     assert.equal(await page.isVisible('#train'), false);
-    await page.waitForTimeout(1000);
+    await whenDrawn(page);
     assert.match(await page.textContent('#train-status'), /Not trained yet/);
+    assert.equal(await page.evaluate(() => window.trainWorkers), 0);
     assert.deepEqual(errors, []);
   } finally {
     await close();

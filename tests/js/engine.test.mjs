@@ -25,6 +25,7 @@ for (const build of BUILDS) {
       assert.deepEqual(info.limits, {
         maxTokens: 1024, maxTokensOutputOnly: 8192, maxTokensTrace: 64, maxTokensDecode: 256, maxTraceTiles: 65536, maxPositionOffset: 1000000,
         maxDModel: 1024, maxEntry: 1e6, maxTokenBytes: 1024, memoryBudgetBytes: 1536 * 1024 * 1024, trainMemoryBudgetBytes: 512 * 1024 * 1024, maxCallSeconds: 2,
+        maxTrainLayers: 4, maxTrainWidth: 256, maxTrainContext: 128, maxTrainBatch: 256, maxTrainVocab: 256,
       });
     });
 

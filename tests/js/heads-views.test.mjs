@@ -8,7 +8,8 @@ import { createAttention } from '../../web/src/engine/attention.js';
 import { kvHeadOf } from '../../web/src/heads/split-view.js';
 import { headColor, textOn, weightColor } from '../../web/src/render/colors.js';
 import { FIELDS, LESSON_FIELDS, STRUCTURE_DEFAULTS, STRUCTURE_FIELDS, sentenceTokens } from '../../web/src/state/schema.js';
-import { compareRows, inverseOrder, reorderConfig, runShuffle, shuffledOrder } from '../../web/src/positions/shuffle.js';
+import { compareRows, inverseOrder, reorderConfig, shuffledOrder } from '../../web/src/positions/shuffle.js';
+import { shuffleRuns } from '../../web/src/compute/plan.js';
 import { PRESETS } from '../../web/src/state/presets.js';
 import { applyStructure, toEngineConfig, validateDraft, validateStructure } from '../../web/src/state/validate.js';
 import { stateToDraft, structureDraftOf } from '../../web/src/state/draft.js';
@@ -161,6 +162,17 @@ test('rows are compared after undoing the order', () => {
   assert.equal(changed.rows[0].same, false);
   assert.equal(changed.maxDiff, 0.5);
 });
+
+// The shuffle experiment as the page's plan asks for it, compared as its panel compares it.
+function runShuffle(engine, config, seed) {
+  const order = shuffledOrder(config.tokens.length, seed);
+  const output = new Map(shuffleRuns(config, seed).map(({ id, config: run }) => [id, engine.compute(run).output]));
+  const compared = (positional) => {
+    const typed = output.get(`shuffle.${positional}.typed`), shuffled = output.get(`shuffle.${positional}.shuffled`);
+    return { typed, shuffled, ...compareRows(typed, shuffled, order, config.tokens) };
+  };
+  return { order, none: compared('none'), sinusoidal: compared('sinusoidal') };
+}
 
 test('without positions the outputs move with the tokens; with them they change (engine runs)', () => {
   const config = { tokens: ['the', 'cat', 'sat', 'on', 'the', 'mat'], dModel: 8, heads: 2, seed: 3 };

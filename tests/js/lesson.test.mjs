@@ -10,7 +10,8 @@ import { createAttention } from '../../web/src/engine/attention.js';
 import { createTranslator, DICTIONARIES, subscript, superscript } from '../../web/src/i18n/index.js';
 import { cellLook, writeLook } from '../../web/src/render/cell-look.js';
 import { barShare, writePlainLook } from '../../web/src/render/plain-look.js';
-import { computeCompanions } from '../../web/src/lesson/companions.js';
+import { companionsOf } from '../../web/src/lesson/companions.js';
+import { lessonContext, resultsOf, runnerOf } from './page-runs.mjs';
 import { explainCell } from '../../web/src/lesson/explain.js';
 import { formulaVariants, stepFormulas } from '../../web/src/lesson/formulas.js';
 import {
@@ -42,9 +43,7 @@ before(async () => {
 function contextOf(presetId, changes = {}) {
   const checked = validateDraft({ ...stateToDraft(PRESETS[presetId].state), ...changes }, limits);
   assert.equal(checked.ok, true, JSON.stringify(checked.error));
-  const config = toEngineConfig(checked.state);
-  const result = engine.compute(config);
-  return { ...computeCompanions(engine, config, result, checked.state), state: checked.state, t };
+  return lessonContext(engine, checked.state, t);
 }
 
 const explain = (ctx, text) => explainCell(parseCellRef(text), ctx);
@@ -152,62 +151,60 @@ test('fill 0 leaves the future visible; the order of mask and scaling shows with
 });
 
 test('companion runs are taken again only where the engine would compute the same numbers', () => {
-  const runs = [];
-  const counting = { compute: (config) => { runs.push(config); return engine.compute(config); } };
-  const checked = validateDraft(stateToDraft(PRESETS.journey.state), limits);
-  const state = checked.state;
+  const runner = runnerOf(engine);
+  const state = validateDraft(stateToDraft(PRESETS.journey.state), limits).state;
   const base = toEngineConfig(state);
-  const call = (config, previous) => {
-    const before = previous ? { key: previous.dotsKey, dotsRun: previous.dotsRun, plain: previous.plain } : null;
-    const made = computeCompanions(counting, config, engine.compute(config), state, before);
-    made.dots; // read, as the QKᵀ step does
-    return made;
+  // The companion runs a state costs beyond its main run: its results' unscaled run, read as the
+  // QKᵀ step reads it.
+  let mains = 0;
+  const companionRuns = () => runner.counts().compute - mains;
+  const call = (changes) => {
+    const results = resultsOf(runner, { ...state, ...changes });
+    mains = runner.counts().compute;
+    return companionsOf(results);
   };
-  const scaled = call(base, null);
-  assert.equal(runs.length, 1, 'the unscaled run, made when read');
+  const scaled = call({});
   const unscaledScores = [...scaled.dots.perHead[0].scores.data];
+  assert.equal(companionRuns(), 1, 'the unscaled run, made when read');
   // ÷√d_k off: the result is the unscaled run; ÷√d_k on again: it serves as dots, no run.
-  const off = call({ ...base, scale: false }, scaled);
+  const off = call({ scale: false });
   assert.deepEqual([...off.dots.perHead[0].scores.data], unscaledScores);
-  const on = call({ ...base, scale: true }, off);
-  assert.equal(runs.length, 1, 'no run for dots after scaling is switched back on');
+  const on = call({ scale: true });
   assert.deepEqual([...on.dots.perHead[0].scores.data], unscaledScores);
+  assert.equal(runner.counts().compute, mains, 'no run for dots after scaling is switched back on');
   // τ changes nothing before the scores; an edit of X does, and the unscaled run is made again.
-  call({ ...base, temperature: 2 }, on);
-  assert.equal(runs.length, 1);
+  call({ temperature: 2 }).dots;
+  assert.equal(runner.counts().compute, mains);
   const x = base.embeddings.map((row) => row.map((v) => v + 0.5));
-  const edited = call({ ...base, embeddings: x }, on);
-  assert.equal(runs.length, 2);
+  const edited = call({ embeddings: x });
+  const before = runner.counts().compute;
   assert.notDeepEqual([...edited.dots.perHead[0].scores.data], unscaledScores);
+  assert.equal(runner.counts().compute, before + 1);
   assert.deepEqual([...edited.dots.perHead[0].scores.data], [...engine.compute({ ...base, embeddings: x, scale: false }).perHead[0].scores.data]);
 });
 
 test('the run without the mask (the mask step’s future) is made when read, and reuses what already holds it', () => {
-  const runs = [];
-  const counting = { compute: (config) => { runs.push(config); return engine.compute(config); } };
+  const runner = runnerOf(engine);
   const state = validateDraft(stateToDraft(PRESETS.journey.state), limits).state;
   const base = toEngineConfig(state);
-  const result = engine.compute(base);
-  const made = computeCompanions(counting, base, result, state);
-  assert.equal(runs.length, 0, 'nothing until the mask step reads it');
+  const made = companionsOf(resultsOf(runner, state));
+  const main = runner.counts().compute;
+  assert.equal(main, 1, 'nothing until the mask step reads it');
   const unmasked = made.unmasked;
-  assert.equal(runs.length, 1);
-  assert.equal(runs[0].mask, 'none');
+  assert.equal(runner.counts().compute, 2);
   assert.deepEqual([...unmasked.perHead[0].laterWeight], [...engine.compute({ ...base, mask: 'none' }).perHead[0].laterWeight]);
   made.unmasked;
-  assert.equal(runs.length, 1, 'made once');
+  assert.equal(runner.counts().compute, 2, 'made once');
   // The comparison with mask none is that run; with mask none already, the result itself.
-  const compared = computeCompanions(counting, base, result, { ...state, compare: true });
+  const compared = companionsOf(resultsOf(runner, { ...state, compare: true }));
   assert.equal(compared.unmasked, compared.compare);
-  const none = engine.compute({ ...base, mask: 'none' });
-  assert.equal(computeCompanions(counting, { ...base, mask: 'none' }, none, { ...state, mask: 'none' }).unmasked, none);
+  const none = companionsOf(resultsOf(runner, { ...state, mask: 'none' }));
+  assert.equal(none.unmasked, none.result);
   // The axis of the softmax acts after the scores: the unscaled run is taken again.
-  const first = computeCompanions(counting, base, result, state);
-  first.dots;
-  const before = runs.length;
-  const over = { ...base, softmaxOver: 'queries' };
-  computeCompanions(counting, over, engine.compute(over), { ...state, softmaxOver: 'queries' }, { key: first.dotsKey, dotsRun: first.dotsRun, plain: first.plain }).dots;
-  assert.equal(runs.length, before);
+  companionsOf(resultsOf(runner, state)).dots;
+  const before = runner.counts().compute;
+  companionsOf(resultsOf(runner, { ...state, softmaxOver: 'queries' })).dots;
+  assert.equal(runner.counts().compute, before + 1, 'the main run only');
 });
 
 test('the lesson’s fields: defaults, fitting, errors, and text from the address', () => {
@@ -424,4 +421,49 @@ test('the explained entry and what it depends on are marked in each figure that 
   assert.deepEqual(marksFor({ name: 'masked', head: 0 }, ref, deps), { self: null, cells: [], rows: [1], cols: [] });
   assert.deepEqual(marksFor({ name: 'v', head: null }, ref, deps), { self: null, cells: [], rows: [], cols: [2] });
   assert.equal(marksFor({ name: 'weights', head: 1 }, ref, deps), null); // another head's figure
+});
+
+// The page reuses engine runs between changes (compute/runner.js): the unscaled run when only τ,
+// naive softmax or the mask changed, and the previous run without naive softmax as the stable run.
+// What it reuses must be what a fresh run computes, bit for bit.
+test('reused runs hold the numbers a fresh run computes', () => {
+  const runner = runnerOf(engine);
+  const words = Array.from({ length: 20 }, (_, i) => `t${i + 1}`);
+  const checked = validateDraft({ ...stateToDraft(PRESETS.default.state), sentence: words.join(' '), dModel: '8', heads: '2', weights: 'random', seed: '7' }, limits);
+  assert.equal(checked.ok, true);
+  const base = checked.state;
+  const same = (a, b) => assert.deepEqual(new Uint32Array(a.buffer, a.byteOffset, a.length), new Uint32Array(b.buffer, b.byteOffset, b.length));
+  const off = companionsOf(resultsOf(runner, base));
+  let previous = off;
+  const changes = [
+    { naive: true }, { temperature: 0.25 }, { mask: 'window', window: 3 }, { maskFill: '-1e9', maskBeforeScale: true },
+    { padding: words.map((_, j) => j > 16) }, { mask: 'custom', customMask: words.map((_, i) => words.map((_, j) => (i + 2 * j) % 5 === 0)) },
+  ];
+  for (const change of changes) {
+    const state = { ...base, ...change };
+    const next = companionsOf(resultsOf(runner, state));
+    assert.equal(next.dots, previous.dots, `the unscaled run is reused after ${JSON.stringify(change).slice(0, 40)}`);
+    const fresh = engine.compute({ ...toEngineConfig(state), scale: false });
+    for (let h = 0; h < 2; h += 1) same(next.dots.perHead[h].scores.data, fresh.perHead[h].scores.data);
+    if (state.naive) {
+      assert.equal(next.stable, off.result, 'the run before naive softmax was switched on is its stable run');
+      const stable = engine.compute(toEngineConfig(base));
+      for (let h = 0; h < 2; h += 1) same(next.stable.perHead[h].weights.data, stable.perHead[h].weights.data);
+    }
+    previous = next;
+  }
+  // A change before the scores (the weights' seed) runs the engine again.
+  const seeded = { ...base, seed: 8 };
+  const next = companionsOf(resultsOf(runner, seeded));
+  assert.notEqual(next.dots, previous.dots);
+
+  // The unscaled run is made when first read, once; a later change after the scores hands it on.
+  const counting = runnerOf(engine);
+  const lazy = companionsOf(resultsOf(counting, seeded));
+  const later = companionsOf(resultsOf(counting, { ...seeded, temperature: 2 }));
+  const mains = counting.counts().compute;
+  assert.equal(mains, 2, 'the two main runs only');
+  same(later.dots.perHead[1].scores.data, next.dots.perHead[1].scores.data);
+  assert.equal(lazy.dots, later.dots);
+  assert.equal(counting.counts().compute, mains + 1);
 });

@@ -22,12 +22,12 @@ import {
 import { THRESHOLDS as L } from '../../web/src/render/thresholds.js';
 import { createAttention } from '../../web/src/engine/attention.js';
 import { createTranslator } from '../../web/src/i18n/index.js';
-import { computeCompanions } from '../../web/src/lesson/companions.js';
+import { lessonContext } from './page-runs.mjs';
 import { figureSpec, stepCells } from '../../web/src/lesson/step-plan.js';
 import { STEPS } from '../../web/src/lesson/steps.js';
 import { stateToDraft } from '../../web/src/state/draft.js';
 import { PRESETS } from '../../web/src/state/presets.js';
-import { toEngineConfig, validateDraft } from '../../web/src/state/validate.js';
+import { validateDraft } from '../../web/src/state/validate.js';
 
 const kind = (spec) => matrixPresentation(spec).kind;
 
@@ -230,8 +230,7 @@ test('the lesson’s pages: tables up to the worked example and the first page, 
   const surfaces = (preset, changes, single, names) => {
     const checked = validateDraft({ ...stateToDraft(PRESETS[preset].state), ...changes }, { maxTokens: 1024, maxDModel: 1024 });
     assert.equal(checked.ok, true, JSON.stringify(checked.error));
-    const config = toEngineConfig(checked.state);
-    const ctx = { ...computeCompanions(engine, config, engine.compute(config), checked.state), state: checked.state, t };
+    const ctx = lessonContext(engine, checked.state, t);
     const { result } = ctx;
     const { tokensOnCanvas } = lessonPage({
       tokens: result.T, keys: result.Tk, dModel: result.dModel, single,

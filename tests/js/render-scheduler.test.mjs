@@ -1,5 +1,6 @@
 // render/scheduler.js under a fake clock: frames, tasks and idle periods happen when a test says so,
-// and time moves only when a job says what it took.
+// and time moves only when a job says what it took. (The page has one scheduler, `drawing`; each
+// test makes a fresh one with the same factory.)
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
 import { createScheduler, frameComing, idleHasRoom, requestIdle } from '../../web/src/render/scheduler.js';
@@ -56,7 +57,7 @@ const job =
 
 test('now runs at once; after the frame runs in a task after the next frame, not before', () => {
   const log = [];
-  const s = createScheduler({ idleWaitMs: 1000 });
+  const s = createScheduler();
   s.afterFrame('b', job(log, 'b'));
   s.now('a', job(log, 'a'));
   assert.deepEqual(log, ['a']);
@@ -70,7 +71,7 @@ test('now runs at once; after the frame runs in a task after the next frame, not
 
 test('a newer job of a key replaces its pending one, in whatever way it waited; cancel drops it', () => {
   const log = [];
-  const s = createScheduler({ idleWaitMs: 1000 });
+  const s = createScheduler();
   s.afterFrame('v', job(log, 'old'));
   s.afterFrame('v', job(log, 'new'));
   s.afterFrame('w', job(log, 'w'));
@@ -92,9 +93,10 @@ test('a newer job of a key replaces its pending one, in whatever way it waited; 
 test('idle jobs wait for the frame that shows the latest change, then run by rank', () => {
   const log = [];
   const near = new Set(['c']);
-  const s = createScheduler({ idleWaitMs: 1000, rank: (key) => (near.has(key) ? 0 : 1) });
+  const s = createScheduler();
+  const byRank = (key) => ({ rank: () => (near.has(key) ? 0 : 1) });
   frameComing();
-  for (const key of ['a', 'b', 'c']) s.idle(key, job(log, key));
+  for (const key of ['a', 'b', 'c']) s.idle(key, job(log, key), byRank(key));
   assert.equal(clock.idles.length, 0, 'asked for only once the frame is out');
   frame();
   assert.equal(clock.idles.length, 1, 'one idle callback for all the jobs');
@@ -104,7 +106,7 @@ test('idle jobs wait for the frame that shows the latest change, then run by ran
 
 test('an idle job starts only when the period has room for what it took last time', () => {
   const log = [];
-  const s = createScheduler({ idleWaitMs: 1000, batchMs: 0 });
+  const s = createScheduler();
   s.idle('slow', job(log, 'slow', 12));
   idle(50); // never ran: guessed at idleJobMs, and 50 ms have room
   assert.deepEqual(log, ['slow']);
@@ -116,10 +118,10 @@ test('an idle job starts only when the period has room for what it took last tim
   assert.deepEqual(log, ['slow', 'slow again']);
 });
 
-test('the maximum wait: a job put off for want of room runs once it has waited idleWaitMs', () => {
+test('the maximum wait: a job put off for want of room runs once it has waited its waitMs', () => {
   const log = [];
-  const s = createScheduler({ idleWaitMs: 250 });
-  s.idle('v', job(log, 'v'));
+  const s = createScheduler();
+  s.idle('v', job(log, 'v'), { waitMs: 250 });
   for (let k = 0; k < 4; k++) {
     idle(1); // too short for the guessed idleJobMs
     clock.now += 50;
@@ -129,30 +131,25 @@ test('the maximum wait: a job put off for want of room runs once it has waited i
   idle(1);
   assert.deepEqual(log, ['v'], 'waited 250 ms: run anyway');
   // The browser's own timeout (didTimeout) runs it too.
-  s.idle('w', job(log, 'w'));
+  s.idle('w', job(log, 'w'), { waitMs: 250 });
   clock.now += 250;
   idle(0);
   assert.deepEqual(log, ['v', 'w']);
 });
 
-test('an idle callback starts no job past batchMs; the rest go to the next one', () => {
+test('an idle callback starts no job past idleJobMs; the rest go to the next one', () => {
   const log = [];
-  const s = createScheduler({ idleWaitMs: 1000 });
+  const s = createScheduler();
   for (const key of ['a', 'b', 'c', 'd']) s.idle(key, job(log, key, idleJobMs / 2 + 1));
   idle(50);
   assert.deepEqual(log, ['a', 'b'], `stopped once ${idleJobMs} ms were spent`);
   idle(50);
   assert.deepEqual(log, ['a', 'b', 'c', 'd']);
-  const one = createScheduler({ idleWaitMs: 1000, batchMs: 0 });
-  one.idle('x', job(log, 'x', 0.1));
-  one.idle('y', job(log, 'y', 0.1));
-  idle(50);
-  assert.deepEqual(log.slice(4), ['x'], 'batchMs 0: one job per callback');
 });
 
 test('a job returning false (it handed its work on) leaves its last cost as it was', () => {
   const log = [];
-  const s = createScheduler({ idleWaitMs: 1000, batchMs: 0 });
+  const s = createScheduler();
   s.idle('v', job(log, 'v', 20));
   idle(50);
   s.idle('v', () => {
@@ -170,16 +167,17 @@ test('a job returning false (it handed its work on) leaves its last cost as it w
 test('slices: the nearest first, in tasks of about sliceMs, a job kept while it has more to do', () => {
   const log = [];
   const near = new Set(['n']);
-  const s = createScheduler({ idleWaitMs: 1000, rank: (key) => (near.has(key) ? 0 : 1) });
+  const s = createScheduler();
+  const byRank = (key) => ({ rank: () => (near.has(key) ? 0 : 1) });
   let steps = 2;
-  s.sliced('a', job(log, 'a', 6));
+  s.sliced('a', job(log, 'a', 6), byRank('a'));
   s.sliced('b', () => {
     clock.now += 6;
     log.push(`b${steps}`);
     return --steps > 0; // prepared: fill it next
-  });
-  s.sliced('c', job(log, 'c', 6));
-  s.sliced('n', job(log, 'n', 6));
+  }, byRank('b'));
+  s.sliced('c', job(log, 'c', 6), byRank('c'));
+  s.sliced('n', job(log, 'n', 6), byRank('n'));
   assert.deepEqual(log, [], 'nothing before its task');
   assert.equal(clock.tasks.length, 1, 'one task asked for');
   const spans = [];
@@ -195,7 +193,7 @@ test('slices: the nearest first, in tasks of about sliceMs, a job kept while it 
 
 test('a slice runs at least one job, and a cancelled key is left out', () => {
   const log = [];
-  const s = createScheduler({ idleWaitMs: 1000 });
+  const s = createScheduler();
   s.sliced('big', job(log, 'big', sliceMs * 2));
   s.sliced('gone', job(log, 'gone'));
   s.sliced('small', job(log, 'small'));
@@ -208,7 +206,7 @@ test('a slice runs at least one job, and a cancelled key is left out', () => {
 
 test('flush runs now what waits for the frame or idle time (before printing), one key or all', () => {
   const log = [];
-  const s = createScheduler({ idleWaitMs: 1000 });
+  const s = createScheduler();
   s.idle('panel', job(log, 'panel'));
   s.afterFrame('table', job(log, 'table'));
   s.idle('canvas', job(log, 'canvas'));
@@ -225,7 +223,7 @@ test('flush runs now what waits for the frame or idle time (before printing), on
 test('a failing job is reported and the others still run', (t) => {
   const warn = t.mock.method(console, 'warn', () => {});
   const log = [];
-  const s = createScheduler({ idleWaitMs: 1000 });
+  const s = createScheduler();
   s.idle('bad', () => {
     throw new Error('broken');
   });
@@ -250,9 +248,9 @@ test('idleHasRoom: no deadline, a timeout or the maximum wait mean yes; a coming
 
 test('a change whose frame never comes (a throttled frame) holds idle work back for frameWaitMs only', () => {
   const log = [];
-  const s = createScheduler({ idleWaitMs: 100000 });
+  const s = createScheduler();
   frameComing();
-  s.idle('a', job(log, 'a'));
+  s.idle('a', job(log, 'a'), { waitMs: 100000 });
   idle(50);
   assert.deepEqual(log, [], 'not while the frame is coming');
   for (const fn of clock.late.splice(0)) fn(); // frameWaitMs later, still no frame
@@ -263,7 +261,7 @@ test('a change whose frame never comes (a throttled frame) holds idle work back 
   const [earlier] = clock.late.splice(0);
   frame(); // that change's frame came
   frameComing(); // a new change
-  s.idle('b', job(log, 'b'));
+  s.idle('b', job(log, 'b'), { waitMs: 100000 });
   earlier();
   idle(50);
   assert.deepEqual(log, ['a'], 'b waits for the new frame');
@@ -274,9 +272,9 @@ test('a change whose frame never comes (a throttled frame) holds idle work back 
 
 test('an idle job marked anyRoom runs first in a callback whatever room is left; the others wait for room', () => {
   const log = [];
-  const s = createScheduler({ idleWaitMs: 100000 });
-  s.idle('small', job(log, 'small'), { anyRoom: true });
-  s.idle('big', job(log, 'big'));
+  const s = createScheduler();
+  s.idle('small', job(log, 'small'), { anyRoom: true, waitMs: 100000 });
+  s.idle('big', job(log, 'big'), { waitMs: 100000 });
   idle(0); // no room at all
   assert.deepEqual(log, ['small']);
   idle(50);
@@ -300,13 +298,50 @@ test('without requestIdleCallback an idle job runs in a timeout, with a deadline
   assert.deepEqual(deadlines, [[false, emulatedIdleMs], [false, emulatedIdleMs - 30], [false, 0]]);
   // A scheduler's idle jobs, after the change's frame: every one of them runs, by rank.
   const log = [];
-  const s = createScheduler({ idleWaitMs: 1000, rank: (key) => (key === 'near' ? 0 : 1) });
+  const s = createScheduler();
+  const byRank = (key) => ({ rank: () => (key === 'near' ? 0 : 1) });
   frameComing();
-  s.idle('far', job(log, 'far'));
-  s.idle('near', job(log, 'near'));
+  s.idle('far', job(log, 'far'), byRank('far'));
+  s.idle('near', job(log, 'near'), byRank('near'));
   tasks();
   assert.deepEqual(log, [], 'not before the frame that shows the change');
   frame();
   for (let k = 0; k < 5 && log.length < 2; k += 1) tasks();
   assert.deepEqual(log, ['near', 'far']);
+});
+
+test('whenDrawn: once no job of the page waits and no tracked work is pending; background jobs and animations are not waited for', async () => {
+  const log = [];
+  const s = createScheduler();
+  let drawn = false;
+  s.whenDrawn().then(() => (drawn = true));
+  await Promise.resolve();
+  assert.equal(drawn, true, 'nothing waiting: at once');
+  drawn = false;
+  s.afterFrame('view', job(log, 'view'));
+  s.idle('ahead', job(log, 'ahead'), { background: true });
+  s.every('play', 1000, job(log, 'tick'));
+  let settle;
+  s.track(new Promise((resolve) => (settle = resolve)));
+  s.whenDrawn().then(() => (drawn = true));
+  frame();
+  tasks();
+  await Promise.resolve();
+  assert.equal(drawn, false, 'a computation is still pending');
+  settle();
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(drawn, true, 'the view drawn and the computation done; the job ahead and the animation are not waited for');
+  assert.deepEqual(log, ['view']);
+  s.cancel('play');
+});
+
+test('later: a job that goes to idle time once its delay has passed without a newer one', () => {
+  const log = [];
+  const s = createScheduler();
+  s.later('address', 250, job(log, 'first'));
+  s.later('address', 250, job(log, 'second'));
+  assert.equal(clock.tasks.length + clock.late.length, 2, 'each asked for a timer…');
+  while (clock.tasks.length) clock.tasks.shift()();
+  idle(50);
+  assert.deepEqual(log, ['second'], '…but only the newest job runs');
 });

@@ -18,7 +18,7 @@ import {
   migrate,
   presetState,
 } from '../../web/src/state/url.js';
-import { checkTable } from '../../web/src/state/schema.js';
+import { checkTable, recipeItem } from '../../web/src/state/schema.js';
 import { GENERATORS, asFloat32, randomPage, rng } from './share-random.mjs';
 
 test('random valid states survive the link unchanged (1000 round trips)', () => {
@@ -54,6 +54,9 @@ test('the codec’s limits are the engine’s', async () => {
   assert.equal(LIMITS.maxTokens, engine.info.limits.maxTokens);
   assert.equal(LIMITS.maxDModel, engine.info.limits.maxDModel);
   assert.equal(LIMITS.maxTokenBytes, engine.info.limits.maxTokenBytes);
+  // The train recipe's ranges lie within what the core trains.
+  const most = { contextLength: 'maxTrainContext', batchSize: 'maxTrainBatch', vocab: 'maxTrainVocab', layers: 'maxTrainLayers', dModel: 'maxTrainWidth' };
+  for (const [key, limit] of Object.entries(most)) assert.ok(recipeItem(key).range[1] <= engine.info.limits[limit], key);
 });
 
 test('only what differs from the preset is written, after v=1', () => {

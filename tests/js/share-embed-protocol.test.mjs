@@ -24,7 +24,11 @@ test('messages are tagged with the protocol and its version', () => {
   assert.deepEqual(makeMessage('resize', { height: 612.2 }), { protocol: PROTOCOL, version: 2, type: 'resize', height: 613 });
   assert.deepEqual(makeMessage('request-height'), { protocol: PROTOCOL, version: 2, type: 'request-height' });
   assert.deepEqual(makeMessage('request-state', { watch: true }), { protocol: PROTOCOL, version: 2, type: 'request-state', watch: true });
-  assert.deepEqual(MESSAGE_TYPES, ['ready', 'resize', 'state', 'attention-playground:exercise', 'request-height', 'request-state']);
+  assert.deepEqual(MESSAGE_TYPES, ['ready', 'resize', 'state', 'drawn', 'attention-playground:exercise', 'request-height', 'request-state', 'request-drawn']);
+  // 'drawn' answers 'request-drawn' with its id, a whole number; anything else is not a message.
+  assert.deepEqual(readMessage(makeMessage('request-drawn', { id: 7 })), { type: 'request-drawn', id: 7 });
+  assert.deepEqual(readMessage(makeMessage('drawn', { id: 7 })), { type: 'drawn', id: 7 });
+  for (const id of [undefined, -1, 1.5, '7', 2 ** 60]) assert.equal(readMessage({ ...makeMessage('drawn'), id }), null, String(id));
   const score = { exercise: '0a1b2c3d', answered: 2, correct: 1, total: 5 };
   assert.deepEqual(makeMessage('attention-playground:exercise', score), { protocol: PROTOCOL, version: 2, type: 'attention-playground:exercise', ...score });
   assert.deepEqual(readMessage(makeMessage('attention-playground:exercise', score)), { type: 'attention-playground:exercise', ...score });
@@ -171,7 +175,6 @@ function embedInFrame() {
   };
   const win = {
     parent,
-    requestAnimationFrame: (fn) => fn(),
     ResizeObserver: class { observe() {} },
     addEventListener: (type, fn) => type === 'message' && listeners.push(fn),
   };
@@ -184,11 +187,12 @@ function embedInFrame() {
 const LINK_A = 'https://example.org/playground/index.html#v=1&s=my+secret+answer';
 const LINK_B = 'https://example.org/playground/index.html#v=1&s=my+second+answer';
 
-test('the embed posts heights to any origin, and never the reader’s state unasked', () => {
+test('the embed posts heights to any origin, and never the reader’s state unasked', async () => {
   const { embed, receive, posted, states } = embedInFrame();
   embed.setLink(LINK_A);
   embed.setLink(LINK_B);
   receive(makeMessage('request-height'));
+  await new Promise((resolve) => setTimeout(resolve, 5)); // (a height is measured just after the frame)
   assert.deepEqual(states(), []);
   assert.deepEqual(posted.map((p) => [p.data.type, p.targetOrigin]), [['ready', '*'], ['resize', '*']]);
   for (const { data } of posted) {

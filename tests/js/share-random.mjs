@@ -6,17 +6,11 @@ import { validateLesson, validateStructure } from '../../web/src/state/validate.
 import { STEP_IDS } from '../../web/src/lesson/steps.js';
 import { PRESETS } from '../../web/src/state/presets.js';
 import { ALL_FIELDS, PAGE_PARTS, presetState } from '../../web/src/state/url.js';
+import { seededRandom } from '../../web/src/state/random.js';
 
-// mulberry32: a small seeded generator, uniform in [0, 1).
+// The page's seeded generator (state/random.js), with the helpers the tests use.
 export function rng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   next.int = (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)); // inclusive
   next.pick = (list) => list[Math.floor(next() * list.length)];
   next.chance = (p) => next() < p;
@@ -113,10 +107,11 @@ export const GENERATORS = {
   shuffle: (r) => (r.chance(0.7) ? 0 : r.int(1, MAX_SHUFFLE_SEED)),
   split: (r, s, field) => r.pick(field.values),
   exercise: (r, s) => (r.chance(0.7) ? '' : JSON.stringify({ questions: [{ kind: 'number', cell: `weights.1.${r.int(1, Tn(s))}.1` }, { kind: 'choice', prompt: sentence(r), options: ['a', '“b”'], answer: r.int(0, 1) }] })),
-  // The Train panel's model: none, a checkpoint, or a config trained some steps.
+  // The Train panel's model: none, a checkpoint, or a config trained some steps (versions 1 and 2).
   train: (r) => r.pick([
     '',
-    `${r.pick(['previous', 'induction', 'sort'])}_ckpt_s${r.int(0, 500)}`,
+    `${r.pick(['previous', 'induction', 'sort'])}_${r.pick(['', 'v2_'])}ckpt_s${r.int(0, 500)}`,
+    `${r.pick(['induction', 'text'])}_v2_T${r.int(2, 128)}_B${r.int(1, 256)}_V${r.pick(['a.b', '%25.%2E.%5F.让.猫', 'ab.c d.?'])}_L${r.int(1, 4)}_H${r.pick([1, 2, 4])}_C${r.pick([8, 16, 32])}_mlp${r.int(0, 1)}_ln${r.int(0, 1)}_pos${r.pick(['none', 'sinusoidal', 'learned'])}_lr${r.pick([0.01, 0.003])}_seed${r.int(0, 99)}_s${r.int(0, 3000)}`,
     `${r.pick(['previous', 'induction', 'reverse', 'sort', 'text'])}_L${r.int(1, 4)}_H${r.pick([1, 2, 4])}_C${r.pick([8, 16, 32])}_mlp${r.int(0, 1)}_ln${r.int(0, 1)}_pos${r.pick(['none', 'sinusoidal', 'learned'])}_lr${r.pick([0.01, 0.003, 0.0005])}_seed${r.int(0, 99)}_s${r.int(0, 3000)}`,
   ]),
   alibi: (r, s) => !s.cross && r.chance(0.3),

@@ -5,27 +5,40 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { createAttention } from '../../web/src/engine/attention.js';
-import { formatTrainText, parseTrainText } from '../../web/src/state/train-link.js';
+import { formatTrainText, parseTrainText } from '../../web/src/state/schema.js';
 import { EXAMPLES, exampleOf, readSequence, sequenceText, shownToken } from '../../web/src/train/sequence.js';
 import { curvePoints, thinned } from '../../web/src/train/curve.js';
 import { lessonStateOfHead } from '../../web/src/train/lesson-state.js';
 import { engineConfigOf } from '../../web/src/share/engine-config.js';
 import { decodeHash, encodeHash } from '../../web/src/state/url.js';
 
-const CONFIG = { layers: 2, heads: 2, dModel: 32, mlp: false, layerNorm: true, positions: 'learned', learningRate: 0.003, seed: 7 };
+const CONFIG = { contextLength: 11, batchSize: 32, vocab: ['a', 'b', 'c', '|'], layers: 2, heads: 2, dModel: 32, mlp: false, layerNorm: true, positions: 'learned', learningRate: 0.003, seed: 7 };
 
-test('the train field writes every config field and reads back the same model', () => {
+test('the train field writes every config field, its version first, and reads back the same model', () => {
   const text = formatTrainText({ task: 'sort', config: CONFIG, steps: 250 });
-  assert.equal(text, 'sort_L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s250');
+  assert.equal(text, 'sort_v2_T11_B32_Va.b.c.|_L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s250');
   assert.deepEqual(parseTrainText(text), { task: 'sort', checkpoint: false, config: CONFIG, steps: 250 });
+  assert.equal(formatTrainText({ task: 'induction', checkpoint: true, steps: 12 }), 'induction_v2_ckpt_s12');
+  assert.deepEqual(parseTrainText('induction_v2_ckpt_s12'), { task: 'induction', checkpoint: true, config: null, steps: 12 });
+  // A vocabulary's separators and escapes travel as %2E, %5F and %25; any character otherwise.
+  const odd = { ...CONFIG, vocab: ['.', '_', '%', '%2E', '让', ' '] };
+  assert.deepEqual(parseTrainText(formatTrainText({ task: 'text', config: odd, steps: 1 })).config, odd);
+});
+
+test('a version-1 recipe (before T, B and V were written) still opens, with the task’s defaults for them', () => {
+  const { contextLength, batchSize, vocab, ...v1 } = CONFIG;
+  assert.deepEqual(parseTrainText('sort_L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s250'), { task: 'sort', checkpoint: false, config: v1, steps: 250 });
   assert.deepEqual(parseTrainText('induction_ckpt_s12'), { task: 'induction', checkpoint: true, config: null, steps: 12 });
-  assert.equal(formatTrainText({ task: 'induction', checkpoint: true, steps: 12 }), 'induction_ckpt_s12');
 });
 
 test('a train field that is not one is refused whole', () => {
   for (const bad of ['', 'induction', 'copy_ckpt_s0', 'sort_ckpt', 'sort_ckpt_s-1', 'sort_L9_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s1',
     'sort_L2_H2_C32_mlp2_ln1_poslearned_lr0.003_seed7_s1', 'sort_L2_H2_C32_mlp0_ln1_posrope_lr0.003_seed7_s1', 'sort_L2_H2_C32_mlp0_ln1_poslearned_lr5_seed7_s1',
-    'sort_L2_H2_C32_mlp0_ln1_poslearned_seed7_s1', 'sort_ckpt_s100001']) {
+    'sort_L2_H2_C32_mlp0_ln1_poslearned_seed7_s1', 'sort_ckpt_s100001', 'sort_v3_ckpt_s1', 'sort_v0_ckpt_s1',
+    'sort_v2_L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s1', // (a version-2 recipe without T, B and V)
+    'sort_v2_T1_B32_Va.b_L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s1', 'sort_v2_T11_B0_Va.b_L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s1',
+    'sort_v2_T11_B32_Va_L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s1', 'sort_v2_T11_B32_Va.a_L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s1',
+    'sort_v2_T11_B32_Va.._L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s1', `sort_v2_T11_B32_Va.${'b'.repeat(17)}_L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s1`]) {
     assert.equal(parseTrainText(bad), null, bad);
   }
 });

@@ -35,6 +35,10 @@ class AttentionPlaygroundElement extends HTMLElement {
 
   #frame;
   #page = null; // the URL (no fragment) of the page the frame was given
+  #ready = null; // resolves when the framed page is ready (its first result on screen)
+  #readyNow = () => {};
+  #drawnWaiting = new Map(); // id → resolve of whenDrawn()
+  #nextId = 1;
   #refusedSrc = null; // the last refused `src`, reported once
 
   #onMessage = (event) => {
@@ -48,7 +52,14 @@ class AttentionPlaygroundElement extends HTMLElement {
       if (message.link === null) return; // not a playground link: nothing to show the host
     }
     if (message.height !== undefined) this.#frame.style.height = `${message.height}px`;
-    if (message.type === 'ready') this.#post(makeMessage('request-state', { watch: true }));
+    if (message.type === 'ready') {
+      this.#post(makeMessage('request-state', { watch: true }));
+      this.#readyNow();
+    }
+    if (message.type === 'drawn') {
+      this.#drawnWaiting.get(message.id)?.();
+      this.#drawnWaiting.delete(message.id);
+    }
     if (message.link) this.dataset.link = message.link;
     this.dispatchEvent(new CustomEvent(`attention-playground-${message.type}`, { detail: message }));
   };
@@ -84,6 +95,19 @@ class AttentionPlaygroundElement extends HTMLElement {
   /** The URL the iframe shows. */
   get playgroundUrl() {
     return this.#frame.src;
+  }
+
+  /**
+   * Resolves once the framed playground shows its current state, every part drawn: for a course
+   * page that takes a screenshot or scrolls to a part after setting attributes.
+   */
+  async whenDrawn() {
+    await this.#ready;
+    const id = this.#nextId++;
+    return new Promise((resolve) => {
+      this.#drawnWaiting.set(id, resolve);
+      this.#post(makeMessage('request-drawn', { id }));
+    });
   }
 
   // Only to the origin of the page the frame was given: if it is showing another, the browser drops it.
@@ -122,7 +146,10 @@ class AttentionPlaygroundElement extends HTMLElement {
     if (!this.#frame.style.height) this.#frame.style.height = `${height ?? 480}px`;
     const title = this.getAttribute('lang') === 'zh-CN' ? '注意力机制演练场' : 'Attention playground';
     this.#frame.title = title;
-    if (this.#frame.src !== page.href) this.#frame.src = page.href;
+    if (this.#frame.src !== page.href) {
+      this.#ready = new Promise((resolve) => (this.#readyNow = resolve));
+      this.#frame.src = page.href;
+    }
   }
 }
 

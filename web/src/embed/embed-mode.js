@@ -2,6 +2,7 @@
 // "open in the full playground" link on top, and the page's height reported to the page that
 // holds the iframe (protocol.js, docs/embedding.md).
 import { makeMessage, readMessage } from './protocol.js';
+import { drawing } from '../render/scheduler.js';
 
 /** Turns embed mode on; returns { setLink(url) } for the page to keep it current. */
 export function enterEmbedMode(doc = document, win = window) {
@@ -37,17 +38,18 @@ export function enterEmbedMode(doc = document, win = window) {
   const height = () => Math.ceil(doc.documentElement.getBoundingClientRect().height);
   let last = -1;
   let queued = false;
+  const heightKey = { embedHeight: doc };
   const report = (force = false) => {
     if (queued && !force) return;
     queued = true;
-    win.requestAnimationFrame(() => {
+    drawing.afterFrame(heightKey, () => {
       queued = false;
       const now = height();
       if (now !== last || force) {
         last = now;
         postHeight('resize', now);
       }
-    });
+    }, { background: true });
   };
 
   // The state (the reader's link) goes only to the parent that asked for it, and only to the
@@ -72,6 +74,11 @@ export function enterEmbedMode(doc = document, win = window) {
       if (event.source !== win.parent) return;
       const message = readMessage(event.data);
       if (message?.type === 'request-height') report(true);
+      // Drawn: when the page says so (main.js sets window.attentionPlayground), to any origin.
+      if (message?.type === 'request-drawn') {
+        const { id } = message;
+        Promise.resolve(win.attentionPlayground?.whenDrawn()).then(() => win.parent.postMessage(makeMessage('drawn', { id }), '*'));
+      }
       // An opaque origin ('null': a file:// or sandboxed host) cannot be addressed: no state.
       if (message?.type === 'request-state' && event.origin !== 'null') {
         asker = { origin: event.origin, watch: message.watch };

@@ -8,7 +8,11 @@
 //                                                   to the origin that asked
 //   embed → host  { type: 'attention-playground:exercise', exercise, answered, correct, total }
 //                                                   after each answer to an exercise (exercise: its id)
+//   embed → host  { type: 'drawn', id }             in answer to 'request-drawn' (to any origin: it
+//                                                   says nothing of the state), once every part of
+//                                                   the embed shows its current state
 //   host → embed  { type: 'request-height' }        asks for a 'resize' now
+//   host → embed  { type: 'request-drawn', id }     asks for a 'drawn' (id: a whole number, echoed)
 //   host → embed  { type: 'request-state', watch }  asks for a 'state' now (watch: true → and
 //                                                   after every change, until asked again)
 // height: CSS pixels of the embed's content; link: an http(s) or file URL of the full
@@ -18,8 +22,8 @@ export const PROTOCOL = 'attention-playground';
 // 2: the state (what the reader typed) is no longer broadcast; 'ready' carries no link.
 export const PROTOCOL_VERSION = 2;
 
-const FROM_EMBED = new Set(['ready', 'resize', 'state', 'attention-playground:exercise']);
-const FROM_HOST = new Set(['request-height', 'request-state']);
+const FROM_EMBED = new Set(['ready', 'resize', 'state', 'drawn', 'attention-playground:exercise']);
+const FROM_HOST = new Set(['request-height', 'request-state', 'request-drawn']);
 export const MESSAGE_TYPES = Object.freeze([...FROM_EMBED, ...FROM_HOST]);
 
 // The heights a host gives an embed: below MIN the "open in the full playground" bar alone would
@@ -36,12 +40,13 @@ export function fitHeight(height) {
 }
 
 /** The message object for `type` with its fields (height is rounded up to whole pixels). */
-export function makeMessage(type, { height, link, watch, exercise, answered, correct, total } = {}) {
+export function makeMessage(type, { height, link, watch, id, exercise, answered, correct, total } = {}) {
   if (!MESSAGE_TYPES.includes(type)) throw new Error(`unknown message type ${type}`);
   const message = { protocol: PROTOCOL, version: PROTOCOL_VERSION, type };
   if (height !== undefined) message.height = Math.max(0, Math.ceil(height));
   if (link !== undefined) message.link = String(link);
   if (watch !== undefined) message.watch = Boolean(watch);
+  if (id !== undefined) message.id = id;
   if (exercise !== undefined) Object.assign(message, { exercise: String(exercise), answered, correct, total });
   return message;
 }
@@ -105,6 +110,10 @@ export function readMessage(data) {
       message.link = link;
     }
     if (data.type === 'request-state') message.watch = data.watch === true;
+    if (data.type === 'drawn' || data.type === 'request-drawn') {
+      if (!Number.isSafeInteger(data.id) || data.id < 0) return null;
+      message.id = data.id;
+    }
     if (data.type === 'attention-playground:exercise') {
       const counts = [data.answered, data.correct, data.total];
       if (typeof data.exercise !== 'string' || data.exercise.length > 64 || !counts.every((n) => Number.isInteger(n) && n >= 0 && n <= 1000)) return null;

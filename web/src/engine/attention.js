@@ -8,7 +8,7 @@
 // The API is documented in README.md ("The JavaScript API"); types in attention.d.ts.
 import { engineFailure, isOwnError, normaliseConfig, quoted } from './config.js';
 import { BYTE_INPUT, DECODE_OUTPUT, HEAD_OUTPUT, INPUT, MODEL_OUTPUT, OPTION_NAMES, POSITIONAL, TRACE_OUTPUT } from './module-ids.js';
-import { attentionMemory } from './memory-figures.js';
+import { attentionMemory, LONG_SEQUENCE } from './memory-figures.js';
 import { loadModule, pickBuild } from './load-module.js';
 import { Trainer, trainingEstimate } from './trainer.js';
 
@@ -24,8 +24,6 @@ const ROW_STAT_NAME = invert({ rowMax: HEAD_OUTPUT.rowMax, rowSum: HEAD_OUTPUT.r
 const HEAD_NAME = invert(HEAD_OUTPUT);
 const TRACE_NAME = invert(TRACE_OUTPUT);
 const DECODE_NAME = invert(DECODE_OUTPUT);
-// The sequence length the trace's memory figures are also given for.
-const LONG_SEQUENCE = 8192;
 
 // The entries of a packed array ([n, n × (id, head, rows, cols), data…]) as { id, head, rows,
 // cols, data } with data a view into `packed` (copied out of wasm memory already).
@@ -146,6 +144,11 @@ class AttentionEngine {
         maxTokenBytes: module.maxTokenBytes,
         memoryBudgetBytes: module.memoryBudgetBytes,
         trainMemoryBudgetBytes: module.trainMemoryBudgetBytes,
+        maxTrainLayers: module.maxTrainLayers,
+        maxTrainWidth: module.maxTrainWidth,
+        maxTrainContext: module.maxTrainContext,
+        maxTrainBatch: module.maxTrainBatch,
+        maxTrainVocab: module.maxTrainVocab,
         maxCallSeconds: module.maxCallSeconds,
       }),
     });
@@ -399,8 +402,7 @@ class AttentionEngine {
     const { T, options: { dModel, heads } } = c;
     const Tk = c.source ? c.source.tokens.length : T;
     const kvHeads = c.options.kvHeads || heads;
-    // Copied out with slice(), as #readResult does: new Float32Array(view) of wasm memory took
-    // four times as long in Node 20 (2.0 against 0.45 ms for the 2 MB output at T = 1024).
+    // Copied out with slice(), as #readResult does: new Float32Array(view) is slower in V8.
     const rowWeights = [];
     for (let h = 0; h < heads; ++h) {
       rowWeights.push({ rows: weightRows.length, cols: Tk, data: this.#core.outputOnly(-1, h).slice() });

@@ -1,5 +1,6 @@
 // The engine in a Web Worker, for computations large enough to block the page. Messages:
-//   in:  { id, config, options }                    options as for engine.compute (no callbacks)
+//   in:  { id, kind, config, options }              kind: 'compute' (options as for engine.compute,
+//                                                   no callbacks), 'trace' (options: the tile) or 'decode'
 //   out: { id, progress }                           now and then, the fraction done (0…1)
 //        { id, result, memoryBytes, ms } | { id, error } at the end; result buffers are transferred;
 //                                                   ms: the engine's time, measured here (the
@@ -18,7 +19,7 @@ function buffersOf(value, found = new Set()) {
   return [...found];
 }
 
-self.onmessage = async ({ data: { id, config, options = {} } }) => {
+self.onmessage = async ({ data: { id, kind = 'compute', config, options = {} } }) => {
   const engine = await enginePromise;
   let lastReported = 0;
   const onProgress = (fraction) => {
@@ -30,7 +31,7 @@ self.onmessage = async ({ data: { id, config, options = {} } }) => {
   };
   try {
     const start = performance.now();
-    const result = engine.compute(config, { ...options, onProgress });
+    const result = kind === 'trace' ? engine.flashTrace(config, options) : kind === 'decode' ? engine.decode(config) : engine.compute(config, { ...options, onProgress });
     const ms = performance.now() - start;
     self.postMessage({ id, result, memoryBytes: engine.memoryBytes(), ms }, buffersOf(result));
   } catch (error) {

@@ -10,6 +10,9 @@
  *   of logits — O(T);
  * - qkvoBytes: Q, K, V and the output, T×dModel each, which both keep — O(T·d).
  */
+// The sequence length the trace's memory figures are also given for.
+export const LONG_SEQUENCE = 8192;
+
 export function attentionMemory({ T, dModel, heads, blockRows, blockKeys, bytesPerValue = 4 }) {
   return {
     T,

@@ -25,12 +25,12 @@ export class WorkerEngine {
    * an Error whose `cancelled` is true after cancel(). One computation at a time: a new call
    * cancels the one still running.
    */
-  compute(config, options = {}, { onProgress = () => {} } = {}) {
+  compute(config, options = {}, { onProgress = () => {} } = {}, kind = 'compute') {
     if (this.#pending) this.cancel();
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#pending = { id, resolve, reject, onProgress };
-      this.#worker.postMessage({ id, config, options });
+      this.#worker.postMessage({ id, kind, config, options });
     });
   }
 

@@ -3,10 +3,10 @@
 // optional), the list is reordered, and the result is a link and an embed snippet. The builder
 // writes only the questions: the answers stay the engine's (exercise-text.js).
 import { h, setHidden, setText } from '../render/dom.js';
-import { parseCellRef } from '../state/schema.js';
+import { EXERCISE_LIMITS, parseCellRef } from '../state/schema.js';
 import { encodeHash } from '../state/url.js';
 import { iframeSnippet } from '../share/page.js';
-import { DEFAULT_TOLERANCE, EXERCISE_LIMITS, readExercise, writeExercise } from './exercise-text.js';
+import { readExercise, writeExercise } from './exercise-text.js';
 
 const LANGS = ['en', 'zh-CN'];
 
@@ -56,7 +56,7 @@ export function createExerciseBuilder(node, deps) {
 
   askEntry.addEventListener('click', () => {
     const cell = deps.current()?.state.cell;
-    if (parseCellRef(cell)) add({ kind: 'number', cell, tolerance: DEFAULT_TOLERANCE });
+    if (parseCellRef(cell)) add({ kind: 'number', cell, tolerance: EXERCISE_LIMITS.defaultTolerance });
   });
   const askRow = (find) => {
     const cell = selectedCell();

@@ -5,9 +5,8 @@
 // to the host page (docs/embedding.md). Texts go in through textContent only.
 import './exercise.css';
 import { h, setHidden, setText } from '../render/dom.js';
-import { computeCompanions, withFields } from '../lesson/companions.js';
+import { companionsOf, withFields } from '../lesson/companions.js';
 import { explainCell } from '../lesson/explain.js';
-import { toEngineConfig } from '../state/validate.js';
 import { checkChoice, checkNumber, checkPattern, expectedNumber, expectedPattern } from './answers.js';
 import { questionsInRange, readExercise, textIn } from './exercise-text.js';
 import { askedCells, createPresenter } from './present.js';
@@ -16,9 +15,9 @@ import { exerciseId, loadProgress, saveProgress, scoreOf } from './progress.js';
 const TRIES_TO_REVEAL = 2;
 
 /**
- * node: the panel (a section); deps: { getEngine(), t(), lang(), changed() (the page draws
- * again: the open questions changed), post(message) (to the host page, in a frame) }.
- * → { update(result, state) → presenter, presenter }
+ * node: the panel (a section); deps: { t(), lang(), changed() (the page draws again: the open
+ * questions changed), post(message) (to the host page, in a frame) }.
+ * → { needs(state) → { open, dots } (what the page's plan must know), update(results, state) → presenter, presenter }
  */
 export function createExercisePanel(node, deps) {
   const title = h('h2', { id: 'exercise-title' });
@@ -34,7 +33,7 @@ export function createExercisePanel(node, deps) {
   let readProblems = [];
   let id = '';
   let progress = {};
-  let current = null; // { result, state }
+  let current = null; // { result, state, results }: the plan's results, entries and all
   let kept = [];
   let presenter = createPresenter([], null);
   let drawnKey = '';
@@ -48,15 +47,28 @@ export function createExercisePanel(node, deps) {
 
   const done = (i) => Boolean(progress[i]?.correct) || (progress[i]?.tries ?? 0) >= TRIES_TO_REVEAL;
 
-  function update(result, state) {
+  function read(state) {
+    if (state.exercise === text) return;
+    text = state.exercise;
+    ({ exercise, problems: readProblems } = readExercise(text));
+    id = exercise ? exerciseId(text) : '';
+    progress = exercise ? loadProgress(storage, id) : {};
+  }
+
+  // What the plan must know: whether a question is open (the panels that cannot hide its entries
+  // wait), and whether one asks for QKᵀ (the unscaled run).
+  function needs(state) {
+    read(state);
+    if (!exercise) return { open: false, dots: false };
+    const questions = exercise.questions.filter((_, index) => !done(index));
+    return { open: questions.some((q) => q.kind !== 'choice'), dots: exercise.questions.some((q) => q.cell?.name === 'dots') };
+  }
+
+  function update(results, state) {
     const t = deps.t();
-    if (state.exercise !== text) {
-      text = state.exercise;
-      ({ exercise, problems: readProblems } = readExercise(text));
-      id = exercise ? exerciseId(text) : '';
-      progress = exercise ? loadProgress(storage, id) : {};
-    }
-    current = { result, state };
+    read(state);
+    const result = results.get('main');
+    current = { result, state, results };
     setHidden(node, !exercise && !readProblems.length);
     if (!exercise) {
       kept = [];
@@ -200,10 +212,10 @@ export function createExercisePanel(node, deps) {
 
   // The engine's numbers for a question (never from the link): the unscaled run for QKᵀ.
   function check(q, answer) {
-    const { result, state } = current;
+    const { result } = current;
     if (q.kind === 'choice') return checkChoice(q, answer.picked);
     if (q.kind === 'pattern') return checkPattern(q, answer.marked, expectedPattern(q, result));
-    const dots = q.cell.name === 'dots' ? deps.getEngine().compute({ ...toEngineConfig(state), scale: false }) : null;
+    const dots = q.cell.name === 'dots' ? current.results.get('dots') : null;
     const checked = checkNumber(q, answer.typed, expectedNumber(q, result, dots));
     return checked.ok ? checked : null;
   }
@@ -229,9 +241,7 @@ export function createExercisePanel(node, deps) {
       return box;
     }
     try {
-      const engine = { compute: (config) => deps.getEngine().compute(config) };
-      const companions = computeCompanions(engine, toEngineConfig(state), result, state);
-      const explained = explainCell(q.cell, withFields(companions, { state, t }));
+      const explained = explainCell(q.cell, withFields(companionsOf(current.results), { state, t }));
       if (explained) {
         box.append(h('p', { className: 'exercise-heading', text: `${explained.symbol} — ${explained.heading}` }));
         for (const line of explained.lines) box.append(h('p', { className: 'exercise-line', text: line }));
@@ -250,6 +260,7 @@ export function createExercisePanel(node, deps) {
   });
 
   return {
+    needs,
     update,
     /** The presenter of the last update (what the views draw). */
     get presenter() {

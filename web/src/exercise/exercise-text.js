@@ -8,15 +8,9 @@
 // travels as a hash of its index and the options (`check`, choiceCheck), so that the link on the
 // page does not show it; a hand-written link may give `answer: index` instead. Read defensively: a
 // hostile link opens with its valid questions and a problem for each one left out. No DOM.
-import { formatCellRef, parseCellRef } from '../state/schema.js';
+import { EXERCISE_LIMITS, formatCellRef, parseCellRef } from '../state/schema.js';
 
-export const EXERCISE_LIMITS = Object.freeze({
-  questions: 20,
-  textChars: 600, // one prompt, hint, option or title, per language
-  options: 6,
-  maxTolerance: 100,
-});
-export const DEFAULT_TOLERANCE = 0.01;
+const DEFAULT_TOLERANCE = EXERCISE_LIMITS.defaultTolerance;
 const LANGS = ['en', 'zh-CN'];
 const PATTERN_FINDS = { weights: ['zeros', 'largest'], mask: ['zeros'] };
 

@@ -14,9 +14,9 @@ export function askedCells(open) {
 }
 
 /**
- * A presenter for one result: `result(raw)` and `companions(raw)` → copies without the asked
- * entries (the raw ones when nothing is asked). Copies are made once per raw object; the lazy runs
- * of the companions (`dots`, `unmasked`) stay lazy.
+ * A presenter for one result: `results(raw)` → the plan's results (compute/runner.js) with every
+ * asked entry taken out of every run a view reads (the raw ones when nothing is asked), and
+ * `result(raw)` the same for one run. Copies are made once per raw run; lazy runs stay lazy.
  */
 export function createPresenter(cells, result, { overQueries = false } = {}) {
   const hidden = cells.length ? hiddenEntries(cells, result, { overQueries }) : null;
@@ -29,18 +29,10 @@ export function createPresenter(cells, result, { overQueries = false } = {}) {
   return {
     hidden,
     result: (raw) => redact(raw),
-    companions(raw) {
-      if (!hidden || !raw) return raw;
-      // The raw runs stay under their own names for the lesson's next call (companions.js); the
-      // copy keeps the getters unread.
-      const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(raw));
-      return Object.defineProperties(copy, {
-        result: { enumerable: true, value: redact(raw.result) },
-        stable: { enumerable: true, value: redact(raw.stable) },
-        compare: { enumerable: true, value: redact(raw.compare) },
-        dots: { enumerable: true, get: () => redact(raw.dots, { scores: 'dots' }) },
-        unmasked: { enumerable: true, get: () => redact(raw.unmasked) },
-      });
+    results(raw) {
+      if (!hidden) return raw;
+      // (the unscaled run's scores are QKᵀ: hidden as the dots they stand for)
+      return { ...raw, get: (id) => redact(raw.get(id), id === 'dots' ? { scores: 'dots' } : undefined) };
     },
   };
 }

@@ -5,6 +5,8 @@ import { engineConfigOf } from '../share/engine-config.js';
 import { numpyCode, pytorchCode } from './code.js';
 import { matrixCatalog, matrixToCSV, matrixToJSON } from './matrices.js';
 import { heatmapSVG } from './svg.js';
+import { drawing } from '../render/scheduler.js';
+import { THRESHOLDS } from '../render/thresholds.js';
 
 const h = (doc, tag, props = {}, children = []) => {
   const node = doc.createElement(tag);
@@ -26,7 +28,7 @@ export function download(doc, name, content, type) {
   doc.body.append(link);
   link.click();
   link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  drawing.later(url, THRESHOLDS.downloadUrlMs, () => URL.revokeObjectURL(url), { background: true }); // (after the download has started)
 }
 
 // An SVG text as a PNG Blob at twice its size (sharp on high-density screens).

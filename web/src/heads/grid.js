@@ -3,7 +3,7 @@
 // in a tooltip when it is wide. The caller decides each cell's colours (a head tint, a weight
 // colour…). Cells carry data-hv (the matrix), data-head, data-row and data-col (0-based).
 import { gridPresentation } from '../render/policy.js';
-import { createMatrix } from '../render/matrix.js';
+import { createMatrix, keptView } from '../render/matrix.js';
 import { h } from '../render/dom.js';
 
 const noFill = () => null; // the plain cells of the split's output
@@ -22,25 +22,19 @@ const noFill = () => null; // the plain cells of the split's output
 export function renderGrid(spec, cache = null) {
   const { matrix, name, head = null, rowLabels, colLabels, bandColor, caption, t } = spec;
   const { rows, cols, numbersInCells: numbers } = gridPresentation({ rows: matrix.rows, cols: matrix.cols, maxRows: spec.maxRows, maxCols: spec.maxCols, numbers: spec.numbers });
-  const layout = cache && JSON.stringify([
+  const layout = () => [
     matrix.rows, matrix.cols, rows, cols, numbers, caption ?? '', t('heads.cut', {}),
     Array.from({ length: rows }, (_, r) => rowLabels[r] ?? null),
     colLabels === null ? null : Array.from({ length: cols }, (_, c) => colLabels?.[c] ?? null),
     bandColor ? Array.from({ length: cols }, (_, c) => bandColor(c)) : null,
     spec.rowBands ? Array.from({ length: rows }, (_, r) => spec.rowBands(r)) : null,
-  ]);
-  const key = `${name}|${head ?? ''}`;
-  let kept = cache?.get(key);
-  if (!kept || kept.layout !== layout) {
-    const view = createMatrix({
-      figure: 'grid', surface: spec.surface ?? 'table', kind: spec.mask ? 'weights' : 'signed', name, head, caption, label: spec.label, t,
-      rows: matrix.rows, cols: matrix.cols, shownRows: rows, shownCols: cols, numbers, rowLabels, colLabels, bands: bandColor, rowBands: spec.rowBands,
-    }, null);
-    kept = { layout, view };
-    cache?.set(key, kept);
-  }
-  kept.view.update(matrix, { mask: spec.mask ?? null, fill: spec.fill ?? noFill });
-  return kept.view.el;
+  ];
+  const view = keptView(cache, `${name}|${head ?? ''}`, layout, () => createMatrix({
+    figure: 'grid', surface: spec.surface ?? 'table', kind: spec.mask ? 'weights' : 'signed', name, head, caption, label: spec.label, t,
+    rows: matrix.rows, cols: matrix.cols, shownRows: rows, shownCols: cols, numbers, rowLabels, colLabels, bands: bandColor, rowBands: spec.rowBands,
+  }, null));
+  view.update(matrix, { mask: spec.mask ?? null, fill: spec.fill ?? noFill });
+  return view.el;
 }
 
 /** The columns c0…c1−1 of a matrix, as a new matrix (a view for drawing one head's block). */

@@ -1,11 +1,7 @@
 // The head views on the page: the controls they add to the form (tokenization, key/value heads,
 // positional encoding, cross-attention) and the panels under the lesson (head split, token to
-// token, cross-attention, positions and the shuffle experiment). main.js creates them once and
-// hands them every new result; like the lesson, they keep their fields (state/schema.js) as a
-// draft that joins the page's draft, so they are validated and stored with the rest.
-//
-// The selected head is the lesson's `head` field: a pick here is handed over once, in the next
-// draft (main.js merges this draft after the lesson's), and comes back in the state.
+// token, cross-attention, positions and the shuffle experiment). Controls dispatch their fields
+// to the page's store; the panels are views of (state, results) drawn by the page's draw pass.
 import './heads.css';
 
 import { createCrossControls } from '../cross/cross-controls.js';
@@ -13,50 +9,36 @@ import { createCrossPanel } from '../cross/cross-panel.js';
 import { createPositionalControl } from '../positions/positional-control.js';
 import { createPositionsPanel } from '../positions/positions-panel.js';
 import { parseWholeNumber, tokenize } from '../state/parse.js';
-import { toEngineConfig } from '../state/validate.js';
 import { configKey } from '../views/config-key.js';
 import { h, setHidden } from '../render/dom.js';
 import { scrollToPanel } from '../views/scroll-to-panel.js';
-import { createTokenizeControl, tokenCountKey } from '../tokens/tokenize-control.js';
+import { createTokenizeControl } from '../tokens/tokenize-control.js';
 import { createTokenView } from '../tokens/token-view.js';
-import { structureDraftOf } from '../state/draft.js';
-import { STRUCTURE_DEFAULTS, STRUCTURE_FIELDS } from '../state/schema.js';
 import { createKvControl } from './kv-control.js';
 import { createSplitView } from './split-view.js';
-import { createViewScheduler } from './view-scheduler.js';
 
-// Fields that change only what is drawn, not what is computed: a change draws at once and the
-// page's update (which stores the state and redraws the lesson) follows a moment later.
-const VIEW_ONLY = ['split', 'shuffle'];
+// The panels below the lesson a jump link leads to (the modern ones are modern/index.js's).
+const JUMPS = [['head-split', 'heads.jump.split'], ['token-view', 'heads.jump.tokens'], ['cross-view', 'heads.jump.cross'], ['positions-view', 'heads.jump.positions'],
+  ['flash-view', 'modern.jump.flash'], ['kv-view', 'modern.jump.kv'], ['rope-view', 'modern.jump.rope']];
 
 /**
- * deps: {
- *   nodes: { tokenize, structure, views }  page elements: under the sentence, a form row, and
- *                                          the place for the panels,
- *   form, getEngine(), t(), requestUpdate() → true when a new result is on screen,
- * }
+ * deps: { nodes: { tokenize, structure, views } (under the sentence, a form row, the panels' place),
+ *   store (the page's), drawPass, t(), maxTokens }
  */
 export function createHeadViews(deps) {
-  const { nodes, form } = deps;
-  let draft = { ...STRUCTURE_DEFAULTS };
-  let pendingHead = null;
-  let last = null; // { result, state }
-  const drawn = new Map(); // view name → what it last drew (skip the same again)
-  const scheduler = createViewScheduler(); // on screen: just after the frame; else in idle time, one per task
+  const { nodes, store } = deps;
+  const dispatch = (partial, from = 'heads') => store.dispatch(partial, { from });
 
   // ---- controls in the form ----------------------------------------------------------------------
   const tokenizeControl = createTokenizeControl();
-  const kvControl = createKvControl({ change });
+  const kvControl = createKvControl({ change: (partial) => dispatch(partial) });
   const positional = createPositionalControl();
-  const cross = createCrossControls({ change });
+  const cross = createCrossControls({ change: (partial) => dispatch(partial) });
   nodes.tokenize.replaceChildren(tokenizeControl.el);
   // Links down to the panels, which sit under the (long) lesson.
   const jump = h('nav', { className: 'hv-jump', 'aria-labelledby': 'hv-jump-label' }, [
     h('span', { id: 'hv-jump-label', dataset: { i18n: 'heads.jump.label' } }),
-    ...[['head-split', 'heads.jump.split'], ['token-view', 'heads.jump.tokens'], ['cross-view', 'heads.jump.cross'], ['positions-view', 'heads.jump.positions'],
-      ['flash-view', 'modern.jump.flash'], ['kv-view', 'modern.jump.kv'], ['rope-view', 'modern.jump.rope']].map(
-      ([id, key]) => h('a', { href: `#${id}`, dataset: { i18n: key, jump: id } }),
-    ),
+    ...JUMPS.map(([id, key]) => h('a', { href: `#${id}`, dataset: { i18n: key, jump: id } })),
   ]);
   // In-page links must not replace the address (it holds the state): scroll instead, and hold
   // the panel in place while the panels around it take their real sizes (scroll-to-panel.js).
@@ -68,158 +50,53 @@ export function createHeadViews(deps) {
     if (panel) scrollToPanel(panel);
   });
   nodes.structure.replaceChildren(kvControl.el, positional.el, cross.el, jump);
-
-  // The form's own input listener (main.js) recomputes; these run first (they are deeper).
-  for (const node of [tokenizeControl.el, positional.el, cross.el]) {
-    node.addEventListener('input', () => {
-      draft = { ...draft, tokenization: tokenizeControl.read(), positional: positional.read(), ...cross.read() };
-    });
-  }
-  form.addEventListener('input', () => renderControls());
+  tokenizeControl.el.addEventListener('input', () => dispatch({ tokenization: tokenizeControl.read() }, 'form'));
+  positional.el.addEventListener('input', () => dispatch({ positional: positional.read() }, 'form'));
+  cross.el.addEventListener('input', () => dispatch(cross.read(), 'form'));
 
   // ---- panels ----------------------------------------------------------------------------------
   const split = createSplitView({
-    setStage: (split_) => change({ split: split_ }),
-    setHeads,
-    setKv: (kv) => change({ kvHeads: last && kv === last.result.heads ? 0 : kv }),
-    select,
+    setStage: (stage) => dispatch({ split: stage }, 'split'),
+    setHeads: (heads) => dispatch({ heads: String(heads) }, 'split'),
+    setKv: (kv) => dispatch({ kvHeads: kv === store.state?.heads ? 0 : kv }, 'split'),
+    select: (k) => dispatch({ head: k + 1 }, 'split'),
     t: deps.t,
   });
-  const tokenView = createTokenView({ select });
+  const tokenView = createTokenView({ select: (k) => dispatch({ head: k + 1 }, 'tokens') });
   const crossPanel = createCrossPanel();
-  const positions = createPositionsPanel({ shuffle: (seed) => change({ shuffle: seed }) });
+  const positions = createPositionsPanel({ shuffle: (seed) => dispatch({ shuffle: seed }, 'positions') });
   nodes.views.replaceChildren(split.el, tokenView.el, crossPanel.el, positions.el);
-  // Not displayed until first drawn (heads.css, .hv-undrawn): shown empty at load, when the page
-  // is short and they are on screen, they kept that size (34 px) as their placeholder while off
-  // screen, whatever they held later.
-  for (const view of [split, tokenView, crossPanel, positions]) {
-    view.el.classList.add('hv-undrawn');
-    scheduler.track(view.el);
-  }
+  // What each view depends on besides the engine config: the same again is not redrawn (the
+  // result of the same config has the same numbers), so an animation started by a stage change
+  // survives the redraw that follows it.
+  const base = (ctx) => `${configKey(ctx.config)}|${ctx.t('heads.split.title')}|${ctx.redacted}`;
+  const add = (name, view, keyOf) => deps.drawPass.add(name, view.el, (ctx) => view.update(ctx), (ctx) => (ctx.results.get('main') ? `${base(ctx)}|${keyOf(ctx.state)}` : null));
+  add('split', split, (s) => `${s.split}|${s.head}`);
+  add('tokens', tokenView, (s) => s.head);
+  add('cross', crossPanel, (s) => `${s.head}|${s.crossCausal}|${s.positional}`);
+  deps.drawPass.add('positions', positions.el, (ctx) => positions.update(ctx), (ctx) => `${base(ctx)}|${ctx.state.shuffle}|${ctx.results.has('shuffle.none.typed')}`);
 
-  // ---- changes -------------------------------------------------------------------------------------
-
-  function change(partial) {
-    draft = { ...draft, ...partial };
-    renderControls();
-    if (last && Object.keys(partial).every((key) => VIEW_ONLY.includes(key))) {
-      // Draw now (a stage change animates at once, even when the lesson takes long to redraw).
-      renderViews(last.result, { ...last.state, ...partial }, { now: true });
-      updateSoon();
-      return;
-    }
-    deps.requestUpdate();
-  }
-
-  function select(k) {
-    pendingHead = k + 1;
-    if (last) renderViews(last.result, { ...last.state, head: k + 1 }, { now: true });
-    updateSoon();
-  }
-
-  // The page's update after the current event; on invalid input elsewhere it keeps the last
-  // result, and what was drawn here stays.
-  function updateSoon() {
-    // After the next frame: what was just drawn shows before the page's update.
-    scheduler.afterFrame('page update', () => deps.requestUpdate());
-  }
-
-  // The heads control is the page's (#heads); the split's buttons type into it.
-  function setHeads(heads) {
-    const input = form.querySelector('#heads');
-    if (!input) return;
-    input.value = String(heads);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-  }
-
-  // ---- rendering -----------------------------------------------------------------------------------
-
-  function writeControls() {
-    tokenizeControl.write(draft.tokenization);
-    positional.write(draft.positional);
-    cross.write(draft);
-    renderControls();
-  }
-
-  // What follows the typed values at once, valid or not: the key/value choices and the source's
-  // tokens with their padding marks.
-  function renderControls() {
+  // ---- the controls, written from the draft (what the reader typed, valid or not) -----------------
+  function renderControls(draft, state) {
     const t = deps.t();
+    tokenizeControl.write(draft.tokenization ?? 'whitespace');
+    positional.write(draft.positional ?? 'none');
+    cross.write(draft);
     // Heads that do not divide d_model leave the page on its last valid result: so do the choices.
-    const typed = parseWholeNumber(form.querySelector('#heads')?.value ?? '');
-    const dModel = parseWholeNumber(form.querySelector('#d-model')?.value ?? '');
+    const typed = parseWholeNumber(String(draft.heads ?? ''));
+    const dModel = parseWholeNumber(String(draft.dModel ?? ''));
     const divides = Number.isInteger(typed) && typed >= 1 && Number.isInteger(dModel) && dModel % typed === 0;
-    kvControl.render(divides ? typed : (last?.state.heads ?? typed), draft.kvHeads, t);
+    kvControl.render(divides ? typed : (state?.heads ?? typed), draft.kvHeads ?? 0, t);
     const tokens = tokenize(draft.source ?? '', draft.tokenization);
-    const maxTokens = deps.getEngine()?.info.limits.maxTokens ?? Infinity;
-    const invalid = draft.cross && (tokens.length === 0 || tokens.length > maxTokens);
+    const invalid = draft.cross && (tokens.length === 0 || tokens.length > deps.maxTokens);
     cross.renderTokens(tokens, draft.sourcePadding, t, invalid);
+    setHidden(jump.querySelector('[data-jump="cross-view"]'), !state?.cross);
   }
-
-  // now: draw every view in this task (a change made in a view itself: it is on screen).
-  function renderViews(result, state, { now = false } = {}) {
-    const engine = deps.getEngine();
-    let config = null;
-    try {
-      config = toEngineConfig(state);
-    } catch (error) {
-      console.warn('no engine config for the head views', error);
-    }
-    const ctx = { result, state, t: deps.t(), engine, config };
-    setHidden(jump.querySelector('[data-jump="cross-view"]'), !result.source);
-    // What each view depends on besides the engine config: the same again is not redrawn (the
-    // result of the same config has the same numbers), so an animation started by a stage
-    // change survives the page's update that follows it.
-    const base = `${configKey(config)}|${ctx.t('heads.split.title')}`;
-    const keys = {
-      split: `${base}|${state.split}|${state.head}`,
-      tokens: `${base}|${state.head}`,
-      cross: `${base}|${state.head}|${state.crossCausal}|${state.positional}`,
-      positions: `${base}|${state.shuffle}`,
-    };
-    for (const [name, view] of [['split', split], ['tokens', tokenView], ['cross', crossPanel], ['positions', positions]]) {
-      if (config && drawn.get(name) === keys[name]) {
-        scheduler.forget(name); // back to what is on screen: an older pending draw is stale
-        continue;
-      }
-      scheduler.draw(name, view.el, () => {
-        drawn.set(name, keys[name]);
-        view.el.classList.remove('hv-undrawn'); // (shown even if drawing fails)
-        view.update(ctx);
-      }, now);
-    }
-  }
-
-  function render(result, state) {
-    last = { result, state };
-    pendingHead = null;
-    draft = { ...draft, ...structureDraftOf(state) };
-    writeControls();
-    renderViews(result, state);
-  }
-
-  writeControls();
 
   return {
-    /** These fields as they stand (they join the page's draft, after the lesson's). */
-    draft: () => ({ ...draft, ...(pendingHead ? { head: pendingHead } : {}) }),
-    /** Takes these fields of a loaded draft (a preset or an address). */
-    load(next) {
-      split.stop();
-      drawn.clear();
-      pendingHead = null;
-      draft = { ...STRUCTURE_DEFAULTS };
-      for (const field of STRUCTURE_FIELDS) {
-        const value = next[field.key];
-        if (value === undefined) continue;
-        draft[field.key] = field.kind === 'bool' && typeof value === 'string' ? value === '1' || value === 'true' : value;
-      }
-      writeControls();
-    },
-    render,
-    /** The tokens of a sentence under the chosen tokenization. */
-    tokenize: (sentence) => tokenize(sentence, draft.tokenization),
-    /** The i18n key of the token count next to the sentence. */
-    tokenCountKey: () => tokenCountKey(draft.tokenization),
+    /** The controls after any change (the panels are the draw pass's). */
+    renderControls,
+    /** A new state: a stage animation is stopped by a link or preset opened. */
+    loaded: () => split.stop(),
   };
 }

@@ -3,6 +3,7 @@
 import { divisors } from '../state/parse.js';
 import { h, setText, unchanged } from '../render/dom.js';
 import { kvKindText } from './split-view.js';
+import { LIMITS } from '../state/schema.js';
 
 /** callbacks: { change(partial) } */
 export function createKvControl(callbacks) {
@@ -24,7 +25,7 @@ export function createKvControl(callbacks) {
     el,
     /** heads: the query heads as typed (may be invalid: then no choices). */
     render(headsValue, kvHeads, t) {
-      const valid = Number.isInteger(headsValue) && headsValue >= 1 && headsValue <= 1024;
+      const valid = Number.isInteger(headsValue) && headsValue >= 1 && headsValue <= LIMITS.maxDModel;
       heads = valid ? headsValue : 1;
       const kv = kvHeads > 0 && heads % kvHeads === 0 ? kvHeads : heads;
       if (!unchanged(choices, `${valid}|${heads}|${kv}`)) {

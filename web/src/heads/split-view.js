@@ -11,20 +11,16 @@ import { subscript, superscript } from '../i18n/index.js';
 import { printsNumbers, smallMapPresentation, splitByParts, weightMapPresentation } from '../render/policy.js';
 import { THRESHOLDS } from '../render/thresholds.js';
 import { divisors } from '../state/parse.js';
-import { h, placeChildren } from '../render/dom.js';
+import { h, placeChildren, svgEl } from '../render/dom.js';
 import { paintWeights } from '../render/weight-pixels.js';
 import { columns, renderGrid, weightLegend } from './grid.js';
 import { COLORS, headColor, headInk, stops, textOn, tint, weightFill } from '../render/colors.js';
 import { SPLIT_STAGES } from '../state/schema.js';
 import { createPartKeeper } from './part-keeper.js';
-import { createScheduler } from '../render/scheduler.js';
+import { drawing } from '../render/scheduler.js';
 
-// The parts of a large split after its first, a few per task (render/scheduler.js).
-const laterParts = createScheduler({});
 
 const { gridCols, mapsDrawn } = THRESHOLDS;
-const PLAY_MS = 1800;
-const SVG = 'http://www.w3.org/2000/svg';
 
 const sup = (k) => superscript(k + 1);
 
@@ -32,7 +28,8 @@ const sup = (k) => superscript(k + 1);
 export function createSplitView(callbacks) {
   const el = h('section', { className: 'panel hv-panel hs', id: 'head-split', dataset: { field: 'split' } });
   let shownStage = null; // the stage on screen, to animate from
-  let timer = null;
+  let timer = null; // the play key while playing
+  const playKey = { splitPlay: true }, partsKey = { splitParts: true }, transitionKey = { splitTransition: true };
   let ctx = null;
   const grids = new Map(); // renderGrid's tables, refilled in place while their layout stays
   // A part that comes out as the one on screen stays there (part-keeper.js): its kept tables
@@ -64,19 +61,20 @@ export function createSplitView(callbacks) {
     }
     let k = 0;
     callbacks.setStage(SPLIT_STAGES[k]);
-    timer = setInterval(() => {
+    timer = playKey;
+    drawing.every(playKey, THRESHOLDS.playStepMs, () => {
       k += 1;
       if (k >= SPLIT_STAGES.length) {
         stop();
         return;
       }
       callbacks.setStage(SPLIT_STAGES[k]);
-    }, PLAY_MS);
+    });
     renderToolbarState();
   }
 
   function stop() {
-    if (timer) clearInterval(timer);
+    if (timer) drawing.cancel(playKey);
     timer = null;
     renderToolbarState();
   }
@@ -90,7 +88,7 @@ export function createSplitView(callbacks) {
 
   function toolbar({ result, state, t }) {
     const { dModel, heads, kvHeads } = result;
-    const headChoices = dModel <= 4096 ? divisors(dModel).slice(0, 40) : [heads];
+    const headChoices = dModel <= THRESHOLDS.divisorChoicesUpTo ? divisors(dModel).slice(0, 40) : [heads];
     const kvChoices = divisors(heads).slice(0, 40);
     const stage = state.split ?? 'all';
     return h('div', { className: 'hs-toolbar' }, [
@@ -210,19 +208,8 @@ export function createSplitView(callbacks) {
     const qy = 8;
     const ky = 70;
     const bh = 24;
-    const svg = document.createElementNS(SVG, 'svg');
-    svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
-    svg.setAttribute('width', String(width));
-    svg.setAttribute('height', String(height));
-    svg.setAttribute('role', 'img');
-    svg.setAttribute('aria-label', t('heads.kv.summary', { heads, kvHeads, group: heads / kvHeads }));
-    const add = (tag, attrs, text) => {
-      const node = document.createElementNS(SVG, tag);
-      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-      if (text !== undefined) node.textContent = text;
-      svg.append(node);
-      return node;
-    };
+    const svg = svgEl('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': t('heads.kv.summary', { heads, kvHeads, group: heads / kvHeads }) });
+    const add = (tag, attrs, text) => svg.appendChild(svgEl(tag, attrs, text ?? []));
     const group = heads / kvHeads;
     const qx = (k) => left + k * (box + gap);
     const kvWidth = (box + gap) * group - gap;
@@ -401,8 +388,8 @@ export function createSplitView(callbacks) {
     return name ? `[${name}="${CSS.escape(node.getAttribute(name))}"]` : null;
   }
 
-  // Past splitByPartFrom T × Tk entries the parts are drawn one per task (each part costs tens of
-  // milliseconds at T = 512; together they would block the page for over 100 ms).
+  // Past splitByPartFrom T × Tk entries the parts are drawn one per task: together they would
+  // block the page for longer than a task may.
   let generation = 0;
 
   function update(next) {
@@ -454,7 +441,7 @@ export function createSplitView(callbacks) {
     if (progressive) {
       // The other parts in slices (a part's own later jobs first), unless a newer update came.
       let k = 1;
-      laterParts.sliced(el, () => {
+      drawing.sliced(partsKey, () => {
         if (mine !== generation) return false;
         try {
           if (extra.length) extra.shift()();
@@ -469,15 +456,13 @@ export function createSplitView(callbacks) {
       });
     }
     if (qkvFrom || concatFrom) {
-      // Two frames: the first paints the starting layout, the second starts the transition.
-      requestAnimationFrame(() =>
-        requestAnimationFrame(() => {
-          const qkv = el.querySelector('.hs-qkv');
-          if (qkvFrom && qkv) qkv.classList.replace('joined', 'sliced');
-          const concat = el.querySelector('.hs-concat');
-          if (concatFrom && concat) concat.classList.replace('sliced', 'joined');
-        }),
-      );
+      // After the frame that paints the starting layout: the next one starts the transition.
+      drawing.afterFrame(transitionKey, () => {
+        const qkv = el.querySelector('.hs-qkv');
+        if (qkvFrom && qkv) qkv.classList.replace('joined', 'sliced');
+        const concat = el.querySelector('.hs-concat');
+        if (concatFrom && concat) concat.classList.replace('sliced', 'joined');
+      });
     }
   }
 

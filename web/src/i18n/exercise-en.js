@@ -67,4 +67,5 @@ export default {
   'builder.link': 'Link to the exercise',
   'builder.snippet': 'Embed snippet (the frame posts each score to your page: docs/exercises.md)',
   'builder.try': 'Open the exercise',
+  'exercise.panelWaits': 'This part waits until the exercise’s questions are answered: it would show what they ask.',
 };

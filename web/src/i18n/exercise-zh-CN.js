@@ -67,4 +67,5 @@ export default {
   'builder.link': '练习链接',
   'builder.snippet': '嵌入代码（iframe 会把每次的成绩发给你的页面：见 docs/exercises.md）',
   'builder.try': '打开练习',
+  'exercise.panelWaits': '这一部分要等练习题答完才显示：它会透露题目所问的数值。',
 };

@@ -4,7 +4,7 @@
 // removed at once: the fonts stay loaded. Done again for another language (other fallback fonts).
 import { THRESHOLDS } from '../render/thresholds.js';
 import { h } from '../render/dom.js';
-import { createScheduler, justAfterFrame } from '../render/scheduler.js';
+import { drawing } from '../render/scheduler.js';
 import { renderExplanation } from './explain-panel.js';
 
 const { warmupMs, lessonIdleWaitMs } = THRESHOLDS;
@@ -15,8 +15,10 @@ const { warmupMs, lessonIdleWaitMs } = THRESHOLDS;
  */
 export function createExplanationWarmup(panel, samples) {
   const done = new Set(); // languages warmed, by the panel's title in them
-  // It waits for an idle period with room for it, or lessonIdleWaitMs at most.
-  const scheduler = createScheduler({ idleWaitMs: lessonIdleWaitMs, firstCostMs: warmupMs });
+  // It waits for an idle period with room for it, or lessonIdleWaitMs at most; nothing waits for
+  // it to count as drawn (it shows nothing).
+  const WARMUP = { waitMs: lessonIdleWaitMs, firstCostMs: warmupMs, background: true };
+  const warmupKey = { warmup: panel }, removeKey = { warmupRemoved: panel };
 
   // Leaves a User Timing measure 'lesson:warmup' each time (once per language: they do not pile up).
   // The samples are laid out by the next frame, not forced at once: a forced layout here also laid
@@ -30,19 +32,19 @@ export function createExplanationWarmup(panel, samples) {
     } catch (error) {
       console.warn('explanation warm-up failed', error); // (only a later first hover is slower)
     }
-    justAfterFrame(() => {
+    drawing.afterFrame(removeKey, () => {
       holder.remove();
       performance.measure('lesson:warmup', { start });
-    });
+    }, { background: true });
   }
 
   function ask(t) {
     const language = t('explain.title');
     if (done.has(language)) return;
-    scheduler.idle('warmup', () => {
+    drawing.idle(warmupKey, () => {
       done.add(language);
       warm(t);
-    });
+    }, WARMUP);
   }
 
   return { ask };

@@ -2,7 +2,7 @@
 // their own size remembered. All of them in one frame made the page's first task several hundred
 // ms, so they are laid out a few steps per frame, in idle time (those near the screen are laid out
 // by content-visibility meanwhile). `data-laying-out` is on the container until done.
-import { createScheduler, justAfterFrame } from '../render/scheduler.js';
+import { drawing } from '../render/scheduler.js';
 import { THRESHOLDS } from '../render/thresholds.js';
 
 const { lessonIdleWaitMs, layoutBatchElements } = THRESHOLDS;
@@ -11,13 +11,13 @@ export function createFirstLayout(container) {
   const laidOut = new WeakSet();
   const waiting = new Set();
   let asked = false;
-  const scheduler = createScheduler({ idleWaitMs: lessonIdleWaitMs });
+  const batchKey = { firstLayouts: container }, frameKey = { firstLayoutFrame: container };
 
   function ask() {
     container.toggleAttribute('data-laying-out', waiting.size > 0);
     if (asked || !waiting.size) return;
     asked = true;
-    scheduler.idle('first layouts', nextSteps, { anyRoom: true });
+    drawing.idle(batchKey, nextSteps, { waitMs: lessonIdleWaitMs, anyRoom: true });
   }
 
   // The elements of the first steps waiting, about layoutBatchElements elements in all.
@@ -47,7 +47,7 @@ export function createFirstLayout(container) {
       laidOut.add(el);
       el.classList.add('first-layout');
     }
-    justAfterFrame(() => {
+    drawing.afterFrame(frameKey, () => {
       for (const el of els) el.classList.remove('first-layout');
       then();
     });

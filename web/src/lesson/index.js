@@ -1,22 +1,20 @@
 // The lesson on the page: the stepper, the steps with their formulas and matrices, the
-// explanation of any cell, the mask workbench, the softmax lab and editing in place. main.js
-// creates it once and hands it every new result; the lesson keeps its fields (state/schema.js)
-// as a draft that joins the page's draft, so they are validated and stored with the rest.
+// explanation of any cell, the mask workbench, the softmax lab and editing in place. Its fields
+// (state/schema.js) are the page's store's: a change dispatches them, and the page hands back the
+// new state and the plan's results (render).
 import 'katex/dist/katex.min.css';
 import './lesson.css';
 
 import { roundForEditor } from '../state/parse.js';
 import { setAlternatives, setHidden, setText } from '../render/dom.js';
-import { fitGrid, toEngineConfig } from '../state/validate.js';
-import { computeCompanions, withFields } from './companions.js';
+import { fitGrid } from '../state/validate.js';
+import { companionsOf, withFields } from './companions.js';
 import { isAsked } from '../render/cell-look.js';
 import { explainCell, fillText } from './explain.js';
 import { announceCell, renderExplanation } from './explain-panel.js';
 import { fmt } from '../render/numbers.js';
 import { createExplanationWarmup } from './explain-warmup.js';
-import { setScaleInForm } from './form-bridge.js';
-import { lessonDraftOf } from '../state/draft.js';
-import { formatCellRef, LESSON_DEFAULTS, MASK_KINDS, parseCellRef, WEIGHT_KEYS } from '../state/schema.js';
+import { formatCellRef, LOOK_KEYS, MASK_KINDS, parseCellRef, WEIGHT_KEYS } from '../state/schema.js';
 import { scrollToPanel } from '../views/scroll-to-panel.js';
 import { createMaskWorkbench, currentMaskGrid } from './mask-workbench.js';
 import { createOverview } from './overview.js';
@@ -26,7 +24,6 @@ import { createStepper } from './stepper.js';
 import { matrixOf } from './step-plan.js';
 import { createStepsView } from './view.js';
 
-const VIEW_FIELDS = ['step', 'head', 'row', 'cell'];
 // The explanations laid out ahead, out of sight, to load their fonts (explain-warmup.js): a
 // weight's formula (exponentials, a fraction, a sum) and a score's (a square root).
 const WARMUP_CELLS = [{ name: 'weights', head: 0, row: 0, col: 0 }, { name: 'scores', head: 0, row: 0, col: 0 }];
@@ -35,16 +32,16 @@ const rowsOf = ({ rows, cols, data }) => Array.from({ length: rows }, (_, r) => 
 /**
  * deps: {
  *   nodes: { stepper, results, explain, say (the live sentence of a move), remark, maskSummary }  page elements,
- *   form,                      the controls form (the √d_k switch goes through it),
- *   getEngine(), t(), requestUpdate() → true when a new result is on screen,
+ *   dispatch(partial)          the lesson's fields changed (the page's store),
+ *   t(),
  *   setEmbeddings(rows)        X edited: number[][], or null for one vector per token,
+ *   generated(config)          the weights a generator makes for this shape (one engine run: compute/runner.js),
  *   presetId(), presetState()  the preset last loaded and its state,
  * }
  */
 export function createLesson(deps) {
   const { nodes } = deps;
-  let draft = { ...LESSON_DEFAULTS };
-  let last = null; // { result, state, companions }
+  let last = null; // { result, state, companions, results }
   let preview = null; // the cell under the pointer, or the last one while `lingering`
   // The pointer left the matrices with no cell selected: the last cell it pointed at stays
   // explained (a reader moving to the panel to read it would otherwise see it vanish), and its
@@ -67,11 +64,12 @@ export function createLesson(deps) {
     }
   };
 
+  const change = (partial) => deps.dispatch(partial);
   const workbench = createMaskWorkbench({ change: safe(change), t: deps.t });
   const lab = createSoftmaxLab({
     change: safe(change),
     t: deps.t,
-    setScale: safe((on) => setScaleInForm(deps.form, on)),
+    setScale: safe((on) => change({ scale: on })),
     scaleEmbeddings: safe((k) => tool('x', k === 10 ? 'x10' : 'x01')),
   });
   const warmup = createExplanationWarmup(nodes.explain, () => {
@@ -100,7 +98,7 @@ export function createLesson(deps) {
         setHead: safe((head) => change({ head })),
         select: safe(selectCell),
         goToSelected: safe(() => {
-          if (draft.step !== 'all' && draft.step !== 'softmax') change({ step: 'softmax' });
+          if (last && last.state.step !== 'all' && last.state.step !== 'softmax') change({ step: 'softmax' });
           goToPlace();
         }),
       })
@@ -119,7 +117,7 @@ export function createLesson(deps) {
 
   function selectCell(ref) {
     const cell = formatCellRef(ref);
-    if (cell === draft.cell) return;
+    if (cell === last?.state.cell) return;
     const changes = { cell };
     // Picking a score or weight also points the softmax lab at its row and head.
     if (ref.head !== null) {
@@ -129,36 +127,29 @@ export function createLesson(deps) {
     change(changes);
   }
 
-  function change(partial) {
-    draft = { ...draft, ...partial };
-    // The step, the head and row of the lab and the selected cell change what is shown, not what
-    // is computed: the lesson redraws from its last result and the page stores the new fields.
-    if (last && Object.keys(partial).every((key) => VIEW_FIELDS.includes(key))) {
-      const fields = pick(draft, VIEW_FIELDS);
-      const state = { ...last.state, ...fields };
-      if (state.step === last.state.step && (state.head === last.state.head || view.allHeadsShown())) {
-        // The same figures: only the lab's row and head and the explanation can change.
-        const start = performance.now();
-        last = { ...last, state };
-        // (not while its step is parked, unseen: it is updated when that step is shown again, and
-        // drawing it with each cell edited in another step cost 2.6 ms of a W_Q edit at T = 32;
-        // far from the screen on a page of all steps, in idle time: view.js)
-        if (lab.el.isConnected && !lab.el.closest('.parked')) view.updatePanel(lab, context());
-        if (workbench.el.isConnected && !workbench.el.closest('.parked')) view.updatePanel(workbench, context());
-        overview?.render(context());
-        showExplanation();
-        performance.clearMeasures('lesson:render');
-        performance.measure('lesson:render', { start });
-      } else {
-        render(last.result, state, last.companions);
-      }
-      deps.viewChanged?.(fields);
-      return;
-    }
-    deps.requestUpdate();
+  // The step, the head and row of the lab and the selected cell change what is shown, not what is
+  // computed: with the same results and the same figures, only the lab's row and head, the
+  // overview and the explanation are brought up to date.
+  function lookOnly(ctx) {
+    if (!last || last.results !== ctx.results) return false;
+    const changed = Object.keys(ctx.state).filter((key) => ctx.state[key] !== last.state[key]);
+    if (!changed.every((key) => LOOK_KEYS.includes(key))) return false;
+    const { state } = ctx;
+    if (state.step !== last.state.step || (state.head !== last.state.head && !view.allHeadsShown())) return false;
+    const start = performance.now();
+    last = { ...last, state };
+    // (not while its step is parked, unseen: it is updated when that step is shown again, and
+    // drawing it with each cell edited in another step cost 2.6 ms of a W_Q edit at T = 32;
+    // far from the screen on a page of all steps, in idle time: view.js)
+    if (lab.el.isConnected && !lab.el.closest('.parked')) view.updatePanel(lab, context());
+    if (workbench.el.isConnected && !workbench.el.closest('.parked')) view.updatePanel(workbench, context());
+    overview?.render(context());
+    stepper.update(state.step, context().t);
+    showExplanation();
+    performance.clearMeasures('lesson:render');
+    performance.measure('lesson:render', { start });
+    return true;
   }
-
-  const pick = (object, keys) => Object.fromEntries(keys.map((key) => [key, object[key]]));
 
   function toggleMask(r, c) {
     if (!last || last.result.source) return; // cross-attention sets its own mask
@@ -207,13 +198,12 @@ export function createLesson(deps) {
   // The generator's matrices for this shape: the form's weights (reset) or a new random seed.
   function generated(kind, seed) {
     const { result } = last;
-    const config = { tokens: result.tokens, dModel: result.dModel, heads: result.heads, weights: kind, seed, mask: 'none' };
-    const { weights } = deps.getEngine().compute(config);
+    const { weights } = deps.generated({ tokens: result.tokens, dModel: result.dModel, heads: result.heads, weights: kind, seed, mask: 'none' });
     return Object.fromEntries(WEIGHT_KEYS.map((key) => [key, rowsOf(weights[key])]));
   }
 
   function tool(target, id) {
-    if (!last || !deps.getEngine()) return;
+    if (!last) return;
     const { result, state } = last;
     if (target === 'x') {
       const rows = currentX();
@@ -247,18 +237,6 @@ export function createLesson(deps) {
     }
     change(weights);
   }
-
-  // Choosing the weights or the seed in the form drops the edited weights (before main.js reads
-  // the draft: a capture listener on the form runs first).
-  deps.form.addEventListener(
-    'input',
-    (event) => {
-      if (event.target.name === 'weights' || event.target.id === 'seed' || event.target.id === 'd-model') {
-        draft = { ...draft, wq: null, wk: null, wv: null, wo: null };
-      }
-    },
-    true,
-  );
 
   // ---- rendering -----------------------------------------------------------------------------------
 
@@ -298,25 +276,19 @@ export function createLesson(deps) {
     view.highlight(explained ? ref : null, explained?.deps);
   }
 
-  // companions: the extra runs of the same result (companions.js), when they are still valid.
-  // Each render leaves a User Timing measure, 'lesson:render' (and 'lesson:companions' when the
-  // extra runs were computed), for bench/browser/measure-lesson.mjs and the browser's profiler.
-  // presenter: an exercise's (exercise/present.js), which takes out the entries its open
-  // questions ask for: the lesson draws and explains only its copies.
-  function render(result, state, companions = null, presenter = null) {
-    const start = performance.now();
-    if (!companions) {
-      const before = last?.companions;
-      const previous = before ? { key: before.dotsKey, dotsRun: before.dotsRun, plain: before.plain } : null;
-      // The engine of the moment: the unscaled run may be made later, when first read.
-      const engine = { compute: (config) => deps.getEngine().compute(config) };
-      companions = computeCompanions(engine, toEngineConfig(state), result, state, previous);
-      performance.clearMeasures('lesson:companions'); // keep only the latest: no growing buffer
-      performance.measure('lesson:companions', { start });
+  // ctx: { state, results (the plan's, with an open exercise's entries taken out), loaded (a
+  // link or preset opened) }. Each render leaves a User Timing measure, 'lesson:render', for
+  // bench/browser/measure-lesson.mjs and the browser's profiler.
+  function render({ state, results, loaded = false, fresh = false }) {
+    if (loaded) {
+      preview = null;
+      lingering = false;
+      stepper.stop();
     }
-    if (presenter) companions = presenter.companions(companions);
-    last = { result: companions.result, state, companions };
-    draft = { ...draft, ...lessonDraftOf(state) };
+    if (!fresh && lookOnly({ state, results })) return;
+    const start = performance.now();
+    const companions = companionsOf(results);
+    last = { result: companions.result, state, companions, results };
     const ctx = context();
     stepper.update(state.step, ctx.t);
     overview?.render(ctx);
@@ -357,25 +329,13 @@ export function createLesson(deps) {
   return {
     /** Brings the place the lesson's state names into view (a link or an example opened). */
     goToPlace,
-    /** The lesson's fields as they stand (they join the page's draft). */
-    draft: () => ({ ...draft }),
     /** Folds the mask workbench and the softmax lab under their titles (in a frame, where a step
      *  is meant to fit one screen); a reader opens them with one click. */
     foldTools() {
       workbench.el.open = false;
       lab.el.open = false;
     },
-    /** Takes the lesson fields of a loaded draft (a preset or an address). */
-    load(next) {
-      preview = null;
-      lingering = false;
-      stepper.stop();
-      draft = { ...LESSON_DEFAULTS };
-      for (const key of Object.keys(LESSON_DEFAULTS)) if (next[key] !== undefined) draft[key] = next[key];
-    },
-    /** Draws a new result (main.js calls it after every successful update); companions: its
-     *  extra runs when main.js computed them already (in the worker), else computed here;
-     *  presenter: an exercise's, whose copies are drawn. */
-    render: (result, state, companions = null, presenter = null) => render(result, state, companions, presenter),
+    /** Draws the page's state and results (the page calls it after every change). */
+    render,
   };
 }

@@ -7,11 +7,9 @@ import { h, keyedChildren, setAlternatives, setAttr, setHidden, setText } from '
 import { parseWholeNumber } from '../state/parse.js';
 import { compareMaskOf } from './companions.js';
 import { createFuturePeek } from './future-peek.js';
-import { FILL_VALUES, MASK_KINDS } from '../state/schema.js';
+import { FILL_VALUES, MASK_KINDS, MAX_WIDTH } from '../state/schema.js';
 import { fillText } from './explain.js';
 import { fmt, indices } from '../render/numbers.js';
-
-const MAX_WIDTH = 100000;
 
 function radios(name, values, labelKey, t) {
   return values.map((value) =>

@@ -9,10 +9,10 @@ import { labPresentation } from '../render/policy.js';
 import { createMatrix } from '../render/matrix.js';
 import { createRelativeNote } from './relative-note.js';
 import { parseDecimal } from '../state/parse.js';
+import { fieldOf } from '../state/schema.js';
 import { factor, fmt } from '../render/numbers.js';
 
-const MIN_TAU = 0.01;
-const MAX_TAU = 100;
+const { min: MIN_TAU, max: MAX_TAU } = fieldOf('temperature');
 const Z_HEAD_TAU = 's + m (z = (s + m) / τ)'; // the z column's header when τ ≠ 1
 // The table's columns: z, e^(z − max), the weight (with its bar), naive e^z, naive weight.
 const WEIGHT = 2;

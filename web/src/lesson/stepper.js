@@ -1,9 +1,9 @@
 // The step-through controls: previous / play / next, "all steps", and one button per step.
-// Playing moves one step every PLAY_MS and stops at the last step; it is not page state.
+// Playing moves one step every THRESHOLDS.playStepMs and stops at the last step; it is not page state.
 import { h, setAttr, setText } from '../render/dom.js';
+import { drawing } from '../render/scheduler.js';
+import { THRESHOLDS } from '../render/thresholds.js';
 import { neighbourStep, STEPS, stepIndex } from './steps.js';
-
-export const PLAY_MS = 2500;
 
 /** callbacks: { setStep(id), t() } → { el, update(step, t), stop() } */
 export function createStepper(callbacks) {
@@ -25,11 +25,12 @@ export function createStepper(callbacks) {
   ]);
 
   let current = 'all';
-  let timer = null;
+  let timer = null; // the play key while playing
+  const playKey = { lessonPlay: true };
   let t = callbacks.t();
 
   function stop() {
-    if (timer !== null) clearInterval(timer);
+    if (timer !== null) drawing.cancel(timer);
     timer = null;
     renderPlay();
   }
@@ -63,13 +64,14 @@ export function createStepper(callbacks) {
     // From the last step or from "all", playing starts at the first step.
     const last = STEPS[STEPS.length - 1].id;
     if (current === 'all' || current === last) go(STEPS[0].id);
-    timer = setInterval(() => {
+    timer = playKey;
+    drawing.every(playKey, THRESHOLDS.playStepMs, () => {
       if (current === last) {
         stop();
         return;
       }
       go(neighbourStep(current, 1));
-    }, PLAY_MS);
+    });
     renderPlay();
   });
   el.addEventListener('click', (event) => {

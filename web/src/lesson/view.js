@@ -5,7 +5,7 @@
 // points at, focuses, edits and toggles through the callbacks.
 import { createMatrix } from '../render/matrix.js';
 import { lessonPage, skipOffScreen } from '../render/policy.js';
-import { createScheduler, frameComing, idleHasRoom, requestIdle, whenFrameIsOut } from '../render/scheduler.js';
+import { drawing, frameComing } from '../render/scheduler.js';
 import { THRESHOLDS } from '../render/thresholds.js';
 import { unwatchNear, watchNear } from '../render/window-sight.js';
 import { createFirstLayout } from './first-layout.js';
@@ -34,8 +34,8 @@ export function createStepsView(container, callbacks) {
   let parkOthers = false; // sections of other steps stay in the page, parked (parked-steps.js)
   // What waits (for the frame, idle time or a slice): panels first (one takes a millisecond or two,
   // and a reader scrolling there expects it), then what is near, then what is shown.
-  const rank = (key) => (key.el.lessonPanel === key ? 0 : key.near ? 1 : shown.has(key) ? 2 : 3);
-  const scheduler = createScheduler({ idleWaitMs: lessonIdleWaitMs, costCapMs: idleJobMs, rank });
+  const rankOf = (key) => () => (key.el.lessonPanel === key ? 0 : key.near ? 1 : shown.has(key) ? 2 : 3);
+  const later = (key) => ({ waitMs: lessonIdleWaitMs, costCapMs: idleJobMs, rank: rankOf(key) });
 
   function runUpdate(view, matrix, options) {
     try {
@@ -51,11 +51,11 @@ export function createStepsView(container, callbacks) {
   function drawPending(view) {
     const { matrix, options } = view.pending;
     view.pending = null;
-    scheduler.cancel(view);
+    drawing.cancel(view);
     if (huge) sliceIn(view, matrix, options);
     else runUpdate(view, matrix, options);
   }
-  const sliceIn = (view, matrix, options) => scheduler.sliced(view, () => view.prepare() || runUpdate(view, matrix, options));
+  const sliceIn = (view, matrix, options) => drawing.sliced(view, () => view.prepare() || runUpdate(view, matrix, options), later(view));
   // The job of a view left for later; when it only went to the slices, what it took is not noted.
   const drawLater = (view) => () => {
     if (!view.pending) return false;
@@ -164,14 +164,14 @@ export function createStepsView(container, callbacks) {
     const options = optionsOf(view);
     if ((view.isCanvas && far) || (allSteps && view.near === false && !view.fresh)) {
       view.pending = { matrix: view.matrix, options };
-      scheduler.idle(view, drawLater(view));
+      drawing.idle(view, drawLater(view), later(view));
     } else if (view.inWindow === false && !view.isCanvas && !view.fresh) {
       view.pending = { matrix: view.matrix, options };
-      scheduler.afterFrame(view, drawLater(view));
+      drawing.afterFrame(view, drawLater(view));
     } else {
       view.fresh = false;
       view.pending = null;
-      scheduler.cancel(view);
+      drawing.cancel(view);
       if (huge) sliceIn(view, view.matrix, options);
       else view.update(view.matrix, options);
     }
@@ -191,16 +191,16 @@ export function createStepsView(container, callbacks) {
     // observer's word on where it is holds for this render.
     const stayed = !container.classList.contains('single') && container.contains(panel.el);
     if (!single && allSteps && stayed && panelNear.get(panel) === false) {
-      scheduler.idle(panel, () => panel.update(panelCtx), { anyRoom: true }); // (a millisecond or two)
+      drawing.idle(panel, () => panel.update(panelCtx), { ...later(panel), anyRoom: true }); // (a millisecond or two)
       return;
     }
-    scheduler.cancel(panel);
+    drawing.cancel(panel);
     panel.update(panelCtx);
   }
 
   function panelCameNear(panel, isNear) {
     panelNear.set(panel, isNear);
-    if (isNear) scheduler.flush(panel);
+    if (isNear) drawing.flush(panel);
   }
 
   // ---- steps -----------------------------------------------------------------------------------
@@ -263,7 +263,7 @@ export function createStepsView(container, callbacks) {
     shown = new Set(live);
     const shownCells = live.reduce((n, v) => n + v.rows * v.cols, 0);
     allSteps = !single;
-    for (const view of scheduler.keys('sliced')) if (!shown.has(view)) scheduler.cancel(view);
+    for (const view of views.values()) if (!shown.has(view)) drawing.cancel(view, 'sliced');
     const els = built.map((b) => b.el);
     parkOthers = single && !huge;
     // The views of a section just shown (attached, or no longer parked): where they are is not
@@ -303,29 +303,19 @@ export function createStepsView(container, callbacks) {
       if (n < spareViews) return;
       unwatchNear(view.el);
       unwatchNear(view.el, IN_WINDOW);
-      scheduler.forget(view);
+      drawing.forget(view);
       views.delete(key);
     });
   }
 
-  // In idle time: the next step, then the previous one, built and drawn, parked.
-  // The latest request wins (an older one, asked for or pending, does nothing); asked after the
-  // frame that shows the latest change (render/scheduler.js).
-  let prefetchRequest = 0;
+  // In idle time, after what is shown (the lowest rank): the next step, then the previous one,
+  // built and drawn, parked. The latest request wins. Nothing waits for it to count as drawn.
+  const prefetchKey = { prefetch: container };
   function schedulePrefetch() {
-    const request = ++prefetchRequest;
-    whenFrameIsOut(() => {
-      if (request === prefetchRequest) requestIdle((deadline) => request === prefetchRequest && prefetch(deadline), { timeout: prefetchWaitMs });
-    });
+    drawing.idle(prefetchKey, prefetch, { waitMs: prefetchWaitMs, costCapMs: idleJobMs, rank: () => 4, background: true });
   }
-  let prefetchCost = idleJobMs; // what building a section took last time
-  function prefetch(deadline) {
-    // What is shown first; and not in an idle period too short for it (render/scheduler.js).
-    if (!parkOthers || scheduler.waiting('idle') || !idleHasRoom(deadline, Math.min(prefetchCost, idleJobMs), 0, Infinity)) {
-      if (parkOthers) schedulePrefetch();
-      return;
-    }
-    const start = performance.now();
+  function prefetch() {
+    if (!parkOthers) return;
     const i = stepIndex(ctx.state.step);
     // Not again for one parked already: a parked section is brought up to date when shown.
     const step = [STEPS[i + 1], STEPS[i - 1]].find((s) => s && sections.get(s.id)?.el.parentNode !== container);
@@ -334,10 +324,9 @@ export function createStepsView(container, callbacks) {
     for (const view of built.views) {
       view.used = ++useCounter;
       view.pending = { matrix: view.matrix, options: optionsOf(view) };
-      scheduler.idle(view, drawLater(view));
+      drawing.idle(view, drawLater(view), later(view));
     }
     if (built.el.parentNode !== container) parking.parkAhead(built.el);
-    prefetchCost = performance.now() - start;
     schedulePrefetch(); // the other neighbour
   }
 
@@ -373,7 +362,7 @@ export function createStepsView(container, callbacks) {
   }
 
   // Before printing, whatever waits is drawn now: a printout shows every step and figure.
-  window.addEventListener('beforeprint', () => scheduler.flush());
+  window.addEventListener('beforeprint', () => drawing.flush());
 
   // ---- highlights --------------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 // view's figure 'grid'): a view kept per name while its layout stays, updated in place, so a
 // step through tiles or cache rows rewrites only the cells that change.
 import { HEAD_MASKED_CELL, signedFill, weightFill } from '../render/colors.js';
-import { createMatrix } from '../render/matrix.js';
+import { createMatrix, keptView } from '../render/matrix.js';
 import { gridPresentation } from '../render/policy.js';
 
 const SIDE = 64; // the engine's largest trace: every row and column of it is drawn
@@ -13,17 +13,11 @@ const SIDE = 64; // the engine's largest trace: every row and column of it is dr
  */
 export function gridView(cache, spec, matrix) {
   const shown = gridPresentation({ rows: matrix.rows, cols: matrix.cols, maxRows: SIDE, maxCols: SIDE, numbers: spec.numbers });
-  const layout = JSON.stringify([matrix.rows, matrix.cols, shown, spec.caption, spec.rowLabels, spec.colLabels ?? [], spec.t('heads.cut', {})]);
-  let kept = cache.get(spec.name);
-  if (!kept || kept.layout !== layout) {
-    const view = createMatrix({
-      figure: 'grid', surface: 'table', kind: 'signed', head: null, label: spec.caption, ...spec,
-      rows: matrix.rows, cols: matrix.cols, shownRows: shown.rows, shownCols: shown.cols, numbers: shown.numbersInCells,
-    }, null);
-    kept = { layout, view };
-    cache.set(spec.name, kept);
-  }
-  return kept.view;
+  const layout = () => [matrix.rows, matrix.cols, shown, spec.caption, spec.rowLabels, spec.colLabels ?? [], spec.t('heads.cut', {})];
+  return keptView(cache, spec.name, layout, () => createMatrix({
+    figure: 'grid', surface: 'table', kind: 'signed', head: null, label: spec.caption, ...spec,
+    rows: matrix.rows, cols: matrix.cols, shownRows: shown.rows, shownCols: shown.cols, numbers: shown.numbersInCells,
+  }, null));
 }
 
 /** A signed matrix's fill over its finite entries; −∞ (masked) entries greyed. */

@@ -4,14 +4,13 @@
 // them) hatched; the tile's logits, the running max m and sum ℓ per row with the rescale factor
 // e^(m_old − m_new), and the partial output. At the last tile: the output against the page's.
 // Beside it, what each way keeps in memory (engine/memory-figures.js).
-import { attentionMemory } from '../engine/memory-figures.js';
+import { attentionMemory, LONG_SEQUENCE as LONG_T } from '../engine/memory-figures.js';
 import { h, placeChildren } from '../render/dom.js';
 import { HEAD_MASKED_CELL } from '../render/colors.js';
 import { bytesText, finiteFill, gridView, plainFill, smallText } from './figure.js';
 import { createStepButtons } from './step-buttons.js';
 
 const TILE_SIDES = [1, 2, 3, 4, 5, 6, 8, 12, 16, 32, 64];
-const LONG_T = 8192; // the memory figures' long sequence (the engine's memory.long)
 const FUTURE_CELL = { background: 'var(--panel)', color: 'var(--faint)' }; // (a tile still to come: blank)
 
 /** callbacks: { change(partial), t } */
@@ -19,7 +18,6 @@ export function createFlashPanel(callbacks) {
   const el = h('section', { className: 'panel hv-panel md fa', id: 'flash-view', dataset: { field: 'flashView' }, 'aria-labelledby': 'flash-title' });
   const views = new Map();
   const steps = createStepButtons('flash', (n) => callbacks.change({ flashTile: n }));
-  let traced = { key: null, trace: null, error: null };
 
   const sidePicker = (key, id) => {
     const select = h('select', { id, dataset: { flashSide: key } });
@@ -34,18 +32,8 @@ export function createFlashPanel(callbacks) {
     select.value = String(value);
   };
 
-  function traceOf(ctx) {
-    const { engine, config, state, configKey } = ctx;
-    const key = `${configKey}|${state.flashRows}|${state.flashKeys}`;
-    if (traced.key === key) return traced;
-    traced = { key, trace: null, error: null };
-    try {
-      traced.trace = engine.flashTrace(config, { blockRows: state.flashRows, blockKeys: state.flashKeys });
-    } catch (error) {
-      traced.error = error.message;
-    }
-    return traced;
-  }
+  // The trace is the page's plan's (compute/plan.js: run 'flash').
+  const traceOf = ({ results }) => ({ trace: results.get('flash'), error: results.error('flash')?.message ?? null });
 
   function memoryPart(memory, t) {
     const row = (key, field) =>
@@ -156,15 +144,11 @@ export function createFlashPanel(callbacks) {
   }
 
   function update(ctx) {
-    const { t, state, result, engine, config } = ctx;
+    const { t, state, result, config, limits } = ctx;
     const parts = [h('h2', { id: 'flash-title', text: t('modern.flash.title') }), h('p', { className: 'caption', text: t('modern.flash.caption') })];
-    const maxT = engine?.info.limits.maxTokensTrace ?? 64;
+    const maxT = limits.maxTokensTrace;
     const shape = { dModel: config.dModel, heads: config.heads, blockRows: state.flashRows, blockKeys: state.flashKeys };
     const memoryOf = () => ({ current: attentionMemory({ T: result.T, ...shape }), long: attentionMemory({ T: LONG_T, ...shape }) });
-    if (!engine) {
-      placeChildren(el, parts);
-      return;
-    }
     if (result.T > maxT) {
       parts.push(h('p', { className: 'note md-limit', dataset: { flashLimit: '1' }, text: t('modern.flash.tooLong', { T: result.T, max: maxT }) }), memoryPart(memoryOf(), t));
       placeChildren(el, parts);

@@ -29,26 +29,11 @@ export function createKvCachePanel(callbacks) {
   const steps = createStepButtons('kv', (n) => callbacks.change({ kvStep: n }));
   const modelPicker = h('select', { id: 'kv-model' });
   modelPicker.addEventListener('change', () => callbacks.change({ kvModel: modelPicker.value }));
-  let decoded = { key: null, run: null, error: null };
-
-  // A decoder's cache is causal: the page's config with mask "causal" and none of the other mask options.
-  const decodeConfig = (config) => {
-    const out = { ...config, mask: 'causal' };
-    for (const key of ['window', 'prefix', 'customMask', 'padding', 'maskFill', 'maskBeforeScale']) delete out[key];
-    return out;
-  };
+  // A decoder's cache is causal: the plan runs the page's config with mask "causal" and none of
+  // the other mask options (compute/plan.js: run 'decode').
   const maskChanged = (config) => ['window', 'prefix', 'customMask', 'padding', 'maskFill', 'maskBeforeScale'].some((key) => key in config) || config.mask !== 'causal';
 
-  function decodeOf(ctx) {
-    if (decoded.key === ctx.configKey) return decoded;
-    decoded = { key: ctx.configKey, run: null, error: null };
-    try {
-      decoded.run = ctx.engine.decode(decodeConfig(ctx.config));
-    } catch (error) {
-      decoded.error = error.message;
-    }
-    return decoded;
-  }
+  const decodeOf = ({ results }) => ({ run: results.get('decode'), error: results.error('decode')?.message ?? null });
 
   function sizesPart(run, state, t) {
     const own = kindKey(run.heads, run.kvHeads);
@@ -74,11 +59,10 @@ export function createKvCachePanel(callbacks) {
   }
 
   function update(ctx) {
-    const { t, state, result, engine, config } = ctx;
+    const { t, state, result, config, limits } = ctx;
     const lang = t('modern.lang');
     const parts = [h('h2', { id: 'kv-title', text: t('modern.kv.title') }), h('p', { className: 'caption', text: t('modern.kv.caption') })];
-    if (!engine) return placeChildren(el, parts);
-    const maxT = engine.info.limits.maxTokensDecode;
+    const maxT = limits.maxTokensDecode;
     if (result.T > maxT) {
       parts.push(h('p', { className: 'note md-limit', text: t('modern.kv.tooLong', { T: result.T, max: maxT }) }));
       return placeChildren(el, parts);

@@ -3,19 +3,12 @@
 // (the projection), after it perHead[h].q (what the scores use); the angle is ropeAngles. The
 // demonstration runs the page's config again with every position shifted (positionOffset), with
 // RoPE and with sinusoidal positions, and prints the largest change of any score.
-import { h, placeChildren, setText } from '../render/dom.js';
+import { h, placeChildren, setText, svgEl } from '../render/dom.js';
 import { THRESHOLDS } from '../render/thresholds.js';
+import { ROPE_SHIFT as SHIFT } from '../compute/plan.js';
 import { finiteFill, gridView, smallText } from './figure.js';
 
-const SHIFT = 1000; // positions 0…T−1 become 1000…1000 + T − 1
 const PLOT = 160; // the pair's plot, CSS pixels a side
-const SVG = 'http://www.w3.org/2000/svg';
-
-function svg(tag, attrs = {}) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
-  return node;
-}
 
 // Largest |a − b| over every head's scores (both from the engine).
 function largestChange(a, b) {
@@ -39,35 +32,34 @@ export function createRopePanel(callbacks) {
   pairPicker.addEventListener('change', () => callbacks.change({ ropePair: Number(pairPicker.value) }));
   const useRope = h('button', { type: 'button', className: 'choice', dataset: { ropeUse: '1' } });
   useRope.addEventListener('click', () => callbacks.setPositional('rope'));
-  let shifted = { key: null, rope: null, sinusoidal: null, error: null };
-
-  function shiftOf(ctx) {
-    if (shifted.key === ctx.configKey) return shifted;
-    shifted = { key: ctx.configKey, rope: null, sinusoidal: null, error: null };
-    try {
-      for (const kind of ['rope', 'sinusoidal']) {
-        const config = { ...ctx.config, positional: kind };
-        shifted[kind] = largestChange(ctx.engine.compute(config), ctx.engine.compute({ ...config, positionOffset: SHIFT }));
+  // The page's config again, with RoPE and with sinusoidal positions, every position shifted by
+  // ROPE_SHIFT: the plan's runs (compute/plan.js); the largest change of any score.
+  function shiftOf({ results }) {
+    const out = { rope: null, sinusoidal: null, error: null };
+    for (const kind of ['rope', 'sinusoidal']) {
+      const [a, b] = [results.get(`rope.${kind}`), results.get(`rope.${kind}.shifted`)];
+      if (!a || !b) {
+        out.error = (results.error(`rope.${kind}`) ?? results.error(`rope.${kind}.shifted`))?.message ?? '';
+        return out;
       }
-    } catch (error) {
-      shifted.error = error.message;
+      out[kind] = largestChange(a, b);
     }
-    return shifted;
+    return out;
   }
 
   // The pair before and after its turn, as two arrows from the origin.
   function plot(before, after, t) {
     const reach = Math.max(1e-6, Math.hypot(...before), Math.hypot(...after)) * 1.15;
     const at = ([x, y]) => [PLOT / 2 + (x / reach) * (PLOT / 2), PLOT / 2 - (y / reach) * (PLOT / 2)];
-    const node = svg('svg', { viewBox: `0 0 ${PLOT} ${PLOT}`, width: PLOT, height: PLOT, role: 'img', 'aria-label': t('modern.rope.plotLabel') });
+    const node = svgEl('svg', { viewBox: `0 0 ${PLOT} ${PLOT}`, width: PLOT, height: PLOT, role: 'img', 'aria-label': t('modern.rope.plotLabel') });
     node.append(
-      svg('line', { x1: 0, y1: PLOT / 2, x2: PLOT, y2: PLOT / 2, class: 'axis' }),
-      svg('line', { x1: PLOT / 2, y1: 0, x2: PLOT / 2, y2: PLOT, class: 'axis' }),
-      svg('circle', { cx: PLOT / 2, cy: PLOT / 2, r: (Math.hypot(...before) / reach) * (PLOT / 2), class: 'orbit' }),
+      svgEl('line', { x1: 0, y1: PLOT / 2, x2: PLOT, y2: PLOT / 2, class: 'axis' }),
+      svgEl('line', { x1: PLOT / 2, y1: 0, x2: PLOT / 2, y2: PLOT, class: 'axis' }),
+      svgEl('circle', { cx: PLOT / 2, cy: PLOT / 2, r: (Math.hypot(...before) / reach) * (PLOT / 2), class: 'orbit' }),
     );
     for (const [vector, cls] of [[before, 'before'], [after, 'after']]) {
       const [x, y] = at(vector);
-      node.append(svg('line', { x1: PLOT / 2, y1: PLOT / 2, x2: x, y2: y, class: `arrow ${cls}` }), svg('circle', { cx: x, cy: y, r: 4, class: `tip ${cls}` }));
+      node.append(svgEl('line', { x1: PLOT / 2, y1: PLOT / 2, x2: x, y2: y, class: `arrow ${cls}` }), svgEl('circle', { cx: x, cy: y, r: 4, class: `tip ${cls}` }));
     }
     return node;
   }
@@ -122,14 +114,14 @@ export function createRopePanel(callbacks) {
   }
 
   function shiftPart(ctx) {
-    const { result, t, engine } = ctx;
+    const { result, t } = ctx;
     const parts = [h('h3', { text: t('modern.rope.shiftTitle') }), h('p', { className: 'caption', text: t('modern.rope.shiftCaption', { shift: SHIFT }) })];
     if (result.T > THRESHOLDS.ropeShiftTokens) {
       parts.push(h('p', { className: 'note md-limit', text: t('modern.rope.shiftTooLong', { T: result.T, max: THRESHOLDS.ropeShiftTokens }) }));
       return parts;
     }
     const run = shiftOf(ctx);
-    if (run.error || !engine) {
+    if (run.error !== null) {
       parts.push(h('p', { className: 'note', text: t('modern.engineSays', { message: run.error ?? '' }) }));
       return parts;
     }

@@ -26,7 +26,7 @@ function sweepEmbeddings(T, C) {
   return { rows: T, cols: C, data };
 }
 
-export function createPerfPanel(node, { t, getWorker, getShape }) {
+export function createPerfPanel(node, { t, measure: timeInWorker, getShape }) {
   const facts = h('dl', { className: 'perf-facts' });
   const button = h('button', { type: 'button', className: 'choice perf-measure' });
   const status = h('p', { className: 'perf-status', 'aria-live': 'polite' });
@@ -59,7 +59,6 @@ export function createPerfPanel(node, { t, getWorker, getShape }) {
   }
 
   async function measure() {
-    const worker = getWorker();
     const { dModel, heads } = getShape();
     running = true;
     points = [];
@@ -70,17 +69,17 @@ export function createPerfPanel(node, { t, getWorker, getShape }) {
       // slower and made the smallest sizes look the dearest. So a few calls of a middle size
       // first, then per size a warm-up and the median of several runs, timed in the worker (the
       // page's clock also counted waiting for this busy page to read the worker's answer).
-      for (let k = 0; k < 3; k += 1) await worker.compute(configOf(256), { outputOnly: true });
+      for (let k = 0; k < 3; k += 1) await timeInWorker(configOf(256));
       for (const T of SWEEP_TOKENS) {
         status.textContent = t()('perf.sweepStep', { T, dModel, heads });
         const config = configOf(T);
-        await worker.compute(config, { outputOnly: true });
+        await timeInWorker(config);
         const times = [];
         let total = 0;
         while (times.length < MIN_RUNS || (total < RUN_BUDGET_MS && times.length < MAX_RUNS)) {
-          await worker.compute(config, { outputOnly: true });
-          times.push(worker.lastMs);
-          total += worker.lastMs;
+          const ms = await timeInWorker(config);
+          times.push(ms);
+          total += ms;
         }
         points.push({ T, ms: times.sort((a, b) => a - b)[times.length >> 1] });
         renderFacts();
@@ -98,9 +97,8 @@ export function createPerfPanel(node, { t, getWorker, getShape }) {
   return {
     /** After each computation: { ms, where: 'main' | 'worker', T, Tk, dModel, simdPath, memoryBytes }. */
     record({ ms, where, T, Tk, dModel, simdPath, memoryBytes }) {
-      // The page's first computation took 15-55 ms at T = 6, the next ones 0.6 ms: it includes the
-      // first run of the engine's code (compiled further by the browser as it runs) — said so,
-      // lest a reader take it for the cost of 6 tokens.
+      // The page's first computation includes the first run of the engine's code (compiled
+      // further by the browser as it runs): said so, lest a reader take it for the cost of T.
       const first = !seen.has(where);
       seen.add(where);
       last = { ms, where, first, simdPath, memoryBytes, flops: forwardFlops(T, Tk, dModel) };

@@ -10,7 +10,7 @@ import { h, placeChildren } from '../render/dom.js';
 import { renderGrid } from '../heads/grid.js';
 import { sameNumbers } from '../render/same-numbers.js';
 import { THRESHOLDS } from '../render/thresholds.js';
-import { runShuffle } from './shuffle.js';
+import { compareRows, shuffledOrder } from './shuffle.js';
 
 const { shuffleCols: COLS, shuffleRows: ROWS } = THRESHOLDS;
 
@@ -57,7 +57,20 @@ export function createPositionsPanel(callbacks) {
     ];
   }
 
-  function shufflePart({ state, t, engine, config }) {
+  // The experiment's four runs (the page's plan computes them: compute/plan.js) compared row by row.
+  function shuffleRuns(results, config, seed) {
+    const order = shuffledOrder(config.tokens.length, seed);
+    const runs = { order };
+    for (const positional of ['none', 'sinusoidal']) {
+      const typed = results.get(`shuffle.${positional}.typed`)?.output;
+      const shuffled = results.get(`shuffle.${positional}.shuffled`)?.output;
+      if (!typed || !shuffled) return null;
+      runs[positional] = { typed, shuffled, ...compareRows(typed, shuffled, order, config.tokens) };
+    }
+    return runs;
+  }
+
+  function shufflePart({ state, t, results, config }) {
     const shuffled = state.shuffle > 0;
     const parts = [
       h('h3', { text: t('heads.shuffle.title') }),
@@ -67,12 +80,16 @@ export function createPositionsPanel(callbacks) {
         shuffled ? h('button', { type: 'button', className: 'choice', dataset: { pe: 'typed' }, text: t('heads.shuffle.typed') }) : null,
       ]),
     ];
-    if (!shuffled || !engine) return parts;
+    if (!shuffled) return parts;
     if (config.tokens.length < 2) {
       parts.push(h('p', { className: 'note', text: t('heads.shuffle.one') }));
       return parts;
     }
-    const run = runShuffle(engine, config, state.shuffle);
+    if (results.waiting.positions === 'exercise') {
+      parts.push(h('p', { className: 'note', text: t('exercise.panelWaits') }));
+      return parts;
+    }
+    const run = shuffleRuns(results, config, state.shuffle);
     if (!run) {
       parts.push(h('p', { className: 'note', text: t('heads.shuffle.failed') }));
       return parts;

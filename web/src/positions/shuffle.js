@@ -1,18 +1,8 @@
 // The "shuffle tokens" experiment: the same input in another token order, and the comparison of
-// the two outputs row by row after undoing the order. The engine computes both outputs; this
-// file only reorders inputs and compares numbers. No DOM.
-
-// A small seeded generator (mulberry32): the same seed gives the same order in every browser.
-function generator(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// the two outputs row by row after undoing the order. The engine computes both outputs (the
+// page's plan asks for them: compute/plan.js); this file only reorders inputs and compares
+// numbers. No DOM.
+import { seededRandom } from '../state/random.js';
 
 /**
  * A permutation of 0…T−1 from `seed`: order[p] is the typed position of the token that stands at
@@ -21,7 +11,7 @@ function generator(seed) {
  */
 export function shuffledOrder(T, seed) {
   const order = Array.from({ length: T }, (_, i) => i);
-  const random = generator(seed);
+  const random = seededRandom(seed);
   for (let i = T - 1; i > 0; i -= 1) {
     const j = Math.floor(random() * (i + 1));
     [order[i], order[j]] = [order[j], order[i]];
@@ -74,26 +64,4 @@ export function compareRows(typed, shuffled, order, tokens, tolerance = 1e-5) {
     rows.push({ token: tokens[i], from: i, to: p, diff, same: diff <= tolerance * scale });
   }
   return { rows, maxDiff, changed: rows.filter((row) => !row.same).length };
-}
-
-/**
- * Runs the experiment with `engine`: typed and shuffled order, without and with sinusoidal
- * positions. → { order, none: comparison + { typed, shuffled }, sinusoidal: … }, or null when a
- * run fails (the page then leaves the panel out).
- */
-export function runShuffle(engine, config, seed) {
-  const order = shuffledOrder(config.tokens.length, seed);
-  const runs = {};
-  try {
-    for (const positional of ['none', 'sinusoidal']) {
-      const base = { ...reorderConfig(config, config.tokens.map((_, i) => i)), positional };
-      const typed = engine.compute(base).output;
-      const shuffled = engine.compute({ ...reorderConfig(config, order), positional }).output;
-      runs[positional] = { typed, shuffled, ...compareRows(typed, shuffled, order, config.tokens) };
-    }
-  } catch (error) {
-    console.warn('shuffle run failed', error);
-    return null;
-  }
-  return { order, ...runs };
 }

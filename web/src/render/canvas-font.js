@@ -1,7 +1,7 @@
 // A canvas context's font, set only when it changes. Setting it brings the page's style up to
 // date first, even to the same font (Chromium): with the page's other changes made between two
-// canvases' updates, that was a style recalculation per canvas (1.5 ms of a fill change at T = 32,
-// in the lesson's matrices). A resize resets the context's state: call reset() after one.
+// canvases' updates, a style recalculation per canvas. A resize resets the context's state:
+// call reset() after one.
 
 /** → { use(font), reset() } for a 2D context. */
 export function fontSetter(context) {

@@ -17,6 +17,19 @@ export function h(tag, props = {}, children = []) {
   return node;
 }
 
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** The same for SVG: attributes as strings, texts as text nodes (never markup). */
+export function svgEl(tag, attrs = {}, children = []) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [name, value] of Object.entries(attrs)) if (value !== undefined && value !== null) node.setAttribute(name, String(value));
+  for (const child of [].concat(children)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(typeof child === 'string' ? document.createTextNode(child) : child);
+  }
+  return node;
+}
+
 /** Writes a node's text. A node holding one text keeps it and gets the new data: a new text node
  *  is a new object to style and lay out, and Chromium drops the old one's too (the lab's numbers
  *  and the explanation's lines, on every change). */

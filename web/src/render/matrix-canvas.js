@@ -16,7 +16,7 @@ import { THRESHOLDS } from './thresholds.js';
 import { drawingContext } from './canvas-context.js';
 import { fontSetter } from './canvas-font.js';
 import { h, setAttr } from './dom.js';
-import { createScheduler } from './scheduler.js';
+import { drawing } from './scheduler.js';
 import { pageTopOf, watchSight, windowAt } from './window-sight.js';
 import { ASKED_LOOK, isAsked, looksMasked, writeLook } from './cell-look.js';
 import { createBareFrame, createMatrixFrame } from './matrix-frame.js';
@@ -84,7 +84,7 @@ const fitText = (g, text, width) => {
 };
 
 // Every canvas's entries left for later, a few hundred (about a millisecond) per job.
-const later = createScheduler({ idleWaitMs: THRESHOLDS.canvasRestWaitMs, costCapMs: 2 });
+const REST = { waitMs: THRESHOLDS.canvasRestWaitMs, costCapMs: 2 };
 
 /** spec, events and what it returns: render/matrix.js. */
 export function createMatrixCanvas(spec, events) {
@@ -118,6 +118,9 @@ export function createMatrixCanvas(spec, events) {
     body,
   ]);
   const frame = (spec.figure === 'bare' ? createBareFrame : createMatrixFrame)(spec, rows, cols, grid);
+  // The test hook (tests/browser/README.md): the texts the canvas draws, a row per printed row,
+  // as a reader reads them once it is drawn ('?' for an entry an exercise asks).
+  body.printedTexts = () => Array.from({ length: rows }, (_, r) => shownText.slice(r * cols, (r + 1) * cols));
 
   // ---- drawing -----------------------------------------------------------------------------------
 
@@ -130,7 +133,7 @@ export function createMatrixCanvas(spec, events) {
   const patterns = {};
   const pattern = (which) => (patterns[which] ??= context.createPattern(hatchTile(which), 'repeat'));
   // The column width is set once, at the first update, to fit "−0.000": resizing a canvas
-  // reallocates it (about 15 ms each at T = 32); a longer text (−1.00e9) is drawn narrower.
+  // reallocates it; a longer text (−1.00e9) is drawn narrower.
   let cellW = 0;
   const shownText = new Array(rows * cols).fill(null);
   const shownClass = new Array(rows * cols).fill(null);
@@ -356,15 +359,11 @@ export function createMatrixCanvas(spec, events) {
 
   // ---- the entries in view first --------------------------------------------------------------------
 
-  // A T = 32 matrix is about 1 800 px wide in a box that shows less than half of it at 1 280 px:
-  // a new result draws the entries in the box's view in the frame that shows the change, those
-  // nearCols columns either side just after it (scheduleNear), the others in idle time, or as
-  // the box is scrolled to them (its scroll events come before the frame that shows the scroll).
-  // Drawing text on a canvas is most of a T = 32 update (fillText, about 2 µs an entry in
-  // software). The box's rows are cut to those in the window too (windowAt; those within
-  // nearPx of it, the sight below, just after the frame): a box 640 px high is often half out of
-  // it. (With ÷√d_k toggled at T = 32, all steps, the lab in the middle of the window, 180 of the
-  // 255 entries drawn in the frame were out of the window; now 30, in the margins of nearRows.)
+  // A wide matrix's box shows part of it: a new result draws the entries in the box's view in the
+  // frame that shows the change, those nearCols columns either side just after it (scheduleNear),
+  // the others in idle time, or as the box is scrolled to them (its scroll events come before the
+  // frame that shows the scroll). Text is most of an update's cost, so the box's rows are cut to
+  // those in the window too (windowAt; those within nearPx of it just after the frame).
   const { nearCols, nearRows } = THRESHOLDS;
   // pending[k]: 0 = entry k shows its latest look; 1 = it does not yet; 2 = it is being drawn now
   const pending = new Uint8Array(rows * cols);
@@ -447,8 +446,8 @@ export function createMatrixCanvas(spec, events) {
   }
 
   // Draws the entries marked `which` in pending (from latest), at most `limit`; returns how many.
-  // Those in bold (∞, NaN) after the others: setting a canvas's font parses it, and switching per
-  // entry and back cost about 2 ms per update of a T = 32 matrix.
+  // Those in bold (∞, NaN) after the others: setting a canvas's font parses it, so it is switched
+  // once per update, not per entry.
   function drawPending(which, limit = Infinity) {
     const { looks, data, dataCols, scale } = latest;
     let count = 0;
@@ -469,8 +468,8 @@ export function createMatrixCanvas(spec, events) {
   const nearKey = { canvas: name, part: 'near' };
   const restKey = { canvas: name, part: 'rest' };
   // (The jobs return false: alike, they leave no cost noted per canvas in the scheduler.)
-  const scheduleNear = () => later.afterFrame(nearKey, () => drawInView() ?? false);
-  const scheduleRest = () => later.idle(restKey, drawRest);
+  const scheduleNear = () => drawing.afterFrame(nearKey, () => drawInView() ?? false);
+  const scheduleRest = () => drawing.idle(restKey, drawRest, REST);
   function drawRest() {
     pendingCount -= drawPending(1, THRESHOLDS.canvasRestEntries);
     if (pendingCount > 0) scheduleRest();

@@ -5,10 +5,8 @@
 import { h, setHidden, setText } from './dom.js';
 import { renderHeatmapCanvas } from './heatmap-canvas.js';
 import { fmt } from './numbers.js';
-import { createScheduler } from './scheduler.js';
+import { drawing } from './scheduler.js';
 
-// The overviews past the printed corner, each in a task of its own (render/scheduler.js).
-const overviews = createScheduler({});
 
 /** "W_Q" → W with a subscript Q; other symbols as text. */
 export function symbolNode(text) {
@@ -90,7 +88,7 @@ export function createMatrixFrame(spec, rows, cols, cells) {
      *  one matrix of T = 512 would take over 50 ms). */
     drawOverview(matrix) {
       if (!overview) return;
-      overviews.sliced(overview, () => {
+      drawing.sliced(overview, () => {
         overview.replaceChildren(renderHeatmapCanvas({
           matrix,
           kind: spec.kind === 'signed' ? 'signed' : 'weights',

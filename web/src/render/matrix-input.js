@@ -9,6 +9,7 @@
 // A matrix read row by row (spec.unit 'row': the softmax lab's keys) has Home and End go to its
 // first and last row, and the page keys move by a page of rows.
 import { startEdit, startsEdit } from './matrix-edit.js';
+import { drawing } from './scheduler.js';
 
 const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1], Home: [0, -Infinity], End: [0, Infinity] };
 const ROW_MOVES = { ...MOVES, Home: [-Infinity, 0], End: [Infinity, 0], PageUp: [-8, 0], PageDown: [8, 0] };
@@ -43,9 +44,9 @@ export function attachMatrixInput(surface, spec, events) {
     // Into view with the frame's own layout: scrolling now would lay the page out before the new
     // numbers are even styled.
     if (scroll) {
-      requestAnimationFrame(() => {
+      drawing.afterFrame(el, () => {
         if (document.activeElement === el) box?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-      });
+      }, { background: true });
     }
     return el;
   }
@@ -93,7 +94,7 @@ export function attachMatrixInput(surface, spec, events) {
     surface.onFocus?.(at);
     // Selected once focus() has returned: focusing lays the page out (before and after this
     // event), and a new explanation drawn in between would be laid out there and again in the frame.
-    queueMicrotask(() => {
+    drawing.soon(() => {
       if (document.activeElement === event.target) events.select?.(ref(at.r, at.c));
     });
   });

@@ -137,7 +137,7 @@ export function createMatrixTable(spec, events) {
     // (A fill may change with the same numbers: the head colours when the heads change.)
     if (!fill && drawn && drawn.extra === extra && sameNumbers(drawn.data, data) && sameNumbers(drawn.mask, mask?.data ?? null)) return;
     // References, not copies: the engine never changes a result it handed out (every compute
-    // returns new arrays), and copying 1 MB per matrix at T = 512 cost more than comparing it.
+    // returns new arrays), and a copy of a large matrix costs more than comparing it.
     if (!built && fill && inGrid) {
       build({ matrix, mask, fill }); // a head grid's first look is its HTML: nothing left to write
       drawn = { data, mask: mask?.data ?? null, extra };

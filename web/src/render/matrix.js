@@ -39,3 +39,19 @@ const SURFACES = { table: createMatrixTable, canvas: createMatrixCanvas, pixels:
 export function createMatrix(spec, events) {
   return SURFACES[spec.surface ?? 'table'](spec, events);
 }
+
+/**
+ * The one view cache of the figures that redraw on every change: the view kept under `key` in
+ * `cache` (a Map the caller keeps, or null) while `layout` (sizes, labels, caption, language: any
+ * JSON value, computed only with a cache) stays the same; else make()'s new view, kept.
+ */
+export function keptView(cache, key, layout, make) {
+  if (!cache) return make();
+  const text = JSON.stringify(layout());
+  let kept = cache.get(key);
+  if (!kept || kept.layout !== text) {
+    kept = { layout: text, view: make() };
+    cache.set(key, kept);
+  }
+  return kept.view;
+}

@@ -1,39 +1,58 @@
-// When drawing work runs; it knows nothing of what is drawn. A job is keyed (a view, a panel, a
-// name): a newer job of a key replaces its pending one, and a key waits in one way at a time:
+// When the page's drawing work runs: one scheduler for the whole page (`drawing`), which knows
+// nothing of what is drawn. A job is keyed (a view, a panel, a name): a newer job of a key replaces
+// its pending one, and a key waits in one way at a time:
 //   now(key, run)         at once;
 //   afterFrame(key, run)  in a task of its own just after the next frame: that frame shows the
 //                         change without it, the frame after it shows its work;
-//   idle(key, run)        in idle time after the frame that shows the latest change, when the idle
-//                         period left covers what the key's job took last time, or once the jobs
-//                         have waited idleWaitMs: every job runs in the end;
-//   sliced(key, run)      in tasks of about sliceMs, so that none blocks; run() → true: more to do.
-// Idle time and slices take the keys of the lowest rank(key) first (what is near the window).
+//   idle(key, run, o)     in idle time after the frame that shows the latest change, when the idle
+//                         period left covers what the key's job took last time, or once it has
+//                         waited o.waitMs: every job runs in the end;
+//   sliced(key, run)      in tasks of about sliceMs, so that none blocks; run() → true: more to do;
+//   later(key, ms, run, o) as idle(key, run, o), once `ms` have passed without a newer job of key;
+//   every(key, ms, run)   again and again (an animation), until cancelled.
+// Idle time and slices take the keys of the lowest rank first (o.rank(): what is near the window).
+// whenDrawn() resolves once no job waits and no tracked work (a computation, a link being read) is
+// pending: the page then shows its current state.
 // Chromium grants idle periods between an input's handler and the frame that shows it (2 to 50 ms
 // in traces): a job started there runs to its end and pushes that frame back, hence frameComing.
 import { THRESHOLDS } from './thresholds.js';
 
-const { idleFitCapMs, emulatedIdleMs, idleJobMs, frameWaitMs } = THRESHOLDS;
+const { idleFitCapMs, emulatedIdleMs, idleJobMs, frameWaitMs, sliceMs, lessonIdleWaitMs } = THRESHOLDS;
 
-/** batchMs: an idle callback starts no job past this (0: one job per callback); costCapMs: the
- *  most room a job waits for; firstCostMs: the room a job waits for before it ran once. A job that
- *  only handed its work on returns false: its time is not noted.
- *  → { now, afterFrame, idle, sliced, cancel, forget, flush(key?), waiting(lane?), keys(lane) } */
-export function createScheduler({ idleWaitMs, batchMs = idleJobMs, costCapMs = Infinity, firstCostMs = idleJobMs, sliceMs = THRESHOLDS.sliceMs, rank = () => 0 }) {
-  const lanes = { afterFrame: new Map(), idle: new Map(), sliced: new Map() }; // key → run
-  const anyRoom = new Set(); // idle keys that run first in a callback whatever the room
+/** A scheduler (the page makes one, `drawing`; tests make their own). */
+export function createScheduler() {
+  const lanes = { afterFrame: new Map(), idle: new Map(), sliced: new Map() }; // key → job
   const cost = new Map(); // key → ms its last job took
+  const repeating = new Map(); // key → interval id
+  const delayed = new Map(); // key → { timer, job }: jobs that go to the idle lane after a delay
+  const tracked = new Set(); // promises of work the page waits for
+  let emptyWaiters = [];
   let idleAsked = false;
-  let waitingSince = null; // when a job was first put off for want of idle time
   let sliceAsked = false;
   let slowest = 0; // ms the slowest sliced job took lately
 
-  const cancel = (key) => Object.values(lanes).forEach((lane) => lane.delete(key));
-  // Runs key's job (taken out of its lane first, unless sliced) and notes what it took.
+  const waiting = () => lanes.afterFrame.size + lanes.idle.size + lanes.sliced.size;
+  // Jobs the page is drawn only after (not background work, such as steps built ahead).
+  const foreground = () => [...Object.values(lanes), delayed].some((lane) => [...lane.values()].some((job) => !(job.job ?? job).background));
+  function checkEmpty() {
+    if (!emptyWaiters.length || tracked.size || foreground()) return;
+    const waiters = emptyWaiters;
+    emptyWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+  const cancel = (key) => {
+    Object.values(lanes).forEach((lane) => lane.delete(key));
+    if (delayed.has(key)) clearTimeout(delayed.get(key).timer);
+    delayed.delete(key);
+    if (repeating.has(key)) clearInterval(repeating.get(key));
+    repeating.delete(key);
+  };
+  // Runs a job and notes what it took (unless it handed its work on: it returned false).
   function run(key, job, note = true) {
     const start = performance.now();
     let result;
     try {
-      result = job();
+      result = job.run();
     } catch (error) {
       console.warn(`drawing ${typeof key === 'string' ? `"${key}"` : 'a view'} failed`, error); // the others still run
     }
@@ -48,8 +67,8 @@ export function createScheduler({ idleWaitMs, batchMs = idleJobMs, costCapMs = I
   function first(lane) {
     let best;
     let bestRank = Infinity;
-    for (const key of lane.keys()) {
-      const r = rank(key);
+    for (const [key, job] of lane) {
+      const r = job.rank();
       if (best === undefined || r < bestRank) [best, bestRank] = [key, r];
     }
     return best;
@@ -58,25 +77,26 @@ export function createScheduler({ idleWaitMs, batchMs = idleJobMs, costCapMs = I
   function askIdle() {
     if (idleAsked) return;
     idleAsked = true;
-    whenFrameIsOut(() => requestIdle(drainIdle, { timeout: idleWaitMs }));
+    const now = performance.now();
+    let timeout = Infinity;
+    for (const job of lanes.idle.values()) timeout = Math.min(timeout, job.since + job.waitMs - now);
+    whenFrameIsOut(() => requestIdle(drainIdle, { timeout: Math.max(1, timeout) }));
   }
   function drainIdle(deadline) {
     idleAsked = false;
     const start = performance.now();
     let ran = 0;
     for (let key = first(lanes.idle); key !== undefined; key = first(lanes.idle)) {
-      const costMs = Math.min(cost.get(key) ?? firstCostMs, costCapMs);
-      const roomless = anyRoom.has(key) && ran === 0; // (the first job of this callback)
-      if (!roomless && !idleHasRoom(deadline, costMs, performance.now() - (waitingSince ?? start), idleWaitMs)) {
-        waitingSince ??= start;
-        break;
-      }
-      waitingSince = null;
+      const job = lanes.idle.get(key);
+      const costMs = Math.min(cost.get(key) ?? job.firstCostMs, job.costCapMs);
+      const roomless = job.anyRoom && ran === 0; // (the first job of this callback)
+      if (!roomless && !idleHasRoom(deadline, costMs, performance.now() - job.since, job.waitMs)) break;
       take(lanes.idle, key);
       ran += 1;
-      if (performance.now() - start >= batchMs) break; // an input arriving meanwhile waits little
+      if (performance.now() - start >= idleJobMs) break; // an input arriving meanwhile waits little
     }
     if (lanes.idle.size) askIdle();
+    checkEmpty();
   }
 
   // One slice: jobs while the time spent plus what the slowest took lately stays under sliceMs
@@ -96,41 +116,75 @@ export function createScheduler({ idleWaitMs, batchMs = idleJobMs, costCapMs = I
       sliceAsked = true;
       setTimeout(slice, 0);
     }
+    checkEmpty();
   }
 
+  const jobOf = (fn, { rank = () => 0, waitMs = lessonIdleWaitMs, costCapMs = Infinity, firstCostMs = idleJobMs, anyRoom = false, background = false } = {}) =>
+    ({ run: fn, rank, waitMs, costCapMs, firstCostMs, anyRoom, background, since: performance.now() });
+
   return {
-    now(key, job) {
+    now(key, fn) {
       cancel(key);
-      run(key, job);
+      run(key, jobOf(fn));
+      checkEmpty();
     },
-    afterFrame(key, job) {
+    afterFrame(key, fn, options) {
       const asked = lanes.afterFrame.has(key);
       cancel(key);
-      lanes.afterFrame.set(key, job);
-      if (!asked) justAfterFrame(() => lanes.afterFrame.has(key) && take(lanes.afterFrame, key));
+      lanes.afterFrame.set(key, jobOf(fn, options));
+      if (!asked) {
+        justAfterFrame(() => {
+          if (lanes.afterFrame.has(key)) take(lanes.afterFrame, key);
+          checkEmpty();
+        });
+      }
     },
-    /** `anyRoom`: the job runs first in an idle callback whatever room is left (a small one). */
-    idle(key, job, { anyRoom: small = false } = {}) {
+    /** options: { waitMs, costCapMs, firstCostMs, rank, anyRoom (it runs first in an idle callback
+     *  whatever room is left: a small one), background (whenDrawn() does not wait for it) }. */
+    idle(key, fn, options) {
       cancel(key);
-      lanes.idle.set(key, job);
-      if (small) anyRoom.add(key);
-      else anyRoom.delete(key);
+      lanes.idle.set(key, jobOf(fn, options));
       askIdle();
     },
-    sliced(key, job) {
+    sliced(key, fn, options) {
       cancel(key);
-      lanes.sliced.set(key, job);
+      lanes.sliced.set(key, jobOf(fn, options));
       if (!sliceAsked) {
         sliceAsked = true;
         setTimeout(slice, 0);
       }
     },
-    cancel,
+    later(key, ms, fn, options) {
+      cancel(key);
+      const job = jobOf(fn, options);
+      const timer = setTimeout(() => {
+        delayed.delete(key);
+        job.since = performance.now();
+        lanes.idle.set(key, job);
+        askIdle();
+      }, ms);
+      delayed.set(key, { timer, job });
+    },
+    /** run() as soon as the task that asked for it has ended (a microtask: after a focus() returns). */
+    soon(fn) {
+      queueMicrotask(() => run('soon', jobOf(fn), false));
+    },
+    /** run() every `ms` until cancel(key) (an animation: whenDrawn() does not wait for it). */
+    every(key, ms, fn) {
+      cancel(key);
+      repeating.set(key, setInterval(() => run(key, jobOf(fn), false), ms));
+    },
+    /** Drops key's job (from one lane only, when named). */
+    cancel(key, lane) {
+      if (lane) lanes[lane].delete(key);
+      else cancel(key);
+      checkEmpty();
+    },
     /** Cancels key's job and forgets what it took (a key dropped for good). */
     forget(key) {
       cancel(key);
       cost.delete(key);
-      anyRoom.delete(key);
+      checkEmpty();
     },
     /** Runs now what waits for the frame or idle time: key's job, or every job (before printing). */
     flush(key) {
@@ -138,14 +192,37 @@ export function createScheduler({ idleWaitMs, batchMs = idleJobMs, costCapMs = I
         if (key === undefined) while (lane.size) take(lane, first(lane));
         else if (lane.has(key)) take(lane, key);
       }
+      checkEmpty();
     },
+    /** Animations running (every()). */
+    animations: () => repeating.size,
     /** Jobs waiting in one lane ('afterFrame', 'idle', 'sliced'), or in all. */
-    waiting: (lane) => (lane ? lanes[lane].size : lanes.afterFrame.size + lanes.idle.size + lanes.sliced.size),
+    waiting: (lane) => (lane ? lanes[lane].size : waiting()),
     keys: (lane) => [...lanes[lane].keys()],
+    /** Work the page is drawn only after (a computation in the worker, a link being read). → promise */
+    track(promise) {
+      tracked.add(promise);
+      const done = () => {
+        tracked.delete(promise);
+        checkEmpty();
+      };
+      promise.then(done, done);
+      return promise;
+    },
+    /** Resolves once no job waits and no tracked work is pending. */
+    whenDrawn() {
+      return new Promise((resolve) => {
+        emptyWaiters.push(resolve);
+        checkEmpty();
+      });
+    },
   };
 }
 
-// ---- the browser's side, also used on their own ----
+/** The page's one scheduler. */
+export const drawing = createScheduler();
+
+// ---- the browser's side ----
 
 let framePending = false;
 let frameGeneration = 0;
@@ -177,20 +254,20 @@ export function whenFrameIsOut(fn) {
 /** Runs fn in a task of its own just after the next frame is rendered (posted from that frame's
  *  animation callbacks). */
 export function justAfterFrame(fn) {
-  requestAnimationFrame(() => setTimeout(fn, 0));
+  if (typeof requestAnimationFrame !== 'function') setTimeout(fn, 0);
+  else requestAnimationFrame(() => setTimeout(fn, 0));
 }
 
 /** True when the latest change's frame is out and an idle callback's `deadline` has room for a job
  *  that took `costMs` last time (capped: idle periods last 50 ms at most), or the job has waited
- *  `waitedMs` ≥ `maxWaitMs`. No deadline (a setTimeout fallback): true. A job refused while a frame
- *  is coming should ask again after it (whenFrameIsOut, then requestIdle), not spin until then. */
+ *  `waitedMs` ≥ `maxWaitMs`. No deadline (a setTimeout fallback): true. */
 export function idleHasRoom(deadline, costMs, waitedMs, maxWaitMs) {
   if (!deadline?.timeRemaining || deadline.didTimeout || waitedMs >= maxWaitMs) return true;
   return !framePending && deadline.timeRemaining() >= Math.min(costMs, idleFitCapMs);
 }
 
-/** requestIdleCallback(fn, options) where the browser has it, else (Safari) the usual polyfill: a
- *  timeout whose deadline counts down from the longest idle period a browser grants. */
+/** requestIdleCallback(fn, options) where the browser has it, else (Safari, Node) the usual
+ *  polyfill: a timeout whose deadline counts down from the longest idle period a browser grants. */
 export function requestIdle(fn, options) {
   if (typeof requestIdleCallback === 'function') return requestIdleCallback(fn, options);
   return setTimeout(() => {
@@ -200,32 +277,34 @@ export function requestIdle(fn, options) {
 }
 
 /** Runs a step generator (one that yields every few milliseconds of work, e.g. state/url.js
- *  decodeSteps) in tasks of about `sliceMs` each, so that the page answers between them.
- *  → a Promise of the generator's value (rejected with what it throws). */
-export function runSliced(steps, { sliceMs = THRESHOLDS.decodeSliceMs } = {}) {
-  return new Promise((resolve, reject) => {
-    // A message to a port of one's own: a new task at once (nested timeouts wait 4 ms each).
-    const channel = new MessageChannel();
-    const slice = () => {
-      const end = performance.now() + sliceMs;
-      try {
-        for (;;) {
-          const { done, value } = steps.next();
-          if (done) {
-            channel.port1.close();
-            resolve(value);
-            return;
+ *  decodeSteps) in tasks of about `sliceMs` each, so that the page answers between them; the page
+ *  counts as drawn only after it. → a Promise of the generator's value (rejected with what it throws). */
+export function runSliced(steps, { sliceMs: budget = THRESHOLDS.decodeSliceMs } = {}) {
+  return drawing.track(
+    new Promise((resolve, reject) => {
+      // A message to a port of one's own: a new task at once (nested timeouts wait 4 ms each).
+      const channel = new MessageChannel();
+      const slice = () => {
+        const end = performance.now() + budget;
+        try {
+          for (;;) {
+            const { done, value } = steps.next();
+            if (done) {
+              channel.port1.close();
+              resolve(value);
+              return;
+            }
+            if (performance.now() >= end) break;
           }
-          if (performance.now() >= end) break;
+        } catch (error) {
+          channel.port1.close();
+          reject(error);
+          return;
         }
-      } catch (error) {
-        channel.port1.close();
-        reject(error);
-        return;
-      }
-      channel.port2.postMessage(null);
-    };
-    channel.port1.onmessage = slice;
-    slice();
-  });
+        channel.port2.postMessage(null);
+      };
+      channel.port1.onmessage = slice;
+      slice();
+    }),
+  );
 }

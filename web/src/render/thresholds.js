@@ -30,11 +30,20 @@ export const THRESHOLDS = Object.freeze({
   shuffleCols: 8, // …and this many output columns
   ropeShiftTokens: 128, // the RoPE panel's shift demonstration (four more computations of the page's config) up to this many tokens
 
+  // ---- where: the page or the worker (perf/work-estimate.js, compute/plan.js) ----
+  workerFlops: 1e8, // a run past this many FLOPs (a few ms of wasm SIMD, plus copying every T × T matrix) goes to the worker
+  workerEntries: 1e5, // …and one past this many entries per T × Tk intermediate (all heads): copying them out blocks the page past 50 ms
+  traceTiles: 8192, // a FlashAttention trace past this many tiles (objects and a cell each, a few µs) waits for a click
+  keyTaskEntries: 1 << 14, // past this many T × d_model a key's change is computed in a task of its own after the key's (a burst of keys: one computation)
+  slicedLinkChars: 8192, // a link this long (or compressed) is read in slices of decodeSliceMs
+  linkTrainingSeconds: 3, // a link's training estimated longer than this waits for a click
+
   // ---- how: the other figures ----
   overviewPx: 384, // a matrix's overview canvas (past the printed corner) is at most this many CSS pixels a side
   svgShown: 64, // an exported SVG heatmap draws this many rows and columns at most
+  divisorChoicesUpTo: 4096, // heads are offered as d_model's divisors up to this d_model (finding them is a loop over d_model)
 
-  // ---- when (lesson/view.js, render/matrix-canvas.js, heads/view-scheduler.js, tokens/, share/) ----
+  // ---- when (render/scheduler.js and the views it draws) ----
   nearPx: 150, // what is this close to the window counts as near it: drawn just after the frame, not in idle time
   sightSteps: 40, // the window's scrolling is followed in 1/40ths of a box's height (less than a row of a matrix)
   nearRows: 2, // a canvas draws this many rows beyond the window just after the frame…
@@ -50,10 +59,16 @@ export const THRESHOLDS = Object.freeze({
   prefetchWaitMs: 2000, // the next and previous steps are built ahead at the latest this long after
   headsIdleWaitMs: 250, // a head view off screen is drawn at the latest this long after a change
   warmupMs: 20, // warming the explanation's fonts takes about this long: it waits for an idle period that long (or lessonIdleWaitMs)
+  noteShownMs: 2000, // a passing note ("Copied") stays this long
+  playStepMs: 2000, // Play (the lesson's steps, the head split's stages) moves on this often: time to read a step's change
   tokenRowsPerTask: 16, // the token-to-token view draws this many query rows' lines (up to 1 024) per task
+  packFromEntries: 4096, // a matrix of this many numbers or more goes to the worker as one Float32Array, not nested arrays
   decodeSliceMs: 8, // a long link is decoded in tasks of about this long
+  linkWriteDelayMs: 250, // the address waits this long for the reader to stop typing before it is rewritten…
   linkWriteWaitMs: 1000, // the address is rewritten in idle time, at the latest this long after the reader stops
   editorWriteWaitMs: 500, // the embeddings box shows X's new numbers in idle time after an edit of X, at the latest this long after
+  editorLaterNumbers: 4096, // a change of X with more numbers than this writes the box's text just after the frame, not in it
+  downloadUrlMs: 10000, // an export's object URL is released this long after its download started
   linkStepMs: 8, // the link's encoding runs this long per idle period where the browser grants no deadline
   layoutBatchElements: 1500, // steps laid out for the first time in one frame: about this many elements
   parkedSteps: 4, // sections of other steps kept built and parked, one step at a time

@@ -11,17 +11,16 @@ import { ALL_FIELDS, encodeStateSteps, linkLength, linkOf, PAGE_PARTS } from '..
 import { runSteps } from '../state/lz-bounded.js';
 import { galleryItems } from './gallery.js';
 import { applyHidden, controlsOnPage } from './hide.js';
-import { idleHasRoom, requestIdle, whenFrameIsOut } from '../render/scheduler.js';
+import { drawing } from '../render/scheduler.js';
 import { THRESHOLDS } from '../render/thresholds.js';
 import './share.css';
 
-// How long the address waits for the reader to stop typing before it is rewritten.
-export const WRITE_DELAY_MS = 250;
-const { linkWriteWaitMs: WRITE_IDLE_TIMEOUT_MS, linkStepMs: STEP_BUDGET_MS, sliceMs: SLICE_MS } = THRESHOLDS;
+const { linkWriteDelayMs, linkWriteWaitMs, linkStepMs, sliceMs, noteShownMs } = THRESHOLDS;
+// (in the page's scheduler: idle time after the reader stopped; nothing waits for it to count as drawn)
+const WRITING = { waitMs: linkWriteWaitMs, costCapMs: sliceMs, background: true };
 
-// The longest link kept in the address bar as the reader works. history.replaceState took
-// 0.27 ms per thousand characters here (2 MB: 540 ms, in one task); a longer link is made when
-// the reader copies it. (The link a page was opened with stays until the state changes.)
+// The longest link kept in the address bar as the reader works (history.replaceState's time grows
+// with the link, in one task); a longer link is made when the reader copies it. (The link a page was opened with stays until the state changes.)
 export const ADDRESS_MAX_CHARS = 65536;
 
 // The longest link Chromium opens (url::kMaxURLChars): a longer one is not offered as a link.
@@ -59,8 +58,7 @@ export function installSharing({ doc = document, win = window } = {}) {
   let notice = []; // ignored items of the opened link
   let pending = false; // an address to write
   let exporterStale = false; // the export panel shows an older state (updated when opened)
-  let timer = null;
-  let idle = null; // the idle callback that writes the address
+  const writeKey = { address: win };
   let embed = null;
 
   // ---- the address, rewritten as the reader works ------------------------------------------------
@@ -79,28 +77,13 @@ export function installSharing({ doc = document, win = window } = {}) {
     if (current && current.hash === null) current.hash = linkOf(partsNow(), { lang: current.lang, view });
     return current?.hash ?? null;
   };
-  let writeCost = 0; // ms the last step of writing took
-  let writeSince = null;
-  const askIdle = () => {
-    whenFrameIsOut(() => {
-      if (pending && timer === null && idle === null) idle = requestIdle(write, { timeout: WRITE_IDLE_TIMEOUT_MS });
-    });
-  };
-  const write = (deadline) => {
-    timer = null;
-    idle = null;
+  // One idle job writes the address: the state's text a few milliseconds at a time (a task of its
+  // own each), then the address itself.
+  const write = () => {
     if (!pending) return;
-    // In an idle period with room for it (render/scheduler.js), not just before a frame.
-    writeSince ??= performance.now();
-    const waited = performance.now() - writeSince;
-    if (!idleHasRoom(deadline, writeCost, waited, WRITE_IDLE_TIMEOUT_MS)) return askIdle();
-    // The state's text, step by step while the idle period lasts (or a few ms); the rest later.
-    // At most a slice per task: a step can overrun, and an idle period of 50 ms used to its end
-    // then made a task over 50 ms.
     if (current.parts === null) {
       encoding ??= encodeStateSteps(current);
-      const start = performance.now();
-      const end = start + Math.max(2, Math.min(deadline?.timeRemaining?.() ?? STEP_BUDGET_MS, SLICE_MS));
+      const end = performance.now() + linkStepMs;
       for (;;) {
         const { done, value } = encoding.next();
         if (done) {
@@ -109,13 +92,11 @@ export function installSharing({ doc = document, win = window } = {}) {
           break;
         }
         if (performance.now() >= end) {
-          writeCost = performance.now() - start;
-          return askIdle();
+          drawing.idle(writeKey, write, WRITING);
+          return;
         }
       }
     }
-    writeSince = null;
-    const start = performance.now();
     pending = false;
     if (embed && linkLength(current.parts, { lang: current.lang }) <= LINK_MAX_CHARS) embed.setLink(fullLink(linkOf(current.parts, { lang: current.lang })));
     // Too long to keep in the address: the link the page was opened with stays while nothing
@@ -126,29 +107,15 @@ export function installSharing({ doc = document, win = window } = {}) {
     if (hash === (win.location.hash === '#' ? '' : win.location.hash)) return;
     openedAddress = false;
     win.history.replaceState(win.history.state, '', hash || `${win.location.pathname}${win.location.search}`);
-    writeCost = performance.now() - start;
   };
   // Once the reader paused, in idle time: encoding an edited state takes milliseconds, and a timer
   // firing between an input's handler and its frame delayed that frame by as much.
-  const writeWhenIdle = () => {
-    timer = null;
-    idle = requestIdle(write, { timeout: WRITE_IDLE_TIMEOUT_MS });
-  };
-  const cancelWrite = () => {
-    if (timer !== null) win.clearTimeout(timer);
-    if (idle !== null && win.cancelIdleCallback) win.cancelIdleCallback(idle);
-    else if (idle !== null) win.clearTimeout(idle);
-    timer = null;
-    idle = null;
-    writeSince = null;
-  };
   const schedule = () => {
     pending = true;
-    cancelWrite();
-    timer = win.setTimeout(writeWhenIdle, WRITE_DELAY_MS);
+    drawing.later(writeKey, linkWriteDelayMs, write, WRITING);
   };
   const flush = () => {
-    cancelWrite();
+    drawing.cancel(writeKey);
     if (!pending || !current) return;
     partsNow();
     write();
@@ -257,9 +224,9 @@ export function installSharing({ doc = document, win = window } = {}) {
     const area = doc.getElementById(id);
     copyText(area.value, area).then((ok) => {
       event.target.textContent = current?.t(ok ? 'embed.copied' : 'share.copyFailed') ?? '';
-      win.setTimeout(() => {
+      drawing.later(event.target, noteShownMs, () => {
         event.target.textContent = current?.t('embed.copy') ?? '';
-      }, 1500);
+      }, { background: true });
     });
   });
 
@@ -273,8 +240,8 @@ export function installSharing({ doc = document, win = window } = {}) {
     if (cell) exporter.select(cell.head === null ? cell.name : `${cell.name}.${cell.head + 1}`);
   }
   // Clicking a matrix's caption selects it for export; not its tools (Randomise, Identity…),
-  // which do their own job: bringing the exporter up to date in that click (the link of four
-  // edited weight matrices compressed) took 5 ms of a Randomise at T = 32, d_model = 16.
+  // which do their own job (bringing the exporter up to date would add its link's compression
+  // to their click).
   doc.getElementById('results')?.addEventListener('click', (event) => {
     const figure = event.target.closest('figure');
     const cell = figure?.querySelector('[data-matrix]');
@@ -316,9 +283,9 @@ export function installSharing({ doc = document, win = window } = {}) {
     status.textContent = current.t(ok ? 'share.copied' : 'share.copyFailed');
     status.dataset.state = ok ? 'ok' : 'failed';
     if (!ok) linkBox.select();
-    win.setTimeout(() => {
+    drawing.later(status, noteShownMs, () => {
       status.textContent = '';
-    }, 2500);
+    }, { background: true });
   });
 
   const fullLink = (hash) => `${pageAddress(win)}${hash}`;
@@ -370,7 +337,7 @@ export function installSharing({ doc = document, win = window } = {}) {
   return {
     linkOpened({ ignored = [], view: opened = { embed: false, hidden: [] } } = {}) {
       // A new link replaces whatever the old one was about to write.
-      cancelWrite();
+      drawing.cancel(writeKey);
       pending = false;
       encoding = null;
       openedAddress = 'opening';

@@ -3,7 +3,6 @@
 // form's checks (validate.js), the presets and the views all read it. No DOM.
 import { runSteps } from './lz-bounded.js';
 import { longestToken, parseDecimal, tokenize } from './parse.js';
-import { readTrainText } from './train-link.js';
 import { MODEL_SHAPES } from '../engine/memory-figures.js';
 
 export const SCHEMA_VERSION = 1;
@@ -172,9 +171,9 @@ export const ALL_FIELDS = checkTable([
   // 0 = off; any other value is the seed of the shuffled token order.
   { key: 'shuffle', param: 'shuf', kind: 'int', group: 'structure', default: 0, min: 0, max: MAX_SHUFFLE_SEED },
   { key: 'split', param: 'split', kind: 'enum', group: 'structure', values: ['all', ...SPLIT_STAGES], default: 'all', look: true },
-  // An exercise (exercise/exercise-text.js): its questions, never their answers.
+  // An exercise (exercise/exercise-text.js, within EXERCISE_LIMITS below): its questions, never their answers.
   { key: 'exercise', param: 'ex', kind: 'string', group: 'lesson', default: '', maxLength: 20000, look: true },
-  // The Train panel's model: task, base (seed or checkpoint), config and steps (train-link.js);
+  // The Train panel's model: task, base (seed or checkpoint), config and steps (TRAIN_RECIPE below);
   // '' = none. It changes no number of the lesson's example (`look`).
   {
     key: 'train',
@@ -182,7 +181,7 @@ export const ALL_FIELDS = checkTable([
     kind: 'string',
     group: 'structure',
     default: '',
-    maxLength: 200,
+    maxLength: 16384,
     look: true,
     check: (text) => (text === '' ? null : (readTrainText(text).problem ?? null)),
   },
@@ -199,6 +198,122 @@ export const ALL_FIELDS = checkTable([
   { key: 'ropePair', param: 'rpair', kind: 'int', group: 'structure', default: 1, min: 1, max: LIMITS.maxDModel, look: true },
 ]);
 
+// ---- the exercise (the `ex` field) ------------------------------------------------------------
+export const EXERCISE_LIMITS = Object.freeze({
+  questions: 20,
+  textChars: 600, // one prompt, hint, option or title, per language
+  options: 6,
+  maxTolerance: 100,
+  defaultTolerance: 0.01,
+});
+
+// ---- the Train panel's recipe (the `train` field) --------------------------------------------
+// Items joined by '_': the task, the version, then 'ckpt' (the shipped checkpoint as base) or every
+// config field, then s<steps>. Every field is written, so that a link never depends on a task's
+// defaults staying what they are; version 1 (no version item) had no T, B and V: the task's
+// defaults fill them. The core checks again (heads must divide d_model, the vocabulary must cover
+// the task, …).
+//   e.g. 'induction_v2_T24_B32_Va.b.c.d_L2_H2_C32_mlp0_ln0_poslearned_lr0.01_seed1_s1500', 'sort_v2_ckpt_s0'
+export const TRAIN_RECIPE = Object.freeze({
+  version: 2,
+  tasks: Object.freeze(['previous', 'induction', 'reverse', 'sort', 'text']),
+  // The tasks with a shipped checkpoint (web/src/presets/checkpoints/, tools/train-checkpoints.mjs).
+  checkpointTasks: Object.freeze(['previous', 'induction', 'sort']),
+  steps: Object.freeze([0, 100000]),
+  // { prefix, key, kind, range | values, since (the first version that writes it) }, in order.
+  items: Object.freeze([
+    { prefix: 'T', key: 'contextLength', kind: 'int', range: [2, 128], since: 2 },
+    { prefix: 'B', key: 'batchSize', kind: 'int', range: [1, 256], since: 2 },
+    // Tokens of 1 to 16 characters joined by '.', with '%', '.' and '_' written as %25, %2E, %5F.
+    { prefix: 'V', key: 'vocab', kind: 'vocab', range: [2, 256], chars: 16, since: 2 },
+    { prefix: 'L', key: 'layers', kind: 'int', range: [1, 4], since: 1 },
+    { prefix: 'H', key: 'heads', kind: 'int', range: [1, 8], since: 1 },
+    { prefix: 'C', key: 'dModel', kind: 'int', range: [4, 128], since: 1 },
+    { prefix: 'mlp', key: 'mlp', kind: 'bool', since: 1 },
+    { prefix: 'ln', key: 'layerNorm', kind: 'bool', since: 1 },
+    { prefix: 'pos', key: 'positions', kind: 'enum', values: ['none', 'sinusoidal', 'learned'], since: 1 },
+    { prefix: 'lr', key: 'learningRate', kind: 'rate', range: [1e-5, 1], since: 1 },
+    { prefix: 'seed', key: 'seed', kind: 'int', range: [0, MAX_SEED], since: 1 },
+  ].map(Object.freeze)),
+});
+/** A recipe item's table entry by config key. */
+export const recipeItem = (key) => TRAIN_RECIPE.items.find((item) => item.key === key);
+
+const VOCAB_ESCAPES = [['%', '%25'], ['.', '%2E'], ['_', '%5F']];
+const writeVocabToken = (token) => VOCAB_ESCAPES.reduce((text, [c, code]) => text.replaceAll(c, code), token);
+const readVocabToken = (text) => VOCAB_ESCAPES.reduceRight((token, [c, code]) => token.replaceAll(code, c), text);
+const recipeText = {
+  int: (value) => String(value),
+  bool: (value) => (value ? '1' : '0'),
+  enum: (value) => value,
+  rate: (value) => String(value),
+  vocab: (value) => value.map(writeVocabToken).join('.'),
+};
+const wholeIn = (text, [low, high]) => (/^\d{1,10}$/.test(text) && Number(text) >= low && Number(text) <= high ? Number(text) : null);
+const recipeValue = {
+  int: (text, item) => wholeIn(text, item.range),
+  bool: (text) => (text === '1' ? true : text === '0' ? false : null),
+  enum: (text, item) => (item.values.includes(text) ? text : null),
+  rate: (text, item) => {
+    const rate = /^\d*\.?\d+(e-?\d+)?$/.test(text) ? Number(text) : NaN;
+    return rate >= item.range[0] && rate <= item.range[1] ? rate : null;
+  },
+  vocab: (text, item) => {
+    const tokens = text.split('.').map(readVocabToken);
+    const fits = tokens.length >= item.range[0] && tokens.length <= item.range[1] && new Set(tokens).size === tokens.length;
+    return fits && tokens.every((token) => token.length >= 1 && token.length <= item.chars && token.isWellFormed()) ? tokens : null;
+  },
+};
+const expectedOf = (item) => (item.values ? item.values.join(', ') : item.kind === 'bool' ? '0, 1' : item.kind === 'vocab' ? `${item.range[0]} … ${item.range[1]} tokens of 1 … ${item.chars} characters, joined by '.'` : `${item.range[0]} … ${item.range[1]}`);
+const formOf = (version) => TRAIN_RECIPE.items.filter((item) => item.since <= version).map((item) => `${item.prefix}<${item.key}>`).join('_');
+
+/** { task, checkpoint, config (every item's key) | null, steps } → text (the current version). */
+export function formatTrainText({ task, checkpoint = false, config = null, steps = 0 }) {
+  const items = [task, `v${TRAIN_RECIPE.version}`];
+  if (checkpoint) items.push('ckpt');
+  else for (const item of TRAIN_RECIPE.items) items.push(item.prefix + recipeText[item.kind](config[item.key]));
+  items.push(`s${steps}`);
+  return items.join('_');
+}
+
+/**
+ * The inverse of formatTrainText, of any version: { ok: true, value } or { ok: false, problem:
+ * { key, params } }, the problem naming the item that is wrong and what was expected (keys
+ * 'share.ignored.train.*'). A version-1 config has no contextLength, batchSize and vocab.
+ */
+export function readTrainText(text) {
+  const problem = (kind, params) => ({ ok: false, problem: { key: `share.ignored.train.${kind}`, params } });
+  const items = String(text ?? '').split('_');
+  const task = items.shift();
+  if (!TRAIN_RECIPE.tasks.includes(task)) return problem('task', { value: task, tasks: TRAIN_RECIPE.tasks.join(', ') });
+  const version = /^v\d{1,3}$/.test(items[0] ?? '') ? Number(items.shift().slice(1)) : 1;
+  if (version < 1 || version > TRAIN_RECIPE.version) return problem('form', { value: `v${version}`, form: `v${TRAIN_RECIPE.version}_${formOf(TRAIN_RECIPE.version)}` });
+  const stepsItem = items.pop() ?? '';
+  const steps = /^s/.test(stepsItem) ? wholeIn(stepsItem.slice(1), TRAIN_RECIPE.steps) : null;
+  if (steps === null) return problem('steps', { value: stepsItem, max: TRAIN_RECIPE.steps[1] });
+  if (items.length === 1 && items[0] === 'ckpt') {
+    if (!TRAIN_RECIPE.checkpointTasks.includes(task)) return problem('checkpoint', { task, tasks: TRAIN_RECIPE.checkpointTasks.join(', ') });
+    return { ok: true, value: { task, checkpoint: true, config: null, steps } };
+  }
+  const written = TRAIN_RECIPE.items.filter((item) => item.since <= version);
+  if (items.length !== written.length || written.some((item, i) => !items[i].startsWith(item.prefix))) {
+    return problem('form', { value: items.join('_'), form: formOf(version) });
+  }
+  const config = {};
+  for (const [i, item] of written.entries()) {
+    const value = recipeValue[item.kind](items[i].slice(item.prefix.length), item);
+    if (value === null) return problem('item', { item: items[i], name: item.prefix, expected: expectedOf(item) });
+    config[item.key] = value;
+  }
+  return { ok: true, value: { task, checkpoint: false, config, steps } };
+}
+
+/** The model of a train text, or null when it is not one ('' is no model: null too). */
+export function parseTrainText(text) {
+  const read = readTrainText(text);
+  return read.ok ? read.value : null;
+}
+
 // Parts of the page that are not fields but can be hidden as well (`prose_hide=1`, …).
 export const PAGE_PARTS = Object.freeze(['prose', 'presets', 'lang', 'share', 'export', 'overview', 'lesson', 'inputs', 'tokenView', 'positionsView', 'crossView', 'perf', 'flashView', 'kvView', 'ropeView']);
 
@@ -210,6 +325,9 @@ export function checkTable(fields) {
   return Object.freeze(fields.map((field) => Object.freeze(field)));
 }
 
+/** A field of the table by its key in the state. */
+export const fieldOf = (key) => ALL_FIELDS.find((field) => field.key === key);
+
 const group = (name) => ALL_FIELDS.filter((field) => field.group === name);
 const defaultsOf = (fields) => Object.freeze(Object.fromEntries(fields.map((field) => [field.key, field.default])));
 // The views' short form of a group: { key, param, kind, values? }.
@@ -217,6 +335,8 @@ const brief = (fields) =>
   Object.freeze(fields.map(({ key, param, kind, values }) => Object.freeze(values ? { key, param, kind, values } : { key, param, kind })));
 
 export const FIELDS = group('core');
+/** The fields that change where the reader looks, no number (`look` in the table). */
+export const LOOK_KEYS = Object.freeze(ALL_FIELDS.filter((field) => field.look).map((field) => field.key));
 export const LESSON_FIELDS = brief(group('lesson'));
 export const STRUCTURE_FIELDS = brief(group('structure'));
 export const DEFAULTS = defaultsOf(ALL_FIELDS);

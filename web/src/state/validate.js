@@ -4,7 +4,7 @@
 // defaults and limits are the schema's (schema.js).
 import { divisors, longestToken, parseMatrixText, parseWholeNumber, tokenize } from './parse.js';
 import {
-  ALL_FIELDS,
+  fieldOf,
   cellInRange,
   DEFAULTS,
   LESSON_FIELDS,
@@ -160,7 +160,7 @@ export function validateLesson(draft, ctx) {
 
   if (lesson.window < 1 || lesson.window > MAX_WIDTH) return { ok: false, error: { key: 'lesson.error.window', params: { T } } };
   if (lesson.prefix > MAX_WIDTH) return { ok: false, error: { key: 'lesson.error.prefix', params: { T } } };
-  const { min, max } = ALL_FIELDS.find((field) => field.key === 'temperature');
+  const { min, max } = fieldOf('temperature');
   if (!(lesson.temperature >= min && lesson.temperature <= max))
     return { ok: false, error: { key: 'lesson.error.temperature', params: { min, max } } };
   lesson.padding = fitFlags(lesson.padding, T);

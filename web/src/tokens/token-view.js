@@ -6,14 +6,13 @@
 // it — as SVG elements they took 30–65 ms to build at 64 tokens. Every weight comes from the
 // engine's result.
 import { formatCell } from '../render/format.js';
-import { h, setHidden, setText, unchanged } from '../render/dom.js';
+import { h, setHidden, setText, svgEl, unchanged } from '../render/dom.js';
 import { headColor } from '../render/colors.js';
-import { createScheduler } from '../render/scheduler.js';
+import { drawing } from '../render/scheduler.js';
 import { THRESHOLDS } from '../render/thresholds.js';
 
 const { tokenLinesUpTo: MAX_TOKENS, tokenRowsPerTask: ROWS_PER_TASK } = THRESHOLDS;
 const MIN_DRAWN = 0.005; // weights below this draw no line (they would be invisible anyway)
-const SVG = 'http://www.w3.org/2000/svg';
 const LABEL_CHARS = 16;
 
 const short = (token) => {
@@ -31,7 +30,7 @@ export function createTokenView(callbacks) {
   let mask = null;
   let rowsDrawn = 0;
   let colsDrawn = 0;
-  const slices = createScheduler({});
+  const linesKey = { tokenView: 'lines' }; // (the lines' slices in the page's scheduler)
   // Said when the weights are not numbers (naive softmax overflowed): no line can be drawn then.
   const nanNote = h('p', { className: 'tv-nan', role: 'status', hidden: true });
   let lines = null; // the canvas of lines and its draw and clear
@@ -122,8 +121,8 @@ export function createTokenView(callbacks) {
         from = to;
         return to < rowsDrawn;
       };
-      slices.cancel('lines');
-      if (paint()) slices.sliced('lines', paint);
+      drawing.cancel(linesKey);
+      if (paint()) drawing.sliced(linesKey, paint);
     };
     // A change of the numbers alone (most changes: τ, an edit, the mask of one pair) redraws the
     // lines and leaves the rest as it is: rebuilt, the panel's labels were restyled, laid out and
@@ -271,34 +270,20 @@ function linesCanvas(geometry, color) {
 // focused token.
 function drawLabels({ geometry, tokens, keyTokens, color, t, cross }) {
   const { width, height, leftX, rightX, valueW, font, y, rows, cols } = geometry;
-  const svg = document.createElementNS(SVG, 'svg');
-  svg.setAttribute('class', 'tv-svg');
-  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
-  svg.setAttribute('width', String(width));
-  svg.setAttribute('height', String(height));
-  svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', t('heads.tokens.aria'));
-  svg.innerHTML = `<g class="tv-lines" stroke="${color}" stroke-linecap="round"></g>`;
-
-  const text = (attrs, content) => {
-    const node = document.createElementNS(SVG, 'text');
-    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-    node.textContent = content;
-    return node;
-  };
+  const svg = svgEl('svg', { class: 'tv-svg', viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': t('heads.tokens.aria') }, [
+    svgEl('g', { class: 'tv-lines', stroke: color, 'stroke-linecap': 'round' }),
+  ]);
+  const text = (attrs, content) => svgEl('text', attrs, content);
   svg.append(text({ x: leftX - valueW, y: 16, 'text-anchor': 'end', class: 'tv-head-label' }, t('heads.tokens.queries')));
   svg.append(text({ x: rightX + valueW, y: 16, 'text-anchor': 'start', class: 'tv-head-label' }, t(cross ? 'heads.tokens.sourceKeys' : 'heads.tokens.keys')));
   const side = (count, list, kind) => {
-    const group = document.createElementNS(SVG, 'g');
-    group.setAttribute('class', `tv-side tv-${kind}`);
+    const group = svgEl('g', { class: `tv-side tv-${kind}` });
     for (let i = 0; i < count; i += 1) {
       const yy = y(i, count) + font * 0.35;
       const label = kind === 'q'
         ? text({ x: leftX - valueW, y: yy, 'text-anchor': 'end', 'font-size': font, tabindex: 0, 'data-tv-q': i }, short(list[i]))
         : text({ x: rightX + valueW, y: yy, 'text-anchor': 'start', 'font-size': font, tabindex: 0, 'data-tv-k': i }, short(list[i]));
-      const title = document.createElementNS(SVG, 'title');
-      title.textContent = list[i];
-      label.append(title);
+      label.append(svgEl('title', {}, list[i]));
       const value = kind === 'q'
         ? text({ x: leftX - 6, y: yy, 'text-anchor': 'end', 'font-size': font - 2, class: 'tv-w', 'data-tv-w': `q${i}` }, '')
         : text({ x: rightX + 6, y: yy, 'text-anchor': 'start', 'font-size': font - 2, class: 'tv-w', 'data-tv-w': `k${i}` }, '');

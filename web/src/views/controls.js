@@ -2,6 +2,7 @@
 // derived displays next to the controls (token chips, head choices, row labels).
 import { divisors, parseWholeNumber } from '../state/parse.js';
 import { h, setHidden, unchanged } from '../render/dom.js';
+import { THRESHOLDS } from '../render/thresholds.js';
 
 const FIELD_CONTROLS = {
   sentence: 'sentence',
@@ -28,14 +29,23 @@ export function readDraft(form) {
   };
 }
 
+// (Only what differs is written: the control being typed in keeps its caret.)
 export function writeDraft(form, draft) {
-  form.querySelector('#sentence').value = draft.sentence;
-  form.querySelector('#d-model').value = draft.dModel;
-  form.querySelector('#heads').value = draft.heads;
-  form.querySelector('#scale').checked = draft.scale;
-  form.querySelector(`input[name="weights"][value="${draft.weights}"]`).checked = true;
-  form.querySelector('#seed').value = draft.seed;
-  form.querySelector(`input[name="embeddings"][value="${draft.embeddingsMode}"]`).checked = true;
+  const text = (id, value) => {
+    const input = form.querySelector(id);
+    if (value !== undefined && input.value !== String(value)) input.value = String(value);
+  };
+  const check = (selector, on) => {
+    const input = form.querySelector(selector);
+    if (input && input.checked !== on) input.checked = on;
+  };
+  text('#sentence', draft.sentence);
+  text('#d-model', draft.dModel);
+  text('#heads', draft.heads);
+  check('#scale', draft.scale !== false);
+  check(`input[name="weights"][value="${draft.weights ?? 'random'}"]`, true);
+  text('#seed', draft.seed);
+  check(`input[name="embeddings"][value="${draft.embeddingsMode ?? 'token'}"]`, true);
   // (The text box of X is the editor's: views/embeddings-text.js.)
   syncEnabled(form);
 }
@@ -90,7 +100,7 @@ export function renderTokens(container, tokens, t) {
 export function renderHeadChoices(container, dModelText, headsText) {
   const dModel = parseWholeNumber(dModelText);
   const heads = parseWholeNumber(headsText);
-  const choices = dModel && dModel <= 4096 ? divisors(dModel) : [];
+  const choices = dModel && dModel <= THRESHOLDS.divisorChoicesUpTo ? divisors(dModel) : [];
   if (unchanged(container, `${choices.join(',')}|${heads}`)) return;
   container.replaceChildren(
     ...choices.map((d) =>

@@ -5,15 +5,15 @@
 //   exact numbers (a link's are float32 values of up to 9 digits), and whatever is kept by row
 //   (the worker's packed X, the link's text of each row) is not made again.
 // - From EDITOR_MAX_NUMBERS numbers on, the box holds a window of rows, with buttons to move it:
-//   Chromium's own handling of a keystroke in a text box of 1 000 × 1 024 numbers (7.5 MB) took
-//   160 ms, laying it out once 850 ms; at 16 384 numbers a keystroke takes 25–40 ms.
+//   Chromium's own handling of a keystroke in a text box of megabytes blocks the page (the
+//   figures: docs/performance.md, "Figures behind the code").
 // - When X is edited in the lesson, the new rows reach validation and the engine as numbers at
 //   once, and the text box gets their text after the frame that shows the edit, in idle time, or
 //   at once when the reader is about to type in it: writing and laying out the box is not part
 //   of the edit's frame.
 import { asciiNumbers, formatNumber, parseDecimal, roundForEditor } from '../state/parse.js';
 import { h, setHidden, setText, unchanged } from '../render/dom.js';
-import { frameComing, requestIdle, whenFrameIsOut } from '../render/scheduler.js';
+import { drawing, frameComing } from '../render/scheduler.js';
 import { THRESHOLDS } from '../render/thresholds.js';
 import './embeddings-text.css';
 
@@ -55,7 +55,7 @@ export function createEmbeddingsText(textarea, { labels = null, pager = null, t 
   let tokens = [];
   let first = 0; // the window's first row
   let ahead = false; // the model is ahead of the text box (written after the frame)
-  let asked = false;
+  const writeKey = { editorText: textarea }; // (the rows left to write, in the page's scheduler)
   // What the text box holds, as written or last read: its text, its lines and their rows.
   let shown = { text: null, first: 0, lines: [], lineRows: [] };
 
@@ -191,18 +191,7 @@ export function createEmbeddingsText(textarea, { labels = null, pager = null, t 
       else {
         renderChrome();
         frameComing(); // (idle jobs wait for the frame that shows the edit)
-        if (!asked) {
-          asked = true;
-          whenFrameIsOut(() =>
-            requestIdle(
-              () => {
-                asked = false;
-                write();
-              },
-              { timeout: THRESHOLDS.editorWriteWaitMs },
-            ),
-          );
-        }
+        drawing.idle(writeKey, write, { waitMs: THRESHOLDS.editorWriteWaitMs });
       }
       return model;
     },

@@ -2,13 +2,13 @@
 //
 // Why not one scrollIntoView: the panels under the lesson are skipped while off screen
 // (content-visibility: auto) and hold a placeholder size meanwhile: the size they had when last
-// on screen, or the default page's (heads.css) — 1,720 px for a head split that is 2,400 px at
-// 12 tokens (it was 34 px before placeholders were set). Reaching a panel brings it and its
-// neighbours on screen; they take their real sizes in the next frames, so a smooth scroll aimed at
-// the old position ended above the panel (2,363 px above the token view, showing the head split),
-// and the last panel, reached at the page's old end, was pushed down out of sight. So: jump at
+// on screen, or the default page's (heads.css). Reaching a panel brings it and its neighbours on
+// screen; they take their real sizes in the next frames, so a smooth scroll aimed at the old
+// position ends above the panel, and the last panel is pushed out of sight. So: jump at
 // once, then for a few frames put the panel back at the top whenever it has moved, until it stays
 // put or the reader scrolls on their own.
+import { drawing } from '../render/scheduler.js';
+
 const SETTLED_FRAMES = 4; // frames without a move before letting go
 const MAX_FRAMES = 90; // about 1.5 s: never hold the page longer than that
 const READER_SCROLLS = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
@@ -22,6 +22,7 @@ export function scrollToPanel(panel, { under = null } = {}) {
   let last = panel.getBoundingClientRect().top;
   let still = 0;
   let frames = 0;
+  const holdKey = { holding: panel };
   let done = false;
   const letGo = () => {
     done = true;
@@ -40,7 +41,8 @@ export function scrollToPanel(panel, { under = null } = {}) {
     last = panel.getBoundingClientRect().top;
     frames += 1;
     if (still >= SETTLED_FRAMES || frames >= MAX_FRAMES) letGo();
-    else requestAnimationFrame(check);
+    else drawing.afterFrame(holdKey, check);
   };
-  requestAnimationFrame(check);
+  // (the page counts as drawn once the panel holds still)
+  drawing.afterFrame(holdKey, check);
 }

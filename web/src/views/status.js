@@ -18,7 +18,7 @@ export function renderMessage(node, lines) {
 
 // The message box stands under the part of the form that holds the invalid control (the sentence,
 // the row of d_model / heads / seed, the embeddings), so that it is seen where the reader is
-// typing: below the form it was 600 px under the sentence, out of sight on a laptop's screen.
+// typing: below the whole form it is out of sight on a laptop's screen.
 // An error of no control (or of one outside the form) goes back under the form. (The settings'
 // rows are one level down, in a <details>.)
 export function placeMessage(node, form, control) {
