@@ -117,7 +117,7 @@ TEST_CASE("exp_shifted sums what it writes, tails included", "[kernels][softmax]
     }
 }
 
-TEST_CASE("softmax_row, scalar and SIMD, matches float64; masked keys and masked rows get 0", "[kernels][softmax][mask]") {
+TEST_CASE("softmax_row, scalar and SIMD, matches float64 and gives masked keys and masked rows 0", "[kernels][softmax][mask]") {
     constexpr float kMinusInfinity = -std::numeric_limits<float>::infinity();
     for (int n : {1, 3, W, W + 1, 4 * W + 3, 37}) {
         std::vector<float> z = random_values(n, 11);
