@@ -30,7 +30,8 @@ void shape_result(const Problem& p, Result& r) {
     r.wv = *p.wv;
     r.wo = *p.wo;
     for (auto [to, from] : {std::pair{&r.bq, p.bq}, {&r.bk, p.bk}, {&r.bv, p.bv}, {&r.bo, p.bo}}) {
-        if (from) *to = *from; else to->resize(0, 0);
+        if (from) *to = *from;
+        else to->resize(0, 0);
     }
     r.mask.resize(p.T, p.Tk);
     std::transform(p.mask.begin(), p.mask.end(), r.mask.data.begin(),
@@ -44,7 +45,8 @@ void shape_result(const Problem& p, Result& r) {
         head.k.resize(p.Tk, HS);
         head.v.resize(p.Tk, HS);
         head.scores.resize(p.T, p.Tk);
-        if (p.alibi) head.bias.resize(p.T, p.Tk); else head.bias.resize(0, 0);
+        if (p.alibi) head.bias.resize(p.T, p.Tk);
+        else head.bias.resize(0, 0);
         head.masked.resize(p.T, p.Tk);
         head.exps.resize(p.T, p.Tk);
         head.weights.resize(p.T, p.Tk);
@@ -87,7 +89,9 @@ void fill_alibi_bias(const Problem& p, int h, Matrix& bias) {
         for (int j = 0; j < bias.cols; ++j) bias(i, j) = alibi_bias(p.alibi_slopes[h], i, j);
 }
 
-void rotate_head(const Problem& p, Matrix& m) { rotate_rows(m.data.data(), m.rows, m.cols, m.cols, p.rotary); }
+void rotate_head(const Problem& p, Matrix& m) {
+    rotate_rows(m.data.data(), m.rows, m.cols, m.cols, p.rotary);
+}
 
 float entropy_of(const float* weights, int n) {
     double h = 0.0;

@@ -35,8 +35,8 @@ bool forward_simd(const Problem& p, Result& r, const Progress& progress) {
     detail::add_bias(r.k, p.bk);
     detail::add_bias(r.v, p.bv);
 
-    Matrix k_transposed;             // (HS, Tk): K_hᵀ, so that scores are one row-major product
-    std::vector<int> row_k_end(T);   // per query row: one past its last non-zero weight
+    Matrix k_transposed;            // (HS, Tk): K_hᵀ, so that scores are one row-major product
+    std::vector<int> row_k_end(T);  // per query row: one past its last non-zero weight
     for (int h = 0; h < p.NH; ++h) {
         HeadResult& head = r.heads[h];
         // pass 2: head slices
@@ -109,7 +109,9 @@ bool forward_simd(const Problem& p, Result& r, const Progress& progress) {
     return true;
 }
 
-std::string simd_arch_name() { return xsimd::default_arch::name(); }
+std::string simd_arch_name() {
+    return xsimd::default_arch::name();
+}
 
 #else  // a build without SIMD: the reference is the only implementation
 
@@ -118,7 +120,9 @@ bool forward_simd(const Problem& p, Result& r, const Progress& progress) {
     return !progress || progress(1.0);
 }
 
-std::string simd_arch_name() { return "scalar"; }
+std::string simd_arch_name() {
+    return "scalar";
+}
 
 #endif
 

@@ -193,8 +193,8 @@ void attention_backward(const float* dcontext, const float* q, const float* k, c
     float* dqh = sized(s.dq, std::size_t(T) * HS);
     float* dkh = sized(s.dk, std::size_t(T) * HS);
     float* dvh = sized(s.dv, std::size_t(T) * HS);
-    float* at = sized(s.at, std::size_t(T) * T);   // Aᵀ, then dSᵀ
-    std::vector<float>& ds_buffer = s.v;            // dA, then dS (T×T)
+    float* at = sized(s.at, std::size_t(T) * T);  // Aᵀ, then dSᵀ
+    std::vector<float>& ds_buffer = s.v;          // dA, then dS (T×T)
     float* ds = sized(ds_buffer, std::size_t(T) * std::max(T, HS));
     for (int b = 0; b < B; ++b) {
         for (int h = 0; h < NH; ++h) {

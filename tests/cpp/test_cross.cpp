@@ -14,7 +14,7 @@ namespace {
 
 attn::Config translation() {
     attn::Config c;
-    c.tokens = {"我", "爱", "你"};                 // target: queries
+    c.tokens = {"我", "爱", "你"};  // target: queries
     c.cross = true;
     c.source_tokens = {"I", "love", "you", "."};  // source: keys and values
     c.C = 8;

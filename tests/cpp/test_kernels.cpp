@@ -70,9 +70,9 @@ TEST_CASE("the vectorised exp matches float64 to 2 ulp over the float32 range", 
     CHECK(exp_of(-std::numeric_limits<float>::infinity()) == 0.0f);
     CHECK(std::isinf(exp_of(std::numeric_limits<float>::infinity())));
     CHECK(std::isnan(exp_of(std::numeric_limits<float>::quiet_NaN())));
-    CHECK(std::isfinite(exp_of(88.72f)));   // e^88.72 ≈ 3.4e38 is still a float
+    CHECK(std::isfinite(exp_of(88.72f)));  // e^88.72 ≈ 3.4e38 is still a float
     CHECK(std::isinf(exp_of(88.73f)));
-    CHECK(exp_of(-103.0f) > 0.0f);          // a denormal, as std::exp gives
+    CHECK(exp_of(-103.0f) > 0.0f);  // a denormal, as std::exp gives
 }
 
 TEST_CASE("the softmax's exp (x <= 0) is as exact, and flushes only below float32's normals", "[kernels][softmax]") {
@@ -161,10 +161,19 @@ TEST_CASE("softmax_row, scalar and SIMD, matches float64 and gives masked keys a
 }
 
 TEST_CASE("packed, blocked and auto matrix products match float64 across edges", "[kernels][simd]") {
-    struct Shape { int M, K, N; };
+    struct Shape {
+        int M, K, N;
+    };
     // strips of 2W columns, row blocks of 64, panels of 256×256: odd sizes on both sides of each
-    const Shape shapes[] = {{1, 1, 1}, {3, 5, 7}, {4, 8, 2 * W}, {37, 29, 45}, {65, 300, 270},
-                            {130, 257, 513}, {64, 128, 128}};
+    const Shape shapes[] = {
+        {1, 1, 1},
+        {3, 5, 7},
+        {4, 8, 2 * W},
+        {37, 29, 45},
+        {65, 300, 270},
+        {130, 257, 513},
+        {64, 128, 128},
+    };
     for (const Shape s : shapes) {
         for (bool accumulate : {false, true}) {
             INFO("M=" << s.M << " K=" << s.K << " N=" << s.N << " accumulate=" << accumulate);
