@@ -141,10 +141,6 @@ void scatter_head(const float* in, int b, int h, int T, int C, int HS, float* m)
     }
 }
 
-bool is_masked(const std::uint8_t* mask, int T, int i, int j) {
-    return mask ? mask[std::size_t(i) * T + j] != 0 : j > i;
-}
-
 }  // namespace
 
 void attention_forward(const float* q, const float* k, const float* v, float* attention,
@@ -167,12 +163,19 @@ void attention_forward(const float* q, const float* k, const float* v, float* at
             // pass 2: scores S = q_h·k_hᵀ
             transpose(kh, T, HS, HS, kt);
             kernels::gemm_auto(qh, HS, kt, T, a, T, T, HS, T);
-            // pass 3: ÷√d_k, mask (−∞), softmax by rows (row_softmax.hpp: weights exactly 0 where
+            // pass 3: ÷√d_k, mask, softmax by rows (row_softmax.hpp: weights exactly 0 where
             // masked). The scalar softmax in every build: the checkpoints depend on its bits.
             for (int i = 0; i < T; ++i) {
                 float* row = a + std::size_t(i) * T;
-                for (int j = 0; j < T; ++j) row[j] = is_masked(mask, T, i, j) ? kMinusInfinity : row[j] * scale;
-                softmax_row(row, row, T);
+                if (mask) {  // masked keys −∞
+                    const std::uint8_t* m = mask + std::size_t(i) * T;
+                    for (int j = 0; j < T; ++j) row[j] = m[j] ? kMinusInfinity : row[j] * scale;
+                    softmax_row(row, row, T);
+                } else {  // causal: keys 0 … i only, the rest 0 (no pass over the masked half)
+                    for (int j = 0; j <= i; ++j) row[j] *= scale;
+                    softmax_row(row, row, i + 1);
+                    std::fill(row + i + 1, row + T, 0.0f);
+                }
             }
             // pass 4: context_h = A·v_h, into the head's columns
             kernels::gemm_auto(a, T, vh, HS, ctx, HS, T, T, HS);
