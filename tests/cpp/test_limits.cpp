@@ -60,7 +60,7 @@ TEST_CASE("numbers in messages are quoted as given", "[limits]") {
     CHECK(attn::validate(c) == "embeddings[1][0] = 1000001 is too large (the limit is \u00b11000000)");
 }
 
-TEST_CASE("window and prefix take any whole number; past T they mean every earlier key", "[limits]") {
+TEST_CASE("window and prefix take any whole number, and past T they mean every earlier key", "[limits]") {
     attn::Config c = worked_example_config();
     attn::Result wide, plain;
     c.mask = attn::MaskKind::Prefix;
