@@ -92,8 +92,18 @@ void ceiling_loop() {
     const batch m(seed), a(seed * 1e-3f);
     batch c0 = a, c1 = a, c2 = a, c3 = a, c4 = a, c5 = a, c6 = a, c7 = a, c8 = a, c9 = a, c10 = a, c11 = a;
     for (int s = 0; s < kCeilingSteps; ++s) {
-        c0 = c0 * m + a; c1 = c1 * m + a; c2 = c2 * m + a; c3 = c3 * m + a; c4 = c4 * m + a; c5 = c5 * m + a;
-        c6 = c6 * m + a; c7 = c7 * m + a; c8 = c8 * m + a; c9 = c9 * m + a; c10 = c10 * m + a; c11 = c11 * m + a;
+        c0 = c0 * m + a;
+        c1 = c1 * m + a;
+        c2 = c2 * m + a;
+        c3 = c3 * m + a;
+        c4 = c4 * m + a;
+        c5 = c5 * m + a;
+        c6 = c6 * m + a;
+        c7 = c7 * m + a;
+        c8 = c8 * m + a;
+        c9 = c9 * m + a;
+        c10 = c10 * m + a;
+        c11 = c11 * m + a;
     }
     g_sink += xsimd::hadd(c0 + c1 + c2 + c3 + c4 + c5 + c6 + c7 + c8 + c9 + c10 + c11);
 }
@@ -164,10 +174,11 @@ void measure_size(int T, int C, int NH, int samples) {
     const double exp_ms = causal * exp_row.median() / kExpRow;
     const double ceiling_gflops = kCeilingFlops / (ceiling.median() * 1e6);
     const double flops = 8.0 * T * C * C + 4.0 * HS * causal;
-    std::printf("{\"T\":%d,\"C\":%d,\"NH\":%d,\"forwardMs\":%.4f,\"projectionsMs\":%.4f,\"attentionMs\":%.4f,"
-                "\"expMs\":%.4f,\"floorMs\":%.4f,\"ceilingGflops\":%.2f,\"ceilingMs\":%.4f}\n",
-                T, C, NH, forward.median(), projections, attention, exp_ms, projections + attention + exp_ms,
-                ceiling_gflops, flops / (ceiling_gflops * 1e6) + exp_ms);
+    std::printf(
+        "{\"T\":%d,\"C\":%d,\"NH\":%d,\"forwardMs\":%.4f,\"projectionsMs\":%.4f,\"attentionMs\":%.4f,"
+        "\"expMs\":%.4f,\"floorMs\":%.4f,\"ceilingGflops\":%.2f,\"ceilingMs\":%.4f}\n",
+        T, C, NH, forward.median(), projections, attention, exp_ms, projections + attention + exp_ms,
+        ceiling_gflops, flops / (ceiling_gflops * 1e6) + exp_ms);
     std::fflush(stdout);
 }
 

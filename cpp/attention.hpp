@@ -72,35 +72,55 @@ inline constexpr int kMaxTraceTiles = 65536;
 //                                                   is causal: prefix-LM)
 //   Custom  custom_mask[i][j] == 0
 // Padding tokens are masked as keys on top of any kind.
-enum class MaskKind { None, Causal, Window, Prefix, Custom };
-enum class WeightsKind { Identity, Random, Explicit };
+enum class MaskKind {
+    None,
+    Causal,
+    Window,
+    Prefix,
+    Custom
+};
+enum class WeightsKind {
+    Identity,
+    Random,
+    Explicit
+};
 // Sinusoidal positions are added to X; rotary positions (RoPE) rotate q and k inside each head
 // (rotary.hpp). Both count from `position_offset`.
-enum class Positional { None, Sinusoidal, Rope };
+enum class Positional {
+    None,
+    Sinusoidal,
+    Rope
+};
 // Which implementation runs the forward pass: the scalar reference that reads like the lesson, or
 // the xsimd one (the default where the build has SIMD).
-enum class Implementation { Reference, Simd };
+enum class Implementation {
+    Reference,
+    Simd
+};
 // Which axis the softmax normalises: over the keys of each query row (attention as defined), or
 // over the queries of each key column — the course's misconception, kept to show why it is wrong.
-enum class SoftmaxAxis { Keys, Queries };
+enum class SoftmaxAxis {
+    Keys,
+    Queries
+};
 
 // What the caller asks for. Anything not given explicitly is derived deterministically:
 // embeddings from the token strings, weights from a seed.
 struct Config {
-    std::vector<std::string> tokens;     // T entries: the queries (and keys/values in self-attention)
-    int C = 0;                           // d_model
-    int NH = 1;                          // query heads
-    int KVH = 0;                         // key/value heads, dividing NH (0: as many as NH).
-                                         // 1 = multi-query, between = grouped-query attention
-    bool has_embeddings = false;         // true: `embeddings` is X; false: one vector per token string
-    Matrix embeddings;                   // (T, C) when has_embeddings
+    std::vector<std::string> tokens;  // T entries: the queries (and keys/values in self-attention)
+    int C = 0;                        // d_model
+    int NH = 1;                       // query heads
+    int KVH = 0;                      // key/value heads, dividing NH (0: as many as NH).
+                                      // 1 = multi-query, between = grouped-query attention
+    bool has_embeddings = false;      // true: `embeddings` is X; false: one vector per token string
+    Matrix embeddings;                // (T, C) when has_embeddings
     WeightsKind weights = WeightsKind::Random;
-    std::uint32_t seed = 0;              // for WeightsKind::Random
-    Matrix wq, wo;                       // (C, C), for WeightsKind::Explicit
-    Matrix wk, wv;                       // (C, KVH·HS), for WeightsKind::Explicit
-    Positional positional = Positional::None;  // added to X (and to the source), or RoPE
-    int position_offset = 0;                   // the first token's position, 0 … kMaxPositionOffset
-    bool alibi = false;                        // add ALiBi's −m_h·|i − j| to the scores (alibi.hpp)
+    std::uint32_t seed = 0;                            // for WeightsKind::Random
+    Matrix wq, wo;                                     // (C, C), for WeightsKind::Explicit
+    Matrix wk, wv;                                     // (C, KVH·HS), for WeightsKind::Explicit
+    Positional positional = Positional::None;          // added to X (and to the source), or RoPE
+    int position_offset = 0;                           // the first token's position, 0 … kMaxPositionOffset
+    bool alibi = false;                                // add ALiBi's −m_h·|i − j| to the scores (alibi.hpp)
     RopePairing rope_pairing = RopePairing::Adjacent;  // which dimensions RoPE turns together
     double rope_theta = 10000.0;                       // θ_p = θ^(−2p/HS)
     // Biases of the projections, as loaded models have them (Q = X·W_Q + b_q … output =
@@ -111,20 +131,20 @@ struct Config {
     bool cross = false;
     std::vector<std::string> source_tokens;  // S entries
     bool has_source_embeddings = false;
-    Matrix source_embeddings;                // (S, C)
+    Matrix source_embeddings;  // (S, C)
 
     MaskKind mask = MaskKind::Causal;
-    int window = 1;                          // for MaskKind::Window, ≥ 1
-    int prefix = 0;                          // for MaskKind::Prefix, ≥ 0
-    std::vector<std::uint8_t> custom_mask;   // (T, Tk) for MaskKind::Custom, 1 = masked
-    std::vector<std::uint8_t> padding;       // empty, or Tk entries: 1 = this key is padding
+    int window = 1;                                             // for MaskKind::Window, ≥ 1
+    int prefix = 0;                                             // for MaskKind::Prefix, ≥ 0
+    std::vector<std::uint8_t> custom_mask;                      // (T, Tk) for MaskKind::Custom, 1 = masked
+    std::vector<std::uint8_t> padding;                          // empty, or Tk entries: 1 = this key is padding
     float mask_fill = -std::numeric_limits<float>::infinity();  // M where masked: −∞ or finite ≤ 0
-    bool mask_before_scale = false;          // (QKᵀ + M)/√d_k instead of QKᵀ/√d_k + M
-    bool scale = true;                       // divide scores by √HS
-    float temperature = 1.0f;                // softmax(logits / τ)
-    bool naive_softmax = false;              // e^s without subtracting the row max (overflows)
-    SoftmaxAxis softmax_over = SoftmaxAxis::Keys;  // Queries: each column sums to 1, rows do not
-                                                   // (full forward pass only)
+    bool mask_before_scale = false;                             // (QKᵀ + M)/√d_k instead of QKᵀ/√d_k + M
+    bool scale = true;                                          // divide scores by √HS
+    float temperature = 1.0f;                                   // softmax(logits / τ)
+    bool naive_softmax = false;                                 // e^s without subtracting the row max (overflows)
+    SoftmaxAxis softmax_over = SoftmaxAxis::Keys;               // Queries: each column sums to 1, rows do not
+                                                                // (full forward pass only)
 };
 
 // Everything the forward pass needs, with X, the source and the weights made concrete.
@@ -134,13 +154,13 @@ struct Config {
 // generated weights) lives in `made`, whose elements keep their addresses when the Problem moves.
 struct Problem {
     int T = 0, Tk = 0, C = 0, NH = 1, KVH = 1;
-    const Matrix* x = nullptr;        // (T, C)  queries' input, positions included
-    const Matrix* xs = nullptr;       // (Tk, C) keys' and values' input (= x in self-attention)
-    bool cross = false;               // xs is a source of its own
+    const Matrix* x = nullptr;   // (T, C)  queries' input, positions included
+    const Matrix* xs = nullptr;  // (Tk, C) keys' and values' input (= x in self-attention)
+    bool cross = false;          // xs is a source of its own
     const Matrix *wq = nullptr, *wk = nullptr, *wv = nullptr, *wo = nullptr;
     const Matrix *bq = nullptr, *bk = nullptr, *bv = nullptr, *bo = nullptr;  // (1, n) or none
     std::list<Matrix> made;
-    std::vector<std::uint8_t> mask;   // (T, Tk) 1 = masked
+    std::vector<std::uint8_t> mask;  // (T, Tk) 1 = masked
     float mask_fill = -std::numeric_limits<float>::infinity();
     bool mask_before_scale = false;
     bool scale = true;
@@ -148,9 +168,9 @@ struct Problem {
     bool naive_softmax = false;
     SoftmaxAxis softmax_over = SoftmaxAxis::Keys;
     bool rope = false;
-    RotaryTable rotary;                // (T, ⌊HS/2⌋) with rope (self-attention: keys share it)
+    RotaryTable rotary;  // (T, ⌊HS/2⌋) with rope (self-attention: keys share it)
     bool alibi = false;
-    std::vector<float> alibi_slopes;   // (NH) with alibi
+    std::vector<float> alibi_slopes;  // (NH) with alibi
     int HS() const { return C / NH; }
     // The key/value head that query head h reads: heads are grouped NH/KVH to a key/value head.
     int kv_head_of(int h) const { return h / (NH / KVH); }
@@ -163,43 +183,43 @@ struct Problem {
 };
 
 struct HeadResult {
-    Matrix q;              // (T, HS)  column slice of Q, rotated by RoPE when it is on
-    Matrix k, v;           // (Tk, HS) column slices of K and V (of this head's key/value head);
-                           //          k rotated by RoPE when it is on
-    Matrix scores;         // (T, Tk)  Q_h·K_hᵀ, divided by √HS when scaling is on
-    Matrix bias;           // (T, Tk)  ALiBi's −m_h·|i − j| (empty without ALiBi)
-    Matrix masked;         // (T, Tk)  the logits before temperature: scores + bias + M
-                           //          (or (QKᵀ + M)/√HS + bias)
-    Matrix exps;           // (T, Tk)  e^(z − max) of z = masked/τ (naive softmax: e^z); with
-                           //          softmax over queries, max is the column's
-    Matrix weights;        // (T, Tk)  softmax(masked / τ) = exps / row_sum; 0 where masked with −∞
-                           //          (over queries: exps / the column's Σ)
-    Matrix context;        // (T, HS)  weights·V_h
-    std::vector<float> row_max;   // (T) max of masked/τ over the row (over unmasked keys for −∞)
-    std::vector<float> row_sum;   // (T) Σ_j exps(i, j): Σ e^(s − max) (naive softmax: Σ e^s)
-    std::vector<float> entropy;   // (T) −Σ a·ln a of the weights, in nats
-    std::vector<float> weight_sum;  // (T) Σ_j a_ij: 1 for a visible row when softmax runs over
-                                    //     keys; anything when it runs over queries
+    Matrix q;                         // (T, HS)  column slice of Q, rotated by RoPE when it is on
+    Matrix k, v;                      // (Tk, HS) column slices of K and V (of this head's key/value head);
+                                      //          k rotated by RoPE when it is on
+    Matrix scores;                    // (T, Tk)  Q_h·K_hᵀ, divided by √HS when scaling is on
+    Matrix bias;                      // (T, Tk)  ALiBi's −m_h·|i − j| (empty without ALiBi)
+    Matrix masked;                    // (T, Tk)  the logits before temperature: scores + bias + M
+                                      //          (or (QKᵀ + M)/√HS + bias)
+    Matrix exps;                      // (T, Tk)  e^(z − max) of z = masked/τ (naive softmax: e^z); with
+                                      //          softmax over queries, max is the column's
+    Matrix weights;                   // (T, Tk)  softmax(masked / τ) = exps / row_sum; 0 where masked with −∞
+                                      //          (over queries: exps / the column's Σ)
+    Matrix context;                   // (T, HS)  weights·V_h
+    std::vector<float> row_max;       // (T) max of masked/τ over the row (over unmasked keys for −∞)
+    std::vector<float> row_sum;       // (T) Σ_j exps(i, j): Σ e^(s − max) (naive softmax: Σ e^s)
+    std::vector<float> entropy;       // (T) −Σ a·ln a of the weights, in nats
+    std::vector<float> weight_sum;    // (T) Σ_j a_ij: 1 for a visible row when softmax runs over
+                                      //     keys; anything when it runs over queries
     std::vector<float> later_weight;  // (T) Σ_{j>i} a_ij: what row i takes from the keys after it
                                       //     (the future, in self-attention without a mask)
 };
 
 struct Result {
     int T = 0, Tk = 0, C = 0, NH = 1, KVH = 1, HS = 0;
-    Matrix x;                      // (T, C)   X as attention sees it (positions added)
-    Matrix xs;                     // (Tk, C)  the source, in cross-attention (else empty)
-    Matrix embeddings;             // (T, C)   X before positions (empty without positions)
-    Matrix positions;              // (T, C)   the positional encoding added (empty without)
-    Matrix rope_angles;            // (T, ⌊HS/2⌋) RoPE's angle of pair p at each position (or empty)
+    Matrix x;                         // (T, C)   X as attention sees it (positions added)
+    Matrix xs;                        // (Tk, C)  the source, in cross-attention (else empty)
+    Matrix embeddings;                // (T, C)   X before positions (empty without positions)
+    Matrix positions;                 // (T, C)   the positional encoding added (empty without)
+    Matrix rope_angles;               // (T, ⌊HS/2⌋) RoPE's angle of pair p at each position (or empty)
     std::vector<float> alibi_slopes;  // (NH) ALiBi's m_h (or empty)
-    Matrix q;                      // (T, C)
-    Matrix k, v;                   // (Tk, KVH·HS)
-    Matrix wq, wk, wv, wo;         // the weights used, as resolved from the config
-    Matrix bq, bk, bv, bo;         // (1, n) the biases given (empty when absent)
-    Matrix mask;                   // (T, Tk)  1 where masked, else 0 (the same for every head)
-    std::vector<HeadResult> heads; // NH entries
-    Matrix concat;                 // (T, C)   Concat(context_1 … context_NH)
-    Matrix output;                 // (T, C)   concat·W_O
+    Matrix q;                         // (T, C)
+    Matrix k, v;                      // (Tk, KVH·HS)
+    Matrix wq, wk, wv, wo;            // the weights used, as resolved from the config
+    Matrix bq, bk, bv, bo;            // (1, n) the biases given (empty when absent)
+    Matrix mask;                      // (T, Tk)  1 where masked, else 0 (the same for every head)
+    std::vector<HeadResult> heads;    // NH entries
+    Matrix concat;                    // (T, C)   Concat(context_1 … context_NH)
+    Matrix output;                    // (T, C)   concat·W_O
 };
 
 // What the forward-only path keeps: the output, and the attention weights of the rows asked for.
@@ -211,11 +231,11 @@ struct OutputOnlyResult {
     std::vector<int> weight_rows;     // the query rows whose weights were asked for
     std::vector<Matrix> row_weights;  // per head: (weight_rows.size(), Tk)
 
-    Matrix q, k, v, concat;           // scratch: projections and the concatenated heads
-    std::vector<float> k_packed;      // scratch: K_gᵀ (HS, Tk) of one key/value head, packed
-    std::vector<float> v_packed;      // scratch: V_g (Tk, HS) of one key/value head, packed
-    Matrix tile;                      // scratch: a tile of logits
-    Matrix head_out;                  // scratch: (T, HS) head h's weighted sums so far
+    Matrix q, k, v, concat;                       // scratch: projections and the concatenated heads
+    std::vector<float> k_packed;                  // scratch: K_gᵀ (HS, Tk) of one key/value head, packed
+    std::vector<float> v_packed;                  // scratch: V_g (Tk, HS) of one key/value head, packed
+    Matrix tile;                                  // scratch: a tile of logits
+    Matrix head_out;                              // scratch: (T, HS) head h's weighted sums so far
     std::vector<float> running_max, running_sum;  // scratch: (T) per head
 };
 
@@ -230,9 +250,11 @@ inline constexpr const char* kStoppedMessage = "stopped: the progress callback a
 // takes, checked before any input is copied or any storage allocated. Doubles, because a number
 // from JavaScript is checked as given, so that a message quotes it exactly (2³¹ stays 2147483648).
 struct CallSizes {
-    struct Shape { double rows = 0, cols = 0; };
+    struct Shape {
+        double rows = 0, cols = 0;
+    };
     bool output_only = false;
-    double T = 0;                   // query tokens
+    double T = 0;  // query tokens
     bool cross = false;
     double S = 0;                   // source tokens, in cross-attention
     double longest_token = 0;       // UTF-8 bytes of the longest token string
@@ -252,13 +274,13 @@ struct CallSizes {
     double rope_theta = 10000.0;
     MaskKind mask = MaskKind::Causal;
     double window = 1, prefix = 0;
-    Shape custom_mask;              // MaskKind::Custom
+    Shape custom_mask;  // MaskKind::Custom
     bool has_padding = false;
-    double padding = 0;             // entries
-    double weight_rows = 0;         // output_only: query rows whose weights are kept
-    bool trace = false;             // trace_output_only (implies output_only)
+    double padding = 0;                     // entries
+    double weight_rows = 0;                 // output_only: query rows whose weights are kept
+    bool trace = false;                     // trace_output_only (implies output_only)
     double block_rows = 0, block_keys = 0;  // the trace's tile, Br × Bc
-    bool decode = false;            // decode_incremental
+    bool decode = false;                    // decode_incremental
 };
 
 // The sizes of a native Config (for validate).
@@ -318,10 +340,10 @@ std::string compute_output_only(const Config& config, const std::vector<int>& we
 // A skipped tile (hidden entirely by a −∞ mask) is listed and has no entries.
 struct FlashTrace {
     int T = 0, Tk = 0, C = 0, NH = 1, KVH = 1, HS = 0, block_rows = 0, block_keys = 0;
-    Matrix tiles;            // (n, 6): head, first row, rows, first key, keys, skipped (1 or 0)
+    Matrix tiles;  // (n, 6): head, first row, rows, first key, keys, skipped (1 or 0)
     std::vector<float> logits, max, sum, rescale, partial;
     std::vector<Matrix> context;  // per head (T, HS): o / ℓ, the head's output
-    Matrix output;           // (T, C) the same output as compute_output_only's
+    Matrix output;                // (T, C) the same output as compute_output_only's
 };
 
 // Runs the forward-only path with Br × Bc tiles and records every step (see FlashTrace).
@@ -333,12 +355,12 @@ std::string trace_output_only(const Config& config, int block_rows, int block_ke
 // only, T ≤ kMaxTokensDecode. The full causal forward pass runs beside it for the comparison.
 struct DecodeResult {
     int T = 0, C = 0, NH = 1, KVH = 1, HS = 0;
-    Matrix k_cache, v_cache;         // (T, KVH·HS) the cache after the last step; after step t
-                                     //             it holds rows 0 … t
-    std::vector<Matrix> weights;     // per head (T, T): row t computed at step t (0 after t)
-    Matrix output;                   // (T, C) row t computed at step t
-    std::vector<float> difference;   // (T) largest |incremental − full| over step t's weight rows
-                                     //     (every head) and its output row
+    Matrix k_cache, v_cache;        // (T, KVH·HS) the cache after the last step; after step t
+                                    //             it holds rows 0 … t
+    std::vector<Matrix> weights;    // per head (T, T): row t computed at step t (0 after t)
+    Matrix output;                  // (T, C) row t computed at step t
+    std::vector<float> difference;  // (T) largest |incremental − full| over step t's weight rows
+                                    //     (every head) and its output row
     // Multiply-adds of step t (doubles: exact up to 2⁵³). With the cache: token t's projections
     // (q, k, v and the output), its scores and weighted sum against t + 1 keys. Without: the full
     // causal pass over tokens 0 … t again (every projection, and the visible pairs only).

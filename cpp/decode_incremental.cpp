@@ -5,11 +5,11 @@
 // pass runs beside it, and each step's rows are compared with the full pass's.
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "alibi.hpp"
 #include "attention.hpp"
 #include "forward_common.hpp"
+#include "row_softmax.hpp"
 
 namespace attn {
 namespace {
@@ -77,7 +77,6 @@ std::string decode_incremental(const Config& config, DecodeResult& d) {
             const int g = p.kv_head_of(h);
             const float* q_h = q.data() + h * HS;
             // pass 2: logits of token t against the cache, keys 0 … t (the future is not there)
-            float z_max = -std::numeric_limits<float>::infinity();
             for (int j = 0; j <= t; ++j) {
                 const float* k_j = d.k_cache.row(j) + g * HS;
                 float dot = 0.0f;
@@ -85,14 +84,10 @@ std::string decode_incremental(const Config& config, DecodeResult& d) {
                 float z = dot * score_scale;
                 if (p.alibi) z += alibi_bias(p.alibi_slopes[h], t, j);
                 logits[j] = z * inverse_temperature;
-                z_max = std::max(z_max, logits[j]);
             }
-            // pass 3: softmax of the row (stable unless naive was asked for)
-            const float shift = p.naive_softmax ? 0.0f : z_max;
-            float sum = 0.0f;
+            // pass 3: softmax of the row (stable unless naive was asked for, row_softmax.hpp)
             float* a = d.weights[h].row(t);
-            for (int j = 0; j <= t; ++j) sum += (a[j] = std::exp(logits[j] - shift));
-            for (int j = 0; j <= t; ++j) a[j] /= sum;
+            softmax_row(logits.data(), a, t + 1, {.naive = p.naive_softmax});
             // pass 4: token t's context, Σ_j a_j·v_j over the cached values               (HS)
             float* o = concat.data() + h * HS;
             std::fill(o, o + HS, 0.0f);

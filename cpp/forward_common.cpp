@@ -4,8 +4,10 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <vector>
 
 #include "alibi.hpp"
+#include "row_softmax.hpp"
 
 namespace attn::detail {
 
@@ -28,7 +30,8 @@ void shape_result(const Problem& p, Result& r) {
     r.wv = *p.wv;
     r.wo = *p.wo;
     for (auto [to, from] : {std::pair{&r.bq, p.bq}, {&r.bk, p.bk}, {&r.bv, p.bv}, {&r.bo, p.bo}}) {
-        if (from) *to = *from; else to->resize(0, 0);
+        if (from) *to = *from;
+        else to->resize(0, 0);
     }
     r.mask.resize(p.T, p.Tk);
     std::transform(p.mask.begin(), p.mask.end(), r.mask.data.begin(),
@@ -42,7 +45,8 @@ void shape_result(const Problem& p, Result& r) {
         head.k.resize(p.Tk, HS);
         head.v.resize(p.Tk, HS);
         head.scores.resize(p.T, p.Tk);
-        if (p.alibi) head.bias.resize(p.T, p.Tk); else head.bias.resize(0, 0);
+        if (p.alibi) head.bias.resize(p.T, p.Tk);
+        else head.bias.resize(0, 0);
         head.masked.resize(p.T, p.Tk);
         head.exps.resize(p.T, p.Tk);
         head.weights.resize(p.T, p.Tk);
@@ -85,12 +89,8 @@ void fill_alibi_bias(const Problem& p, int h, Matrix& bias) {
         for (int j = 0; j < bias.cols; ++j) bias(i, j) = alibi_bias(p.alibi_slopes[h], i, j);
 }
 
-void rotate_head(const Problem& p, Matrix& m) { rotate_rows(m.data.data(), m.rows, m.cols, m.cols, p.rotary); }
-
-bool row_fully_masked(const Problem& p, int i) {
-    if (!std::isinf(p.mask_fill)) return false;
-    const auto* row = p.mask.data() + std::size_t(i) * p.Tk;
-    return std::all_of(row, row + p.Tk, [](std::uint8_t m) { return m != 0; });
+void rotate_head(const Problem& p, Matrix& m) {
+    rotate_rows(m.data.data(), m.rows, m.cols, m.cols, p.rotary);
 }
 
 float entropy_of(const float* weights, int n) {
@@ -104,21 +104,19 @@ float entropy_of(const float* weights, int n) {
 
 void softmax_over_queries(const Problem& p, HeadResult& head) {
     const int T = p.T, Tk = p.Tk;
-    const float minus_infinity = -std::numeric_limits<float>::infinity();
+    // Each key column is gathered into a row, softmaxed as one (row_softmax.hpp), and put back.
+    std::vector<float> z(T), weights(T), exps(T);
     for (int j = 0; j < Tk; ++j) {
-        float z_max = minus_infinity;
-        for (int i = 0; i < T; ++i) z_max = std::fmax(z_max, head.masked(i, j) / p.temperature);
-        if (z_max == minus_infinity) {  // no query sees key j: zeros, not 0/0
-            for (int i = 0; i < T; ++i) head.exps(i, j) = head.weights(i, j) = 0.0f;
-            continue;
+        for (int i = 0; i < T; ++i) z[i] = head.masked(i, j) / p.temperature;
+        softmax_row(z.data(), weights.data(), T, {.naive = p.naive_softmax, .exps = exps.data()});
+        for (int i = 0; i < T; ++i) {
+            head.weights(i, j) = weights[i];
+            head.exps(i, j) = exps[i];
         }
-        const float shift = p.naive_softmax ? 0.0f : z_max;
-        float sum = 0.0f;
-        for (int i = 0; i < T; ++i) sum += head.exps(i, j) = std::exp(head.masked(i, j) / p.temperature - shift);
-        for (int i = 0; i < T; ++i) head.weights(i, j) = head.exps(i, j) / sum;
     }
+    // The row statistics still describe rows: each row's max of z and Σ of its exps.
     for (int i = 0; i < T; ++i) {
-        float z_max = minus_infinity, sum = 0.0f;
+        float z_max = -std::numeric_limits<float>::infinity(), sum = 0.0f;
         for (int j = 0; j < Tk; ++j) {
             z_max = std::fmax(z_max, head.masked(i, j) / p.temperature);
             sum += head.exps(i, j);

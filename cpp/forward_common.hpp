@@ -33,10 +33,6 @@ void fill_alibi_bias(const Problem& problem, int h, Matrix& bias);
 // Rotates the rows of a head's q or k by RoPE (row t at position t).
 void rotate_head(const Problem& problem, Matrix& q_or_k);
 
-// True when query i may see no key at all and the fill is −∞: softmax would be 0/0, and the
-// row is defined as all-zero weights instead.
-bool row_fully_masked(const Problem& p, int i);
-
 // −Σ a·ln a over a row of weights (0·ln 0 = 0), in nats.
 float entropy_of(const float* weights, int n);
 

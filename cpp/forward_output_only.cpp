@@ -32,8 +32,8 @@ namespace kernels = attn::scalar;
 namespace attn {
 namespace {
 
-constexpr int kBlockRows = 16;   // queries per block: each K tile load is reused 16 times
-constexpr int kTileKeys = 128;   // keys per tile: a tile of logits is 16×128 floats = 8 KiB
+constexpr int kBlockRows = 16;                   // queries per block: each K tile load is reused 16 times
+constexpr int kTileKeys = 128;                   // keys per tile: a tile of logits is 16×128 floats = 8 KiB
 constexpr std::size_t kChunkBytes = 256 * 1024;  // K and V of a chunk of keys: half of a 512 KiB L2
 constexpr float kMinusInfinity = -std::numeric_limits<float>::infinity();
 
@@ -139,7 +139,12 @@ std::string run_tiled(const Config& config, const std::vector<int>& weight_rows,
     const bool band_path = rule.is_band() && infinite_fill && !p.naive_softmax && !p.alibi;
     const float dot_scale = band_path ? 1.0f : visible_scale;  // logit = dot · this, where visible
 
-    r.T = T; r.Tk = Tk; r.C = C; r.NH = p.NH; r.KVH = p.KVH; r.HS = HS;
+    r.T = T;
+    r.Tk = Tk;
+    r.C = C;
+    r.NH = p.NH;
+    r.KVH = p.KVH;
+    r.HS = HS;
     r.q.resize(T, C);
     r.k.resize(Tk, p.KVH * HS);
     r.v.resize(Tk, p.KVH * HS);
@@ -173,8 +178,8 @@ std::string run_tiled(const Config& config, const std::vector<int>& weight_rows,
 
     // K_gᵀ and V_g are packed in strips of kStrip keys / head columns (packing.hpp): a tile's
     // products then read contiguous memory instead of rows Tk floats apart.
-    const std::size_t k_strip_stride = std::size_t(HS) * S;   // a strip of Kᵀ: HS rows × S keys
-    const std::size_t v_strip_stride = std::size_t(Tk) * S;   // a strip of V: Tk rows × S columns
+    const std::size_t k_strip_stride = std::size_t(HS) * S;  // a strip of Kᵀ: HS rows × S keys
+    const std::size_t v_strip_stride = std::size_t(Tk) * S;  // a strip of V: Tk rows × S columns
     // Keys per chunk: the chunk's K and V together take about kChunkBytes (a whole number of tiles).
     const int chunk_keys = tiling.trace ? std::max(Tk, 1)
                                         : std::max(kTileKeys, int(kChunkBytes / (2 * sizeof(float) * HS)) / kTileKeys * kTileKeys);
@@ -339,8 +344,12 @@ std::string trace_output_only(const Config& config, int block_rows, int block_ke
     trace.context.resize(config.NH);
     OutputOnlyResult scratch;
     run_tiled(config, {}, scratch, {}, Tiling{block_rows, block_keys, true}, &trace);
-    trace.T = scratch.T; trace.Tk = scratch.Tk; trace.C = scratch.C;
-    trace.NH = scratch.NH; trace.KVH = scratch.KVH; trace.HS = scratch.HS;
+    trace.T = scratch.T;
+    trace.Tk = scratch.Tk;
+    trace.C = scratch.C;
+    trace.NH = scratch.NH;
+    trace.KVH = scratch.KVH;
+    trace.HS = scratch.HS;
     trace.output = std::move(scratch.output);
     return {};
 }

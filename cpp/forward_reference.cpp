@@ -1,11 +1,10 @@
 // The scalar reference: the lesson, written as loops. Every other implementation is tested
 // against this one, so it favours being obviously right over being fast.
-#include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "attention.hpp"
 #include "forward_common.hpp"
+#include "row_softmax.hpp"
 
 namespace attn {
 namespace {
@@ -26,7 +25,6 @@ void matmul(const Matrix& a, const Matrix& b, Matrix& out) {
 void forward_reference(const Problem& p, Result& r) {
     detail::shape_result(p, r);
     const int T = p.T, Tk = p.Tk, HS = p.HS();
-    const float minus_infinity = -std::numeric_limits<float>::infinity();
     const float score_scale = p.scale ? 1.0f / std::sqrt(static_cast<float>(HS)) : 1.0f;
 
     // pass 1: the projections Q = X·W_Q (T, C); K = X_s·W_K, V = X_s·W_V (Tk, KVH·HS)
@@ -67,33 +65,18 @@ void forward_reference(const Problem& p, Result& r) {
                 head.masked(i, j) = p.mask_before_scale ? (dot + m) * score_scale + b
                                                         : (dot * score_scale + b) + m;
             }
-            // pass 5: softmax of z = masked / τ. The stable form subtracts the row max, so every
-            // exponent is ≤ 0 and exp cannot overflow; exp(−∞) = 0 gives masked keys exactly zero
-            // weight. The naive form, e^z / Σ e^z, is kept to show why: it overflows to ∞ and
-            // ∞/∞ = NaN for large scores. A row with no visible key is all zeros, not 0/0.
-            // (over queries, pass 5 waits for every row: it normalises columns, below)
+            // pass 5: softmax of z = masked / τ (row_softmax.hpp). The stable form subtracts the
+            // row max, so every exponent is ≤ 0 and exp cannot overflow; exp(−∞) = 0 gives masked
+            // keys exactly zero weight. The naive form, e^z / Σ e^z, is kept to show why: it
+            // overflows to ∞ and ∞/∞ = NaN for large scores. A row with no visible key is all
+            // zeros, not 0/0. (Over queries, pass 5 waits for every row: it normalises columns.)
             if (p.softmax_over == SoftmaxAxis::Queries) continue;
             float* a_i = head.weights.row(i);
-            if (detail::row_fully_masked(p, i)) {
-                for (int j = 0; j < Tk; ++j) a_i[j] = head.exps(i, j) = 0.0f;
-                head.row_max[i] = minus_infinity;
-                head.row_sum[i] = 0.0f;
-                head.entropy[i] = 0.0f;
-            } else {
-                float z_max = minus_infinity;
-                for (int j = 0; j < Tk; ++j) z_max = std::fmax(z_max, head.masked(i, j) / p.temperature);
-                const float shift = p.naive_softmax ? 0.0f : z_max;
-                float sum = 0.0f;
-                for (int j = 0; j < Tk; ++j) {
-                    a_i[j] = std::exp(head.masked(i, j) / p.temperature - shift);
-                    sum += a_i[j];
-                }
-                std::copy(a_i, a_i + Tk, head.exps.row(i));
-                for (int j = 0; j < Tk; ++j) a_i[j] /= sum;
-                head.row_max[i] = z_max;
-                head.row_sum[i] = sum;
-                head.entropy[i] = detail::entropy_of(a_i, Tk);
-            }
+            for (int j = 0; j < Tk; ++j) a_i[j] = head.masked(i, j) / p.temperature;
+            const RowSoftmax softmax = softmax_row(a_i, a_i, Tk, {.naive = p.naive_softmax, .exps = head.exps.row(i)});
+            head.row_max[i] = softmax.max;
+            head.row_sum[i] = softmax.sum;
+            head.entropy[i] = detail::entropy_of(a_i, Tk);
         }
         // pass 5 over queries: each key column normalised instead of each query row
         if (p.softmax_over == SoftmaxAxis::Queries) detail::softmax_over_queries(p, head);

@@ -12,6 +12,7 @@
 #include "forward_common.hpp"
 
 #if ATTN_HAVE_SIMD
+#include "row_softmax.hpp"
 #include "simd_packed_gemm.hpp"
 #endif
 
@@ -23,7 +24,6 @@ using namespace simd;
 bool forward_simd(const Problem& p, Result& r, const Progress& progress) {
     detail::shape_result(p, r);
     const int T = p.T, Tk = p.Tk, HS = p.HS();
-    const float minus_infinity = -std::numeric_limits<float>::infinity();
     const float score_scale = p.scale ? 1.0f / std::sqrt(static_cast<float>(HS)) : 1.0f;
     const float inverse_temperature = 1.0f / p.temperature;
 
@@ -35,8 +35,8 @@ bool forward_simd(const Problem& p, Result& r, const Progress& progress) {
     detail::add_bias(r.k, p.bk);
     detail::add_bias(r.v, p.bv);
 
-    Matrix k_transposed;             // (HS, Tk): K_hᵀ, so that scores are one row-major product
-    std::vector<int> row_k_end(T);   // per query row: one past its last non-zero weight
+    Matrix k_transposed;            // (HS, Tk): K_hᵀ, so that scores are one row-major product
+    std::vector<int> row_k_end(T);  // per query row: one past its last non-zero weight
     for (int h = 0; h < p.NH; ++h) {
         HeadResult& head = r.heads[h];
         // pass 2: head slices
@@ -74,29 +74,19 @@ bool forward_simd(const Problem& p, Result& r, const Progress& progress) {
                     m_i[j] = p.mask_before_scale ? (m_i[j] + m) * score_scale : s_i[j] + m;
                 }
             }
-            // pass 5: softmax of z = masked / τ (stable unless naive was asked for); over
-            // queries it waits for every row (below)
+            // pass 5: softmax of z = masked / τ (stable unless naive was asked for,
+            // row_softmax.hpp); over queries it waits for every row (below)
             if (p.softmax_over == SoftmaxAxis::Queries) continue;
-            if (detail::row_fully_masked(p, i)) {
-                std::fill(a_i, a_i + Tk, 0.0f);
-                std::fill(head.exps.row(i), head.exps.row(i) + Tk, 0.0f);
-                head.row_max[i] = minus_infinity;
-                head.row_sum[i] = 0.0f;
-                head.entropy[i] = 0.0f;
-                row_k_end[i] = 0;
-                continue;
-            }
             std::copy(m_i, m_i + Tk, a_i);
             if (inverse_temperature != 1.0f) scale_row(a_i, Tk, inverse_temperature);
-            const float z_max = row_max(a_i, Tk);
-            const float shift = p.naive_softmax ? 0.0f : z_max;
-            const float sum = p.naive_softmax ? exp_shifted(a_i, shift, a_i, Tk) : exp_shifted<true>(a_i, shift, a_i, Tk);
-            std::copy(a_i, a_i + Tk, head.exps.row(i));
-            scale_row(a_i, Tk, 1.0f / sum);
-            head.row_max[i] = z_max;
-            head.row_sum[i] = sum;
+            const RowSoftmax softmax = simd::softmax_row(a_i, a_i, Tk, {.naive = p.naive_softmax, .exps = head.exps.row(i)});
+            head.row_max[i] = softmax.max;
+            head.row_sum[i] = softmax.sum;
             // H = −Σ a ln a = ln S − Σ a·(z − shift): one logarithm per row instead of per entry
-            head.entropy[i] = std::log(sum) - weighted_logit_sum(a_i, m_i, inverse_temperature, shift, Tk);
+            // (a row with no visible key has H = 0)
+            const float shift = p.naive_softmax ? 0.0f : softmax.max;
+            const bool no_key = softmax.max == -std::numeric_limits<float>::infinity();
+            head.entropy[i] = no_key ? 0.0f : std::log(softmax.sum) - weighted_logit_sum(a_i, m_i, inverse_temperature, shift, Tk);
             int end = Tk;
             while (end > 0 && a_i[end - 1] == 0.0f) --end;
             row_k_end[i] = end;
@@ -119,7 +109,9 @@ bool forward_simd(const Problem& p, Result& r, const Progress& progress) {
     return true;
 }
 
-std::string simd_arch_name() { return xsimd::default_arch::name(); }
+std::string simd_arch_name() {
+    return xsimd::default_arch::name();
+}
 
 #else  // a build without SIMD: the reference is the only implementation
 
@@ -128,7 +120,9 @@ bool forward_simd(const Problem& p, Result& r, const Progress& progress) {
     return !progress || progress(1.0);
 }
 
-std::string simd_arch_name() { return "scalar"; }
+std::string simd_arch_name() {
+    return "scalar";
+}
 
 #endif
 

@@ -15,7 +15,8 @@ struct Matrix {
     std::vector<float> data;
 
     Matrix() = default;
-    Matrix(int r, int c, float fill = 0.0f) : rows(r), cols(c), data(std::size_t(r) * c, fill) {}
+    Matrix(int r, int c, float fill = 0.0f)
+        : rows(r), cols(c), data(std::size_t(r) * c, fill) {}
 
     void resize(int r, int c) {
         rows = r;

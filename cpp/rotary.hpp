@@ -14,7 +14,10 @@
 
 namespace attn {
 
-enum class RopePairing { Adjacent, Half };
+enum class RopePairing {
+    Adjacent,
+    Half
+};
 
 struct RotaryTable {
     Matrix angle;     // (T, ⌊HS/2⌋)  (offset + t)·θ_p, in radians

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "packing.hpp"
+#include "row_softmax.hpp"
 
 namespace attn::scalar {
 
@@ -45,6 +46,9 @@ inline float exp_shifted(const float* in, float max, float* out, int n) {
     }
     return sum;
 }
+
+// The one scalar softmax, under the name the SIMD build's kernels give theirs.
+using attn::softmax_row;
 
 constexpr int kStrip = 4;
 

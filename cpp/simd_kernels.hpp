@@ -184,10 +184,10 @@ inline float row_max(const float* row, int n) {
 // literals: V8 builds each v128 literal with about four instructions, and LLVM re-creates
 // literals inside the loop instead of keeping them, which doubled the cost of the loop.
 inline float exp_table[13] = {
-    -104.0f, 89.0f,            // e^−104 rounds to 0, e^89 overflows: clamping there is exact
-    -87.0f,                    // below this e^x is near float32's smallest normal (x ≤ 0 case)
-    12582912.0f,               // 1.5·2²³: adding it rounds to an integer
-    1.44269504088896341f,      // log2 e
+    -104.0f, 89.0f,                 // e^−104 rounds to 0, e^89 overflows: clamping there is exact
+    -87.0f,                         // below this e^x is near float32's smallest normal (x ≤ 0 case)
+    12582912.0f,                    // 1.5·2²³: adding it rounds to an integer
+    1.44269504088896341f,           // log2 e
     -0.693359375f, 2.12194440e-4f,  // −ln 2, split so that n·ln2_hi is exact
     1.9875691500e-4f, 1.3981999507e-3f, 8.3334519073e-3f, 4.1665795894e-2f,
     1.6666665459e-1f, 5.0000001201e-1f};
@@ -233,7 +233,9 @@ inline batch exp_batch(batch x, const ExpConstants& c) {
     return xsimd::select(x < lo, batch(0.0f), scaled);
 }
 
-inline batch exp_batch(batch x) { return exp_batch(x, ExpConstants()); }
+inline batch exp_batch(batch x) {
+    return exp_batch(x, ExpConstants());
+}
 
 // out[0, n) ← exp(in[0, n) − max); returns their sum. kMaxOfInputs: `max` is the largest of the
 // inputs (the stable softmax), so the faster exp_batch<true> applies.

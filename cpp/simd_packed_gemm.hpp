@@ -61,52 +61,52 @@ inline void gemm_packed(const float* a, int lda, const float* bp, std::size_t st
     using packed_detail::start;
     using packed_detail::store_columns;
     for (int i0 = 0; i0 < M; i0 += kRowBlock) {
-      const int i_end = std::min(M, i0 + kRowBlock);
-      for (int j0 = 0, s = 0; j0 < N; j0 += kStrip, ++s) {
-        const float* strip = bp + s * strip_stride;
-        const int cols = std::min(kStrip, N - j0);
-        int i = i0;
-        for (; i + 4 <= i_end; i += 4) {
-            const float* a0 = a + std::size_t(i) * lda;
-            const float* a1 = a0 + lda;
-            const float* a2 = a1 + lda;
-            const float* a3 = a2 + lda;
-            float* o0 = out + std::size_t(i) * ldo + j0;
-            float* o1 = o0 + ldo;
-            float* o2 = o1 + ldo;
-            float* o3 = o2 + ldo;
-            Block4x2 block{start<Accumulate>(o0, cols, 0), start<Accumulate>(o0, cols, W),
-                           start<Accumulate>(o1, cols, 0), start<Accumulate>(o1, cols, W),
-                           start<Accumulate>(o2, cols, 0), start<Accumulate>(o2, cols, W),
-                           start<Accumulate>(o3, cols, 0), start<Accumulate>(o3, cols, W)};
-            const float* b_k = strip;
-            for (int k = 0; k < K; ++k, b_k += kStrip) {
-                block.update(a0[k], a1[k], a2[k], a3[k], batch::load_unaligned(b_k), batch::load_unaligned(b_k + W));
+        const int i_end = std::min(M, i0 + kRowBlock);
+        for (int j0 = 0, s = 0; j0 < N; j0 += kStrip, ++s) {
+            const float* strip = bp + s * strip_stride;
+            const int cols = std::min(kStrip, N - j0);
+            int i = i0;
+            for (; i + 4 <= i_end; i += 4) {
+                const float* a0 = a + std::size_t(i) * lda;
+                const float* a1 = a0 + lda;
+                const float* a2 = a1 + lda;
+                const float* a3 = a2 + lda;
+                float* o0 = out + std::size_t(i) * ldo + j0;
+                float* o1 = o0 + ldo;
+                float* o2 = o1 + ldo;
+                float* o3 = o2 + ldo;
+                Block4x2 block{start<Accumulate>(o0, cols, 0), start<Accumulate>(o0, cols, W),
+                               start<Accumulate>(o1, cols, 0), start<Accumulate>(o1, cols, W),
+                               start<Accumulate>(o2, cols, 0), start<Accumulate>(o2, cols, W),
+                               start<Accumulate>(o3, cols, 0), start<Accumulate>(o3, cols, W)};
+                const float* b_k = strip;
+                for (int k = 0; k < K; ++k, b_k += kStrip) {
+                    block.update(a0[k], a1[k], a2[k], a3[k], batch::load_unaligned(b_k), batch::load_unaligned(b_k + W));
+                }
+                store_columns(o0, block.c00, block.c01, cols);
+                store_columns(o1, block.c10, block.c11, cols);
+                store_columns(o2, block.c20, block.c21, cols);
+                store_columns(o3, block.c30, block.c31, cols);
             }
-            store_columns(o0, block.c00, block.c01, cols);
-            store_columns(o1, block.c10, block.c11, cols);
-            store_columns(o2, block.c20, block.c21, cols);
-            store_columns(o3, block.c30, block.c31, cols);
-        }
-        for (; i < i_end; ++i) {  // the block's last rows, when fewer than 4
-            const float* a_i = a + std::size_t(i) * lda;
-            float* o_i = out + std::size_t(i) * ldo + j0;
-            batch c0 = start<Accumulate>(o_i, cols, 0), c1 = start<Accumulate>(o_i, cols, W);
-            const float* b_k = strip;
-            for (int k = 0; k < K; ++k, b_k += kStrip) {
-                const batch x(a_i[k]);
-                c0 = xsimd::fma(x, batch::load_unaligned(b_k), c0);
-                c1 = xsimd::fma(x, batch::load_unaligned(b_k + W), c1);
+            for (; i < i_end; ++i) {  // the block's last rows, when fewer than 4
+                const float* a_i = a + std::size_t(i) * lda;
+                float* o_i = out + std::size_t(i) * ldo + j0;
+                batch c0 = start<Accumulate>(o_i, cols, 0), c1 = start<Accumulate>(o_i, cols, W);
+                const float* b_k = strip;
+                for (int k = 0; k < K; ++k, b_k += kStrip) {
+                    const batch x(a_i[k]);
+                    c0 = xsimd::fma(x, batch::load_unaligned(b_k), c0);
+                    c1 = xsimd::fma(x, batch::load_unaligned(b_k + W), c1);
+                }
+                store_columns(o_i, c0, c1, cols);
             }
-            store_columns(o_i, c0, c1, cols);
         }
-      }
     }
 }
 
 // Floats of scratch space that gemm_blocked needs: one packed panel of b.
-constexpr int kPanelK = 256;   // rows of b per panel
-constexpr int kPanelN = 256;   // columns of b per panel: 256×256 floats = 256 KiB, within L2
+constexpr int kPanelK = 256;  // rows of b per panel
+constexpr int kPanelN = 256;  // columns of b per panel: 256×256 floats = 256 KiB, within L2
 constexpr std::size_t kPanelFloats = std::size_t(kPanelK) * kPanelN;
 
 // out (M, N) = a (M, K) · b (K, N), or += when Accumulate, for products too large for the plain

@@ -63,7 +63,8 @@ double largest_fitting(double low, double high, Fits fits) {
     if (!fits(low)) return low - 1;
     while (low < high) {
         const double mid = std::floor((low + high + 1) / 2);
-        if (fits(mid)) low = mid; else high = mid - 1;
+        if (fits(mid)) low = mid;
+        else high = mid - 1;
     }
     return low;
 }
@@ -197,7 +198,7 @@ double bytes_needed(const CallSizes& s) {
     // Inputs as copied in, and what resolve makes: X (and the source) with positions, weights.
     double floats = (s.has_embeddings ? T * C : 0) + (s.has_source_embeddings ? Tk * C : 0);
     floats += 2 * (T * C + (s.cross ? Tk * C : 0));  // X made (and a positions table while adding)
-    floats += weights;                                 // given or generated, once
+    floats += weights;                               // given or generated, once
     double bytes = tokens + (s.mask == MaskKind::Custom ? T * Tk : 0) + Tk;
     // RoPE's table of angles, cosines and sines (T, HS/2) each, and the angles in the result
     if (s.rope) floats += 3 * T * HS / 2 + 2 * T * HS / 2;
@@ -236,8 +237,9 @@ double bytes_needed(const CallSizes& s) {
 
 std::string validate_sizes(const CallSizes& s) {
     std::ostringstream out;
-    const int max_tokens = s.trace ? kMaxTokensTrace : s.decode ? kMaxTokensDecode
-                         : s.output_only ? kMaxTokensOutputOnly : kMaxTokens;
+    const int max_tokens = s.trace ? kMaxTokensTrace : s.decode    ? kMaxTokensDecode
+                                                   : s.output_only ? kMaxTokensOutputOnly
+                                                                   : kMaxTokens;
     if (s.T == 0) return "no tokens: give at least one token";
     if (s.trace && s.T > max_tokens) {
         out << "the FlashAttention trace takes at most " << max_tokens << " tokens (got " << number_text(s.T)
@@ -298,7 +300,12 @@ std::string validate_sizes(const CallSizes& s) {
     }
     if (s.explicit_weights) {
         const double kv_width = s.KVH * (s.C / s.NH);
-        const struct { const char* name; const CallSizes::Shape* shape; double cols; const char* meaning; } weights[] = {
+        const struct {
+            const char* name;
+            const CallSizes::Shape* shape;
+            double cols;
+            const char* meaning;
+        } weights[] = {
             {"wq", &s.wq, s.C, "dModel\u00d7dModel"},
             {"wk", &s.wk, kv_width, "dModel\u00d7(kvHeads\u00b7dK)"},
             {"wv", &s.wv, kv_width, "dModel\u00d7(kvHeads\u00b7dK)"},
@@ -310,9 +317,16 @@ std::string validate_sizes(const CallSizes& s) {
     }
     {
         const double kv_width = s.KVH * (s.C / s.NH);
-        const struct { const char* name; double given, wanted; const char* meaning; } biases[] = {
-            {"bq", s.bq, s.C, "dModel"}, {"bk", s.bk, kv_width, "kvHeads\u00b7dK"},
-            {"bv", s.bv, kv_width, "kvHeads\u00b7dK"}, {"bo", s.bo, s.C, "dModel"}};
+        const struct {
+            const char* name;
+            double given, wanted;
+            const char* meaning;
+        } biases[] = {
+            {"bq", s.bq, s.C, "dModel"},
+            {"bk", s.bk, kv_width, "kvHeads\u00b7dK"},
+            {"bv", s.bv, kv_width, "kvHeads\u00b7dK"},
+            {"bo", s.bo, s.C, "dModel"},
+        };
         for (const auto& b : biases) {
             if (b.given == -1 || b.given == b.wanted) continue;
             out << "biases." << b.name << " must be " << number_text(b.wanted) << " numbers (" << b.meaning
@@ -398,14 +412,22 @@ std::string validate(const Config& config, bool output_only, double weight_rows)
         if (!problem.empty()) return problem;
     }
     if (config.weights == WeightsKind::Explicit) {
-        for (const auto& [name, m] : {std::pair{"wq", &config.wq}, {"wk", &config.wk}, {"wv", &config.wv},
-                                      {"wo", &config.wo}}) {
+        for (const auto& [name, m] : {
+                 std::pair{"wq", &config.wq},
+                 {"wk", &config.wk},
+                 {"wv", &config.wv},
+                 {"wo", &config.wo},
+             }) {
             problem = check_entries(name, *m);
             if (!problem.empty()) return problem;
         }
     }
-    for (const auto& [name, b] : {std::pair{"biases.bq", &config.bq}, {"biases.bk", &config.bk},
-                                  {"biases.bv", &config.bv}, {"biases.bo", &config.bo}}) {
+    for (const auto& [name, b] : {
+             std::pair{"biases.bq", &config.bq},
+             {"biases.bk", &config.bk},
+             {"biases.bv", &config.bv},
+             {"biases.bo", &config.bo},
+         }) {
         if (!*b) continue;
         problem = check_entries(name, **b, /*vector=*/true);
         if (!problem.empty()) return problem;
@@ -436,7 +458,8 @@ std::string validate_decode(const Config& config) {
     }
     if (std::isinf(config.mask_fill)) return {};
     return "the incremental decode needs maskFill -Infinity: with a finite fill the full causal rows "
-           "weigh keys that are not in the cache yet (got " + number_text(config.mask_fill) + ")";
+           "weigh keys that are not in the cache yet (got " +
+           number_text(config.mask_fill) + ")";
 }
 
 std::string validate_weight_rows(const std::vector<double>& rows, int T) {

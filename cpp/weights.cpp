@@ -35,7 +35,9 @@ std::uint64_t fnv1a(const std::string& text) {
 
 }  // namespace
 
-Matrix identity(int n) { return identity_columns(n, n); }
+Matrix identity(int n) {
+    return identity_columns(n, n);
+}
 
 Matrix identity_columns(int rows, int cols) {
     Matrix m(rows, cols);

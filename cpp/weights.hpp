@@ -12,7 +12,12 @@
 namespace attn {
 
 // Which weight matrix a random stream is for, so that W_Q, W_K, W_V and W_O differ for one seed.
-enum class WeightRole : std::uint32_t { Query = 0, Key = 1, Value = 2, Output = 3 };
+enum class WeightRole : std::uint32_t {
+    Query = 0,
+    Key = 1,
+    Value = 2,
+    Output = 3
+};
 
 Matrix identity(int n);
 

@@ -33,7 +33,7 @@ if command -v dpkg-query >/dev/null 2>&1; then
 else
   echo "bootstrap: this is not a Debian system (no dpkg-query). The project needs:" >&2
   echo "  CMake ≥ 3.25, g++ 12, Emscripten 3.1.x (em++ with Embind), xsimd 8.1 headers," >&2
-  echo "  Catch2 2.13 (catch2/catch.hpp), Chromium at /usr/bin/chromium, Noto CJK fonts." >&2
+  echo "  Catch2 2.13 (catch2/catch.hpp), clang-format 14, Chromium at /usr/bin/chromium, Noto CJK fonts." >&2
   echo "  On Debian 12: sudo apt-get install ${DEBIAN_PACKAGES[*]}" >&2
   exit 1
 fi

@@ -18,7 +18,8 @@ using emscripten::val;
 using namespace attn::train;
 
 const char* positions_name(Positions p) {
-    return p == Positions::None ? "none" : p == Positions::Sinusoidal ? "sinusoidal" : "learned";
+    return p == Positions::None ? "none" : p == Positions::Sinusoidal ? "sinusoidal"
+                                                                      : "learned";
 }
 
 template <typename T>
@@ -58,7 +59,8 @@ TrainerConfig config_from(const val& o) {
     c.mlp = o["mlp"].as<bool>();
     c.layer_norm = o["layerNorm"].as<bool>();
     const std::string positions = o["positions"].as<std::string>();
-    c.positions = positions == "none" ? Positions::None : positions == "sinusoidal" ? Positions::Sinusoidal : Positions::Learned;
+    c.positions = positions == "none" ? Positions::None : positions == "sinusoidal" ? Positions::Sinusoidal
+                                                                                    : Positions::Learned;
     c.learning_rate = o["learningRate"].as<double>();
     c.batch_size = o["batchSize"].as<int>();
     c.seed = o["seed"].as<unsigned>();

@@ -24,20 +24,74 @@ using attn::bindings::guarded;
 using emscripten::val;
 
 // Ids shared with web/src/engine/module-ids.js.
-enum InputId { kInEmbeddings = 0, kInWq, kInWk, kInWv, kInWo, kInSourceEmbeddings, kInBq, kInBk, kInBv, kInBo };
-enum ByteInputId { kInCustomMask = 0, kInPadding };
+enum InputId {
+    kInEmbeddings = 0,
+    kInWq,
+    kInWk,
+    kInWv,
+    kInWo,
+    kInSourceEmbeddings,
+    kInBq,
+    kInBk,
+    kInBv,
+    kInBo
+};
+enum ByteInputId {
+    kInCustomMask = 0,
+    kInPadding
+};
 enum OutputId {
     // whole-model matrices
-    kX = 0, kQ, kK, kV, kConcat, kOutput, kWq, kWk, kWv, kWo, kMask, kXs, kEmbeddings, kPositions,
-    kRopeAngles, kAlibiSlopes, kBq, kBk, kBv, kBo,
+    kX = 0,
+    kQ,
+    kK,
+    kV,
+    kConcat,
+    kOutput,
+    kWq,
+    kWk,
+    kWv,
+    kWo,
+    kMask,
+    kXs,
+    kEmbeddings,
+    kPositions,
+    kRopeAngles,
+    kAlibiSlopes,
+    kBq,
+    kBk,
+    kBv,
+    kBo,
     // per-head matrices and row statistics
-    kHeadQ = 20, kHeadK, kHeadV, kScores, kMasked, kWeights, kContext, kRowMax, kRowSum, kEntropy,
-    kExps, kBias, kWeightSum, kLaterWeight,
+    kHeadQ = 20,
+    kHeadK,
+    kHeadV,
+    kScores,
+    kMasked,
+    kWeights,
+    kContext,
+    kRowMax,
+    kRowSum,
+    kEntropy,
+    kExps,
+    kBias,
+    kWeightSum,
+    kLaterWeight,
     // the FlashAttention trace
-    kTraceTiles = 40, kTraceLogits, kTraceMax, kTraceSum, kTraceRescale, kTracePartial, kTraceContext,
+    kTraceTiles = 40,
+    kTraceLogits,
+    kTraceMax,
+    kTraceSum,
+    kTraceRescale,
+    kTracePartial,
+    kTraceContext,
     kTraceOutput,
     // the incremental decode
-    kDecodeKCache = 50, kDecodeVCache, kDecodeWeights, kDecodeOutput, kDecodeDifference
+    kDecodeKCache = 50,
+    kDecodeVCache,
+    kDecodeWeights,
+    kDecodeOutput,
+    kDecodeDifference
 };
 
 // The scalar settings and the sizes of one call, in the order of OPTION_NAMES in
@@ -46,18 +100,60 @@ enum OutputId {
 // gave them, so that check() can refuse a call before any input is copied into the module.
 enum OptionIndex {
     kOptAnonymousTokens,  // > 0: no token strings were given; T comes from the embeddings
-    kOptDModel, kOptHeads, kOptKvHeads, kOptHasEmbeddings, kOptWeightsKind, kOptSeed,
-    kOptPositional, kOptCross, kOptHasSourceEmbeddings, kOptMask, kOptWindow, kOptPrefix,
-    kOptHasCustomMask, kOptHasPadding, kOptMaskFill, kOptMaskBeforeScale, kOptScale,
-    kOptTemperature, kOptNaiveSoftmax, kOptUseReference,
-    kOptTokenCount, kOptSourceTokenCount, kOptLongestToken, kOptEmbeddingsRows, kOptEmbeddingsCols,
-    kOptSourceEmbeddingsRows, kOptSourceEmbeddingsCols, kOptWqRows, kOptWqCols, kOptWkRows,
-    kOptWkCols, kOptWvRows, kOptWvCols, kOptWoRows, kOptWoCols, kOptCustomMaskRows,
-    kOptCustomMaskCols, kOptPaddingLength, kOptOutputOnly, kOptWeightRowCount,
-    kOptPositionOffset, kOptAlibi, kOptTrace, kOptBlockRows, kOptBlockKeys, kOptDecode,
+    kOptDModel,
+    kOptHeads,
+    kOptKvHeads,
+    kOptHasEmbeddings,
+    kOptWeightsKind,
+    kOptSeed,
+    kOptPositional,
+    kOptCross,
+    kOptHasSourceEmbeddings,
+    kOptMask,
+    kOptWindow,
+    kOptPrefix,
+    kOptHasCustomMask,
+    kOptHasPadding,
+    kOptMaskFill,
+    kOptMaskBeforeScale,
+    kOptScale,
+    kOptTemperature,
+    kOptNaiveSoftmax,
+    kOptUseReference,
+    kOptTokenCount,
+    kOptSourceTokenCount,
+    kOptLongestToken,
+    kOptEmbeddingsRows,
+    kOptEmbeddingsCols,
+    kOptSourceEmbeddingsRows,
+    kOptSourceEmbeddingsCols,
+    kOptWqRows,
+    kOptWqCols,
+    kOptWkRows,
+    kOptWkCols,
+    kOptWvRows,
+    kOptWvCols,
+    kOptWoRows,
+    kOptWoCols,
+    kOptCustomMaskRows,
+    kOptCustomMaskCols,
+    kOptPaddingLength,
+    kOptOutputOnly,
+    kOptWeightRowCount,
+    kOptPositionOffset,
+    kOptAlibi,
+    kOptTrace,
+    kOptBlockRows,
+    kOptBlockKeys,
+    kOptDecode,
     kOptSoftmaxOver,
-    kOptBqLength, kOptBkLength, kOptBvLength, kOptBoLength,  // entries of each bias, −1 when absent
-    kOptRopePairing, kOptRopeTheta, kOptOptionCount
+    kOptBqLength,
+    kOptBkLength,
+    kOptBvLength,
+    kOptBoLength,  // entries of each bias, −1 when absent
+    kOptRopePairing,
+    kOptRopeTheta,
+    kOptOptionCount
 };
 
 // A number from JavaScript as an int, saturated: only window and prefix can be out of range after
@@ -71,7 +167,9 @@ template <typename T>
 val view_of(std::vector<T>& v) {
     return val(emscripten::typed_memory_view(v.size(), v.data()));
 }
-val view_of(attn::Matrix& m) { return view_of(m.data); }
+val view_of(attn::Matrix& m) {
+    return view_of(m.data);
+}
 
 class WasmEngine {
 public:
@@ -223,32 +321,63 @@ private:
     void pack_result() {
         const attn::Result& r = result_;
         std::vector<Entry> entries;
-        for (auto [id, m] : {std::pair{kX, &r.x}, {kQ, &r.q}, {kK, &r.k}, {kV, &r.v}, {kConcat, &r.concat},
-                             {kOutput, &r.output}, {kWq, &r.wq}, {kWk, &r.wk}, {kWv, &r.wv}, {kWo, &r.wo},
-                             {kMask, &r.mask}, {kXs, &r.xs}, {kEmbeddings, &r.embeddings},
-                             {kPositions, &r.positions}, {kRopeAngles, &r.rope_angles}, {kBq, &r.bq},
-                             {kBk, &r.bk}, {kBv, &r.bv}, {kBo, &r.bo}}) {
+        for (auto [id, m] : {
+                 std::pair{kX, &r.x},
+                 {kQ, &r.q},
+                 {kK, &r.k},
+                 {kV, &r.v},
+                 {kConcat, &r.concat},
+                 {kOutput, &r.output},
+                 {kWq, &r.wq},
+                 {kWk, &r.wk},
+                 {kWv, &r.wv},
+                 {kWo, &r.wo},
+                 {kMask, &r.mask},
+                 {kXs, &r.xs},
+                 {kEmbeddings, &r.embeddings},
+                 {kPositions, &r.positions},
+                 {kRopeAngles, &r.rope_angles},
+                 {kBq, &r.bq},
+                 {kBk, &r.bk},
+                 {kBv, &r.bv},
+                 {kBo, &r.bo},
+             }) {
             entries.push_back(matrix_entry(id, 0, *m));
         }
         entries.push_back(row_entry(kAlibiSlopes, 0, r.alibi_slopes));
         for (int h = 0; h < static_cast<int>(r.heads.size()); ++h) {
             const attn::HeadResult& hr = r.heads[h];
-            for (auto [id, m] : {std::pair{kHeadQ, &hr.q}, {kHeadK, &hr.k}, {kHeadV, &hr.v},
-                                 {kScores, &hr.scores}, {kMasked, &hr.masked}, {kExps, &hr.exps},
-                                 {kWeights, &hr.weights}, {kContext, &hr.context}, {kBias, &hr.bias}}) {
+            for (auto [id, m] : {
+                     std::pair{kHeadQ, &hr.q},
+                     {kHeadK, &hr.k},
+                     {kHeadV, &hr.v},
+                     {kScores, &hr.scores},
+                     {kMasked, &hr.masked},
+                     {kExps, &hr.exps},
+                     {kWeights, &hr.weights},
+                     {kContext, &hr.context},
+                     {kBias, &hr.bias},
+                 }) {
                 entries.push_back(matrix_entry(id, h, *m));
             }
             // row statistics as 1×T rows
-            for (auto [id, v] : {std::pair{kRowMax, &hr.row_max}, {kRowSum, &hr.row_sum},
-                                 {kEntropy, &hr.entropy}, {kWeightSum, &hr.weight_sum},
-                                 {kLaterWeight, &hr.later_weight}}) {
+            for (auto [id, v] : {
+                     std::pair{kRowMax, &hr.row_max},
+                     {kRowSum, &hr.row_sum},
+                     {kEntropy, &hr.entropy},
+                     {kWeightSum, &hr.weight_sum},
+                     {kLaterWeight, &hr.later_weight},
+                 }) {
                 entries.push_back(row_entry(id, h, *v));
             }
         }
         pack(entries);
     }
 
-    struct Entry { int id, head, rows, cols; const float* data; };
+    struct Entry {
+        int id, head, rows, cols;
+        const float* data;
+    };
     static Entry matrix_entry(int id, int head, const attn::Matrix& m) { return {id, head, m.rows, m.cols, m.data.data()}; }
     static Entry row_entry(int id, int head, const std::vector<float>& v) {
         return {id, head, 1, static_cast<int>(v.size()), v.data()};
@@ -334,7 +463,6 @@ private:
         return problem;
     }
 
-
     void configure(val tokens, val source_tokens) {
         const auto& o = options_;
         const auto integer = [&o](OptionIndex i) { return saturated_int(o[i]); };
@@ -374,8 +502,12 @@ private:
         config_.rope_pairing = flag(kOptRopePairing) ? attn::RopePairing::Half : attn::RopePairing::Adjacent;
         config_.rope_theta = o[kOptRopeTheta];
         // A bias left out of this call is dropped (JS then forgets its view of it).
-        for (auto [length, bias] : {std::pair{kOptBqLength, &config_.bq}, {kOptBkLength, &config_.bk},
-                                    {kOptBvLength, &config_.bv}, {kOptBoLength, &config_.bo}}) {
+        for (auto [length, bias] : {
+                 std::pair{kOptBqLength, &config_.bq},
+                 {kOptBkLength, &config_.bk},
+                 {kOptBvLength, &config_.bv},
+                 {kOptBoLength, &config_.bo},
+             }) {
             if (o[length] < 0) bias->reset();
         }
     }
@@ -424,66 +556,155 @@ val named(std::initializer_list<NamedId> ids) {
     return object;
 }
 template <typename Enum>
-constexpr int id(Enum value) { return static_cast<int>(value); }
+constexpr int id(Enum value) {
+    return static_cast<int>(value);
+}
 
 val module_ids() {
     using attn::MaskKind, attn::Positional, attn::WeightsKind;
     val ids = val::object();
-    ids.set("INPUT", named({{"embeddings", kInEmbeddings}, {"wq", kInWq}, {"wk", kInWk}, {"wv", kInWv},
-                            {"wo", kInWo}, {"sourceEmbeddings", kInSourceEmbeddings}, {"bq", kInBq},
-                            {"bk", kInBk}, {"bv", kInBv}, {"bo", kInBo}}));
+    ids.set("INPUT", named({
+                         {"embeddings", kInEmbeddings},
+                         {"wq", kInWq},
+                         {"wk", kInWk},
+                         {"wv", kInWv},
+                         {"wo", kInWo},
+                         {"sourceEmbeddings", kInSourceEmbeddings},
+                         {"bq", kInBq},
+                         {"bk", kInBk},
+                         {"bv", kInBv},
+                         {"bo", kInBo},
+                     }));
     ids.set("BYTE_INPUT", named({{"customMask", kInCustomMask}, {"padding", kInPadding}}));
-    ids.set("MODEL_OUTPUT", named({{"x", kX}, {"q", kQ}, {"k", kK}, {"v", kV}, {"concat", kConcat},
-                                   {"output", kOutput}, {"wq", kWq}, {"wk", kWk}, {"wv", kWv}, {"wo", kWo},
-                                   {"mask", kMask}, {"xs", kXs}, {"embeddings", kEmbeddings},
-                                   {"positions", kPositions}, {"ropeAngles", kRopeAngles},
-                                   {"alibiSlopes", kAlibiSlopes}, {"bq", kBq}, {"bk", kBk}, {"bv", kBv},
-                                   {"bo", kBo}}));
-    ids.set("HEAD_OUTPUT", named({{"q", kHeadQ}, {"k", kHeadK}, {"v", kHeadV}, {"scores", kScores},
-                                  {"masked", kMasked}, {"weights", kWeights}, {"context", kContext},
-                                  {"rowMax", kRowMax}, {"rowSum", kRowSum}, {"entropy", kEntropy},
-                                  {"exps", kExps}, {"bias", kBias}, {"weightSum", kWeightSum},
-                                  {"laterWeight", kLaterWeight}}));
-    ids.set("TRACE_OUTPUT", named({{"tiles", kTraceTiles}, {"logits", kTraceLogits}, {"max", kTraceMax},
-                                   {"sum", kTraceSum}, {"rescale", kTraceRescale}, {"partial", kTracePartial},
-                                   {"context", kTraceContext}, {"output", kTraceOutput}}));
-    ids.set("DECODE_OUTPUT", named({{"kCache", kDecodeKCache}, {"vCache", kDecodeVCache},
-                                    {"weights", kDecodeWeights}, {"output", kDecodeOutput},
-                                    {"difference", kDecodeDifference}}));
-    ids.set("WEIGHTS_KIND", named({{"identity", id(WeightsKind::Identity)}, {"random", id(WeightsKind::Random)},
-                                   {"explicit", id(WeightsKind::Explicit)}}));
-    ids.set("MASK_KIND", named({{"none", id(MaskKind::None)}, {"causal", id(MaskKind::Causal)},
-                                {"window", id(MaskKind::Window)}, {"prefix", id(MaskKind::Prefix)},
-                                {"custom", id(MaskKind::Custom)}}));
-    ids.set("POSITIONAL", named({{"none", id(Positional::None)}, {"sinusoidal", id(Positional::Sinusoidal)},
-                                 {"rope", id(Positional::Rope)}}));
+    ids.set("MODEL_OUTPUT", named({
+                                {"x", kX},
+                                {"q", kQ},
+                                {"k", kK},
+                                {"v", kV},
+                                {"concat", kConcat},
+                                {"output", kOutput},
+                                {"wq", kWq},
+                                {"wk", kWk},
+                                {"wv", kWv},
+                                {"wo", kWo},
+                                {"mask", kMask},
+                                {"xs", kXs},
+                                {"embeddings", kEmbeddings},
+                                {"positions", kPositions},
+                                {"ropeAngles", kRopeAngles},
+                                {"alibiSlopes", kAlibiSlopes},
+                                {"bq", kBq},
+                                {"bk", kBk},
+                                {"bv", kBv},
+                                {"bo", kBo},
+                            }));
+    ids.set("HEAD_OUTPUT", named({
+                               {"q", kHeadQ},
+                               {"k", kHeadK},
+                               {"v", kHeadV},
+                               {"scores", kScores},
+                               {"masked", kMasked},
+                               {"weights", kWeights},
+                               {"context", kContext},
+                               {"rowMax", kRowMax},
+                               {"rowSum", kRowSum},
+                               {"entropy", kEntropy},
+                               {"exps", kExps},
+                               {"bias", kBias},
+                               {"weightSum", kWeightSum},
+                               {"laterWeight", kLaterWeight},
+                           }));
+    ids.set("TRACE_OUTPUT", named({
+                                {"tiles", kTraceTiles},
+                                {"logits", kTraceLogits},
+                                {"max", kTraceMax},
+                                {"sum", kTraceSum},
+                                {"rescale", kTraceRescale},
+                                {"partial", kTracePartial},
+                                {"context", kTraceContext},
+                                {"output", kTraceOutput},
+                            }));
+    ids.set("DECODE_OUTPUT", named({
+                                 {"kCache", kDecodeKCache},
+                                 {"vCache", kDecodeVCache},
+                                 {"weights", kDecodeWeights},
+                                 {"output", kDecodeOutput},
+                                 {"difference", kDecodeDifference},
+                             }));
+    ids.set("WEIGHTS_KIND", named({
+                                {"identity", id(WeightsKind::Identity)},
+                                {"random", id(WeightsKind::Random)},
+                                {"explicit", id(WeightsKind::Explicit)},
+                            }));
+    ids.set("MASK_KIND", named({
+                             {"none", id(MaskKind::None)},
+                             {"causal", id(MaskKind::Causal)},
+                             {"window", id(MaskKind::Window)},
+                             {"prefix", id(MaskKind::Prefix)},
+                             {"custom", id(MaskKind::Custom)},
+                         }));
+    ids.set("POSITIONAL", named({
+                              {"none", id(Positional::None)},
+                              {"sinusoidal", id(Positional::Sinusoidal)},
+                              {"rope", id(Positional::Rope)},
+                          }));
     ids.set("ROPE_PAIRING", named({{"adjacent", id(attn::RopePairing::Adjacent)}, {"half", id(attn::RopePairing::Half)}}));
-    ids.set("OPTION", named({{"anonymousTokens", kOptAnonymousTokens}, {"dModel", kOptDModel},
-                           {"heads", kOptHeads}, {"kvHeads", kOptKvHeads},
-                           {"hasEmbeddings", kOptHasEmbeddings}, {"weightsKind", kOptWeightsKind},
-                           {"seed", kOptSeed}, {"positional", kOptPositional}, {"cross", kOptCross},
-                           {"hasSourceEmbeddings", kOptHasSourceEmbeddings}, {"mask", kOptMask},
-                           {"window", kOptWindow}, {"prefix", kOptPrefix},
-                           {"hasCustomMask", kOptHasCustomMask}, {"hasPadding", kOptHasPadding},
-                           {"maskFill", kOptMaskFill}, {"maskBeforeScale", kOptMaskBeforeScale},
-                           {"scale", kOptScale}, {"temperature", kOptTemperature},
-                           {"naiveSoftmax", kOptNaiveSoftmax}, {"useReference", kOptUseReference},
-                           {"tokenCount", kOptTokenCount}, {"sourceTokenCount", kOptSourceTokenCount},
-                           {"longestToken", kOptLongestToken}, {"embeddingsRows", kOptEmbeddingsRows},
-                           {"embeddingsCols", kOptEmbeddingsCols},
-                           {"sourceEmbeddingsRows", kOptSourceEmbeddingsRows},
-                           {"sourceEmbeddingsCols", kOptSourceEmbeddingsCols}, {"wqRows", kOptWqRows},
-                           {"wqCols", kOptWqCols}, {"wkRows", kOptWkRows}, {"wkCols", kOptWkCols},
-                           {"wvRows", kOptWvRows}, {"wvCols", kOptWvCols}, {"woRows", kOptWoRows},
-                           {"woCols", kOptWoCols}, {"customMaskRows", kOptCustomMaskRows},
-                           {"customMaskCols", kOptCustomMaskCols}, {"paddingLength", kOptPaddingLength},
-                           {"outputOnly", kOptOutputOnly}, {"weightRowCount", kOptWeightRowCount},
-                           {"positionOffset", kOptPositionOffset}, {"alibi", kOptAlibi},
-                           {"trace", kOptTrace}, {"blockRows", kOptBlockRows}, {"blockKeys", kOptBlockKeys},
-                           {"decode", kOptDecode}, {"softmaxOver", kOptSoftmaxOver},
-                           {"bqLength", kOptBqLength}, {"bkLength", kOptBkLength}, {"bvLength", kOptBvLength},
-                           {"boLength", kOptBoLength}, {"ropePairing", kOptRopePairing},
-                           {"ropeTheta", kOptRopeTheta}}));
+    ids.set("OPTION", named({
+                          {"anonymousTokens", kOptAnonymousTokens},
+                          {"dModel", kOptDModel},
+                          {"heads", kOptHeads},
+                          {"kvHeads", kOptKvHeads},
+                          {"hasEmbeddings", kOptHasEmbeddings},
+                          {"weightsKind", kOptWeightsKind},
+                          {"seed", kOptSeed},
+                          {"positional", kOptPositional},
+                          {"cross", kOptCross},
+                          {"hasSourceEmbeddings", kOptHasSourceEmbeddings},
+                          {"mask", kOptMask},
+                          {"window", kOptWindow},
+                          {"prefix", kOptPrefix},
+                          {"hasCustomMask", kOptHasCustomMask},
+                          {"hasPadding", kOptHasPadding},
+                          {"maskFill", kOptMaskFill},
+                          {"maskBeforeScale", kOptMaskBeforeScale},
+                          {"scale", kOptScale},
+                          {"temperature", kOptTemperature},
+                          {"naiveSoftmax", kOptNaiveSoftmax},
+                          {"useReference", kOptUseReference},
+                          {"tokenCount", kOptTokenCount},
+                          {"sourceTokenCount", kOptSourceTokenCount},
+                          {"longestToken", kOptLongestToken},
+                          {"embeddingsRows", kOptEmbeddingsRows},
+                          {"embeddingsCols", kOptEmbeddingsCols},
+                          {"sourceEmbeddingsRows", kOptSourceEmbeddingsRows},
+                          {"sourceEmbeddingsCols", kOptSourceEmbeddingsCols},
+                          {"wqRows", kOptWqRows},
+                          {"wqCols", kOptWqCols},
+                          {"wkRows", kOptWkRows},
+                          {"wkCols", kOptWkCols},
+                          {"wvRows", kOptWvRows},
+                          {"wvCols", kOptWvCols},
+                          {"woRows", kOptWoRows},
+                          {"woCols", kOptWoCols},
+                          {"customMaskRows", kOptCustomMaskRows},
+                          {"customMaskCols", kOptCustomMaskCols},
+                          {"paddingLength", kOptPaddingLength},
+                          {"outputOnly", kOptOutputOnly},
+                          {"weightRowCount", kOptWeightRowCount},
+                          {"positionOffset", kOptPositionOffset},
+                          {"alibi", kOptAlibi},
+                          {"trace", kOptTrace},
+                          {"blockRows", kOptBlockRows},
+                          {"blockKeys", kOptBlockKeys},
+                          {"decode", kOptDecode},
+                          {"softmaxOver", kOptSoftmaxOver},
+                          {"bqLength", kOptBqLength},
+                          {"bkLength", kOptBkLength},
+                          {"bvLength", kOptBvLength},
+                          {"boLength", kOptBoLength},
+                          {"ropePairing", kOptRopePairing},
+                          {"ropeTheta", kOptRopeTheta},
+                      }));
     ids.set("OPTION_COUNT", static_cast<int>(kOptOptionCount));
     return ids;
 }

@@ -26,9 +26,11 @@
 
 namespace attn::model {
 
-enum class Architecture { Gpt2,
-                          Llama,
-                          Qwen2 };
+enum class Architecture {
+    Gpt2,
+    Llama,
+    Qwen2
+};
 
 // What config.json says, in the core's words (web/src/engine/model.js reads Hugging Face's names).
 struct ModelConfig {
@@ -54,17 +56,21 @@ inline constexpr int kMaxContext = 1 << 20;
 std::string validate(const ModelConfig& config);
 
 // The element type of a stored tensor, as safetensors names them.
-enum class DType { F32 = 0,
-                   F16 = 1,
-                   BF16 = 2 };
+enum class DType {
+    F32 = 0,
+    F16 = 1,
+    BF16 = 2
+};
 inline int bytes_of(DType d) {
     return d == DType::F32 ? 4 : 2;
 }
 
 // How a matrix's two dimensions map to a product y = x·W: GPT-2's Conv1D stores [in, out]; nn.Linear
 // and the embedding tables (used as the unembedding) store [out, in].
-enum class Layout { InOut,
-                    OutIn };
+enum class Layout {
+    InOut,
+    OutIn
+};
 
 // One tensor of the model, in its file's type. A right-hand side of products (`product`) is stored
 // in the micro-kernel's strips (model_gemm.hpp); other tensors in the file's row-major order, and

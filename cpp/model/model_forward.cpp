@@ -7,6 +7,7 @@
 #include "model/model.hpp"
 #include "model/model_gemm.hpp"
 #include "rotary.hpp"
+#include "row_softmax.hpp"
 
 #if ATTN_HAVE_SIMD
 #include "simd_packed_gemm.hpp"
@@ -90,15 +91,13 @@ void attention_head(const float* q, const float* k, const float* v, int T, int H
     for (int t = 0; t < T; ++t)
         for (int c = 0; c < HS; ++c) kt[std::size_t(c) * T + t] = k[std::size_t(t) * HS + c];
     kernels::gemm_auto(q, HS, kt.data(), T, a, T, T, HS, T);
-    // pass 4b: scaled, masked, softmax over the keys j ≤ i; the stable form (max subtracted)
+    // pass 4b: scaled, masked, softmax over the keys j ≤ i (row_softmax.hpp, the stable form)
     row_end.resize(T);
     for (int i = 0; i < T; ++i) {
         float* row = a + std::size_t(i) * T;
         const int visible = i + 1;
         kernels::scale_row(row, visible, scale);
-        const float max = kernels::row_max(row, visible);
-        const float sum = kernels::exp_shifted<true>(row, max, row, visible);
-        kernels::scale_row(row, visible, 1.0f / sum);
+        kernels::softmax_row(row, row, visible);
         std::fill(row + visible, row + T, 0.0f);
         row_end[i] = visible;
     }

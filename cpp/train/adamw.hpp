@@ -28,7 +28,13 @@ public:
     int steps() const { return t_; }
 
 private:
-    struct Slot { Matrix* parameter; const Matrix* gradient; Matrix* m; Matrix* v; bool decays; };
+    struct Slot {
+        Matrix* parameter;
+        const Matrix* gradient;
+        Matrix* m;
+        Matrix* v;
+        bool decays;
+    };
     AdamWSettings settings_;
     Parameters m_, v_;
     std::vector<Slot> slots_;

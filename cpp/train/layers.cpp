@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "row_softmax.hpp"
+
 #if ATTN_HAVE_SIMD
 #include "simd_packed_gemm.hpp"
 namespace kernels = attn::simd;
@@ -28,6 +30,7 @@ float* sized(std::vector<float>& buffer, std::size_t n) {
 }
 
 constexpr float kLayerNormEpsilon = 1e-5f;
+constexpr float kMinusInfinity = -std::numeric_limits<float>::infinity();
 
 }  // namespace
 
@@ -138,10 +141,6 @@ void scatter_head(const float* in, int b, int h, int T, int C, int HS, float* m)
     }
 }
 
-bool is_masked(const std::uint8_t* mask, int T, int i, int j) {
-    return mask ? mask[std::size_t(i) * T + j] != 0 : j > i;
-}
-
 }  // namespace
 
 void attention_forward(const float* q, const float* k, const float* v, float* attention,
@@ -164,24 +163,19 @@ void attention_forward(const float* q, const float* k, const float* v, float* at
             // pass 2: scores S = q_h·k_hᵀ
             transpose(kh, T, HS, HS, kt);
             kernels::gemm_auto(qh, HS, kt, T, a, T, T, HS, T);
-            // pass 3: ÷√d_k, mask, softmax by rows (weights exactly 0 where masked)
+            // pass 3: ÷√d_k, mask, softmax by rows (row_softmax.hpp: weights exactly 0 where
+            // masked). The scalar softmax in every build: the checkpoints depend on its bits.
             for (int i = 0; i < T; ++i) {
                 float* row = a + std::size_t(i) * T;
-                float max = -std::numeric_limits<float>::infinity();
-                for (int j = 0; j < T; ++j) {
-                    row[j] *= scale;
-                    if (!is_masked(mask, T, i, j)) max = std::max(max, row[j]);
+                if (mask) {  // masked keys −∞
+                    const std::uint8_t* m = mask + std::size_t(i) * T;
+                    for (int j = 0; j < T; ++j) row[j] = m[j] ? kMinusInfinity : row[j] * scale;
+                    softmax_row(row, row, T);
+                } else {  // causal: keys 0 … i only, the rest 0 (no pass over the masked half)
+                    for (int j = 0; j <= i; ++j) row[j] *= scale;
+                    softmax_row(row, row, i + 1);
+                    std::fill(row + i + 1, row + T, 0.0f);
                 }
-                if (max == -std::numeric_limits<float>::infinity()) {  // every key masked
-                    std::fill(row, row + T, 0.0f);
-                    continue;
-                }
-                float sum = 0.0f;
-                for (int j = 0; j < T; ++j) {
-                    row[j] = is_masked(mask, T, i, j) ? 0.0f : std::exp(row[j] - max);
-                    sum += row[j];
-                }
-                for (int j = 0; j < T; ++j) row[j] /= sum;
             }
             // pass 4: context_h = A·v_h, into the head's columns
             kernels::gemm_auto(a, T, vh, HS, ctx, HS, T, T, HS);
@@ -202,8 +196,8 @@ void attention_backward(const float* dcontext, const float* q, const float* k, c
     float* dqh = sized(s.dq, std::size_t(T) * HS);
     float* dkh = sized(s.dk, std::size_t(T) * HS);
     float* dvh = sized(s.dv, std::size_t(T) * HS);
-    float* at = sized(s.at, std::size_t(T) * T);   // Aᵀ, then dSᵀ
-    std::vector<float>& ds_buffer = s.v;            // dA, then dS (T×T)
+    float* at = sized(s.at, std::size_t(T) * T);  // Aᵀ, then dSᵀ
+    std::vector<float>& ds_buffer = s.v;          // dA, then dS (T×T)
     float* ds = sized(ds_buffer, std::size_t(T) * std::max(T, HS));
     for (int b = 0; b < B; ++b) {
         for (int h = 0; h < NH; ++h) {
@@ -242,16 +236,10 @@ float cross_entropy_forward(const float* logits, const int* targets, float* prob
     for (int r = 0; r < N; ++r) {
         const float* lr = logits + std::size_t(r) * V;
         float* pr = probs + std::size_t(r) * V;
-        const float max = *std::max_element(lr, lr + V);
-        float sum = 0.0f;
-        for (int c = 0; c < V; ++c) {
-            pr[c] = std::exp(lr[c] - max);
-            sum += pr[c];
-        }
-        for (int c = 0; c < V; ++c) pr[c] /= sum;
+        const RowSoftmax softmax = softmax_row(lr, pr, V);
         if (targets && targets[r] >= 0) {
             // −log p = log Σ e^(l − max) − (l_target − max): exact even where p underflows
-            total += std::log(sum) - (lr[targets[r]] - max);
+            total += std::log(softmax.sum) - (lr[targets[r]] - softmax.max);
             ++count;
         }
     }

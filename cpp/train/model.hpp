@@ -18,14 +18,18 @@
 
 namespace attn::train {
 
-enum class Positions { None, Sinusoidal, Learned };
+enum class Positions {
+    None,
+    Sinusoidal,
+    Learned
+};
 
 struct ModelConfig {
-    int V = 0;        // vocabulary size
-    int Tmax = 0;     // context length
-    int C = 0;        // d_model
-    int NH = 1;       // heads, dividing C
-    int L = 1;        // layers
+    int V = 0;     // vocabulary size
+    int Tmax = 0;  // context length
+    int C = 0;     // d_model
+    int NH = 1;    // heads, dividing C
+    int L = 1;     // layers
     bool mlp = false;
     bool layer_norm = false;
     Positions positions = Positions::Learned;
@@ -34,19 +38,19 @@ struct ModelConfig {
 
 // Vectors are 1×n matrices. A tensor the config does not use stays 0×0.
 struct LayerParameters {
-    Matrix ln1_g, ln1_b;   // (1, C)   when layer_norm
-    Matrix wq, wk, wv, wo; // (C, C)
-    Matrix ln2_g, ln2_b;   // (1, C)   when mlp and layer_norm
-    Matrix fc1_w, fc1_b;   // (C, 4C), (1, 4C) when mlp
-    Matrix fc2_w, fc2_b;   // (4C, C), (1, C)  when mlp
+    Matrix ln1_g, ln1_b;    // (1, C)   when layer_norm
+    Matrix wq, wk, wv, wo;  // (C, C)
+    Matrix ln2_g, ln2_b;    // (1, C)   when mlp and layer_norm
+    Matrix fc1_w, fc1_b;    // (C, 4C), (1, 4C) when mlp
+    Matrix fc2_w, fc2_b;    // (4C, C), (1, C)  when mlp
 };
 
 struct Parameters {
-    Matrix wte;            // (V, C)
-    Matrix wpe;            // (Tmax, C) when positions are learned
+    Matrix wte;  // (V, C)
+    Matrix wpe;  // (Tmax, C) when positions are learned
     std::vector<LayerParameters> layers;
-    Matrix lnf_g, lnf_b;   // (1, C)   when layer_norm
-    Matrix unembed;        // (C, V)
+    Matrix lnf_g, lnf_b;  // (1, C)   when layer_norm
+    Matrix unembed;       // (C, V)
 };
 
 // One tensor of the model by its public name ("wte", "layers.0.wq", "lnf.g"…). `decays`: AdamW's
@@ -87,7 +91,7 @@ void initialise(const ModelConfig& config, std::uint32_t seed, Parameters& param
 
 // What the forward pass keeps for the backward pass and for display, per layer.
 struct LayerActivations {
-    Matrix h1;                     // (N, C)  what MHA sees: LN₁(x) or x
+    Matrix h1;  // (N, C)  what MHA sees: LN₁(x) or x
     std::vector<float> ln1_mean, ln1_rstd;
     Matrix q, k, v;                // (N, C)
     std::vector<float> attention;  // (B, NH, T, T) softmax weights, 0 where masked
@@ -95,20 +99,20 @@ struct LayerActivations {
     Matrix mid;                    // (N, C)  x + context·W_O
     Matrix h2;                     // (N, C)  LN₂(mid) or mid            (mlp)
     std::vector<float> ln2_mean, ln2_rstd;
-    Matrix fc1;                    // (N, 4C) before gelu                 (mlp)
-    Matrix gelu;                   // (N, 4C)                             (mlp)
-    Matrix out;                    // (N, C)  the layer's output, the next layer's x
+    Matrix fc1;   // (N, 4C) before gelu                 (mlp)
+    Matrix gelu;  // (N, 4C)                             (mlp)
+    Matrix out;   // (N, C)  the layer's output, the next layer's x
 };
 
 struct Activations {
     int B = 0, T = 0;
-    Matrix x0;                     // (N, C)  embeddings with positions
-    Matrix sinusoid;               // (T, C)  the sinusoidal table, when positions are sinusoidal
+    Matrix x0;        // (N, C)  embeddings with positions
+    Matrix sinusoid;  // (T, C)  the sinusoidal table, when positions are sinusoidal
     std::vector<LayerActivations> layers;
-    Matrix hf;                     // (N, C)  LN_f(x) or x
+    Matrix hf;  // (N, C)  LN_f(x) or x
     std::vector<float> lnf_mean, lnf_rstd;
-    Matrix logits;                 // (N, V)
-    Matrix probs;                  // (N, V)  softmax(logits)
+    Matrix logits;  // (N, V)
+    Matrix probs;   // (N, V)  softmax(logits)
     // scratch of the passes, kept so that a step at the same size allocates nothing
     std::vector<float> scratch;
     AttentionScratch attention_scratch;

@@ -21,7 +21,9 @@ std::vector<std::string> utf8_characters(const std::string& text) {
     std::vector<std::string> out;
     for (std::size_t i = 0; i < text.size();) {
         const unsigned char lead = static_cast<unsigned char>(text[i]);
-        const std::size_t length = lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
+        const std::size_t length = lead < 0x80 ? 1 : lead < 0xe0 ? 2
+                                                 : lead < 0xf0   ? 3
+                                                                 : 4;
         out.push_back(text.substr(i, length));
         i += length;
     }

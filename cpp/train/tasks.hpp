@@ -15,7 +15,13 @@
 
 namespace attn::train {
 
-enum class Task { Previous, Induction, Reverse, Sort, Text };
+enum class Task {
+    Previous,
+    Induction,
+    Reverse,
+    Sort,
+    Text
+};
 
 std::optional<Task> task_named(const std::string& name);
 const char* task_name(Task task);

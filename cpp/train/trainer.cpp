@@ -49,21 +49,40 @@ TrainerConfig default_config(Task task) {
     c.seed = 1;
     switch (task) {
         case Task::Previous:
-            c.context_length = 12; c.d_model = 16; c.heads = 1; c.layers = 1;
-            c.learning_rate = 1e-2; c.batch_size = 16;
+            c.context_length = 12;
+            c.d_model = 16;
+            c.heads = 1;
+            c.layers = 1;
+            c.learning_rate = 1e-2;
+            c.batch_size = 16;
             break;
         case Task::Induction:
-            c.context_length = 24; c.d_model = 32; c.heads = 2; c.layers = 2;
-            c.learning_rate = 1e-2; c.batch_size = 32;
+            c.context_length = 24;
+            c.d_model = 32;
+            c.heads = 2;
+            c.layers = 2;
+            c.learning_rate = 1e-2;
+            c.batch_size = 32;
             break;
         case Task::Reverse:
         case Task::Sort:
-            c.context_length = 11; c.d_model = 32; c.heads = 4; c.layers = 2;
-            c.layer_norm = true; c.learning_rate = 3e-3; c.batch_size = 32;
+            c.context_length = 11;
+            c.d_model = 32;
+            c.heads = 4;
+            c.layers = 2;
+            c.layer_norm = true;
+            c.learning_rate = 3e-3;
+            c.batch_size = 32;
             break;
         case Task::Text:
-            c.context_length = 32; c.d_model = 48; c.heads = 4; c.layers = 2; c.mlp = true;
-            c.layer_norm = true; c.learning_rate = 3e-3; c.batch_size = 16;
+            c.context_length = 32;
+            c.d_model = 48;
+            c.heads = 4;
+            c.layers = 2;
+            c.mlp = true;
+            c.layer_norm = true;
+            c.learning_rate = 3e-3;
+            c.batch_size = 16;
             break;
     }
     return c;

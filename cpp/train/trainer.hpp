@@ -13,8 +13,8 @@ namespace attn::train {
 
 struct TrainerConfig {
     Task task = Task::Induction;
-    std::vector<std::string> vocab;    // token id i is vocab[i]
-    int context_length = 0;            // Tmax
+    std::vector<std::string> vocab;  // token id i is vocab[i]
+    int context_length = 0;          // Tmax
     int d_model = 0;
     int heads = 1;
     int layers = 1;
@@ -72,7 +72,7 @@ std::string validate(const TrainerConfig& config);
 
 struct Evaluation {
     float loss = 0;
-    float accuracy = 0;   // fraction of targets whose most likely token is right
+    float accuracy = 0;  // fraction of targets whose most likely token is right
 };
 
 class Trainer {

@@ -45,8 +45,8 @@ inline bool masked(const attn::Config& c, int i, int j) {
     if (!c.padding.empty() && c.padding[j]) return true;
     switch (c.mask) {
         case attn::MaskKind::None: return false;
-        case attn::MaskKind::Causal: return j > i;                          // the future
-        case attn::MaskKind::Window: return j > i || i - j >= c.window;     // future, or too far back
+        case attn::MaskKind::Causal: return j > i;                       // the future
+        case attn::MaskKind::Window: return j > i || i - j >= c.window;  // future, or too far back
         case attn::MaskKind::Prefix: return j > i && !(i < c.prefix && j < c.prefix);
         case attn::MaskKind::Custom: {
             const int Tk = c.cross ? int(c.source_tokens.size()) : int(c.tokens.size());
@@ -196,7 +196,9 @@ inline Forward forward(const attn::Config& c, const attn::Problem& p) {
     return f;
 }
 
-inline Forward forward(const attn::Config& c) { return forward(c, attn::resolve(c)); }
+inline Forward forward(const attn::Config& c) {
+    return forward(c, attn::resolve(c));
+}
 
 // The project's tolerance: |a − ref| ≤ 1e-5 · max(1, |ref|) — relative for values above 1,
 // absolute 1e-5 below, where the values shown on screen have three decimals. Infinities must

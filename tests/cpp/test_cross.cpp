@@ -14,7 +14,7 @@ namespace {
 
 attn::Config translation() {
     attn::Config c;
-    c.tokens = {"我", "爱", "你"};                 // target: queries
+    c.tokens = {"我", "爱", "你"};  // target: queries
     c.cross = true;
     c.source_tokens = {"I", "love", "you", "."};  // source: keys and values
     c.C = 8;
@@ -48,7 +48,7 @@ TEST_CASE("cross-attention is target x source", "[cross]") {
     CHECK(ref64::worst(r.output, f.output) <= 1.0);
 }
 
-TEST_CASE("padding in cross-attention masks source tokens; causal applies only when asked", "[cross][mask]") {
+TEST_CASE("padding in cross-attention masks source tokens, and causal applies only when asked", "[cross][mask]") {
     attn::Config c = translation();
     c.padding = {0, 0, 0, 1};  // the "." is padding
     attn::Result r;

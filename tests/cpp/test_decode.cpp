@@ -23,10 +23,11 @@ attn::Config sized(int T, int C, int NH, int KVH = 0) {
 }  // namespace
 
 TEST_CASE("incremental rows equal the full causal rows (MHA, GQA, MQA)", "[decode][heads]") {
-    const auto [T, C, NH, KVH] = GENERATE(table<int, int, int, int>({
-        {1, 4, 1, 0}, {7, 5, 5, 0},                  // multi-head
-        {9, 12, 6, 2}, {12, 24, 4, 2},               // grouped-query
-        {7, 12, 3, 1}, {30, 16, 4, 1}}));            // multi-query
+    const auto [T, C, NH, KVH] = GENERATE(table<int, int, int, int>({{1, 4, 1, 0}, {7, 5, 5, 0},  // multi-head
+                                                                     {9, 12, 6, 2},
+                                                                     {12, 24, 4, 2},  // grouped-query
+                                                                     {7, 12, 3, 1},
+                                                                     {30, 16, 4, 1}}));  // multi-query
     const auto positional = GENERATE(attn::Positional::None, attn::Positional::Sinusoidal, attn::Positional::Rope);
     const bool alibi = GENERATE(false, true);
     CAPTURE(T, C, NH, KVH, alibi);

@@ -23,7 +23,10 @@ attn::Config sized(int T, int C, int NH, int KVH = 0) {
     return c;
 }
 
-struct Tile { int head, row0, rows, key0, keys; bool skipped; };
+struct Tile {
+    int head, row0, rows, key0, keys;
+    bool skipped;
+};
 
 std::vector<Tile> tiles_of(const attn::FlashTrace& t) {
     std::vector<Tile> tiles;
@@ -77,7 +80,8 @@ void replay(const attn::Config& c, const attn::FlashTrace& trace) {
             double m64 = -inf, l64 = 0.0;
             for (int j = 0; j < tile.key0 + tile.keys; ++j) m64 = std::max(m64, logits[j] / c.temperature);
             if (c.naive_softmax) m64 = 0.0;  // the naive form never shifts
-            if (m64 > -inf) for (int j = 0; j < tile.key0 + tile.keys; ++j) l64 += std::exp(logits[j] / c.temperature - m64);
+            if (m64 > -inf)
+                for (int j = 0; j < tile.key0 + tile.keys; ++j) l64 += std::exp(logits[j] / c.temperature - m64);
             CHECK(ref64::close(m, m64));
             CHECK(ref64::close(l, l64));
             l_last[i] = l;
@@ -141,10 +145,21 @@ TEST_CASE("replaying the trace gives the output, and every (m, l) matches float6
 
 TEST_CASE("the trace follows every option of the forward-only path", "[flash][rope][alibi]") {
     attn::Config c = sized(13, 10, 5);
-    SECTION("RoPE and ALiBi") { c.positional = attn::Positional::Rope; c.alibi = true; }
-    SECTION("temperature and a finite fill") { c.temperature = 0.5f; c.mask_fill = -1e9f; }
-    SECTION("padding") { c.padding.assign(13, 0); c.padding[3] = c.padding[4] = 1; }
-    SECTION("naive softmax") { c.naive_softmax = true; }
+    SECTION("RoPE and ALiBi") {
+        c.positional = attn::Positional::Rope;
+        c.alibi = true;
+    }
+    SECTION("temperature and a finite fill") {
+        c.temperature = 0.5f;
+        c.mask_fill = -1e9f;
+    }
+    SECTION("padding") {
+        c.padding.assign(13, 0);
+        c.padding[3] = c.padding[4] = 1;
+    }
+    SECTION("naive softmax") {
+        c.naive_softmax = true;
+    }
     attn::FlashTrace trace;
     REQUIRE(attn::trace_output_only(c, 3, 4, trace).empty());
     replay(c, trace);

@@ -1,5 +1,5 @@
 // The SIMD building blocks on their own: the vectorised exp against float64 over its whole range
-// (overflow, underflow through denormals, ±∞, NaN), and the packed and cache-blocked matrix
+// (overflow, underflow through denormals, ±∞, NaN), the row softmax (scalar and SIMD), and the packed and cache-blocked matrix
 // products against a float64 product for shapes that cross strip, row-block and panel edges.
 #include <catch2/catch.hpp>
 
@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "row_softmax.hpp"
 #include "simd_packed_gemm.hpp"
 
 namespace {
@@ -69,9 +70,9 @@ TEST_CASE("the vectorised exp matches float64 to 2 ulp over the float32 range", 
     CHECK(exp_of(-std::numeric_limits<float>::infinity()) == 0.0f);
     CHECK(std::isinf(exp_of(std::numeric_limits<float>::infinity())));
     CHECK(std::isnan(exp_of(std::numeric_limits<float>::quiet_NaN())));
-    CHECK(std::isfinite(exp_of(88.72f)));   // e^88.72 ≈ 3.4e38 is still a float
+    CHECK(std::isfinite(exp_of(88.72f)));  // e^88.72 ≈ 3.4e38 is still a float
     CHECK(std::isinf(exp_of(88.73f)));
-    CHECK(exp_of(-103.0f) > 0.0f);          // a denormal, as std::exp gives
+    CHECK(exp_of(-103.0f) > 0.0f);  // a denormal, as std::exp gives
 }
 
 TEST_CASE("the softmax's exp (x <= 0) is as exact, and flushes only below float32's normals", "[kernels][softmax]") {
@@ -116,11 +117,63 @@ TEST_CASE("exp_shifted sums what it writes, tails included", "[kernels][softmax]
     }
 }
 
+TEST_CASE("softmax_row, scalar and SIMD, matches float64 and gives masked keys and masked rows 0", "[kernels][softmax][mask]") {
+    constexpr float kMinusInfinity = -std::numeric_limits<float>::infinity();
+    for (int n : {1, 3, W, W + 1, 4 * W + 3, 37}) {
+        std::vector<float> z = random_values(n, 11);
+        for (float& x : z) x *= 20.0f;
+        for (int j = 1; j < n; j += 3) z[j] = kMinusInfinity;  // every third key masked, never the first
+        for (bool naive : {false, true}) {
+            INFO("n = " << n << ", naive = " << naive);
+            // float64: e^(z − shift) / Σ over the visible keys (the shift is done in float32)
+            float max = kMinusInfinity;
+            for (float x : z) max = std::max(max, x);
+            const float shift = naive ? 0.0f : max;
+            double sum = 0.0;
+            for (float x : z) sum += std::exp(double(x - shift));
+            for (bool simd : {false, true}) {
+                std::vector<float> weights = z, exps(n);  // in place for the SIMD variant
+                const attn::SoftmaxOptions options{.naive = naive, .exps = exps.data()};
+                const attn::RowSoftmax got = simd ? attn::simd::softmax_row(weights.data(), weights.data(), n, options)
+                                                  : attn::softmax_row(z.data(), weights.data(), n, options);
+                CHECK(got.max == max);
+                CHECK(std::fabs(got.sum - sum) <= 1e-6 * sum);
+                for (int j = 0; j < n; ++j) {
+                    const double e = std::exp(double(z[j] - shift));
+                    CHECK(std::fabs(exps[j] - e) <= 3e-7 * e);
+                    CHECK(std::fabs(weights[j] - e / sum) <= 1e-6);
+                    if (z[j] == kMinusInfinity) CHECK(weights[j] == 0.0f);
+                }
+            }
+        }
+    }
+    // Every key masked with −∞: zeros (not 0/0 = NaN), max −∞, sum 0.
+    for (bool simd : {false, true}) {
+        const std::vector<float> z(7, kMinusInfinity);
+        std::vector<float> weights(7, 1.0f), exps(7, 1.0f);
+        const attn::RowSoftmax got = simd ? attn::simd::softmax_row(z.data(), weights.data(), 7, {.exps = exps.data()})
+                                          : attn::softmax_row(z.data(), weights.data(), 7, {.exps = exps.data()});
+        CHECK(got.max == kMinusInfinity);
+        CHECK(got.sum == 0.0f);
+        CHECK(weights == std::vector<float>(7, 0.0f));
+        CHECK(exps == std::vector<float>(7, 0.0f));
+    }
+}
+
 TEST_CASE("packed, blocked and auto matrix products match float64 across edges", "[kernels][simd]") {
-    struct Shape { int M, K, N; };
+    struct Shape {
+        int M, K, N;
+    };
     // strips of 2W columns, row blocks of 64, panels of 256×256: odd sizes on both sides of each
-    const Shape shapes[] = {{1, 1, 1}, {3, 5, 7}, {4, 8, 2 * W}, {37, 29, 45}, {65, 300, 270},
-                            {130, 257, 513}, {64, 128, 128}};
+    const Shape shapes[] = {
+        {1, 1, 1},
+        {3, 5, 7},
+        {4, 8, 2 * W},
+        {37, 29, 45},
+        {65, 300, 270},
+        {130, 257, 513},
+        {64, 128, 128},
+    };
     for (const Shape s : shapes) {
         for (bool accumulate : {false, true}) {
             INFO("M=" << s.M << " K=" << s.K << " N=" << s.N << " accumulate=" << accumulate);

@@ -60,7 +60,7 @@ TEST_CASE("numbers in messages are quoted as given", "[limits]") {
     CHECK(attn::validate(c) == "embeddings[1][0] = 1000001 is too large (the limit is \u00b11000000)");
 }
 
-TEST_CASE("window and prefix take any whole number; past T they mean every earlier key", "[limits]") {
+TEST_CASE("window and prefix take any whole number, and past T they mean every earlier key", "[limits]") {
     attn::Config c = worked_example_config();
     attn::Result wide, plain;
     c.mask = attn::MaskKind::Prefix;
@@ -188,8 +188,8 @@ TEST_CASE("the estimate covers what the trace and the decode keep", "[limits][fl
     s.decode = true;
     attn::DecodeResult d;
     REQUIRE(attn::decode_incremental(c, d).empty());
-    const double decoded = floats(d.weights) + double(d.k_cache.data.size() + d.v_cache.data.size() +
-                                                      d.output.data.size() + d.difference.size()) +
+    const double decoded = floats(d.weights) + double(d.k_cache.data.size() + d.v_cache.data.size()) +
+                           double(d.output.data.size() + d.difference.size()) +
                            2.0 * (d.madds_cached.size() + d.madds_uncached.size());
     CHECK(attn::bytes_needed(s) - full >= 2 * 4 * decoded);
 }

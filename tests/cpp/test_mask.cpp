@@ -94,8 +94,8 @@ TEST_CASE("a fill value of -1e9 gives future tokens a weight of zero in float32"
     c.mask_fill = -1e9f;
     attn::Result r;
     REQUIRE(attn::compute(c, r).empty());
-    CHECK(r.heads[0].masked(1, 2) < -9e8f);      // a finite, very negative logit
-    CHECK(r.heads[0].weights(1, 2) == 0.0f);     // e^(−1e9) underflows to 0
+    CHECK(r.heads[0].masked(1, 2) < -9e8f);   // a finite, very negative logit
+    CHECK(r.heads[0].weights(1, 2) == 0.0f);  // e^(−1e9) underflows to 0
     CHECK_THAT(r.heads[0].weights(1, 0), WithinAbs(0.423, 0.0005));
 }
 

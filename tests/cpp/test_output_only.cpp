@@ -67,7 +67,20 @@ TEST_CASE("forward-only equals the full pass for shapes across tile edges", "[ou
 }
 
 TEST_CASE("forward-only equals the full pass for every mask and softmax option", "[output-only][mask]") {
-    struct Case { const char* name; attn::MaskKind mask; float fill; bool before; float tau; int KVH; bool cross; bool pad; bool scale = true; bool naive = false; bool rope = false; bool alibi = false; };
+    struct Case {
+        const char* name;
+        attn::MaskKind mask;
+        float fill;
+        bool before;
+        float tau;
+        int KVH;
+        bool cross;
+        bool pad;
+        bool scale = true;
+        bool naive = false;
+        bool rope = false;
+        bool alibi = false;
+    };
     const float inf = std::numeric_limits<float>::infinity();
     const Case k = GENERATE_COPY(values<Case>({
         {"window 40", attn::MaskKind::Window, -inf, false, 1.0f, 0, false, false},
@@ -106,7 +119,8 @@ TEST_CASE("forward-only equals the full pass for every mask and softmax option",
     c.position_offset = k.rope ? 5 : 0;
     c.alibi = k.alibi;
     c.cross = k.cross;
-    if (k.cross) for (int t = 0; t < 170; ++t) c.source_tokens.push_back("s" + std::to_string(t));
+    if (k.cross)
+        for (int t = 0; t < 170; ++t) c.source_tokens.push_back("s" + std::to_string(t));
     const int Tk = k.cross ? 170 : 200;
     if (k.mask == attn::MaskKind::Custom) {
         for (int n = 0; n < 200 * Tk; ++n) c.custom_mask.push_back((n * 7 + 3) % 5 == 0);

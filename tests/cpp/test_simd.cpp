@@ -34,8 +34,16 @@ void require_matches_float64(const attn::Result& r, const ref64::Forward& f) {
 
 TEST_CASE("SIMD and scalar reference both match float64 for odd shapes", "[simd]") {
     const int T = GENERATE(1, 7, 33);
-    const auto [C, NH] = GENERATE(table<int, int>({{5, 1}, {5, 5}, {12, 1}, {12, 3}, {12, 12},
-                                                   {64, 1}, {64, 4}, {64, 16}}));
+    const auto [C, NH] = GENERATE(table<int, int>({
+        {5, 1},
+        {5, 5},
+        {12, 1},
+        {12, 3},
+        {12, 12},
+        {64, 1},
+        {64, 4},
+        {64, 16},
+    }));
     const auto mask = GENERATE(attn::MaskKind::Causal, attn::MaskKind::None);
     CAPTURE(T, C, NH, mask == attn::MaskKind::Causal ? "causal" : "none");
 
@@ -62,7 +70,16 @@ TEST_CASE("SIMD and scalar reference both match float64 for odd shapes", "[simd]
 
 TEST_CASE("SIMD and scalar reference match float64 for every mask and softmax option", "[simd][mask][softmax]") {
     // One row per feature combination; shapes stay odd so every tail is exercised.
-    struct Case { const char* name; attn::MaskKind mask; float fill; bool before; float tau; int KVH; bool cross; bool pad; };
+    struct Case {
+        const char* name;
+        attn::MaskKind mask;
+        float fill;
+        bool before;
+        float tau;
+        int KVH;
+        bool cross;
+        bool pad;
+    };
     const float inf = std::numeric_limits<float>::infinity();
     const Case c = GENERATE_COPY(values<Case>({
         {"window 3", attn::MaskKind::Window, -inf, false, 1.0f, 0, false, false},
@@ -89,7 +106,8 @@ TEST_CASE("SIMD and scalar reference match float64 for every mask and softmax op
     config.mask_before_scale = c.before;
     config.temperature = c.tau;
     config.cross = c.cross;
-    if (c.cross) for (int t = 0; t < 7; ++t) config.source_tokens.push_back("s" + std::to_string(t));
+    if (c.cross)
+        for (int t = 0; t < 7; ++t) config.source_tokens.push_back("s" + std::to_string(t));
     const int Tk = c.cross ? 7 : 9;
     if (c.mask == attn::MaskKind::Custom) {
         for (int n = 0; n < 9 * Tk; ++n) config.custom_mask.push_back((n * 7 + 3) % 5 == 0);

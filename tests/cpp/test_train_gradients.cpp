@@ -97,8 +97,9 @@ TEST_CASE("a row whose keys are all masked gets zero weights and zero gradients,
     const int T = 3, C = 4, NH = 2;
     std::vector<float> q(T * C), k(T * C), v(T * C), attention(NH * T * T), context(T * C);
     attn::train::Random random(3);
-    for (auto* m : {&q, &k, &v}) for (float& x : *m) x = random.uniform(1.0f);
-    const std::uint8_t mask[T * T] = {1, 1, 1,   // row 0 sees nothing
+    for (auto* m : {&q, &k, &v})
+        for (float& x : *m) x = random.uniform(1.0f);
+    const std::uint8_t mask[T * T] = {1, 1, 1,  // row 0 sees nothing
                                       0, 1, 1,
                                       0, 0, 0};
     attn::train::AttentionScratch scratch;
@@ -108,6 +109,7 @@ TEST_CASE("a row whose keys are all masked gets zero weights and zero gradients,
     std::vector<float> dcontext(T * C, 1.0f), dq(T * C), dk(T * C), dv(T * C);
     attn::train::attention_backward(dcontext.data(), q.data(), k.data(), v.data(), attention.data(), dq.data(), dk.data(),
                                     dv.data(), 1, T, C, NH, scratch);
-    for (const auto* m : {&dq, &dk, &dv}) for (float x : *m) CHECK(std::isfinite(x));
+    for (const auto* m : {&dq, &dk, &dv})
+        for (float x : *m) CHECK(std::isfinite(x));
     for (int c = 0; c < C; ++c) CHECK(dq[c] == 0.0f);
 }

@@ -22,8 +22,12 @@ void* operator new(std::size_t size) {
     if (void* p = std::malloc(size ? size : 1)) return p;
     throw std::bad_alloc();
 }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p) noexcept {
+    std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+    std::free(p);
+}
 
 namespace {
 
@@ -95,9 +99,16 @@ TEST_CASE("the same seed trains the same model", "[train]") {
 
 TEST_CASE("the default tasks learn", "[train]") {
     // Steps within which each default reaches its accuracy (native, seed 1: a few seconds in all).
-    const struct { Task task; int steps; float accuracy; } cases[] = {
-        {Task::Previous, 600, 0.95f}, {Task::Induction, 1500, 0.95f}, {Task::Reverse, 300, 0.95f},
-        {Task::Sort, 300, 0.95f}};
+    const struct {
+        Task task;
+        int steps;
+        float accuracy;
+    } cases[] = {
+        {Task::Previous, 600, 0.95f},
+        {Task::Induction, 1500, 0.95f},
+        {Task::Reverse, 300, 0.95f},
+        {Task::Sort, 300, 0.95f},
+    };
     for (const auto& c : cases) {
         INFO(task_name(c.task));
         Trainer trainer(default_config(c.task));

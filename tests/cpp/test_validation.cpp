@@ -13,7 +13,9 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-std::string problem_with(const attn::Config& config) { return attn::validate(config); }
+std::string problem_with(const attn::Config& config) {
+    return attn::validate(config);
+}
 
 }  // namespace
 

@@ -56,7 +56,7 @@ TEST_CASE("pinned bits of seed 0 weights and of the embedding of attention", "[w
     const attn::Matrix x = attn::token_embeddings({"attention"}, 3);
     CHECK(bits(wq(0, 0)) == 0x3EC44150u);  // 0.383310795
     CHECK(bits(wo(3, 3)) == 0xBDBE6810u);  // -0.092971921
-    CHECK(bits(x(0, 2)) == 0x3ECF4748u);    // 0.404840708
+    CHECK(bits(x(0, 2)) == 0x3ECF4748u);   // 0.404840708
 }
 
 TEST_CASE("resolve borrows the inputs it is given and makes the others", "[weights]") {

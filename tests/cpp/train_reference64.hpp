@@ -28,7 +28,8 @@ inline double at(const attn::Matrix& m, std::size_t index) {
 
 inline Mat of(const attn::Matrix& m) {
     Mat out(m.rows, std::vector<double>(m.cols));
-    for (int r = 0; r < m.rows; ++r) for (int c = 0; c < m.cols; ++c) out[r][c] = at(m, std::size_t(r) * m.cols + c);
+    for (int r = 0; r < m.rows; ++r)
+        for (int c = 0; c < m.cols; ++c) out[r][c] = at(m, std::size_t(r) * m.cols + c);
     return out;
 }
 
@@ -54,7 +55,8 @@ inline Mat layer_norm(const Mat& x, const attn::Matrix& g, const attn::Matrix& b
 }
 
 inline void add(Mat& a, const Mat& b) {
-    for (std::size_t r = 0; r < a.size(); ++r) for (std::size_t c = 0; c < a[r].size(); ++c) a[r][c] += b[r][c];
+    for (std::size_t r = 0; r < a.size(); ++r)
+        for (std::size_t c = 0; c < a[r].size(); ++c) a[r][c] += b[r][c];
 }
 
 // The mean loss over the targets that are not −1, for one batch of sequences.
@@ -106,7 +108,8 @@ inline double loss(const attn::train::ModelConfig& config, attn::train::Paramete
                         row[c] = 0.5 * z * (1 + std::tanh(std::sqrt(2 / M_PI) * (z + 0.044715 * z * z * z)));
                     }
                 Mat out = product(f, of(w.fc2_w));
-                for (auto& row : out) for (std::size_t c = 0; c < row.size(); ++c) row[c] += at(w.fc2_b, c);
+                for (auto& row : out)
+                    for (std::size_t c = 0; c < row.size(); ++c) row[c] += at(w.fc2_b, c);
                 add(x, out);
             }
         }
