@@ -14,10 +14,13 @@ const SIZES = [
 ];
 const SAMPLES = Number(process.argv[2] ?? 5);
 
-const flops = (T, C) => 8 * T * C * C + 4 * T * T * C;  // projections, scores, weighted sum, output
+const flops = (T, C) => 8 * T * C * C + 4 * T * T * C; // projections, scores, weighted sum, output
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const config = (T, C, NH) => ({
-  tokens: Array.from({ length: T }, (_, t) => `tok${t}`), dModel: C, heads: NH, seed: 1,
+  tokens: Array.from({ length: T }, (_, t) => `tok${t}`),
+  dModel: C,
+  heads: NH,
+  seed: 1,
 });
 
 const engines = { simd: await createAttention({ build: 'simd' }), scalar: await createAttention({ build: 'scalar' }) };
@@ -26,7 +29,9 @@ console.log(`wasm SIMD path: ${engines.simd.info.simdPath}; samples per size: ${
 const nativeBinary = fileURLToPath(new URL('../build/native/bench_native', import.meta.url));
 const native = new Map(
   execFileSync(nativeBinary, [String(SAMPLES), ...SIZES.map((s) => s.join(','))], { encoding: 'utf8' })
-    .trim().split('\n').map((line) => JSON.parse(line))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
     .filter((row) => row.mode === 'full')
     .map((row) => [`${row.T},${row.C},${row.NH}`, row]),
 );
@@ -35,7 +40,7 @@ const native = new Map(
 // calls (a single sub-millisecond call is mostly timer and JIT noise).
 function callsPerSample(engine, cfg) {
   // Warm-up first: Embind's glue and our facade need a few dozen calls before V8 optimises them.
-  for (const start = performance.now(); performance.now() - start < 300;) engine.compute(cfg);
+  for (const start = performance.now(); performance.now() - start < 300; ) engine.compute(cfg);
   let calls = 1;
   for (;;) {
     const start = performance.now();

@@ -28,22 +28,28 @@ await page.goto(`${baseUrl(server)}index.html`);
 await page.waitForSelector('td[data-matrix="output"]');
 await page.evaluate(() => {
   window.__latency = [];
-  document.addEventListener('input', (event) => {
-    const start = event.timeStamp;
-    requestAnimationFrame(() => setTimeout(() => window.__latency.push(performance.now() - start)));
-  }, { capture: true });
+  document.addEventListener(
+    'input',
+    (event) => {
+      const start = event.timeStamp;
+      requestAnimationFrame(() => setTimeout(() => window.__latency.push(performance.now() - start)));
+    },
+    { capture: true },
+  );
 });
 
 console.log(`input change → next painted frame, median of ${REPEAT} (Chromium ${browser.version()}, headless)`);
 const rows = [];
 for (const T of SIZES) {
   const sentences = [0, 1].map((variant) => Array.from({ length: T }, (_, t) => `w${(t * 7 + variant) % 50}`).join(' '));
-  await page.evaluate(() => { window.__latency = []; });
+  await page.evaluate(() => {
+    window.__latency = [];
+  });
   for (let n = 0; n < REPEAT + 2; ++n) {
     await page.fill('#sentence', sentences[n % 2]);
     await page.waitForFunction((count) => window.__latency.length >= count, n + 1);
   }
-  const samples = (await page.evaluate(() => window.__latency)).slice(2);  // the first two warm up
+  const samples = (await page.evaluate(() => window.__latency)).slice(2); // the first two warm up
   rows.push({ T, 'median ms': median(samples).toFixed(1), 'min ms': Math.min(...samples).toFixed(1), 'max ms': Math.max(...samples).toFixed(1) });
 }
 console.table(rows);

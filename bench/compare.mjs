@@ -26,9 +26,19 @@ const { values: args } = parseArgs({
   },
 });
 const SAMPLES = Math.max(1, Number.parseInt(args.samples, 10) || 7);
-const ALL_SIZES = [[6, 3, 1], [64, 64, 4], [256, 256, 8], [1024, 512, 8], [2048, 768, 12]];
+const ALL_SIZES = [
+  [6, 3, 1],
+  [64, 64, 4],
+  [256, 256, 8],
+  [1024, 512, 8],
+  [2048, 768, 12],
+];
 // --sizes small | all | a list of T,C,NH separated by spaces, e.g. --sizes "256,256,8 1024,512,8"
-const listed = args.sizes.trim().split(/\s+/).map((s) => s.split(',').map(Number)).filter((s) => s.length === 3 && s.every((n) => n > 0));
+const listed = args.sizes
+  .trim()
+  .split(/\s+/)
+  .map((s) => s.split(',').map(Number))
+  .filter((s) => s.length === 3 && s.every((n) => n > 0));
 const SIZES = args.sizes === 'small' ? ALL_SIZES.slice(0, 3) : listed.length ? listed : ALL_SIZES;
 
 // Sampling policy. A sample times `reps` back-to-back calls, enough to last MIN_SAMPLE_MS, and
@@ -81,16 +91,23 @@ const fwdNote = forwardOnly ? '' : ' [outputOnly missing: full path]';
 const CONTENDERS = [
   { id: 'simdFwd', label: `ours wasm SIMD, forward-only${fwdNote}`, make: (i) => ours.create(i, { build: 'simd', outputOnly: forwardOnly }) },
   {
-    id: 'simdFwdInto', label: 'ours wasm SIMD, forward-only into a reused array', make: (i) => ours.create(i, { build: 'simd', outputOnly: true, reuseOutput: true }),
+    id: 'simdFwdInto',
+    label: 'ours wasm SIMD, forward-only into a reused array',
+    make: (i) => ours.create(i, { build: 'simd', outputOnly: true, reuseOutput: true }),
     skip: () => (forwardOnly ? null : 'this facade has no forward-only path'),
   },
   {
-    id: 'simdFull', label: 'ours wasm SIMD, full intermediates', make: (i) => ours.create(i, { build: 'simd', outputOnly: false }),
-    skip: ({ T }) => (T > maxTokens ? `T = ${T} is over the full path's limit of ${maxTokens} tokens (it keeps NH·T² floats per intermediate)` : null),
+    id: 'simdFull',
+    label: 'ours wasm SIMD, full intermediates',
+    make: (i) => ours.create(i, { build: 'simd', outputOnly: false }),
+    skip: ({ T }) =>
+      T > maxTokens ? `T = ${T} is over the full path's limit of ${maxTokens} tokens (it keeps NH·T² floats per intermediate)` : null,
   },
   { id: 'scalarFwd', label: `ours wasm scalar, forward-only${fwdNote}`, make: (i) => ours.create(i, { build: 'scalar', outputOnly: forwardOnly }) },
   {
-    id: 'scalarFull', label: 'ours wasm scalar, full intermediates', make: (i) => ours.create(i, { build: 'scalar', outputOnly: false }),
+    id: 'scalarFull',
+    label: 'ours wasm scalar, full intermediates',
+    make: (i) => ours.create(i, { build: 'scalar', outputOnly: false }),
     skip: ({ T }) => (T > SCALAR_FULL_MAX_T ? `timed only up to T = ${SCALAR_FULL_MAX_T}, to keep the run short` : null),
   },
   { id: 'ortGraph', label: 'onnxruntime-web, standard ONNX ops', peer: peers.ortGraph },
@@ -118,7 +135,10 @@ async function measureSize([T, C, NH]) {
     const row = { spec, times: [] };
     rows.push(row);
     const reason = spec.peer?.loadError ? `could not load: ${spec.peer.loadError}` : spec.skip?.(inputs);
-    if (reason) { row.skipped = reason; continue; }
+    if (reason) {
+      row.skipped = reason;
+      continue;
+    }
     try {
       row.c = await (spec.peer ? spec.peer.create(inputs) : spec.make(inputs));
     } catch (error) {
@@ -211,10 +231,17 @@ function printSize(result) {
   if (result.reference !== byId.simdFwd.spec.label) console.log(`  errors against: ${result.reference ?? 'nothing (no reference ran)'}`);
   const fwd = byId.simdFwd?.ms;
   const full = byId.simdFull?.ms;
-  const lines = rows.filter((r) => r.ms !== undefined).map((r) => [
-    r.spec.label, `${r.times.length}×${r.reps}`, fmtMs(r.ms), fmtRate(r.gflops),
-    fmt(fwd / r.ms, 3), fmt(full / r.ms, 3), fmtErr(r.error),
-  ]);
+  const lines = rows
+    .filter((r) => r.ms !== undefined)
+    .map((r) => [
+      r.spec.label,
+      `${r.times.length}×${r.reps}`,
+      fmtMs(r.ms),
+      fmtRate(r.gflops),
+      fmt(fwd / r.ms, 3),
+      fmt(full / r.ms, 3),
+      fmtErr(r.error),
+    ]);
   console.log(table(['contender', 'samples×calls', 'median', 'GFLOP/s', 'ours fwd ÷ this', 'ours full ÷ this', 'max rel err'], lines));
   for (const r of rows) {
     if (r.skipped) console.log(`  skipped ${r.spec.label}: ${r.skipped}`);
@@ -230,23 +257,38 @@ function fastestPeer(result) {
 function printTargets(results) {
   const at = (T, C, NH) => results.find((r) => r.T === T && r.C === C && r.NH === NH);
   console.log('\nIssue 6 targets (figures only) — target | measured');
-  for (const [T, C, NH] of [[256, 256, 8], [1024, 512, 8], [2048, 768, 12]]) {
+  for (const [T, C, NH] of [
+    [256, 256, 8],
+    [1024, 512, 8],
+    [2048, 768, 12],
+  ]) {
     const r = at(T, C, NH);
-    if (!r) { console.log(`  our full forward ≤ 0.5 × fastest peer at (${T}, ${C}, ${NH}) | not run (--sizes small)`); continue; }
+    if (!r) {
+      console.log(`  our full forward ≤ 0.5 × fastest peer at (${T}, ${C}, ${NH}) | not run (--sizes small)`);
+      continue;
+    }
     const peer = fastestPeer(r);
     const ratio = (id) => {
       const ms = r.byId[id]?.ms;
       return ms === undefined || !peer ? 'not measured' : `${(ms / peer.ms).toFixed(3)} × (${fmtMs(ms)} vs ${fmtMs(peer.ms)})`;
     };
-    console.log(`  our full forward ≤ 0.5 × fastest peer (${peer?.spec.label ?? 'none'}) at (${T}, ${C}, ${NH}) | full intermediates: ${ratio('simdFull')}; forward-only: ${ratio('simdFwd')}; into a reused array: ${ratio('simdFwdInto')}`);
+    console.log(
+      `  our full forward ≤ 0.5 × fastest peer (${peer?.spec.label ?? 'none'}) at (${T}, ${C}, ${NH}) | full intermediates: ${ratio('simdFull')}; forward-only: ${ratio('simdFwd')}; into a reused array: ${ratio('simdFwdInto')}`,
+    );
   }
   const mid = at(1024, 512, 8);
-  console.log(`  ≥ 30 GFLOP/s in wasm at (1024, 512, 8) | ${mid ? `forward-only ${fmtRate(mid.byId.simdFwd?.gflops)}, full intermediates ${fmtRate(mid.byId.simdFull?.gflops)} GFLOP/s` : 'not run (--sizes small)'}`);
+  console.log(
+    `  ≥ 30 GFLOP/s in wasm at (1024, 512, 8) | ${mid ? `forward-only ${fmtRate(mid.byId.simdFwd?.gflops)}, full intermediates ${fmtRate(mid.byId.simdFull?.gflops)} GFLOP/s` : 'not run (--sizes small)'}`,
+  );
   const tiny = at(6, 3, 1);
-  console.log(`  ≤ 10 µs per call at (6, 3, 1), every intermediate handed to JS | ${tiny?.byId.simdFull?.ms !== undefined ? `${(tiny.byId.simdFull.ms * 1000).toFixed(2)} µs` : 'not measured'}`);
+  console.log(
+    `  ≤ 10 µs per call at (6, 3, 1), every intermediate handed to JS | ${tiny?.byId.simdFull?.ms !== undefined ? `${(tiny.byId.simdFull.ms * 1000).toFixed(2)} µs` : 'not measured'}`,
+  );
   const small = at(256, 256, 8);
   const speedup = (a, b) => (a?.ms !== undefined && b?.ms !== undefined ? `${(a.ms / b.ms).toFixed(2)} ×` : 'not measured');
-  console.log(`  wasm SIMD ≥ 3 × wasm scalar at (256, 256, 8) | forward-only ${speedup(small?.byId.scalarFwd, small?.byId.simdFwd)}, full intermediates ${speedup(small?.byId.scalarFull, small?.byId.simdFull)}`);
+  console.log(
+    `  wasm SIMD ≥ 3 × wasm scalar at (256, 256, 8) | forward-only ${speedup(small?.byId.scalarFwd, small?.byId.simdFwd)}, full intermediates ${speedup(small?.byId.scalarFull, small?.byId.simdFull)}`,
+  );
 }
 
 // Our native build, in its own process after the wasm contenders: the same sizes, its own inputs
@@ -269,10 +311,21 @@ function printNative() {
   const lines = [];
   for (const text of out.trim().split('\n')) {
     let row;
-    try { row = JSON.parse(text); } catch { console.log(`  ${text}`); continue; }
+    try {
+      row = JSON.parse(text);
+    } catch {
+      console.log(`  ${text}`);
+      continue;
+    }
     const { T, C, NH, medianMs, ...rest } = row;
-    lines.push([`(${T}, ${C}, ${NH})`, fmtMs(medianMs), fmtRate(forwardFlops(T, C) / (medianMs * 1e6)),
-      Object.entries(rest).map(([k, v]) => `${k}=${v}`).join(' ')]);
+    lines.push([
+      `(${T}, ${C}, ${NH})`,
+      fmtMs(medianMs),
+      fmtRate(forwardFlops(T, C) / (medianMs * 1e6)),
+      Object.entries(rest)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' '),
+    ]);
   }
   if (lines.length) console.log(table(['(T, C, NH)', 'median', 'GFLOP/s', 'details'], lines));
 }
@@ -299,13 +352,26 @@ function printFloors(results) {
     const r = sizes.find((s) => s.T === k.T && s.C === k.C && s.NH === k.NH);
     const peer = fastestPeer(r);
     const oursOverPeer = r.byId.simdFwd?.ms !== undefined && peer ? r.byId.simdFwd.ms / peer.ms : NaN;
-    lines.push([`(${k.T}, ${k.C}, ${k.NH})`, fmtMs(k.forwardMs), fmtMs(k.projectionsMs), fmtMs(k.attentionMs), fmtMs(k.expMs),
-      fmtMs(k.floorMs), `${fmtMs(k.ceilingMs)} @ ${fmtRate(k.ceilingGflops)}`, fmt(k.floorMs / k.forwardMs, 3),
-      fmt((k.floorMs / k.forwardMs) * oursOverPeer, 3), fmt((k.ceilingMs / k.forwardMs) * oursOverPeer, 3)]);
+    lines.push([
+      `(${k.T}, ${k.C}, ${k.NH})`,
+      fmtMs(k.forwardMs),
+      fmtMs(k.projectionsMs),
+      fmtMs(k.attentionMs),
+      fmtMs(k.expMs),
+      fmtMs(k.floorMs),
+      `${fmtMs(k.ceilingMs)} @ ${fmtRate(k.ceilingGflops)}`,
+      fmt(k.floorMs / k.forwardMs, 3),
+      fmt((k.floorMs / k.forwardMs) * oursOverPeer, 3),
+      fmt((k.ceilingMs / k.forwardMs) * oursOverPeer, 3),
+    ]);
   }
-  console.log(table(['(T, C, NH)', 'our fwd', 'projections', 'attention', 'exp', 'floor', 'ceiling @ GFLOP/s',
-    'floor ÷ ours', 'floor ÷ peer', 'ceiling ÷ peer'], lines));
-  console.log('  floor: the forward\'s kernels alone at full speed; ceiling: its FLOPs (causal pairs only) at the');
+  console.log(
+    table(
+      ['(T, C, NH)', 'our fwd', 'projections', 'attention', 'exp', 'floor', 'ceiling @ GFLOP/s', 'floor ÷ ours', 'floor ÷ peer', 'ceiling ÷ peer'],
+      lines,
+    ),
+  );
+  console.log("  floor: the forward's kernels alone at full speed; ceiling: its FLOPs (causal pairs only) at the");
   console.log('  multiply-add rate, plus the exps. "÷ peer": × (ours ÷ fastest peer) above; a target of 0.5 × the');
   console.log('  fastest peer is out of reach for this build where floor ÷ peer > 0.5.');
 }
@@ -314,9 +380,15 @@ function printFloors(results) {
 
 const load = os.loadavg()[0];
 console.log('Causal multi-head attention forward: Q,K,V = X·W_Q,K,V; per head softmax(QKᵀ/√d_k + causal mask)·V; Y = concat·W_O');
-console.log(`FLOPs per forward = 8·T·C² + 4·T²·C. ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}; one thread.`);
-console.log(`Ours: ${simdEngine.info.simdPath}; forward-only path: ${forwardOnly ? 'engine.compute(config, { outputOnly: true })' : 'NOT AVAILABLE in this build (the full path is timed under both names)'}.`);
-console.log(`Peers: onnxruntime-web ${ort.ortVersion ?? `(${ort.loadError})`} (wasm EP, numThreads 1); tfjs-backend-wasm ${peers.tfjs.tfjsVersion ?? '(missing)'} (${tfjsSimd}, 1 thread).`);
+console.log(
+  `FLOPs per forward = 8·T·C² + 4·T²·C. ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}; one thread.`,
+);
+console.log(
+  `Ours: ${simdEngine.info.simdPath}; forward-only path: ${forwardOnly ? 'engine.compute(config, { outputOnly: true })' : 'NOT AVAILABLE in this build (the full path is timed under both names)'}.`,
+);
+console.log(
+  `Peers: onnxruntime-web ${ort.ortVersion ?? `(${ort.loadError})`} (wasm EP, numThreads 1); tfjs-backend-wasm ${peers.tfjs.tfjsVersion ?? '(missing)'} (${tfjsSimd}, 1 thread).`,
+);
 console.log(`Median of up to ${SAMPLES} round-robin samples after warm-up; max rel err = max |a − b| / max(1, |b|) against ours (wasm SIMD).`);
 console.log(`Load average at start: ${load.toFixed(2)}${load > 0.5 ? ' — other processes are running: figures are noisy' : ''}.`);
 

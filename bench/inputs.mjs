@@ -18,7 +18,10 @@ export function makeInputs(T, C, NH, seed = 1234) {
   const next = seededRandom(seed ^ (T * 73856093) ^ (C * 19349663) ^ (NH * 83492791));
   const w = 1 / Math.sqrt(C);
   return {
-    T, C, NH, HS: C / NH,
+    T,
+    C,
+    NH,
+    HS: C / NH,
     x: uniformMatrix(T, C, 1, next),
     wq: uniformMatrix(C, C, w, next),
     wk: uniformMatrix(C, C, w, next),

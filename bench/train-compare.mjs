@@ -21,13 +21,18 @@ const argument = (name, fallback) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const scale = argument('--scale', 1);  // fewer rounds for a quick look: --scale 0.2
+const scale = argument('--scale', 1); // fewer rounds for a quick look: --scale 0.2
 
 // Rounds × steps per round: the induction default long enough for its loss to fall (about step
 // 500), the larger model for a stable median.
 const MODELS = [
   { label: 'induction default', config: { task: 'induction' }, rounds: 12, steps: 80 },
-  { label: 'C = 64, 4 heads, 2 layers, MLP, T = 64, batch 32', config: { task: 'induction', dModel: 64, heads: 4, layers: 2, mlp: true, layerNorm: true, contextLength: 64, batchSize: 32 }, rounds: 8, steps: 10 },
+  {
+    label: 'C = 64, 4 heads, 2 layers, MLP, T = 64, batch 32',
+    config: { task: 'induction', dModel: 64, heads: 4, layers: 2, mlp: true, layerNorm: true, contextLength: 64, batchSize: 32 },
+    rounds: 8,
+    steps: 10,
+  },
 ];
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -37,16 +42,22 @@ function inductionBatches(V, T, B, seed) {
   const random = seededRandom(seed);
   const below = (n) => Math.floor(random() * n);
   return () => {
-    const inputs = new Int32Array(B * T), targets = new Int32Array(B * T).fill(-1);
+    const inputs = new Int32Array(B * T),
+      targets = new Int32Array(B * T).fill(-1);
     for (let b = 0; b < B; ++b) {
-      const n = 3 + below(T / 2 - 2), filler = T - 2 * n, row = b * T;
+      const n = 3 + below(T / 2 - 2),
+        filler = T - 2 * n,
+        row = b * T;
       for (let t = 0; t < filler; ++t) inputs[row + t] = below(V);
       const segment = [];
       while (segment.length < n) {
         const token = below(V);
         if (n > V || !segment.includes(token)) segment.push(token);
       }
-      segment.forEach((token, k) => { inputs[row + filler + k] = token; inputs[row + filler + n + k] = token; });
+      segment.forEach((token, k) => {
+        inputs[row + filler + k] = token;
+        inputs[row + filler + n + k] = token;
+      });
       for (let t = filler + n; t + 1 < T; ++t) targets[row + t] = inputs[row + t + 1];
     }
     return { inputs, targets };
@@ -67,9 +78,15 @@ async function useBackend(name) {
 // The same model in TensorFlow.js, from our initial parameters.
 function tfjsTrainer(config, parameters) {
   const { vocab, contextLength: T, dModel: C, heads: NH, layers: L, mlp, layerNorm, learningRate, batchSize: B } = config;
-  const V = vocab.length, HS = C / NH;
-  const vars = Object.fromEntries(Object.entries(parameters).map(([name, m]) => [name, tf.variable(tf.tensor2d(m.data, [m.rows, m.cols]), true, name)]));
-  const mask = tf.tensor2d(Array.from({ length: T * T }, (_, n) => (n % T > Math.floor(n / T) ? -1e9 : 0)), [T, T]);
+  const V = vocab.length,
+    HS = C / NH;
+  const vars = Object.fromEntries(
+    Object.entries(parameters).map(([name, m]) => [name, tf.variable(tf.tensor2d(m.data, [m.rows, m.cols]), true, name)]),
+  );
+  const mask = tf.tensor2d(
+    Array.from({ length: T * T }, (_, n) => (n % T > Math.floor(n / T) ? -1e9 : 0)),
+    [T, T],
+  );
   const norm = (x, g, b) => {
     const { mean, variance } = tf.moments(x, 1, true);
     return tf.add(tf.mul(tf.div(tf.sub(x, mean), tf.sqrt(tf.add(variance, 1e-5))), vars[g]), vars[b]);
@@ -93,8 +110,26 @@ function tfjsTrainer(config, parameters) {
       }
     }
     const logits = tf.matMul(layerNorm ? norm(x, 'lnf.g', 'lnf.b') : x, vars.unembed);
-    const scored = tf.tensor1d(Array.from(targets, (t) => (t >= 0 ? 1 : 0)), 'float32');
-    const picked = tf.sum(tf.mul(tf.logSoftmax(logits), tf.cast(tf.oneHot(tf.tensor1d(Array.from(targets, (t) => Math.max(t, 0)), 'int32'), V), 'float32')), 1);
+    const scored = tf.tensor1d(
+      Array.from(targets, (t) => (t >= 0 ? 1 : 0)),
+      'float32',
+    );
+    const picked = tf.sum(
+      tf.mul(
+        tf.logSoftmax(logits),
+        tf.cast(
+          tf.oneHot(
+            tf.tensor1d(
+              Array.from(targets, (t) => Math.max(t, 0)),
+              'int32',
+            ),
+            V,
+          ),
+          'float32',
+        ),
+      ),
+      1,
+    );
     return tf.div(tf.neg(tf.sum(tf.mul(picked, scored))), tf.sum(scored));
   };
   return {
@@ -116,7 +151,8 @@ const engine = await createAttention({ build: 'simd' });
 console.log(`training steps per second, wasm SIMD (ours) against TensorFlow.js ${tf.version_core}, interleaved rounds, medians per round`);
 const rows = [];
 for (const { label, config, rounds, steps } of MODELS) {
-  const ROUNDS = Math.max(2, Math.round(rounds * scale)), STEPS_PER_ROUND = steps;
+  const ROUNDS = Math.max(2, Math.round(rounds * scale)),
+    STEPS_PER_ROUND = steps;
   for (const backend of ['wasm', 'cpu']) {
     await useBackend(backend);
     const ours = engine.createTrainer(config);
@@ -124,14 +160,16 @@ for (const { label, config, rounds, steps } of MODELS) {
     const next = inductionBatches(ours.config.vocab.length, ours.config.contextLength, ours.config.batchSize, 7);
     let ok = true;
     try {
-      theirs.step(next());  // warm-up (and the check that the backend has every kernel)
+      theirs.step(next()); // warm-up (and the check that the backend has every kernel)
     } catch (error) {
       console.log(`${label}: TensorFlow.js ${backend} backend cannot train it (${error.message.split('\n')[0]})`);
       ok = false;
     }
     if (ok) {
       ours.step(1);
-      const oursMs = [], theirsMs = [], curve = [];
+      const oursMs = [],
+        theirsMs = [],
+        curve = [];
       for (let round = 0; round < ROUNDS; ++round) {
         let start = performance.now();
         const { loss: oursLoss } = ours.step(STEPS_PER_ROUND);
@@ -144,15 +182,19 @@ for (const { label, config, rounds, steps } of MODELS) {
       }
       console.log(`\n${label}, TensorFlow.js ${backend} backend: loss curves`);
       console.table(curve);
-      const ourMedian = median(oursMs), theirMedian = median(theirsMs);
+      const ourMedian = median(oursMs),
+        theirMedian = median(theirsMs);
       rows.push({
-        model: label, 'tfjs backend': backend, 'ours steps/s': (1000 / ourMedian).toFixed(1),
-        'tfjs steps/s': (1000 / theirMedian).toFixed(1), 'ours ÷ tfjs': (theirMedian / ourMedian).toFixed(2),
+        model: label,
+        'tfjs backend': backend,
+        'ours steps/s': (1000 / ourMedian).toFixed(1),
+        'tfjs steps/s': (1000 / theirMedian).toFixed(1),
+        'ours ÷ tfjs': (theirMedian / ourMedian).toFixed(2),
       });
     }
     theirs.dispose();
     ours.dispose();
-    if (ok && backend === 'wasm') break;  // the cpu backend only where wasm cannot train the model
+    if (ok && backend === 'wasm') break; // the cpu backend only where wasm cannot train the model
   }
 }
 console.log();

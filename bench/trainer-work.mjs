@@ -18,7 +18,10 @@ const CONFIGS = [
   { task: 'previous', contextLength: 32, dModel: 128, heads: 128, layers: 1, batchSize: 32 },
 ];
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const label = (c) => Object.entries(c).map(([k, v]) => `${k}=${v}`).join(' ');
+const label = (c) =>
+  Object.entries(c)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
 
 for (const build of ['simd', 'scalar']) {
   const engine = await createAttention({ build });
@@ -34,7 +37,7 @@ for (const build of ['simd', 'scalar']) {
     const estimate = trainer.stepSeconds;
     // As many steps per sample as take about 0.2 s by the estimate (at least one).
     const steps = Math.max(1, Math.min(1000, Math.round(0.2 / estimate)));
-    trainer.step(steps);  // warm-up: buffers sized, JIT settled
+    trainer.step(steps); // warm-up: buffers sized, JIT settled
     const times = [];
     for (let s = 0; s < SAMPLES; ++s) {
       const start = performance.now();
@@ -42,7 +45,9 @@ for (const build of ['simd', 'scalar']) {
       times.push((performance.now() - start) / 1000 / steps);
     }
     const measured = median(times);
-    console.log(`  ${label(config)}: ${(measured * 1000).toFixed(2)} ms / ${(estimate * 1000).toFixed(2)} ms estimated = ${(measured / estimate).toFixed(2)}`);
+    console.log(
+      `  ${label(config)}: ${(measured * 1000).toFixed(2)} ms / ${(estimate * 1000).toFixed(2)} ms estimated = ${(measured / estimate).toFixed(2)}`,
+    );
     trainer.dispose();
   }
 }

@@ -5,8 +5,9 @@ shopt -s globstar  # cpp/**/ reaches every folder of the core
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs
 
-echo "== lint (biome.jsonc) =="
+echo "== lint and JavaScript format (biome.jsonc) =="
 npx biome lint
+npx biome format
 echo "== C++ format (.clang-format) =="
 clang-format --dry-run -Werror cpp/**/*.[ch]pp tests/cpp/**/*.[ch]pp bench/*.cpp
 echo "== Catch2, native =="

@@ -152,11 +152,13 @@ export async function buildSingleFile({
     for (const name of await readdir(path.join(work, 'assets'))) {
       assets.set(`./assets/${name}`, await readFile(path.join(work, 'assets', name), 'utf8'));
     }
-    const single = withSingleFilePolicy(inlineHtml(html, (ref) => {
-      const text = assets.get(ref.startsWith('./') ? ref : `./${ref}`);
-      if (text === undefined) throw new Error(`single file: ${ref} is not in the build`);
-      return text;
-    }));
+    const single = withSingleFilePolicy(
+      inlineHtml(html, (ref) => {
+        const text = assets.get(ref.startsWith('./') ? ref : `./${ref}`);
+        if (text === undefined) throw new Error(`single file: ${ref} is not in the build`);
+        return text;
+      }),
+    );
     await mkdir(outDir, { recursive: true });
     const file = path.join(outDir, fileName);
     await writeFile(file, single);

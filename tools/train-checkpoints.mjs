@@ -28,6 +28,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const text = await trainCheckpoint(engine, task);
     const { evaluation } = JSON.parse(text);
     await writeFile(new URL(`${task}.json`, OUT), text);
-    console.log(`${task}: ${(text.length / 1024).toFixed(1)} KB, accuracy ${(100 * evaluation.accuracy).toFixed(1)} %, loss ${evaluation.loss.toFixed(3)}`);
+    console.log(
+      `${task}: ${(text.length / 1024).toFixed(1)} KB, accuracy ${(100 * evaluation.accuracy).toFixed(1)} %, loss ${evaluation.loss.toFixed(3)}`,
+    );
   }
 }

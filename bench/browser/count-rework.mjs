@@ -16,7 +16,8 @@ const server = await serveStatic(dist);
 const browser = await launchChromium();
 const base = `${baseUrl(server)}index.html`;
 const tokens = Array.from({ length: 32 }, (_, i) => `t${i + 1}`).join('+');
-const frames = (page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 50)))));
+const frames = (page) =>
+  page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 50)))));
 const idle = (page) => page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 2000 })));
 
 async function open(hash, init = null) {

@@ -35,7 +35,12 @@ async function recordChanges(act, wait) {
   const out = [];
   const observer = new MutationObserver((list) => {
     for (const m of list) {
-      const what = m.type === 'attributes' ? `attribute ${m.attributeName}` : m.type === 'childList' ? `children +${m.addedNodes.length} −${m.removedNodes.length}` : 'text';
+      const what =
+        m.type === 'attributes'
+          ? `attribute ${m.attributeName}`
+          : m.type === 'childList'
+            ? `children +${m.addedNodes.length} −${m.removedNodes.length}`
+            : 'text';
       out.push(`${what}  ${where(m.target)}`);
     }
   });

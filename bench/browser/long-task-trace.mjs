@@ -5,13 +5,7 @@
 // Read the names from a build without minifying (`npx vite build --minify false`).
 // Tasks longer than this are explained (TRACE_MS=20 shows the ones that are near the limit too).
 const MIN_MS = Number(process.env.TRACE_MS ?? 50);
-const CATEGORIES = [
-  'toplevel',
-  'devtools.timeline',
-  'disabled-by-default-devtools.timeline',
-  'v8',
-  'disabled-by-default-v8.gc',
-].join(',');
+const CATEGORIES = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'disabled-by-default-v8.gc'].join(',');
 
 export async function startTrace(page) {
   const cdp = await page.context().newCDPSession(page);
@@ -38,7 +32,10 @@ const label = (e) => {
     return before === undefined ? e.name : `${e.name} ${mb(before)} → ${mb(after ?? 0)} MB`;
   }
   const d = e.args?.data ?? {};
-  if (d.functionName !== undefined || d.url) return `${e.name} ${d.functionName || '(anon)'} ${String(d.url ?? '').split('/').pop()}:${d.lineNumber ?? ''}`;
+  if (d.functionName !== undefined || d.url)
+    return `${e.name} ${d.functionName || '(anon)'} ${String(d.url ?? '')
+      .split('/')
+      .pop()}:${d.lineNumber ?? ''}`;
   if (d.type) return `${e.name} ${d.type}`;
   return e.name;
 };
@@ -47,7 +44,9 @@ const label = (e) => {
 function explain(events, profile) {
   const mainTid = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')?.tid;
   const pid = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')?.pid;
-  const mine = events.filter((e) => e.tid === mainTid && e.pid === pid && e.ph === 'X' && e.dur !== undefined).sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  const mine = events
+    .filter((e) => e.tid === mainTid && e.pid === pid && e.ph === 'X' && e.dur !== undefined)
+    .sort((a, b) => a.ts - b.ts || b.dur - a.dur);
   const tasks = mine.filter((e) => e.name === 'RunTask' && e.dur > MIN_MS * 1000);
   // CPU samples with their times (µs, the trace's clock) and leaf function.
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -69,7 +68,10 @@ function explain(events, profile) {
     for (const e of inside) {
       const depth = depthOf(e);
       // GC phases: deeper (which phase of a collection took the time).
-      if (depth <= 2 || (process.env.TRACE_GC && e.name.startsWith('V8.GC') && depth <= 5)) lines.push(`    ${'  '.repeat(depth)}${(e.dur / 1000).toFixed(1).padStart(6)} (${((e.tdur ?? 0) / 1000).toFixed(1).padStart(5)})  ${label(e)}`);
+      if (depth <= 2 || (process.env.TRACE_GC && e.name.startsWith('V8.GC') && depth <= 5))
+        lines.push(
+          `    ${'  '.repeat(depth)}${(e.dur / 1000).toFixed(1).padStart(6)} (${((e.tdur ?? 0) / 1000).toFixed(1).padStart(5)})  ${label(e)}`,
+        );
     }
     const self = new Map();
     for (const s of samples) if (s.t >= task.ts && s.t <= end) self.set(s.key, (self.get(s.key) ?? 0) + 0.2);

@@ -45,19 +45,22 @@ const figures = await page.evaluate(async (samples) => {
   const fourCells = [...four.querySelectorAll('td')];
   const number = (i, k) => (Math.sin(i * 37 + k) * 0.999).toFixed(3).replace('-', '−'); // new texts each sample
   // Every entry's text and background colour changed.
-  const recolour = (tds, i) => tds.forEach((td, k) => {
-    td.firstChild.data = number(i, k);
-    td.style.backgroundColor = `hsl(${(i * 7 + k * 11) % 360} 60% 85%)`;
-  });
+  const recolour = (tds, i) =>
+    tds.forEach((td, k) => {
+      td.firstChild.data = number(i, k);
+      td.style.backgroundColor = `hsl(${(i * 7 + k * 11) % 360} 60% 85%)`;
+    });
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
   async function work(change) {
     const times = [];
     for (let i = 0; i < samples; i += 1) {
       await frame();
-      const rendered = new Promise((resolve) => requestAnimationFrame(() => {
-        const start = performance.now();
-        setTimeout(() => resolve(performance.now() - start), 0);
-      }));
+      const rendered = new Promise((resolve) =>
+        requestAnimationFrame(() => {
+          const start = performance.now();
+          setTimeout(() => resolve(performance.now() - start), 0);
+        }),
+      );
       const t0 = performance.now();
       change(i);
       void document.documentElement.getBoundingClientRect().height;
@@ -92,8 +95,14 @@ const figures = await page.evaluate(async (samples) => {
     speed.push(performance.now() - t0);
   }
   return {
-    'table, 1 number': await work((i) => { cells[0].firstChild.data = number(i, 0); }),
-    'table, 36 numbers': await work((i) => cells.forEach((td, k) => { td.firstChild.data = number(i, k); })),
+    'table, 1 number': await work((i) => {
+      cells[0].firstChild.data = number(i, 0);
+    }),
+    'table, 36 numbers': await work((i) =>
+      cells.forEach((td, k) => {
+        td.firstChild.data = number(i, k);
+      }),
+    ),
     'table, 36 + colour': await work((i) => recolour(cells, i)),
     '4 tables, 144 + colour': await work((i) => recolour(fourCells, i)),
     'canvas, 1 024 (drawing only)': drawing,

@@ -13,7 +13,12 @@ const sentence = Array.from({ length: 32 }, (_, k) => `w${k}`).join(' ');
 const hash = `#s=${encodeURIComponent(sentence)}&d=16&h=4`;
 const servers = await Promise.all(dists.map((folder) => serveStatic(folder)));
 const browser = await launchChromium();
-console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs; ${turns} turns of ${repeat} changes`);
+console.log(
+  `load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} on ${os.cpus().length} CPUs; ${turns} turns of ${repeat} changes`,
+);
 const samples = dists.map(() => ({ first: [], update: [] }));
 for (let turn = 0; turn < turns; turn += 1) {
   for (const [k, server] of servers.entries()) {
@@ -42,7 +47,9 @@ for (let turn = 0; turn < turns; turn += 1) {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 for (const [k, folder] of dists.entries()) {
   const { first, update } = samples[k];
-  console.log(`${folder}: first drawing median ${median(first).toFixed(1)} ms (${first.length}); each change median ${median(update).toFixed(1)} ms (${update.length} draws)`);
+  console.log(
+    `${folder}: first drawing median ${median(first).toFixed(1)} ms (${first.length}); each change median ${median(update).toFixed(1)} ms (${update.length} draws)`,
+  );
 }
 await browser.close();
 for (const server of servers) server.close();

@@ -75,8 +75,10 @@ const UNTRACED = process.env.UNTRACED === '1';
 const LIGHT = process.env.TRACE === 'light';
 // GC=1 also records V8's garbage collection on the main thread ("gc": its share of "busy").
 const GC = process.env.GC === '1';
-const CATEGORIES = (LIGHT ? 'toplevel,blink.user_timing'
-  : `devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing${process.env.DUMP ? ',disabled-by-default-devtools.timeline.stack' : ''}`) +
+const CATEGORIES =
+  (LIGHT
+    ? 'toplevel,blink.user_timing'
+    : `devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing${process.env.DUMP ? ',disabled-by-default-devtools.timeline.stack' : ''}`) +
   (GC ? ',disabled-by-default-v8.gc' : '') +
   // CATEGORIES=<a,b>: more of Chromium's trace categories, for DUMP (e.g. blink,cc,v8).
   (process.env.CATEGORIES ? `,${process.env.CATEGORIES}` : '');
@@ -92,7 +94,15 @@ const IDLE = new Set(['FireIdleCallback']);
 const PAINT = new Set(['PrePaint', 'Paint', 'Layerize', 'Commit', 'UpdateLayer', 'CompositeLayers', 'PaintImage', 'Decode Image']);
 // V8's collections on the main thread (GC=1): a scavenge, a step of incremental marking, the
 // final mark-compact; their inner phases (V8.GC_SCAVENGER_SCAVENGE…) fall inside them.
-const GC_EVENTS = new Set(['V8.GC_SCAVENGER', 'V8.GC_MC_INCREMENTAL', 'V8.GC_MC_INCREMENTAL_START', 'V8.GC_MC_INCREMENTAL_FINALIZE', 'V8.GC_MARK_COMPACTOR', 'V8.GC_MINOR_MARK_SWEEPER', 'V8.GC_MINOR_MC']);
+const GC_EVENTS = new Set([
+  'V8.GC_SCAVENGER',
+  'V8.GC_MC_INCREMENTAL',
+  'V8.GC_MC_INCREMENTAL_START',
+  'V8.GC_MC_INCREMENTAL_FINALIZE',
+  'V8.GC_MARK_COMPACTOR',
+  'V8.GC_MINOR_MARK_SWEEPER',
+  'V8.GC_MINOR_MC',
+]);
 
 // In the page (one string for the driver to evaluate: the page's Content Security Policy forbids
 // building the interaction from its source there): `act(i)` REPEAT times, each after the previous
@@ -135,10 +145,12 @@ async function runSamples(act, prepare, repeat, AFTER_MS) {
     // The frame that shows the change: its start (this callback, asked for before the act,
     // runs before the page's own) and the end of its rendering (a task posted from it runs
     // once the frame's style, layout, paint and commit are done).
-    const rendered = new Promise((resolve) => requestAnimationFrame(() => {
-      const start = performance.now();
-      setTimeout(() => resolve({ start, end: performance.now() }), 0);
-    }));
+    const rendered = new Promise((resolve) =>
+      requestAnimationFrame(() => {
+        const start = performance.now();
+        setTimeout(() => resolve({ start, end: performance.now() }), 0);
+      }),
+    );
     performance.mark(`m${i}:start`);
     const t0 = performance.now();
     act(i);
@@ -174,10 +186,18 @@ async function measure(page, cdp, label, act, prep = '', print = true, repeat = 
     await traced;
   }
   cdp.off('Tracing.dataCollected', onData);
-  if (UNTRACED) for (const sample of samples) Object.assign(sample, { busy: NaN, script: NaN, idle: NaN, style: NaN, layout: NaN, paint: NaN, after: NaN, gc: NaN, nogc: NaN });
+  if (UNTRACED)
+    for (const sample of samples)
+      Object.assign(sample, { busy: NaN, script: NaN, idle: NaN, style: NaN, layout: NaN, paint: NaN, after: NaN, gc: NaN, nogc: NaN });
   else addBusy(samples, events);
   // Which samples the collector ran in, and for how long: its median is 0 when it runs in fewer than half.
-  if (GC && print) console.log(`  gc > 0 in ${samples.filter((x) => x.gc > 0).length} samples: ${samples.filter((x) => x.gc > 0).map((x) => `${x.gc.toFixed(1)} of ${x.busy.toFixed(1)}`).join(', ')}`);
+  if (GC && print)
+    console.log(
+      `  gc > 0 in ${samples.filter((x) => x.gc > 0).length} samples: ${samples
+        .filter((x) => x.gc > 0)
+        .map((x) => `${x.gc.toFixed(1)} of ${x.busy.toFixed(1)}`)
+        .join(', ')}`,
+    );
   if (process.env.DUMP) dumpSpan(events, Number(process.env.DUMP));
   // SAMPLES=1: each sample's busy (or work) in order, to see whether alternate samples differ
   // (a switch turned on, then off).
@@ -190,7 +210,10 @@ async function measure(page, cdp, label, act, prep = '', print = true, repeat = 
   // The first sample on its own: the first time the page runs this interaction (its code not yet
   // optimised by the JavaScript engine, what it draws not yet cached), which the median hides.
   const first = (UNTRACED ? samples[0]?.work : samples[0]?.busy) ?? NaN;
-  if (print) console.log(`${label.padEnd(54)} ${cols.map((k) => stat(k).padStart(k === 'frame' || k === 'busy' || k === 'after' || k === 'handlers' ? 14 : 12)).join('')}${stat('speed').padStart(14)}${stat('work').padStart(14)}${first.toFixed(1).padStart(8)}`);
+  if (print)
+    console.log(
+      `${label.padEnd(54)} ${cols.map((k) => stat(k).padStart(k === 'frame' || k === 'busy' || k === 'after' || k === 'handlers' ? 14 : 12)).join('')}${stat('speed').padStart(14)}${stat('work').padStart(14)}${first.toFixed(1).padStart(8)}`,
+    );
   return samples;
 }
 
@@ -226,7 +249,8 @@ function addBusy(samples, events) {
     const commit = commits.find((e) => e.ts > start && e.ts < marker);
     const end = commit ? Math.min(marker, commit.ts + commit.dur) : marker;
     const idle = marks.get(`m${i}:idle`)?.ts;
-    if (start === undefined || end === undefined) return Object.assign(sample, { busy: NaN, script: NaN, idle: NaN, style: NaN, layout: NaN, paint: NaN, after: NaN, gc: NaN, nogc: NaN });
+    if (start === undefined || end === undefined)
+      return Object.assign(sample, { busy: NaN, script: NaN, idle: NaN, style: NaN, layout: NaN, paint: NaN, after: NaN, gc: NaN, nogc: NaN });
     sample.busy = busy(start, end);
     sample.after = idle === undefined ? NaN : busy(end, idle);
     if (GC) {
@@ -251,12 +275,27 @@ function dumpSpan(events, i) {
   const start = mark(`m${i}:start`);
   const end = mark(`m${i}:frame`);
   if (!start || !end) return;
-  for (const e of events.filter((x) => x.tid === start.tid && x.ph === 'X' && x.ts + (x.dur ?? 0) >= start.ts && x.ts <= end.ts && (x.dur ?? 0) > Number(process.env.DUMP_MIN ?? 300))) {
+  for (const e of events.filter(
+    (x) =>
+      x.tid === start.tid && x.ph === 'X' && x.ts + (x.dur ?? 0) >= start.ts && x.ts <= end.ts && (x.dur ?? 0) > Number(process.env.DUMP_MIN ?? 300),
+  )) {
     const d = e.args?.data ?? {};
-    const where = d.functionName !== undefined ? ` ${d.functionName || '(anon)'} ${String(d.url ?? '').split('/').pop()}:${d.lineNumber ?? ''}` : d.type ? ` ${d.type}` : '';
+    const where =
+      d.functionName !== undefined
+        ? ` ${d.functionName || '(anon)'} ${String(d.url ?? '')
+            .split('/')
+            .pop()}:${d.lineNumber ?? ''}`
+        : d.type
+          ? ` ${d.type}`
+          : '';
     const stack = e.args?.beginData?.stackTrace?.[0];
-    const forced = (stack ? ` forced by ${stack.functionName} :${stack.lineNumber}` : '') +
-      (e.name === 'Layout' ? ` ${e.args?.beginData?.dirtyObjects}/${e.args?.beginData?.totalObjects} objects` : e.name === 'UpdateLayoutTree' ? ` ${e.args?.elementCount ?? ''} elements` : '') +
+    const forced =
+      (stack ? ` forced by ${stack.functionName} :${stack.lineNumber}` : '') +
+      (e.name === 'Layout'
+        ? ` ${e.args?.beginData?.dirtyObjects}/${e.args?.beginData?.totalObjects} objects`
+        : e.name === 'UpdateLayoutTree'
+          ? ` ${e.args?.elementCount ?? ''} elements`
+          : '') +
       (e.name === 'Paint' && e.args?.data?.clip ? ` layer ${e.args.data.layerId ?? ''} clip ${e.args.data.clip.join(',')}` : '');
     console.log(`  ${((e.ts - start.ts) / 1000).toFixed(1).padStart(7)} ${((e.dur ?? 0) / 1000).toFixed(1).padStart(7)} ${e.name}${where}${forced}`);
   }
@@ -287,47 +326,123 @@ const tokens = Array.from({ length: T }, (_, i) => `t${i + 1}`).join('+');
 // middle of the window before each sample (in the preparation), as a reader sees what they
 // click. VIEW=top leaves the page scrolled to the top instead (the figures before 2026-11-30).
 const INTERACTIONS = [
-  ['hover a weight: explanation + highlights', `const p = cell('weights', 0, at(i, 4, 20), 2); fire(p.node, 'mouseover', p); fire(p.node, 'mousemove', p);`, '', `cell('weights', 0, at(i, 4, 20), 2).node`],
+  [
+    'hover a weight: explanation + highlights',
+    `const p = cell('weights', 0, at(i, 4, 20), 2); fire(p.node, 'mouseover', p); fire(p.node, 'mousemove', p);`,
+    '',
+    `cell('weights', 0, at(i, 4, 20), 2).node`,
+  ],
   // The pointer back on a matrix after it left them (for the panel, the controls), before anything
   // is selected (no cell is selected until the next one); on another entry than the hover's above
   // (FRESH: the same one would change nothing).
-  ['hover after the pointer left the matrices', `const p = cell('weights', 0, at(i + 10, 4, 20), 2); fire(p.node, 'mouseover', p); fire(p.node, 'mousemove', p);`,
-    `for (const n of [...document.querySelectorAll('#results .cg-body'), $('#results')]) n.dispatchEvent(new MouseEvent('mouseleave'));`, `cell('weights', 0, at(i + 10, 4, 20), 2).node`],
+  [
+    'hover after the pointer left the matrices',
+    `const p = cell('weights', 0, at(i + 10, 4, 20), 2); fire(p.node, 'mouseover', p); fire(p.node, 'mousemove', p);`,
+    `for (const n of [...document.querySelectorAll('#results .cg-body'), $('#results')]) n.dispatchEvent(new MouseEvent('mouseleave'));`,
+    `cell('weights', 0, at(i + 10, 4, 20), 2).node`,
+  ],
   // A pointer is over an entry before it clicks it (a touch fires mouseover and mousemove before
   // its click too): the preparation points at it, so the click's figure holds what the click adds.
-  ['select a weight (click): state, URL, lab row', `point('weights', i % Math.min(2, H), at(i, 3, 25), 1, 'click');`, `point('weights', i % Math.min(2, H), at(i, 3, 25), 1, 'mouseover'); point('weights', i % Math.min(2, H), at(i, 3, 25), 1, 'mousemove');`, `cell('weights', i % Math.min(2, H), at(i, 3, 25), 1).node`],
-  ['temperature slider: recompute', `const r = $('#lesson-tau-range'); r.value = String(-0.6 + 0.05 * i); fire(r, 'input');`, '', `$('#lesson-tau-range')`],
-  ['naive softmax on/off: recompute + stable run', `const b = $('#lesson-naive'); b.checked = !b.checked; fire(b, 'change');`, '', `$('#lesson-naive')`],
-  ['toggle a cell of M (click): recompute', `point('mask', null, at(i, 2, 28), at(i, 3, 28), 'click');`, `point('mask', null, at(i, 2, 28), at(i, 3, 28), 'mouseover'); point('mask', null, at(i, 2, 28), at(i, 3, 28), 'mousemove');`, `cell('mask', null, at(i, 2, 28), at(i, 3, 28)).node`],
-  ['fill −∞ / −1e9 / 0: recompute', `const f = $('input[name="lesson-fill"][value="' + ['-1e9', '0', '-inf'][i % 3] + '"]'); f.checked = true; fire(f, 'change');`, '', `$('input[name="lesson-fill"]')`],
+  [
+    'select a weight (click): state, URL, lab row',
+    `point('weights', i % Math.min(2, H), at(i, 3, 25), 1, 'click');`,
+    `point('weights', i % Math.min(2, H), at(i, 3, 25), 1, 'mouseover'); point('weights', i % Math.min(2, H), at(i, 3, 25), 1, 'mousemove');`,
+    `cell('weights', i % Math.min(2, H), at(i, 3, 25), 1).node`,
+  ],
+  [
+    'temperature slider: recompute',
+    `const r = $('#lesson-tau-range'); r.value = String(-0.6 + 0.05 * i); fire(r, 'input');`,
+    '',
+    `$('#lesson-tau-range')`,
+  ],
+  [
+    'naive softmax on/off: recompute + stable run',
+    `const b = $('#lesson-naive'); b.checked = !b.checked; fire(b, 'change');`,
+    '',
+    `$('#lesson-naive')`,
+  ],
+  [
+    'toggle a cell of M (click): recompute',
+    `point('mask', null, at(i, 2, 28), at(i, 3, 28), 'click');`,
+    `point('mask', null, at(i, 2, 28), at(i, 3, 28), 'mouseover'); point('mask', null, at(i, 2, 28), at(i, 3, 28), 'mousemove');`,
+    `cell('mask', null, at(i, 2, 28), at(i, 3, 28)).node`,
+  ],
+  [
+    'fill −∞ / −1e9 / 0: recompute',
+    `const f = $('input[name="lesson-fill"][value="' + ['-1e9', '0', '-inf'][i % 3] + '"]'); f.checked = true; fire(f, 'change');`,
+    '',
+    `$('input[name="lesson-fill"]')`,
+  ],
   // W_Q is a canvas from d_model = 16 (a table before 2026-12-01), edited as X is.
-  ['edit a cell of W_Q, Enter: recompute', `fire(document.querySelector('#results input.cell-input'), 'keydown', { key: 'Enter' });`,
+  [
+    'edit a cell of W_Q, Enter: recompute',
+    `fire(document.querySelector('#results input.cell-input'), 'keydown', { key: 'Enter' });`,
     `const p = cell('wq', null, i % Math.min(8, D), 0); if (p.node.tagName === 'TD') p.node.focus(); else fire(p.node, 'click', p); fire(p.node, 'keydown', { key: 'Enter' }); p.node.querySelector('input').value = String((i % 9) / 10);`,
-    `cell('wq', null, i % Math.min(8, D), 0).node`, 'qkv'],
+    `cell('wq', null, i % Math.min(8, D), 0).node`,
+    'qkv',
+  ],
   // X is a canvas at T = 32 (a table before 2026-12-01): a click makes the entry the active one.
-  ['edit a cell of X, Enter: recompute', `fire(document.querySelector('#results input.cell-input'), 'keydown', { key: 'Enter' });`,
+  [
+    'edit a cell of X, Enter: recompute',
+    `fire(document.querySelector('#results input.cell-input'), 'keydown', { key: 'Enter' });`,
     `const p = cell('x', null, at(i, 0, 30), 1); if (p.node.tagName === 'TD') p.node.focus(); else fire(p.node, 'click', p); fire(p.node, 'keydown', { key: 'Enter' }); p.node.querySelector('input').value = String((i % 9) / 10);`,
-    `cell('x', null, at(i, 0, 30), 1).node`, 'x'],
+    `cell('x', null, at(i, 0, 30), 1).node`,
+    'x',
+  ],
 ];
 // The lesson's other controls (EXTRA=1 adds them; EXTRA=only measures them alone). A fifth
 // entry (here and above) is the step an interaction works on, shown first on the page of one step
 // at a time (else the step is guessed from the code: softmax or mask).
 const EXTRAS = [
-  ['mask kind causal / window / prefix / none: recompute', `const f = $('input[name="lesson-mask"][value="' + ['window', 'prefix', 'none', 'causal'][i % 4] + '"]'); f.checked = true; fire(f, 'change');`, '', `$('input[name="lesson-mask"]')`, 'mask'],
+  [
+    'mask kind causal / window / prefix / none: recompute',
+    `const f = $('input[name="lesson-mask"][value="' + ['window', 'prefix', 'none', 'causal'][i % 4] + '"]'); f.checked = true; fire(f, 'change');`,
+    '',
+    `$('input[name="lesson-mask"]')`,
+    'mask',
+  ],
   // The mask workbench's chips (the cross-attention source has padding chips too, earlier in the
   // page: until 2026-12-03 three clicks in four at T = 6 padded the source instead).
-  ['pad a token (click its chip): recompute', `fire($('#mask-workbench button[data-pad="' + (T - 1 - i % 4) + '"]'), 'click');`, '', `$('#mask-workbench button[data-pad="' + (T - 1) + '"]')`, 'mask'],
-  ['mask before / after ÷√d_k: recompute', `const f = $('input[name="lesson-order"][value="' + (i % 2 ? 'after' : 'before') + '"]'); f.checked = true; fire(f, 'change');`, '', `$('input[name="lesson-order"]')`, 'mask'],
-  ['÷√d_k on/off (softmax lab): recompute', `const b = $('#lesson-scale'); b.checked = !b.checked; fire(b, 'change');`, '', `$('#lesson-scale')`, 'softmax'],
+  [
+    'pad a token (click its chip): recompute',
+    `fire($('#mask-workbench button[data-pad="' + (T - 1 - i % 4) + '"]'), 'click');`,
+    '',
+    `$('#mask-workbench button[data-pad="' + (T - 1) + '"]')`,
+    'mask',
+  ],
+  [
+    'mask before / after ÷√d_k: recompute',
+    `const f = $('input[name="lesson-order"][value="' + (i % 2 ? 'after' : 'before') + '"]'); f.checked = true; fire(f, 'change');`,
+    '',
+    `$('input[name="lesson-order"]')`,
+    'mask',
+  ],
+  [
+    '÷√d_k on/off (softmax lab): recompute',
+    `const b = $('#lesson-scale'); b.checked = !b.checked; fire(b, 'change');`,
+    '',
+    `$('#lesson-scale')`,
+    'softmax',
+  ],
   // (Rows from 4 on: selecting a weight once, as FRESH does before this, leaves the lab on row 3, and
   // a first pick of row 3 changed nothing: FRESH read 1.5 ms for it until 2026-12-01.)
   ['softmax lab: pick a row', `fire($('button[data-lab-row="' + at(i, 4, 25) + '"]'), 'click');`, '', `$('#softmax-lab .lab-rows')`, 'softmax'],
   // W_O is edited on the last step, just above the head split (whose parts were all built anew
   // at every change until 2026-12-03).
-  ['edit a cell of W_O, Enter: recompute', `fire(document.querySelector('#results input.cell-input'), 'keydown', { key: 'Enter' });`,
+  [
+    'edit a cell of W_O, Enter: recompute',
+    `fire(document.querySelector('#results input.cell-input'), 'keydown', { key: 'Enter' });`,
     `const p = cell('wo', null, i % Math.min(8, D), 0); if (p.node.tagName === 'TD') p.node.focus(); else fire(p.node, 'click', p); fire(p.node, 'keydown', { key: 'Enter' }); p.node.querySelector('input').value = String((i % 9) / 10);`,
-    `cell('wo', null, i % Math.min(8, D), 0).node`, 'output'],
-  ['Randomise W_Q (button): recompute', `fire($('button[data-tool="random"][data-target="wq"]'), 'click');`, '', `$('button[data-tool="random"][data-target="wq"]')`, 'qkv'],
+    `cell('wo', null, i % Math.min(8, D), 0).node`,
+    'output',
+  ],
+  [
+    'Randomise W_Q (button): recompute',
+    `fire($('button[data-tool="random"][data-target="wq"]'), 'click');`,
+    '',
+    `$('button[data-tool="random"][data-target="wq"]')`,
+    'qkv',
+  ],
 ];
 const STEPPER = ['stepper: next / previous', `fire($(i % 2 ? '#step-prev' : '#step-next'), 'click');`, '', `$('#stepper')`];
 const SHOW = process.env.VIEW !== 'top';
@@ -362,7 +477,14 @@ const ROUNDS = Number(process.env.ROUNDS ?? 3);
 // the "first" column, is too noisy to compare two builds by.
 const FRESH = Number(process.env.FRESH ?? 0);
 const builds = [{ dir: dist, base }, ...(other ? [{ dir: other, base: `${baseUrl(otherServer)}index.html` }] : [])];
-console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs; ${REPEAT} runs each${other ? ` × ${ROUNDS} turns` : ''}; ${builds.map((b) => b.dir).join(' against ')}; ${SHOW ? 'each target scrolled into view' : 'page at the top (VIEW=top)'}`);
+console.log(
+  `load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(
+      ' ',
+    )} on ${os.cpus().length} CPUs; ${REPEAT} runs each${other ? ` × ${ROUNDS} turns` : ''}; ${builds.map((b) => b.dir).join(' against ')}; ${SHOW ? 'each target scrolled into view' : 'page at the top (VIEW=top)'}`,
+);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const percentile90 = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.9)];
 // A new page of `hash` for `build` (its context, page and CDP session kept on it).
@@ -389,7 +511,10 @@ async function runInteraction(build, single, [label, act, prep, where, shownStep
     // the measured interaction did not ask for ("hover" is measured on its own).
     await page.mouse.move(0, 0);
   }
-  const [cells, canvases] = await page.$$eval('#results section.lesson-step:not(.parked) :is(td[data-matrix], .cg-body)', (n) => [n.filter((x) => x.tagName === 'TD').length, n.filter((x) => x.tagName !== 'TD').length]);
+  const [cells, canvases] = await page.$$eval('#results section.lesson-step:not(.parked) :is(td[data-matrix], .cg-body)', (n) => [
+    n.filter((x) => x.tagName === 'TD').length,
+    n.filter((x) => x.tagName !== 'TD').length,
+  ]);
   const counted = `${label} [${cells} cells, ${canvases} canvases]`;
   // HASH=1: the page's state (its link) before the interaction, to study it on its own.
   if (process.env.HASH && print) console.log(`  before "${label}": ${await page.evaluate(() => location.hash)}`);
@@ -404,7 +529,9 @@ const cell = (values) => `${median(values).toFixed(1)} / ${percentile90(values).
 const measured = [];
 for (const [title, hash, single] of pages) {
   const lesson = process.env.EXTRA === 'only' ? EXTRAS : process.env.EXTRA ? [...INTERACTIONS, ...EXTRAS] : INTERACTIONS;
-  const interactions = (single && process.env.EXTRA !== 'only' ? [STEPPER, ...lesson] : lesson).filter(([label]) => !process.env.ONLY || process.env.ONLY.split('|').some((part) => label.includes(part)));
+  const interactions = (single && process.env.EXTRA !== 'only' ? [STEPPER, ...lesson] : lesson).filter(
+    ([label]) => !process.env.ONLY || process.env.ONLY.split('|').some((part) => label.includes(part)),
+  );
   console.log(`\n${title}`);
   if (FRESH) {
     // Each load: a new page per build (taking turns), every interaction once, in order.
@@ -419,19 +546,29 @@ for (const [title, hash, single] of pages) {
         await build.context.close();
       }
     }
-    console.log(`${`first time (${UNTRACED ? 'work' : 'busy'} ms: median / 90th percentile of ${FRESH} pages)`.padEnd(54)} ${'this'.padStart(14)}${other ? ` ${'other'.padStart(14)} ${'this ÷ other'.padStart(14)}` : ''} ${'speed'.padStart(14)}`);
+    console.log(
+      `${`first time (${UNTRACED ? 'work' : 'busy'} ms: median / 90th percentile of ${FRESH} pages)`.padEnd(54)} ${'this'.padStart(14)}${other ? ` ${'other'.padStart(14)} ${'this ÷ other'.padStart(14)}` : ''} ${'speed'.padStart(14)}`,
+    );
     for (const label of firsts[0].keys()) {
       const values = firsts.map((map) => (map.get(label) ?? []).map(figure));
       const speeds = firsts.flatMap((map) => (map.get(label) ?? []).map((sample) => sample.speed));
-      console.log(`${label.padEnd(54)} ${cell(values[0])}${other ? ` ${cell(values[1])} ${(median(values[0]) / median(values[1])).toFixed(3).padStart(14)}` : ''} ${cell(speeds)}`);
+      console.log(
+        `${label.padEnd(54)} ${cell(values[0])}${other ? ` ${cell(values[1])} ${(median(values[0]) / median(values[1])).toFixed(3).padStart(14)}` : ''} ${cell(speeds)}`,
+      );
       measured.push({ page: title, label, median: NaN, p90: NaN, first: median(values[0]) });
     }
     continue;
   }
   for (const build of builds) await openPage(build, hash);
   const heads = ['lesson', 'handlers', 'frame', 'busy', 'script', 'idle', 'style', 'layout', 'paint', 'after', ...(GC ? ['gc', 'nogc'] : [])];
-  if (!other) console.log(`${'interaction (ms: median / 90th percentile)'.padEnd(54)} ${heads.map((k) => k.padStart(k === 'frame' || k === 'busy' || k === 'after' || k === 'handlers' ? 14 : 12)).join('')}${'speed'.padStart(14)}${'work'.padStart(14)}${'first'.padStart(8)}`);
-  else console.log(`${`interaction (${UNTRACED ? 'work' : 'busy'} ms: median / 90th percentile)`.padEnd(54)} ${'this'.padStart(14)} ${'other'.padStart(14)} ${'this ÷ other'.padStart(14)} ${'speed'.padStart(14)}`);
+  if (!other)
+    console.log(
+      `${'interaction (ms: median / 90th percentile)'.padEnd(54)} ${heads.map((k) => k.padStart(k === 'frame' || k === 'busy' || k === 'after' || k === 'handlers' ? 14 : 12)).join('')}${'speed'.padStart(14)}${'work'.padStart(14)}${'first'.padStart(8)}`,
+    );
+  else
+    console.log(
+      `${`interaction (${UNTRACED ? 'work' : 'busy'} ms: median / 90th percentile)`.padEnd(54)} ${'this'.padStart(14)} ${'other'.padStart(14)} ${'this ÷ other'.padStart(14)} ${'speed'.padStart(14)}`,
+    );
   for (const interaction of interactions) {
     let counted = '';
     for (const build of builds) build.samples = [];
@@ -460,10 +597,20 @@ const FRAME_MS = 1000 / 60;
 const within = (key) => measured.filter((m) => m[key] <= FRAME_MS).length;
 const largest = (key) => measured.reduce((a, b) => (b[key] > a[key] ? b : a), measured[0]);
 if (measured.length > 0) {
-  console.log(`\nwithin one frame (${FRAME_MS.toFixed(1)} ms of ${UNTRACED ? 'work' : 'busy'}), of ${measured.length} interactions on ${pages.length} page${pages.length === 1 ? '' : 's'}, T = ${T}:`);
-  for (const [key, name] of FRESH ? [['first', `first time (median of ${FRESH} fresh pages)`]] : [['median', 'median'], ['p90', '90th percentile'], ['first', 'first sample']]) {
+  console.log(
+    `\nwithin one frame (${FRAME_MS.toFixed(1)} ms of ${UNTRACED ? 'work' : 'busy'}), of ${measured.length} interactions on ${pages.length} page${pages.length === 1 ? '' : 's'}, T = ${T}:`,
+  );
+  for (const [key, name] of FRESH
+    ? [['first', `first time (median of ${FRESH} fresh pages)`]]
+    : [
+        ['median', 'median'],
+        ['p90', '90th percentile'],
+        ['first', 'first sample'],
+      ]) {
     const top = largest(key);
-    console.log(`  ${name.padEnd(40)} ${String(within(key)).padStart(3)} of ${measured.length}; largest ${top[key].toFixed(1)} ms (${top.label.replace(/ \[.*/, '')}; ${top.page})`);
+    console.log(
+      `  ${name.padEnd(40)} ${String(within(key)).padStart(3)} of ${measured.length}; largest ${top[key].toFixed(1)} ms (${top.label.replace(/ \[.*/, '')}; ${top.page})`,
+    );
   }
 }
 await browser.close();

@@ -26,7 +26,12 @@ const QUIET_MS = 1500;
 
 const server = await serveStatic(dist);
 const browser = await launchChromium();
-console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs`);
+console.log(
+  `load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} on ${os.cpus().length} CPUs`,
+);
 
 // In the page: start collecting long tasks (returns nothing; read with `collected()`).
 const START = () => {
@@ -42,13 +47,14 @@ const START = () => {
 // Waits until the lesson shows a result of T rows (or the page says why it cannot: e.g. more
 // tokens than the engine takes), then until the page has been quiet a while.
 async function settle(page, T) {
-  if (T !== null) await page.waitForFunction(
-    (n) =>
-      [...document.querySelectorAll('#results figure.matrix .shape')].some((s) => s.textContent.startsWith(`${n} ×`)) ||
-      !document.querySelector('#message')?.hidden,
-    T,
-    { timeout: 120000 },
-  );
+  if (T !== null)
+    await page.waitForFunction(
+      (n) =>
+        [...document.querySelectorAll('#results figure.matrix .shape')].some((s) => s.textContent.startsWith(`${n} ×`)) ||
+        !document.querySelector('#message')?.hidden,
+      T,
+      { timeout: 120000 },
+    );
   const shownAt = await page.evaluate(() => performance.now() - window.__t0);
   // Quiet: no long task and no pending frame work for QUIET_MS.
   await page.evaluate(
@@ -61,9 +67,10 @@ async function settle(page, T) {
           if (now - last >= quiet || now - window.__t0 > 60000) resolve();
           else setTimeout(tick, 20);
         };
-        const frames = () => requestAnimationFrame((t) => {
-          frames();
-        });
+        const frames = () =>
+          requestAnimationFrame((t) => {
+            frames();
+          });
         frames();
         // Count the latest long task as activity.
         const poll = setInterval(() => {
@@ -93,7 +100,9 @@ async function report(page, label, { shownAt, long }) {
   const max = Math.max(0, ...long.map((l) => l.ms));
   const message = await page.evaluate(() => (document.querySelector('#message')?.hidden ? '' : document.querySelector('#message').textContent));
   if (message) console.log(`${label.padEnd(34)} message: ${message.slice(0, 90)}`);
-  console.log(`${label.padEnd(34)} ${message ? 'message' : 'result'} on screen after ${shownAt.toFixed(0).padStart(5)} ms; max long task ${String(max).padStart(4)} ms; ${long.length} long task(s)${long.length ? ': ' + long.map((l) => `${l.ms} ms @${l.at}`).join(', ') : ''}`);
+  console.log(
+    `${label.padEnd(34)} ${message ? 'message' : 'result'} on screen after ${shownAt.toFixed(0).padStart(5)} ms; max long task ${String(max).padStart(4)} ms; ${long.length} long task(s)${long.length ? ': ' + long.map((l) => `${l.ms} ms @${l.at}`).join(', ') : ''}`,
+  );
 }
 
 for (const T of SIZES) {

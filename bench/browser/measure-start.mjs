@@ -12,7 +12,12 @@ const dists = process.env.DISTS?.split(',') ?? [dist];
 const turns = Number(process.env.N ?? 5);
 const servers = await Promise.all(dists.map((folder) => serveStatic(folder)));
 const browser = await launchChromium();
-console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs; ${turns} turns`);
+console.log(
+  `load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} on ${os.cpus().length} CPUs; ${turns} turns`,
+);
 const longest = dists.map(() => []);
 for (let turn = 0; turn < turns; turn += 1) {
   for (const [k, server] of servers.entries()) {

@@ -14,7 +14,12 @@ const SECONDS = Number(process.env.SECONDS ?? 6);
 
 const server = await serveStatic(dist);
 const browser = await launchChromium();
-console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs; ${SECONDS} s of training per task`);
+console.log(
+  `load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} on ${os.cpus().length} CPUs; ${SECONDS} s of training per task`,
+);
 console.log('task       steps  reports  maps  tasks>50ms  longest (ms)');
 try {
   for (const task of TASKS) {
@@ -27,13 +32,23 @@ try {
     await page.waitForSelector('#train-maps canvas', { timeout: 60000 });
     if (task !== 'induction') {
       await page.selectOption('#train-task', task);
-      await page.waitForFunction((t) => document.querySelector('#train-sequence').value !== '' && document.querySelector('#train-status').textContent.startsWith('Step 0') && document.querySelector('#train-task').value === t, task);
+      await page.waitForFunction(
+        (t) =>
+          document.querySelector('#train-sequence').value !== '' &&
+          document.querySelector('#train-status').textContent.startsWith('Step 0') &&
+          document.querySelector('#train-task').value === t,
+        task,
+      );
       await page.waitForTimeout(500);
     }
     // Reports drawn: every 'state' the panel draws rewrites the status line.
     await page.evaluate(() => {
       window.__reports = 0;
-      new MutationObserver(() => (window.__reports += 1)).observe(document.querySelector('#train-status'), { childList: true, characterData: true, subtree: true });
+      new MutationObserver(() => (window.__reports += 1)).observe(document.querySelector('#train-status'), {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
     });
     await start(page);
     await page.click('#train-run');
@@ -45,7 +60,9 @@ try {
       maps: document.querySelectorAll('#train-maps canvas').length,
       step: (document.querySelector('#train-status').textContent.match(/Step (\d+)/) ?? [0, '?'])[1],
     }));
-    console.log(`${task.padEnd(10)} ${String(figures.step).padStart(5)}  ${String(figures.reports).padStart(7)}  ${String(figures.maps).padStart(4)}  ${String(figures.long.length).padStart(10)}  ${figures.long.length ? Math.max(...figures.long) : '-'}`);
+    console.log(
+      `${task.padEnd(10)} ${String(figures.step).padStart(5)}  ${String(figures.reports).padStart(7)}  ${String(figures.maps).padStart(4)}  ${String(figures.long.length).padStart(10)}  ${figures.long.length ? Math.max(...figures.long) : '-'}`,
+    );
     await context.close();
   }
 } finally {

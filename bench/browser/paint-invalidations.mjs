@@ -44,7 +44,10 @@ await traced;
 
 // FRAME=1: the events from each interaction's mark to the end of the first Commit after it.
 const starts = events.filter((e) => e.name === 'interaction').map((e) => e.ts);
-const commitEnds = events.filter((e) => e.name === 'Commit' && e.ph === 'X').map((e) => e.ts + e.dur).sort((a, b) => a - b);
+const commitEnds = events
+  .filter((e) => e.name === 'Commit' && e.ph === 'X')
+  .map((e) => e.ts + e.dur)
+  .sort((a, b) => a - b);
 const frames = starts.map((start) => [start, commitEnds.find((end) => end > start) ?? Infinity]);
 const counted = process.env.FRAME ? events.filter((e) => frames.some(([start, end]) => e.ts >= start && e.ts <= end)) : events;
 const invalidated = counted.filter((e) => e.name === 'InvalidateDisplayItemClient');
@@ -53,12 +56,16 @@ const ms = (name) => (counted.filter((e) => e.name === name && e.ph === 'X').red
 const count = (name, of) => Math.round(counted.filter((e) => e.name === name && e.ph === 'X').reduce((sum, e) => sum + (of(e) ?? 0), 0) / repeat);
 const styled = count('UpdateLayoutTree', (e) => e.args?.elementCount);
 const laidOut = count('Layout', (e) => e.args?.beginData?.dirtyObjects);
-console.log(`per repetition${process.env.FRAME ? ' (its frame only)' : ''}: ${styled} elements styled, ${laidOut} objects laid out, ${Math.round(invalidated.length / repeat)} display items invalidated; Layout ${ms('Layout')} ms, PrePaint ${ms('PrePaint')}, Paint ${ms('Paint')}, Layerize ${ms('Layerize')}, Commit ${ms('Commit')}`);
+console.log(
+  `per repetition${process.env.FRAME ? ' (its frame only)' : ''}: ${styled} elements styled, ${laidOut} objects laid out, ${Math.round(invalidated.length / repeat)} display items invalidated; Layout ${ms('Layout')} ms, PrePaint ${ms('PrePaint')}, Paint ${ms('Paint')}, Layerize ${ms('Layerize')}, Commit ${ms('Commit')}`,
+);
 // Layerize either sorts the whole page's paint into layers again (PaintArtifactCompositor::Update,
 // which Chromium does when the paint chunks changed in number, bounds, opacity or properties) or
 // only updates the layers that were repainted (its quick path).
 const full = counted.filter((e) => e.name === 'PaintArtifactCompositor::Update' && e.ph === 'X');
-console.log(`layerized in full ${(full.length / repeat).toFixed(1)} times per repetition (${(full.reduce((sum, e) => sum + e.dur, 0) / 1000 / repeat).toFixed(1)} ms)`);
+console.log(
+  `layerized in full ${(full.length / repeat).toFixed(1)} times per repetition (${(full.reduce((sum, e) => sum + e.dur, 0) / 1000 / repeat).toFixed(1)} ms)`,
+);
 const kinds = new Map();
 for (const e of invalidated) {
   const key = `${e.args?.client ?? '?'} (${e.args?.reason ?? '?'})`;

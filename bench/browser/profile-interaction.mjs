@@ -46,10 +46,20 @@ for (const e of main) byName.set(e.name, (byName.get(e.name) ?? 0) + (e.dur ?? 0
 console.log('\ntrace events (total ms, nested events counted in their parents too):');
 for (const [name, ms] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 14)) console.log(`${ms.toFixed(1).padStart(9)}  ${name}`);
 
-if (process.env.LAYOUTS) for (const e of main.filter((x) => x.name === 'Layout' || x.name === 'UpdateLayoutTree').slice(0, 40)) {
-  const st = e.args?.beginData?.stackTrace?.[0];
-  console.log(JSON.stringify(e.args?.endData ?? {}).slice(0, 300)); console.log(e.name, (e.dur / 1000).toFixed(1), e.args?.beginData?.dirtyObjects, '/', e.args?.beginData?.totalObjects, e.args?.elementCount ?? '', st ? `${st.functionName} ${st.url.split('/').pop()}:${st.lineNumber}` : '');
-}
+if (process.env.LAYOUTS)
+  for (const e of main.filter((x) => x.name === 'Layout' || x.name === 'UpdateLayoutTree').slice(0, 40)) {
+    const st = e.args?.beginData?.stackTrace?.[0];
+    console.log(JSON.stringify(e.args?.endData ?? {}).slice(0, 300));
+    console.log(
+      e.name,
+      (e.dur / 1000).toFixed(1),
+      e.args?.beginData?.dirtyObjects,
+      '/',
+      e.args?.beginData?.totalObjects,
+      e.args?.elementCount ?? '',
+      st ? `${st.functionName} ${st.url.split('/').pop()}:${st.lineNumber}` : '',
+    );
+  }
 
 if (process.env.TIMELINE) {
   // Main-thread events of the last repetition, in order (ms from its start), 1 ms or longer.
@@ -58,7 +68,12 @@ if (process.env.TIMELINE) {
   const t0 = mine[Math.max(0, mine.length - 400)]?.ts ?? 0;
   for (const e of mine.slice(-400)) {
     const d = e.args?.data ?? {};
-    const where = d.functionName !== undefined ? ` ${d.functionName || '(anon)'} ${String(d.url ?? '').split('/').pop()}:${d.lineNumber ?? ''}` : '';
+    const where =
+      d.functionName !== undefined
+        ? ` ${d.functionName || '(anon)'} ${String(d.url ?? '')
+            .split('/')
+            .pop()}:${d.lineNumber ?? ''}`
+        : '';
     console.log(`${((e.ts - t0) / 1000).toFixed(1).padStart(8)} ${(e.dur / 1000).toFixed(1).padStart(7)}  ${e.name}${where}`);
   }
 }
@@ -92,7 +107,11 @@ if (process.env.TOTAL) {
     for (const key of seen) total.set(key, (total.get(key) ?? 0) + (dt[k] ?? 0) / 1000);
   });
   console.log('\nCPU inclusive time (ms):');
-  for (const [name, ms] of [...total].sort((a, b) => b[1] - a[1]).filter(([name]) => !/^\((root|program|idle)\)/.test(name)).slice(0, Number(process.env.TOTAL) > 1 ? Number(process.env.TOTAL) : 40)) console.log(`${ms.toFixed(1).padStart(9)}  ${name}`);
+  for (const [name, ms] of [...total]
+    .sort((a, b) => b[1] - a[1])
+    .filter(([name]) => !/^\((root|program|idle)\)/.test(name))
+    .slice(0, Number(process.env.TOTAL) > 1 ? Number(process.env.TOTAL) : 40))
+    console.log(`${ms.toFixed(1).padStart(9)}  ${name}`);
 }
 await browser.close();
 server.close();

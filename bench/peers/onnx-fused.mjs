@@ -31,7 +31,8 @@ export function buildFusedModel({ T, C, NH, wq, wk, wv, wo }) {
     tensor('wo', [C, C], wo.data),
   ];
   return model({
-    nodes, initializers,
+    nodes,
+    initializers,
     inputs: [valueInfo('x', [1, T, C])],
     outputs: [valueInfo('y', [1, T, C])],
     opsets: { '': 17, 'com.microsoft': 1 },

@@ -49,7 +49,8 @@ export function buildGraphModel({ T, C, NH, HS, wq, wk, wv, wo }) {
     tensor('mask', [T, T], causalMask(T)),
   ];
   return model({
-    nodes, initializers,
+    nodes,
+    initializers,
     inputs: [valueInfo('x', [T, C])],
     outputs: [valueInfo('y', [T, C])],
     opsets: { '': 17 },

@@ -23,7 +23,10 @@ function varint(value) {
 const concat = (parts) => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const p of parts) { out.set(p, at); at += p.length; }
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 };
 
@@ -51,12 +54,12 @@ export const attrInts = (name, values) => [str(1, name), int(20, ATTR_TYPE.ints)
 /** A NodeProto. attributes: arrays from attrInt/attrFloat/attrInts. */
 export function node(opType, inputs, outputs, attributes = [], domain = '') {
   return concat([
-    ...inputs.map((name) => str(1, name)),      // input
-    ...outputs.map((name) => str(2, name)),     // output
-    str(3, `${opType}_${outputs[0]}`),          // name
-    str(4, opType),                             // op_type
-    ...attributes.map((a) => bytes(5, concat(a))),  // attribute
-    ...(domain ? [str(7, domain)] : []),        // domain
+    ...inputs.map((name) => str(1, name)), // input
+    ...outputs.map((name) => str(2, name)), // output
+    str(3, `${opType}_${outputs[0]}`), // name
+    str(4, opType), // op_type
+    ...attributes.map((a) => bytes(5, concat(a))), // attribute
+    ...(domain ? [str(7, domain)] : []), // domain
   ]);
 }
 
@@ -66,20 +69,20 @@ export function tensor(name, dims, values) {
   let type;
   if (values instanceof Float32Array) {
     type = DATA_TYPE.float;
-    raw = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);  // little-endian on x86 and wasm
+    raw = new Uint8Array(values.buffer, values.byteOffset, values.byteLength); // little-endian on x86 and wasm
   } else {
     type = DATA_TYPE.int64;
     const b = new BigInt64Array(values.map(BigInt));
     raw = new Uint8Array(b.buffer);
   }
-  return concat([packedInts(1, dims), int(2, type), str(8, name), bytes(9, raw)]);  // dims, data_type, name, raw_data
+  return concat([packedInts(1, dims), int(2, type), str(8, name), bytes(9, raw)]); // dims, data_type, name, raw_data
 }
 
 /** A ValueInfoProto for a graph input or output with fixed dims, float32 (or `type`, e.g. 'int64'). */
 export function valueInfo(name, dims, type = 'float') {
-  const shape = concat(dims.map((d) => msg(1, int(1, d))));             // TensorShapeProto.dim[].dim_value
+  const shape = concat(dims.map((d) => msg(1, int(1, d)))); // TensorShapeProto.dim[].dim_value
   const tensorType = concat([int(1, DATA_TYPE[type]), bytes(2, shape)]); // TypeProto.Tensor: elem_type, shape
-  return concat([str(1, name), msg(2, bytes(1, tensorType))]);           // name, type.tensor_type
+  return concat([str(1, name), msg(2, bytes(1, tensorType))]); // name, type.tensor_type
 }
 
 /** The serialized ModelProto of one graph. opsets: { '': 17, 'com.microsoft': 1 }. */
@@ -92,8 +95,8 @@ export function model({ nodes, initializers, inputs, outputs, opsets }) {
     ...outputs.map((v) => bytes(12, v)),
   ]);
   return concat([
-    int(1, 8),                                  // ir_version
-    str(2, 'attention-playground bench'),       // producer_name
+    int(1, 8), // ir_version
+    str(2, 'attention-playground bench'), // producer_name
     bytes(7, graph),
     ...Object.entries(opsets).map(([domain, version]) => msg(8, str(1, domain), int(2, version))),
   ]);

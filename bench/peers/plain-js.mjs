@@ -36,7 +36,10 @@ export function forward({ T, C, NH, HS, x, wq, wk, wv, wo }) {
       }
       // pass 3: softmax, subtracting the row max for stability
       let sum = 0;
-      for (let t2 = 0; t2 <= t; ++t2) { row[t2] = Math.exp(row[t2] - max); sum += row[t2]; }
+      for (let t2 = 0; t2 <= t; ++t2) {
+        row[t2] = Math.exp(row[t2] - max);
+        sum += row[t2];
+      }
       // pass 4: weighted sum of values into this head's columns of concat
       for (let i = 0; i < HS; ++i) {
         let acc = 0;

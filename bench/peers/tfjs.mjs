@@ -25,7 +25,7 @@ async function initBackend() {
   const require = createRequire(import.meta.url);
   const distDir = dirname(require.resolve('@tensorflow/tfjs-backend-wasm'));
   setWasmPaths(`${distDir}/`);
-  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);  // Node already reports false; be explicit
+  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false); // Node already reports false; be explicit
   setThreadsCount(1);
   await tf.setBackend('wasm');
   await tf.ready();
@@ -41,27 +41,30 @@ export async function create({ T, C, NH, HS, x, wq, wk, wv, wo }) {
   await backendInfo();
   const headColumns = (w, h) => tf.tidy(() => tf.slice(tf.tensor2d(w.data, [C, C]), [0, h * HS], [C, HS]));
   const heads = Array.from({ length: NH }, (_, h) => ({
-    wq: headColumns(wq, h), wk: headColumns(wk, h), wv: headColumns(wv, h),
+    wq: headColumns(wq, h),
+    wk: headColumns(wk, h),
+    wv: headColumns(wv, h),
   }));
   const woT = tf.tensor2d(wo.data, [C, C]);
   const mask = tf.tensor2d(causalMask(T), [T, T]);
   const scale = tf.scalar(1 / Math.sqrt(HS));
-  const forward = () => tf.tidy(() => {
-    const xt = tf.tensor2d(x.data, [T, C]);
-    const contexts = heads.map((w) => {
-      const qh = tf.matMul(xt, w.wq);
-      const kh = tf.matMul(xt, w.wk);
-      const vh = tf.matMul(xt, w.wv);
-      const scores = tf.add(tf.mul(tf.matMul(qh, tf.transpose(kh)), scale), mask);
-      return tf.matMul(tf.softmax(scores), vh);
+  const forward = () =>
+    tf.tidy(() => {
+      const xt = tf.tensor2d(x.data, [T, C]);
+      const contexts = heads.map((w) => {
+        const qh = tf.matMul(xt, w.wq);
+        const kh = tf.matMul(xt, w.wk);
+        const vh = tf.matMul(xt, w.wv);
+        const scores = tf.add(tf.mul(tf.matMul(qh, tf.transpose(kh)), scale), mask);
+        return tf.matMul(tf.softmax(scores), vh);
+      });
+      const concat = NH === 1 ? contexts[0] : tf.concat(contexts, 1);
+      return tf.matMul(concat, woT);
     });
-    const concat = NH === 1 ? contexts[0] : tf.concat(contexts, 1);
-    return tf.matMul(concat, woT);
-  });
   return {
     runSync() {
       const y = forward();
-      const data = y.dataSync();  // a copy out of wasm memory
+      const data = y.dataSync(); // a copy out of wasm memory
       y.dispose();
       return data;
     },

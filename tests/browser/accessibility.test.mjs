@@ -57,9 +57,18 @@ const STATES = [
   ['embed mode', '#embed=1'],
   ['embed mode, one step without prose', '#preset=journey&embed=1&step=softmax&prose_hide=1'],
   // An exercise: its questions, and "?" in the matrices.
-  ['an exercise', `#preset=journey&step=softmax&ex=${encodeURIComponent(JSON.stringify({ questions: [
-    { kind: 'number', cell: 'weights.1.2.1' }, { kind: 'pattern', row: 'weights.1.3', find: 'zeros' }, { kind: 'choice', prompt: 'Softmax runs over', options: ['rows', 'columns'], answer: 0 },
-  ] }))}`],
+  [
+    'an exercise',
+    `#preset=journey&step=softmax&ex=${encodeURIComponent(
+      JSON.stringify({
+        questions: [
+          { kind: 'number', cell: 'weights.1.2.1' },
+          { kind: 'pattern', row: 'weights.1.3', find: 'zeros' },
+          { kind: 'choice', prompt: 'Softmax runs over', options: ['rows', 'columns'], answer: 0 },
+        ],
+      }),
+    )}`,
+  ],
   // Today's attention: RoPE and ALiBi on, the FlashAttention and KV cache panels at a middle step.
   ['RoPE, ALiBi and the modern panels mid-way', '#preset=journey&pos=rope&alibi=1&step=mask&tile=5&kvt=4'],
   ['the modern panels in Chinese, past the trace limit', '#lang=zh-CN&pos=rope&s=' + 'w '.repeat(70)],
@@ -117,7 +126,10 @@ for (const hash of ['#train=previous_ckpt_s40', '#train=induction_ckpt_s0&lang=z
     try {
       await page.locator('#train').scrollIntoViewIfNeeded();
       await page.waitForFunction(
-        () => document.querySelector('#train-maps canvas') && document.querySelector('#train-predictions td[data-mark]') && document.querySelector('#train-run')?.getAttribute('aria-pressed') === 'false',
+        () =>
+          document.querySelector('#train-maps canvas') &&
+          document.querySelector('#train-predictions td[data-mark]') &&
+          document.querySelector('#train-run')?.getAttribute('aria-pressed') === 'false',
         null,
         { timeout: 60000 },
       );
@@ -235,10 +247,19 @@ for (const hash of ['#preset=journey', '#preset=journey&fill=0', '#preset=journe
           const style = getComputedStyle(td);
           const table = td.closest('table');
           const hatch = ['grey', 'light', 'yellow'].find((name) => table.classList.contains(`hatch-${name}`));
-          return { at: `${td.dataset.matrix} ${td.dataset.row},${td.dataset.col} ${td.className} “${td.textContent}”`, color: style.color, background: style.backgroundColor, hatch, table: getComputedStyle(table).backgroundColor };
+          return {
+            at: `${td.dataset.matrix} ${td.dataset.row},${td.dataset.col} ${td.className} “${td.textContent}”`,
+            color: style.color,
+            background: style.backgroundColor,
+            hatch,
+            table: getComputedStyle(table).backgroundColor,
+          };
         }),
       );
-      assert.ok(cells.some((cell) => /masked|hid/.test(cell.at)), 'masked entries are printed');
+      assert.ok(
+        cells.some((cell) => /masked|hid/.test(cell.at)),
+        'masked entries are printed',
+      );
       const poor = [];
       for (const { at, color, background, hatch, table } of cells) {
         // (a table without a hatch, the softmax lab's: its own fill, on a white panel)

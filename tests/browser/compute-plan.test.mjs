@@ -24,7 +24,10 @@ async function runsOf(page, act) {
   const mark = await page.evaluate(() => window.attentionPlayground.engineRuns().length);
   await act();
   await drawn(page);
-  const { made, planned } = await page.evaluate(() => ({ made: window.attentionPlayground.engineRuns(), planned: window.attentionPlayground.plannedRuns() }));
+  const { made, planned } = await page.evaluate(() => ({
+    made: window.attentionPlayground.engineRuns(),
+    planned: window.attentionPlayground.plannedRuns(),
+  }));
   const runs = made.slice(mark);
   const seen = new Set();
   for (const key of runs) {
@@ -68,7 +71,11 @@ test('ten interactions: each distinct run at most once per change, and none wher
       await page.fill('#exercise-q0', '0.423');
       await page.press('#exercise-q0', 'Enter');
     });
-    console.log(`engine runs per interaction: ${Object.entries(counts).map(([name, runs]) => `${name} ${runs.length}`).join(', ')}`);
+    console.log(
+      `engine runs per interaction: ${Object.entries(counts)
+        .map(([name, runs]) => `${name} ${runs.length}`)
+        .join(', ')}`,
+    );
     assert.deepEqual(errors, []);
   } finally {
     await close();

@@ -75,7 +75,9 @@ async function useEverything(page, screenshot) {
   await page.fill('#d-model', '6');
   await page.fill('#heads', '2');
   await page.fill('#sentence', words);
-  await page.waitForFunction(() => /in a background worker/.test(document.querySelector('#perf-panel .perf-facts')?.textContent ?? ''), null, { timeout: 60000 });
+  await page.waitForFunction(() => /in a background worker/.test(document.querySelector('#perf-panel .perf-facts')?.textContent ?? ''), null, {
+    timeout: 60000,
+  });
   await page.waitForSelector('#compute-progress', { state: 'hidden' });
 }
 
@@ -134,7 +136,8 @@ test('what the policy is for: injected inline script and requests to other origi
       });
       assert.deepEqual(outcome, { ran: null, fetched: 'refused' }, url);
       const seen = (await violations()).join('\n');
-      for (const directive of ['script-src-attr', 'script-src-elem', 'connect-src']) assert.match(seen, new RegExp(`^${directive}:`, 'm'), `${url}: ${directive}`);
+      for (const directive of ['script-src-attr', 'script-src-elem', 'connect-src'])
+        assert.match(seen, new RegExp(`^${directive}:`, 'm'), `${url}: ${directive}`);
     } finally {
       await close();
     }

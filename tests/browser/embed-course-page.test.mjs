@@ -35,13 +35,10 @@ after(async () => {
 
 // The frame of an embed: the iframe by id, or the iframe in a custom element's shadow root.
 async function frameOf(page, selector) {
-  const handle = await page.waitForFunction(
-    (sel) => {
-      const host = document.querySelector(sel);
-      return host?.shadowRoot?.querySelector('iframe') ?? (host?.tagName === 'IFRAME' ? host : null);
-    },
-    selector,
-  );
+  const handle = await page.waitForFunction((sel) => {
+    const host = document.querySelector(sel);
+    return host?.shadowRoot?.querySelector('iframe') ?? (host?.tagName === 'IFRAME' ? host : null);
+  }, selector);
   const frame = await handle.asElement().contentFrame();
   await frame.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="weights"]');
   return { frame, iframe: handle.asElement() };
@@ -72,10 +69,7 @@ test('the course page shows an iframe and two custom elements, each with the cou
       assert.match(await frame.getAttribute('#share-open-full', 'href'), /^http:\/\/127\.0\.0\.1:\d+\/dist\/index\.html#/, name);
       assert.doesNotMatch(await frame.getAttribute('#share-open-full', 'href'), /embed=1/, name);
       // The iframe fits its content (the embed reported its height).
-      await page.waitForFunction(
-        ([el, want]) => Math.abs(el.getBoundingClientRect().height - want) <= 2,
-        [iframe, await contentHeight(frame)],
-      );
+      await page.waitForFunction(([el, want]) => Math.abs(el.getBoundingClientRect().height - want) <= 2, [iframe, await contentHeight(frame)]);
       assert.ok((await frameHeight(iframe)) > 300, name);
     }
     // Languages and hidden controls from the attributes.
@@ -165,7 +159,9 @@ test('the two elements keep their own state; each "open in the full playground" 
     const second = await frameOf(page, '#second');
     const secondBefore = await printedCells(second.frame);
     await first.frame.fill('#sentence', 'Attention is all you need');
-    await first.frame.waitForFunction(() => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="weights"][data-head="0"]').length === 25);
+    await first.frame.waitForFunction(
+      () => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="weights"][data-head="0"]').length === 25,
+    );
     await first.frame.waitForFunction(() => document.querySelector('#share-open-full').href.includes('Attention+is+all+you+need'));
     // The other element did not change.
     assert.deepEqual(await printedCells(second.frame), secondBefore);
@@ -291,15 +287,18 @@ test('a frame that is not the playground cannot set the height or data-link; a h
     // On the local playground's own origin, but not the playground.
     'hostile-same-origin.html': hostileFrame(`${site.base}dist/index.html#v=1&s=planted+answer`),
   });
-  const state = (id) =>
-    page.$eval(`#${id}`, (el) => ({ height: el.shadowRoot.querySelector('iframe').style.height, link: el.dataset.link ?? null }));
+  const state = (id) => page.$eval(`#${id}`, (el) => ({ height: el.shadowRoot.querySelector('iframe').style.height, link: el.dataset.link ?? null }));
   // Points an element's frame at `url` (as a link inside it, or a redirect, would) and waits for
   // the page there to have said everything.
   const navigateFrame = async (id, url) => {
     const count = await page.evaluate(() => heard.filter(([, data]) => data === 'hostile page done').length);
-    await page.$eval(`#${id}`, (el, address) => {
-      el.shadowRoot.querySelector('iframe').src = address;
-    }, url);
+    await page.$eval(
+      `#${id}`,
+      (el, address) => {
+        el.shadowRoot.querySelector('iframe').src = address;
+      },
+      url,
+    );
     await page.waitForFunction((n) => heard.filter(([, data]) => data === 'hostile page done').length > n, count);
     await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50))); // (the element hears after `heard`)
   };
@@ -308,11 +307,15 @@ test('a frame that is not the playground cannot set the height or data-link; a h
     await frameOf(page, '#local');
     await page.waitForFunction(() => ['remote', 'local'].every((id) => document.getElementById(id).dataset.link));
     // Until the playgrounds have settled (their last resize a second ago): later changes are not theirs.
-    await page.waitForFunction(() => {
-      const count = events.length;
-      if (window.quiet?.count !== count) window.quiet = { count, since: performance.now() };
-      return performance.now() - window.quiet.since > 1000;
-    }, null, { polling: 100 });
+    await page.waitForFunction(
+      () => {
+        const count = events.length;
+        if (window.quiet?.count !== count) window.quiet = { count, since: performance.now() };
+        return performance.now() - window.quiet.since > 1000;
+      },
+      null,
+      { polling: 100 },
+    );
     const before = { remote: await state('remote'), local: await state('local') };
     const eventCount = await page.evaluate(() => events.length);
 
@@ -320,7 +323,10 @@ test('a frame that is not the playground cannot set the height or data-link; a h
     await navigateFrame('remote', `${site.base}hostile.html`);
     await navigateFrame('remote', `data:text/html,${encodeURIComponent(hostileFrame(genuineLink))}`);
     assert.deepEqual(await state('remote'), before.remote);
-    assert.deepEqual((await page.evaluate(() => events)).slice(eventCount).filter(([id]) => id === 'remote'), []);
+    assert.deepEqual(
+      (await page.evaluate(() => events)).slice(eventCount).filter(([id]) => id === 'remote'),
+      [],
+    );
 
     // A page of the local playground's origin that is not the playground: its height is clamped
     // to 20 000 px, its links to another site or another page are dropped.
@@ -370,15 +376,23 @@ test('the reader’s state reaches the host only when the parent asks, and only 
       await siblingFrame.evaluate(() => window.ask());
       await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)));
       const resizes = await page.evaluate(() => heard.filter(([, d]) => d?.type === 'resize').length);
-      await page.evaluate(() => document.getElementById('embed').contentWindow.postMessage({ protocol: 'attention-playground', version: 2, type: 'request-height' }, '*'));
+      await page.evaluate(() =>
+        document.getElementById('embed').contentWindow.postMessage({ protocol: 'attention-playground', version: 2, type: 'request-height' }, '*'),
+      );
       await page.waitForFunction((n) => heard.filter(([, d]) => d?.type === 'resize').length > n, resizes);
       const unasked = await page.evaluate(() => heard);
-      assert.ok(unasked.every(([, data]) => data.type === 'ready' || data.type === 'resize'), JSON.stringify(unasked));
+      assert.ok(
+        unasked.every(([, data]) => data.type === 'ready' || data.type === 'resize'),
+        JSON.stringify(unasked),
+      );
       assert.doesNotMatch(JSON.stringify(unasked), /secret/);
       assert.deepEqual(await siblingFrame.evaluate(() => heard), []);
 
       // The host asks: the state comes, and keeps coming while the reader types.
-      await page.evaluate(([message, target]) => document.getElementById('embed').contentWindow.postMessage(message, target), [request(true), site.base]);
+      await page.evaluate(
+        ([message, target]) => document.getElementById('embed').contentWindow.postMessage(message, target),
+        [request(true), site.base],
+      );
       await page.waitForFunction(() => heard.some(([, d]) => d?.type === 'state' && d.link.includes('my+secret+answer')));
       await embed.fill('#sentence', 'my second answer');
       await page.waitForFunction(() => heard.some(([, d]) => d?.type === 'state' && d.link.includes('my+second+answer')));

@@ -26,7 +26,15 @@ const WORKED = {
   questions: [
     { kind: 'number', cell: 'weights.1.2.1', hint: { en: 'e^(s₂₁ − max) divided by the row’s sum', 'zh-CN': 'e^(s₂₁ − max) 除以这一行的和' } },
     { kind: 'pattern', row: 'mask.3' },
-    { kind: 'choice', prompt: { en: 'Softmax runs over…', 'zh-CN': 'softmax 作用于……' }, options: [{ en: 'each row', 'zh-CN': '每一行' }, { en: 'each column', 'zh-CN': '每一列' }], answer: 0 },
+    {
+      kind: 'choice',
+      prompt: { en: 'Softmax runs over…', 'zh-CN': 'softmax 作用于……' },
+      options: [
+        { en: 'each row', 'zh-CN': '每一行' },
+        { en: 'each column', 'zh-CN': '每一列' },
+      ],
+      answer: 0,
+    },
   ],
 };
 const linkOf = (exercise, extra = '') => `#preset=journey&v=1&step=all${extra}&ex=${encodeURIComponent(JSON.stringify(exercise))}`;
@@ -51,8 +59,10 @@ const leaks = (page, values) =>
     const hit = (text) => printed.some((value) => new RegExp(`(^|[^\\d])${value.replace('.', '\\.')}($|[^\\d])`).test(text));
     const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
     for (let node = walker.currentNode; node; node = walker.nextNode()) {
-      if (node.nodeType === 3 && hit(node.data) && !node.parentElement.closest('#share-gallery, script, style')) found.push(`text: ${node.data.slice(0, 80)}`);
-      if (node.nodeType === 1) for (const a of node.attributes) if (a.name !== 'href' && hit(a.value)) found.push(`${a.name}: ${a.value.slice(0, 80)}`);
+      if (node.nodeType === 3 && hit(node.data) && !node.parentElement.closest('#share-gallery, script, style'))
+        found.push(`text: ${node.data.slice(0, 80)}`);
+      if (node.nodeType === 1)
+        for (const a of node.attributes) if (a.name !== 'href' && hit(a.value)) found.push(`${a.name}: ${a.value.slice(0, 80)}`);
     }
     return found;
   }, values);
@@ -98,7 +108,9 @@ test('an exercise hides what it asks on every view, takes a wrong then a right a
     assert.match(worked, /✓ Right\./);
     assert.match(worked, /a₂₁ = 0\.732 \/ 1\.732 ≈ 0\.423/, 'the worked explanation');
     // Answered: its row is on the page again.
-    await page.waitForFunction(() => document.querySelector('#results td[data-matrix="weights"][data-row="1"][data-col="0"]').textContent === '0.423');
+    await page.waitForFunction(
+      () => document.querySelector('#results td[data-matrix="weights"][data-row="1"][data-col="0"]').textContent === '0.423',
+    );
     assert.match(await page.innerText('#exercise .exercise-score'), /1 of 3 done · 1 right/);
 
     // The pattern: masked keys of row 3 are 4, 5, 6; marking 3 and 4 is wrong cell by cell.

@@ -35,7 +35,10 @@ const overviewRow = (page, row) =>
   page.$$eval(`#overview td[data-matrix="weights"][data-row="${row}"]`, (cells) => cells.map((cell) => cell.textContent));
 
 test('the first screen shows the tokens, the weights A of the chosen head and the control that changes it', async () => {
-  for (const viewport of [{ width: 1440, height: 900 }, { width: 375, height: 812 }]) {
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 375, height: 812 },
+  ]) {
     for (const hash of ['', '#preset=journey', '#preset=journey&lang=zh-CN']) {
       const { page, errors, close } = await open(hash, viewport);
       const where = `${viewport.width} px ${hash || 'bare'}`;

@@ -58,8 +58,7 @@ export function serveStatic(rootDir) {
 
 export const baseUrl = (server) => `http://127.0.0.1:${server.address().port}/`;
 
-export const launchChromium = () =>
-  chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS] });
+export const launchChromium = () => chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS] });
 
 /** Opens the settings under the sentence (closed on a fresh page), as a reader who wants to
  *  change d_model, the heads or the mask would. */
@@ -138,7 +137,9 @@ export async function screenshotDrawn(page, file, selector = null, { keep = fals
   await whenDrawn(page); // first what the page draws in idle time (the panels off screen)
   const scope = selector ?? 'html';
   // (and the canvases of lesson figures far from the window, unseen while they are: lesson.css)
-  const style = await page.addStyleTag({ content: `${scope}, ${scope} * { content-visibility: visible !important; } figure.matrix.far .cgrid canvas { visibility: visible !important; }` });
+  const style = await page.addStyleTag({
+    content: `${scope}, ${scope} * { content-visibility: visible !important; } figure.matrix.far .cgrid canvas { visibility: visible !important; }`,
+  });
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   if (selector) await saveScreenshot(page.locator(selector), { path: file, keep: true });
   else await saveScreenshot(page, { path: file, fullPage: true, keep: true });

@@ -35,7 +35,9 @@ test('the head split colours Q by head, slices it, and the slices, maps and conc
     assert.deepEqual(await hvRow(page, 'split-q', 0, 0), q.slice(0, 3));
     assert.deepEqual(await hvRow(page, 'split-q', 1, 0), q.slice(3, 6));
     // The column bands carry the head colours; the maps' frames too; weights are not in them.
-    const bands = await page.$$eval('#head-split [data-hs-block="q"] tr.band td:nth-child(2)', (cells) => cells.map((cell) => getComputedStyle(cell).backgroundColor));
+    const bands = await page.$$eval('#head-split [data-hs-block="q"] tr.band td:nth-child(2)', (cells) =>
+      cells.map((cell) => getComputedStyle(cell).backgroundColor),
+    );
     assert.deepEqual(bands, [HEAD1, HEAD2]);
     const frames = await page.$$eval('#head-split .hs-map', (maps) => maps.map((m) => getComputedStyle(m).borderTopColor));
     assert.deepEqual(frames, [HEAD1, HEAD2]);
@@ -59,7 +61,11 @@ test('the head split colours Q by head, slices it, and the slices, maps and conc
     await panelShot(page, '#head-split', shot('heads-split-en.png'), { keep: true });
 
     // Any divisor of d_model, 1 and d_model included, updates the split in place.
-    for (const [heads, dK] of [[3, 2], [1, 6], [6, 1]]) {
+    for (const [heads, dK] of [
+      [3, 2],
+      [1, 6],
+      [6, 1],
+    ]) {
       await page.click(`#head-split button[data-hs-heads="${heads}"]`);
       await page.waitForFunction((n) => document.querySelectorAll('#head-split [data-hs-block="q"]').length === n, heads);
       assert.equal(await page.inputValue('#heads'), String(heads));
@@ -73,7 +79,10 @@ test('the head split colours Q by head, slices it, and the slices, maps and conc
     const table = await page.$('#head-split td[data-hv="mix-output"][data-row="2"][data-col="0"]');
     const oldOutput = (await hvRow(page, 'mix-output', null, 2)).join();
     await retype(page, '#seed', '7');
-    await page.waitForFunction((old) => [...document.querySelectorAll('#head-split td[data-hv="mix-output"][data-row="2"]')].map((td) => td.textContent).join() !== old, oldOutput);
+    await page.waitForFunction(
+      (old) => [...document.querySelectorAll('#head-split td[data-hv="mix-output"][data-row="2"]')].map((td) => td.textContent).join() !== old,
+      oldOutput,
+    );
     assert.deepEqual(await hvRow(page, 'mix-output', null, 2), await lessonRow(page, 'output', null, 2));
     assert.deepEqual((await hvRow(page, 'split-q', 5, 3)).join(), (await lessonRow(page, 'q', null, 3)).slice(5).join());
     assert.deepEqual(await hvRow(page, 'split-context', 4, 1), (await lessonRow(page, 'concat', null, 1)).slice(4, 5));
@@ -235,14 +244,19 @@ test('the token view draws a line per weight, highlights on hover and works for 
     await jumpTo(page, 'token-view');
     await page.hover('#token-view text[data-tv-q="8"]');
     await page.waitForSelector('#token-view[data-focus="q8"]');
-    const lines = await page.$$eval('#token-view line.on', (ls) => ls.map((l) => ({ q: +l.dataset.q, k: +l.dataset.k, w: +l.dataset.w, width: +l.getAttribute('stroke-width') })));
+    const lines = await page.$$eval('#token-view line.on', (ls) =>
+      ls.map((l) => ({ q: +l.dataset.q, k: +l.dataset.k, w: +l.dataset.w, width: +l.getAttribute('stroke-width') })),
+    );
     assert.ok(lines.length > 1 && lines.every((l) => l.q === 8 && l.k <= 8));
     const sorted = [...lines].sort((a, b) => a.w - b.w);
     assert.ok(sorted.every((l, i) => i === 0 || l.width >= sorted[i - 1].width));
     const printed = await page.$$eval('#token-view [data-tv-w^="k"]', (ts) => ts.map((t) => t.textContent));
     const sum = printed.reduce((s, text) => s + parseCell(text), 0);
     assert.ok(Math.abs(sum - 1) < 0.01, `weights of row 9 sum to ${sum}`);
-    assert.deepEqual(printed.map((text) => parseCell(text).toFixed(3)), (await lessonRow(page, 'weights', 0, 8)).map((text) => parseCell(text).toFixed(3)));
+    assert.deepEqual(
+      printed.map((text) => parseCell(text).toFixed(3)),
+      (await lessonRow(page, 'weights', 0, 8)).map((text) => parseCell(text).toFixed(3)),
+    );
     await panelShot(page, '#token-view', shot('tokens-hover-en.png'));
 
     // New weights over the same tokens (τ, from a script: the pointer stays on q8, pointed at
@@ -263,7 +277,10 @@ test('the token view draws a line per weight, highlights on hover and works for 
     assert.equal(await page.$eval('#token-view .tv-svg', (svg) => svg.mark), 'before');
     assert.equal(await page.getAttribute('#token-view', 'data-focus'), 'q8');
     const reprinted = await page.$$eval('#token-view [data-tv-w^="k"]', (ts) => ts.map((t) => t.textContent));
-    assert.deepEqual(reprinted.map((text) => parseCell(text).toFixed(3)), (await lessonRow(page, 'weights', 0, 8)).map((text) => parseCell(text).toFixed(3)));
+    assert.deepEqual(
+      reprinted.map((text) => parseCell(text).toFixed(3)),
+      (await lessonRow(page, 'weights', 0, 8)).map((text) => parseCell(text).toFixed(3)),
+    );
     assert.notEqual(await linesDrawn(), drawnBefore);
 
     // Padding a token (its chip in the mask workbench) strikes its key through in the same
@@ -309,7 +326,10 @@ test('the token view draws a line per weight, highlights on hover and works for 
     assert.equal(await page.$eval('#head-split .hv-cells', (figure) => figure.mark), 'before');
     await detail.hover({ position: { x: 5, y: 17 } });
     const [a21] = await lessonRow(page, 'weights', 0, 1);
-    assert.match(await page.textContent('#head-split .hv-cells .canvas-readout'), new RegExp(`^w2 → w1: ${parseCell(a21).toFixed(3).replace('.', '\\.')}$`));
+    assert.match(
+      await page.textContent('#head-split .hv-cells .canvas-readout'),
+      new RegExp(`^w2 → w1: ${parseCell(a21).toFixed(3).replace('.', '\\.')}$`),
+    );
     await detail.hover({ position: { x: 5, y: 5 } });
     assert.equal(await page.textContent('#head-split .hv-cells .canvas-readout'), 'w1 → w1: 1.000');
     await detail.hover({ position: { x: 17, y: 5 } });
@@ -333,7 +353,9 @@ test('cross-attention: target × source maps, padding on the source, causal only
     // 6 target tokens × 4 source tokens, in the lesson too; the source tokens label the columns.
     assert.equal(await count(page, '#cross-view td[data-hv="cross-weights"]'), 24);
     assert.equal(await count(page, 'section.lesson-step:not(.parked) td[data-matrix="weights"][data-head="0"][data-row="0"]'), 4);
-    const columns = await page.$$eval('#cross-view [data-hv-figure="cross-weights"] thead tr.cols th[scope="col"]', (ths) => ths.map((th) => th.textContent));
+    const columns = await page.$$eval('#cross-view [data-hv-figure="cross-weights"] thead tr.cols th[scope="col"]', (ths) =>
+      ths.map((th) => th.textContent),
+    );
     assert.deepEqual(columns, ['Le', 'chat', 'est', 'assis']);
     const text = await page.textContent('#cross-view');
     assert.match(text, /T × T_s = 6 × 4/);
@@ -342,7 +364,10 @@ test('cross-attention: target × source maps, padding on the source, causal only
     assert.match(text, /Causal: off/);
     // Not causal unless asked: the first target token sees every source token.
     const first = (await hvRow(page, 'cross-weights', 0, 0)).map(parseCell);
-    assert.ok(first.every((w) => w > 0), first.join(' '));
+    assert.ok(
+      first.every((w) => w > 0),
+      first.join(' '),
+    );
     assert.deepEqual(await hvRow(page, 'cross-weights', 0, 5), await lessonRow(page, 'weights', 0, 5));
 
     // Padding: "est" is masked as a key for every target token. The matrices stay in the page
@@ -357,7 +382,10 @@ test('cross-attention: target × source maps, padding on the source, causal only
     await page.waitForFunction(() => document.querySelector('td[data-hv="cross-weights"][data-row="3"][data-col="2"]').textContent === '0');
     for (let r = 0; r < 6; r += 1) assert.equal(parseCell((await hvRow(page, 'cross-weights', 0, r))[2]), 0);
     assert.match(await page.textContent('#cross-view'), /source tokens est are masked/);
-    assert.deepEqual(await page.evaluate(() => ['.xa-matrices', '.xa-lines'].map((s) => document.querySelector(`#cross-view ${s}`).mark ?? null)), ['before', null]);
+    assert.deepEqual(await page.evaluate(() => ['.xa-matrices', '.xa-lines'].map((s) => document.querySelector(`#cross-view ${s}`).mark ?? null)), [
+      'before',
+      null,
+    ]);
     assert.deepEqual(await hvRow(page, 'cross-weights', 0, 5), await lessonRow(page, 'weights', 0, 5));
 
     // Causal when asked: target position i sees source positions ≤ i.
@@ -470,10 +498,18 @@ test('sinusoidal positions are a matrix of their own, and shuffling shows what t
     await page.waitForSelector('#positions-view [data-pe-summary]');
     assert.equal(await page.getAttribute('#positions-view [data-pe-summary="none"]', 'class'), 'same');
     assert.equal(await page.getAttribute('#positions-view [data-pe-summary="sinusoidal"]', 'class'), 'changed');
-    const verdicts = await page.$$eval('#positions-view .pe-table tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td[data-pe-same]')].map((td) => td.dataset.peSame).join('')));
+    const verdicts = await page.$$eval('#positions-view .pe-table tbody tr', (rows) =>
+      rows.map((r) => [...r.querySelectorAll('td[data-pe-same]')].map((td) => td.dataset.peSame).join('')),
+    );
     assert.equal(verdicts.length, 6);
-    assert.ok(verdicts.every((v) => v[0] === '1'), verdicts.join(' ')); // without positions: equal
-    assert.ok(verdicts.some((v) => v[1] === '0'), verdicts.join(' ')); // with positions: changed
+    assert.ok(
+      verdicts.every((v) => v[0] === '1'),
+      verdicts.join(' '),
+    ); // without positions: equal
+    assert.ok(
+      verdicts.some((v) => v[1] === '0'),
+      verdicts.join(' '),
+    ); // with positions: changed
     // The rows of the shuffled output are the typed output's rows, moved with their tokens.
     const typedTokens = await page.$$eval('[data-hv-figure="shuffle-none-typed"] tbody th', (ths) => ths.map((th) => th.textContent));
     const shuffledTokens = await page.$$eval('[data-hv-figure="shuffle-none-shuffled"] tbody th', (ths) => ths.map((th) => th.textContent));

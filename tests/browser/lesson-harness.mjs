@@ -75,12 +75,16 @@ export const twoFrames = (page) => page.evaluate(() => new Promise((resolve) => 
 export async function entryPoint(page, matrix, head, row, col) {
   const sel = grid(matrix, head);
   await page.locator(sel).scrollIntoViewIfNeeded();
-  return page.$eval(sel, (g, [r, c]) => {
-    const width = parseFloat(g.parentNode.style.getPropertyValue('--cw'));
-    g.closest('.scroll').scrollLeft = c * width;
-    const box = g.querySelector('canvas').getBoundingClientRect();
-    return { x: box.left + (c + 0.5) * width, y: box.top + (r + 0.5) * 20 };
-  }, [row, col]);
+  return page.$eval(
+    sel,
+    (g, [r, c]) => {
+      const width = parseFloat(g.parentNode.style.getPropertyValue('--cw'));
+      g.closest('.scroll').scrollLeft = c * width;
+      const box = g.querySelector('canvas').getBoundingClientRect();
+      return { x: box.left + (c + 0.5) * width, y: box.top + (r + 0.5) * 20 };
+    },
+    [row, col],
+  );
 }
 
 /** entryPoint, once the page has stopped moving under it (figures above that were skipped off
@@ -118,10 +122,16 @@ export async function pictures(page, only = () => true) {
       await figure.scrollIntoViewIfNeeded();
       await whenDrawn(page);
     }
-    out.push([name, head, await figure.evaluate((f) => [
-      ...[...f.querySelectorAll('td')].filter((td) => td.checkVisibility()).map((td) => `${td.textContent}|${td.className}`),
-      ...[...f.querySelectorAll('canvas')].filter((c) => c.checkVisibility()).map((c) => c.toDataURL()),
-    ].join(' '))]);
+    out.push([
+      name,
+      head,
+      await figure.evaluate((f) =>
+        [
+          ...[...f.querySelectorAll('td')].filter((td) => td.checkVisibility()).map((td) => `${td.textContent}|${td.className}`),
+          ...[...f.querySelectorAll('canvas')].filter((c) => c.checkVisibility()).map((c) => c.toDataURL()),
+        ].join(' '),
+      ),
+    ]);
   }
   return out;
 }
@@ -140,8 +150,14 @@ export async function assertLooksLikeFreshPage(open, page, only = () => true, me
     const here = await pictures(page, only);
     assert.ok(here.length > 0, 'no matrix to compare');
     const there = await pictures(fresh.page, only);
-    assert.deepEqual(here.map(([n, h]) => `${n} ${h}`), there.map(([n, h]) => `${n} ${h}`), message);
-    here.forEach(([name, head, shown], k) => assert.ok(shown === there[k][2], `${message} ${name} (head ${head}) differs from a fresh page of ${url}`));
+    assert.deepEqual(
+      here.map(([n, h]) => `${n} ${h}`),
+      there.map(([n, h]) => `${n} ${h}`),
+      message,
+    );
+    here.forEach(([name, head, shown], k) =>
+      assert.ok(shown === there[k][2], `${message} ${name} (head ${head}) differs from a fresh page of ${url}`),
+    );
     assert.deepEqual(fresh.errors, []);
   } finally {
     await fresh.close();
@@ -154,27 +170,33 @@ export async function assertLooksLikeFreshPage(open, page, only = () => true, me
  * reach past it: lesson.css, paint containment). Lays every figure out: call it last.
  * → up to 5 'step: tag.class'
  */
-export const pastTheirStep = (page) => page.evaluate(() => {
-  const sections = [...document.querySelectorAll('#results section.lesson-step:not(.parked)')];
-  // Every step and figure laid out, as once scrolled through (view.js's 'first-layout').
-  for (const node of document.querySelectorAll('#results section.lesson-step, #results figure.matrix')) node.classList.add('first-layout');
-  const outside = [];
-  for (const section of sections) {
-    const box = section.getBoundingClientRect();
-    for (const el of section.querySelectorAll('*')) {
-      const r = el.getBoundingClientRect();
-      if (r.width === 0 && r.height === 0) continue;
-      let inScroller = false;
-      for (let a = el.parentElement; a && a !== section; a = a.parentElement) {
-        const style = getComputedStyle(a);
-        if (style.overflowX !== 'visible' || style.overflowY !== 'visible') inScroller = true;
-      }
-      if (inScroller) continue;
-      const ring = el.tabIndex >= 0 || /^(BUTTON|INPUT|SELECT|A)$/.test(el.tagName) ? 4 : 0;
-      if (r.left - ring < box.left - 0.5 || r.right + ring > box.right + 0.5 || r.top - ring < box.top - 0.5 || r.bottom + ring > box.bottom + 0.5) {
-        outside.push(`${section.dataset.step}: ${el.tagName.toLowerCase()}.${String(el.className).replace(/ /g, '.')}`);
+export const pastTheirStep = (page) =>
+  page.evaluate(() => {
+    const sections = [...document.querySelectorAll('#results section.lesson-step:not(.parked)')];
+    // Every step and figure laid out, as once scrolled through (view.js's 'first-layout').
+    for (const node of document.querySelectorAll('#results section.lesson-step, #results figure.matrix')) node.classList.add('first-layout');
+    const outside = [];
+    for (const section of sections) {
+      const box = section.getBoundingClientRect();
+      for (const el of section.querySelectorAll('*')) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 && r.height === 0) continue;
+        let inScroller = false;
+        for (let a = el.parentElement; a && a !== section; a = a.parentElement) {
+          const style = getComputedStyle(a);
+          if (style.overflowX !== 'visible' || style.overflowY !== 'visible') inScroller = true;
+        }
+        if (inScroller) continue;
+        const ring = el.tabIndex >= 0 || /^(BUTTON|INPUT|SELECT|A)$/.test(el.tagName) ? 4 : 0;
+        if (
+          r.left - ring < box.left - 0.5 ||
+          r.right + ring > box.right + 0.5 ||
+          r.top - ring < box.top - 0.5 ||
+          r.bottom + ring > box.bottom + 0.5
+        ) {
+          outside.push(`${section.dataset.step}: ${el.tagName.toLowerCase()}.${String(el.className).replace(/ /g, '.')}`);
+        }
       }
     }
-  }
-  return outside.slice(0, 5);
-});
+    return outside.slice(0, 5);
+  });

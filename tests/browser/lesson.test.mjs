@@ -152,9 +152,15 @@ test('explanations give the worked example’s numbers and highlight what they d
     // A change that redraws the page keeps the highlights where they are: ÷√d_k off and on with a
     // weight selected.
     await page.click(cell('weights', 0, 1, 0));
-    const marks = () => page.$$eval('#results [data-hl]', (n) => n.map((c) => `${c.dataset.hl} ${c.dataset.matrix}${c.dataset.head}:${c.dataset.row},${c.dataset.col}`).sort());
+    const marks = () =>
+      page.$$eval('#results [data-hl]', (n) =>
+        n.map((c) => `${c.dataset.hl} ${c.dataset.matrix}${c.dataset.head}:${c.dataset.row},${c.dataset.col}`).sort(),
+      );
     const selected = await marks();
-    assert.deepEqual(selected.filter((m) => m.startsWith('self')), ['self weights0:1,0']);
+    assert.deepEqual(
+      selected.filter((m) => m.startsWith('self')),
+      ['self weights0:1,0'],
+    );
     await page.click('#lesson-scale');
     await page.waitForFunction(() => document.querySelector('#lesson-scale').checked === false);
     assert.deepEqual(await marks(), selected);
@@ -252,17 +258,23 @@ test('the mask workbench: kinds, custom cells, fill 0, order, padding, a fully m
     // The fill's note keeps its size whichever text it shows: the page below does not move.
     assert.equal(await workbenchHeight(), withInfinity);
     // M's rule says the fill chosen: one form of it is seen (and read aloud), the others not.
-    const rule = () => page.$eval('section[data-step="mask"] .formulas-tex > .formula-stack:nth-child(2)', (stack) => ({
-      tex: stack.dataset.tex,
-      // (seen at 0.999, unseen at 0.001: lesson.css says why not 1 and 0)
-      shown: [...stack.children].filter((alt) => Number(getComputedStyle(alt).opacity) > 0.99 && !alt.hasAttribute('aria-hidden')).map((alt) => alt.dataset.tex),
-    }));
+    const rule = () =>
+      page.$eval('section[data-step="mask"] .formulas-tex > .formula-stack:nth-child(2)', (stack) => ({
+        tex: stack.dataset.tex,
+        // (seen at 0.999, unseen at 0.001: lesson.css says why not 1 and 0)
+        shown: [...stack.children]
+          .filter((alt) => Number(getComputedStyle(alt).opacity) > 0.99 && !alt.hasAttribute('aria-hidden'))
+          .map((alt) => alt.dataset.tex),
+      }));
     const zero = await rule();
     assert.match(zero.tex, /\\\\ 0 & /);
     assert.deepEqual(zero.shown, [zero.tex]);
     await page.click('button[data-step="softmax"]');
     const future = await numbers(page, 'weights', 0, 0);
-    assert.ok(future.slice(1).every((w) => w > 0.1), future.join(' '));
+    assert.ok(
+      future.slice(1).every((w) => w > 0.1),
+      future.join(' '),
+    );
 
     // −1e9 after the division stays −1e9; before it, it is divided by √3.
     await page.click('button[data-step="mask"]');
@@ -409,7 +421,13 @@ test('every preset loads in one click, with the material’s numbers checked', a
     // Padding: two padding tokens on the left, causal.
     await page.click('a[data-preset="padding"]');
     await page.waitForSelector('section[data-step="mask"]');
-    assert.deepEqual(await page.$$eval('.pad-chips button', (b) => b.map((n) => n.getAttribute('aria-pressed'))), ['true', 'true', 'false', 'false', 'false']);
+    assert.deepEqual(await page.$$eval('.pad-chips button', (b) => b.map((n) => n.getAttribute('aria-pressed'))), [
+      'true',
+      'true',
+      'false',
+      'false',
+      'false',
+    ]);
     assert.deepEqual(await lessonRow(page, 'mask', null, 4), ['−∞', '−∞', '0', '0', '0']);
     assert.match(await page.innerText('#mask-workbench .wb-notes'), /“\[PAD\]”, “\[PAD\]” see no key at all/);
     assert.deepEqual(errors, []);
@@ -428,7 +446,8 @@ test('the softmax lab: temperature, √d_k, naive softmax overflowing next to th
     const lab = (kind) => page.$$eval(`#softmax-lab ${labSel(kind)}`, (c) => c.map((n) => n.textContent.trim()));
     assert.deepEqual(await lab('weight'), ['0.423', '0.577', '0.000', '0.000', '0.000', '0.000']);
     // Each weight's bar is as wide as the weight: a share of its box (its background's width).
-    const bars = () => page.$$eval(`#softmax-lab ${labSel('weight')}`, (boxes) => boxes.map((box) => parseFloat(getComputedStyle(box).backgroundSize)));
+    const bars = () =>
+      page.$$eval(`#softmax-lab ${labSel('weight')}`, (boxes) => boxes.map((box) => parseFloat(getComputedStyle(box).backgroundSize)));
     (await bars()).forEach((width, j) => assert.ok(Math.abs(width - [42.3, 57.7, 0, 0, 0, 0][j]) < 0.06, `bar ${j + 1}: ${width} %`));
     assert.deepEqual(await lab('exp'), ['0.732', '1.000', '0.000', '0.000', '0.000', '0.000']);
     assert.equal((await lab('sum'))[0], 'Σ e^(z − max) = 1.732');
@@ -459,9 +478,9 @@ test('the softmax lab: temperature, √d_k, naive softmax overflowing next to th
     assert.equal(tempered[2], plain[1]);
     // Moving τ again, the formula shows the new number.
     await page.fill('#lesson-tau', '0.25');
-    const tau = await page.$$eval('section[data-step="softmax"] .step-formula', (nodes) => nodes
-      .filter((n) => n.dataset.tex === '\\tau = 0.25')
-      .map((n) => n.querySelector('.katex-html').textContent));
+    const tau = await page.$$eval('section[data-step="softmax"] .step-formula', (nodes) =>
+      nodes.filter((n) => n.dataset.tex === '\\tau = 0.25').map((n) => n.querySelector('.katex-html').textContent),
+    );
     assert.deepEqual(tau, ['τ=0.25']);
     await page.fill('#lesson-tau', '0.5');
     // Bad temperatures are refused where they are typed.
@@ -481,9 +500,12 @@ test('the softmax lab: temperature, √d_k, naive softmax overflowing next to th
     // With a weight selected, the explanation's formula follows the switch: one form seen (and
     // read aloud) at a time.
     await page.click(cell('weights', 0, 1, 0));
-    const seenForms = () => page.$$eval('#explain .explain-stack > .explain-tex', (nodes) => nodes
-      .filter((f) => Number(getComputedStyle(f).opacity) > 0.99 && f.getAttribute('aria-hidden') !== 'true')
-      .map((f) => (/\\max/.test(f.dataset.tex) ? 'stable' : 'naive')));
+    const seenForms = () =>
+      page.$$eval('#explain .explain-stack > .explain-tex', (nodes) =>
+        nodes
+          .filter((f) => Number(getComputedStyle(f).opacity) > 0.99 && f.getAttribute('aria-hidden') !== 'true')
+          .map((f) => (/\\max/.test(f.dataset.tex) ? 'stable' : 'naive')),
+      );
     assert.deepEqual(await seenForms(), ['naive']);
     await page.uncheck('#lesson-naive');
     assert.deepEqual(await seenForms(), ['stable']);
@@ -537,7 +559,10 @@ test('a number drawn on a canvas says the same under the keys, in its explanatio
     await page.click('button[data-step="softmax"]');
     await page.waitForSelector(`${SHOWN}[data-step="softmax"]`);
     assert.equal(await page.getAttribute('.lab-rows button[data-lab-row="3"]', 'aria-pressed'), 'true');
-    assert.equal(Number(await page.textContent('#softmax-lab td[data-matrix="lab"][data-col="2"][data-row="1"]')).toFixed(3), Number(said).toFixed(3));
+    assert.equal(
+      Number(await page.textContent('#softmax-lab td[data-matrix="lab"][data-col="2"][data-row="1"]')).toFixed(3),
+      Number(said).toFixed(3),
+    );
     assert.equal(fixed3(await numbers(page, 'weights', 0, 3))[1], Number(said).toFixed(3));
     await page.click('#step-all');
     await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 9, SHOWN);
@@ -569,15 +594,21 @@ test('from T = 8 the T×T matrices explain, highlight and toggle on their canvas
     assert.match(await explanation(page), /a₅₃ = /);
     const self = `${grid('weights', 0)} [data-hl="self"][data-row="4"][data-col="2"]`;
     assert.equal(await page.locator(self).count(), 1);
-    const deps = await page.$$eval(`${SHOWN} .cg-body [data-hl="dep"]`, (n) => n.map((m) => `${m.closest('.cg-body').dataset.matrix}:${m.dataset.row},${m.dataset.col}`));
-    assert.ok(deps.some((d) => /^(masked|exps):4,/.test(d)), deps.join(' '));
+    const deps = await page.$$eval(`${SHOWN} .cg-body [data-hl="dep"]`, (n) =>
+      n.map((m) => `${m.closest('.cg-body').dataset.matrix}:${m.dataset.row},${m.dataset.col}`),
+    );
+    assert.ok(
+      deps.some((d) => /^(masked|exps):4,/.test(d)),
+      deps.join(' '),
+    );
     // A change that keeps a₅₃ explained (τ) keeps it outlined. (The slider is set by script:
     // focusing it could scroll the page, and the pointer would then be over another entry.)
-    const nudgeTau = (by) => page.evaluate((d) => {
-      const range = document.querySelector('#lesson-tau-range');
-      range.value = String(Number(range.value) + d);
-      range.dispatchEvent(new Event('input', { bubbles: true }));
-    }, by);
+    const nudgeTau = (by) =>
+      page.evaluate((d) => {
+        const range = document.querySelector('#lesson-tau-range');
+        range.value = String(Number(range.value) + d);
+        range.dispatchEvent(new Event('input', { bubbles: true }));
+      }, by);
     await nudgeTau(0.1);
     await page.waitForURL(/tau=/);
     assert.match(await explanation(page), /a₅₃ = /);
@@ -618,9 +649,16 @@ test('from T = 8 the T×T matrices explain, highlight and toggle on their canvas
     await page.keyboard.press('ArrowLeft');
     assert.equal(await readM(), 'Row 3 (w3), column 5: −∞');
     await page.keyboard.press('Space');
-    await page.waitForFunction((sel) => /Row 3 \(w3\), column 5: 0/.test(document.querySelector(`${sel} .cg-readout`).textContent), grid('mask', null));
+    await page.waitForFunction(
+      (sel) => /Row 3 \(w3\), column 5: 0/.test(document.querySelector(`${sel} .cg-readout`).textContent),
+      grid('mask', null),
+    );
     // The recomputed scores agree: S + M at (3, 5) and (3, 6) are finite now, (3, 7) still −∞.
-    for (const [c, finite] of [[4, true], [5, true], [6, false]]) {
+    for (const [c, finite] of [
+      [4, true],
+      [5, true],
+      [6, false],
+    ]) {
       p = await entryPoint(page, 'masked', 0, 2, c);
       await page.mouse.move(p.x, p.y);
       await page.waitForFunction((ref) => document.querySelector('#explain').dataset.cell === ref, `masked.1.3.${c + 1}`);
@@ -641,7 +679,10 @@ test('from T = 8 the T×T matrices explain, highlight and toggle on their canvas
     await assertLooksLikeFreshPage(open, page);
 
     // Screenshots of the canvases (look at them): pointing at an entry, in English and in Chinese.
-    const toHead = () => page.evaluate(() => window.scrollTo(0, document.querySelector('section.lesson-step:not(.parked) article.head').getBoundingClientRect().top + window.scrollY - 60));
+    const toHead = () =>
+      page.evaluate(() =>
+        window.scrollTo(0, document.querySelector('section.lesson-step:not(.parked) article.head').getBoundingClientRect().top + window.scrollY - 60),
+      );
     await toHead();
     p = await entryPoint(page, 'masked', 0, 2, 4);
     await page.mouse.move(p.x, p.y);
@@ -723,17 +764,20 @@ test('from T = 8 X on its canvas is edited as the table is: type, Enter, Tab, F2
     // An edit and, before the embeddings box caught up (it is written in idle time), a reader
     // about to type in it: it shows the edit as it takes the focus, at the 4 decimals the page
     // computed with. (In one task, so that the box has not caught up.)
-    const [rowBefore, rowOnFocus, saidThen] = await page.evaluate((sel) => {
-      const gridNode = document.querySelector(sel);
-      const text = document.querySelector('#embeddings-text');
-      gridNode.dispatchEvent(new KeyboardEvent('keydown', { key: '7', bubbles: true, cancelable: true }));
-      const input = gridNode.querySelector('input.cell-input');
-      input.value = '0.123456';
-      input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
-      const rowBefore = text.value.split('\n')[1];
-      text.focus();
-      return [rowBefore, text.value.split('\n')[1], gridNode.querySelector('.cg-readout').textContent];
-    }, grid('x', null));
+    const [rowBefore, rowOnFocus, saidThen] = await page.evaluate(
+      (sel) => {
+        const gridNode = document.querySelector(sel);
+        const text = document.querySelector('#embeddings-text');
+        gridNode.dispatchEvent(new KeyboardEvent('keydown', { key: '7', bubbles: true, cancelable: true }));
+        const input = gridNode.querySelector('input.cell-input');
+        input.value = '0.123456';
+        input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+        const rowBefore = text.value.split('\n')[1];
+        text.focus();
+        return [rowBefore, text.value.split('\n')[1], gridNode.querySelector('.cg-readout').textContent];
+      },
+      grid('x', null),
+    );
     assert.doesNotMatch(rowBefore, /^-2 0\.1235 /); // (not yet: else this checks nothing)
     assert.match(rowOnFocus, /^-2 0\.1235 /);
     assert.match(saidThen, /^Row 3 \(w3\), column 2: /); // Enter moved down
@@ -810,7 +854,16 @@ test('from d_model = 16 the weights on their canvases are edited in place: refus
 // number the page of the first 48 tokens explains for it.
 test('past the printed corner a matrix shows its 48 × 48 corner, with the numbers of the page of 48 tokens', async () => {
   // Entries explained under the pointer (qkv), or read with the keys (softmax).
-  const steps = { qkv: [['x', null, 45, 2], ['wq', null, 3, 1]], softmax: [['weights', 0, 40, 12], ['weights', 0, 47, 3]] };
+  const steps = {
+    qkv: [
+      ['x', null, 45, 2],
+      ['wq', null, 3, 1],
+    ],
+    softmax: [
+      ['weights', 0, 40, 12],
+      ['weights', 0, 47, 3],
+    ],
+  };
   const read = async (T) => {
     const { page, errors, close } = await open(`#v=1&s=${tokens(T)}&d=4&h=1&step=qkv`);
     const out = {};
@@ -844,14 +897,19 @@ test('past the printed corner a matrix shows its 48 × 48 corner, with the numbe
             // has stopped moving, as figures skipped above take their size)
             const sel = grid(name, head);
             await page.locator(sel).scrollIntoViewIfNeeded();
-            const at = () => page.$eval(sel, (g, [r, c]) => {
-              const width = parseFloat(g.parentNode.style.getPropertyValue('--cw'));
-              const box = g.closest('.scroll');
-              box.scrollLeft = c * width;
-              box.scrollTop = Math.max(0, (r - 25) * 20);
-              const canvas = g.querySelector('canvas').getBoundingClientRect();
-              return `${canvas.left + (c + 0.5) * width},${canvas.top + (r + 0.5) * 20}`;
-            }, [row, col]);
+            const at = () =>
+              page.$eval(
+                sel,
+                (g, [r, c]) => {
+                  const width = parseFloat(g.parentNode.style.getPropertyValue('--cw'));
+                  const box = g.closest('.scroll');
+                  box.scrollLeft = c * width;
+                  box.scrollTop = Math.max(0, (r - 25) * 20);
+                  const canvas = g.querySelector('canvas').getBoundingClientRect();
+                  return `${canvas.left + (c + 0.5) * width},${canvas.top + (r + 0.5) * 20}`;
+                },
+                [row, col],
+              );
             let [p, before] = [await at(), ''];
             for (let attempt = 0; attempt < 20 && p !== before; attempt += 1) {
               await twoFrames(page);
@@ -881,10 +939,16 @@ test('past the printed corner a matrix shows its 48 × 48 corner, with the numbe
   };
   const [past, below] = [await read(64), await read(48)];
   for (const step of Object.keys(steps)) {
-    assert.ok(past[step].shapes.some((s) => s.startsWith('64 ×')), past[step].shapes.join(', '));
+    assert.ok(
+      past[step].shapes.some((s) => s.startsWith('64 ×')),
+      past[step].shapes.join(', '),
+    );
     assert.ok(past[step].colours > 2, `${step}: the corner is drawn`);
     assert.deepEqual(past[step].said, below[step].said, step);
-    assert.ok(past[step].said.every((v) => /^−?\d+\.\d{3}$/.test(v)), past[step].said.join(' '));
+    assert.ok(
+      past[step].said.every((v) => /^−?\d+\.\d{3}$/.test(v)),
+      past[step].said.join(' '),
+    );
   }
 });
 
@@ -927,7 +991,8 @@ test('the softmax lab on a canvas, far below and then after changes of τ, row, 
 test('canvases far from the window show the latest numbers when scrolled to, and coming near moves nothing', async () => {
   const { page, errors, close } = await open(`#v=1&s=${tokens(32)}&d=8&h=2&step=softmax`);
   try {
-    const frames = () => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 50)))));
+    const frames = () =>
+      page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 50)))));
     const figureTops = () => page.$$eval(`${SHOWN} figure.matrix`, (all) => all.map((f) => Math.round(f.getBoundingClientRect().top + scrollY)));
     // The temperature slider (log₁₀ τ) moved to `value`, wherever it is on the page.
     const setLogTau = async (value) => {
@@ -947,7 +1012,10 @@ test('canvases far from the window show the latest numbers when scrolled to, and
     const p = await entryPoint(page, 'weights', 1, 5, 2);
     await frames();
     const moved = (await figureTops()).map((top, k) => top - atTop[k]);
-    assert.ok(moved.every((d) => Math.abs(d) <= 3), `figures moved by ${moved.join(', ')} px`);
+    assert.ok(
+      moved.every((d) => Math.abs(d) <= 3),
+      `figures moved by ${moved.join(', ')} px`,
+    );
     await page.mouse.click(p.x, p.y);
     await page.waitForFunction(() => document.querySelector('#explain .explain-mode')?.textContent === 'Selected cell');
     assert.equal((await readout(page, 'weights', 1)).split(': ').pop(), await explainedValue(page));
@@ -995,15 +1063,18 @@ test('going to the last step moves nothing on the page as the step before is pre
     // To the last step, then (in its first frame, before the step before it is prepared) the
     // page scrolled to its output.
     const where = () => page.evaluate(() => ({ y: window.scrollY, top: window.figureTop() }));
-    const prepared = await page.evaluate(() => new Promise((resolve) => {
-      document.querySelector('button[data-step="output"]').click();
-      requestAnimationFrame(() => {
-        const figure = () => document.querySelector('section.lesson-step:not(.parked)[data-step="output"] figure.matrix:last-of-type');
-        window.scrollTo(0, figure().getBoundingClientRect().top + window.scrollY - 200);
-        window.figureTop = () => figure().getBoundingClientRect().top;
-        resolve(Boolean(document.querySelector('section.lesson-step[data-step="concat"]')));
-      });
-    }));
+    const prepared = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          document.querySelector('button[data-step="output"]').click();
+          requestAnimationFrame(() => {
+            const figure = () => document.querySelector('section.lesson-step:not(.parked)[data-step="output"] figure.matrix:last-of-type');
+            window.scrollTo(0, figure().getBoundingClientRect().top + window.scrollY - 200);
+            window.figureTop = () => figure().getBoundingClientRect().top;
+            resolve(Boolean(document.querySelector('section.lesson-step[data-step="concat"]')));
+          });
+        }),
+    );
     assert.equal(prepared, false, 'the step before is not prepared yet (else this checks nothing)');
     const before = await where();
     await page.waitForSelector('#results section.lesson-step[data-step="concat"]', { state: 'attached' });
@@ -1072,7 +1143,8 @@ test('a change shows at once in the window, and the rest of the page is up to da
       await twoFrames(page);
       await whenDrawn(page);
       const [before, during] = await page.evaluate(async () => {
-        const read = () => document.querySelector('section.lesson-step:not(.parked) td[data-matrix="masked"][data-head="0"][data-row="1"][data-col="0"]').textContent;
+        const read = () =>
+          document.querySelector('section.lesson-step:not(.parked) td[data-matrix="masked"][data-head="0"][data-row="1"][data-col="0"]').textContent;
         const was = read();
         const box = document.querySelector('#lesson-scale');
         box.checked = false;
@@ -1105,13 +1177,18 @@ test('a change shows at once in the window, and the rest of the page is up to da
       key(td.querySelector('input'));
       await null; // (the edit's microtasks)
       window.dispatchEvent(new Event('beforeprint'));
-      return [0, 1, 2].map((c) => document.querySelector(`section.lesson-step td[data-matrix="context"][data-head="0"][data-row="1"][data-col="${c}"]`).textContent);
+      return [0, 1, 2].map(
+        (c) => document.querySelector(`section.lesson-step td[data-matrix="context"][data-head="0"][data-row="1"][data-col="${c}"]`).textContent,
+      );
     });
     await linkNow(p2);
     const fresh = await open(p2.url().slice(p2.url().indexOf('#')));
     try {
       assert.deepEqual(printed, await lessonRow(fresh.page, 'context', 0, 1));
-      assert.notDeepEqual(printed.map((x) => Number(x).toFixed(3)), ['0.499', '0.566', '0.757']);
+      assert.notDeepEqual(
+        printed.map((x) => Number(x).toFixed(3)),
+        ['0.499', '0.566', '0.757'],
+      );
     } finally {
       await fresh.close();
     }
@@ -1124,11 +1201,12 @@ test('a change shows at once in the window, and the rest of the page is up to da
 test('a click on a cell leaves no text selection behind once another step is shown; a caret in the step shown stays', async () => {
   // (A caret left in a hidden step cost every frame 4.6 ms afterwards: bench/browser/measure-lesson.mjs.)
   const { page, errors, close } = await open('#preset=journey&step=x');
-  const selection = () => page.evaluate(() => {
-    const s = document.getSelection();
-    const node = s.anchorNode?.nodeType === Node.TEXT_NODE ? s.anchorNode.parentElement : s.anchorNode;
-    return { type: s.type, step: node?.closest('section.lesson-step')?.dataset.step ?? null };
-  });
+  const selection = () =>
+    page.evaluate(() => {
+      const s = document.getSelection();
+      const node = s.anchorNode?.nodeType === Node.TEXT_NODE ? s.anchorNode.parentElement : s.anchorNode;
+      return { type: s.type, step: node?.closest('section.lesson-step')?.dataset.step ?? null };
+    });
   try {
     await page.click(cell('x', null, 1, 1)); // a click leaves a caret in the cell
     assert.deepEqual(await selection(), { type: 'Caret', step: 'x' });
@@ -1225,9 +1303,14 @@ test('on a narrow screen a wide table scrolls under its token labels, and nothin
   try {
     // Scrolled sideways, a wide table's token labels stay at its box's left edge and its entries
     // pass under them.
-    const box = page.locator(`${SHOWN} .scroll:has(> table.heatmap)`).filter({ has: page.locator('td[data-col="6"]') }).first();
+    const box = page
+      .locator(`${SHOWN} .scroll:has(> table.heatmap)`)
+      .filter({ has: page.locator('td[data-col="6"]') })
+      .first();
     await box.scrollIntoViewIfNeeded();
-    await box.evaluate((node) => { node.scrollLeft = 120; });
+    await box.evaluate((node) => {
+      node.scrollLeft = 120;
+    });
     await twoFrames(page);
     const [scrolled, label, labelEnd, edge, entry] = await box.evaluate((node) => [
       node.scrollLeft,
@@ -1343,7 +1426,10 @@ test('the softmax lab normalises over the queries when asked: the rows no longer
       else assert.match(notes, /不再是各个值向量的加权平均/);
       // The step's formula normalises each column; a weight's explanation says so, with the row's sum.
       const tex = await page.$$eval('section[data-step="softmax"] .formulas-tex > .step-formula', (n) => n.map((f) => f.dataset.tex));
-      assert.ok(tex.some((line) => line.includes('\\max_k z_{kj}')), tex.join('\n'));
+      assert.ok(
+        tex.some((line) => line.includes('\\max_k z_{kj}')),
+        tex.join('\n'),
+      );
       await page.click(cell('weights', 0, 5, 5));
       assert.match(await explanation(page), /a₆₆ = 1\.000 \/ Σₖ e\^\(zₖ₆ − maxₖ zₖ₆\) = 1\.000|a₆₆ = 1\.000 \/ Σₖ e\^\(zₖ₆ − maxₖ zₖ₆\) ≈ 1\.000/);
       assert.ok((await page.innerText('#explain')).includes('2.411'));
@@ -1404,7 +1490,11 @@ test('the mask step shows what a row would read from the future without the mask
       let text = await peek();
       const share = `${(later[1] * 100).toFixed(1)} %`;
       assert.ok(text.includes(share), text);
-      if (lang === 'en') assert.ok(text.includes(`Without the mask, token 2 “journey” would take ${share} of its output from tokens after it (with the causal mask: 0.0 %)`), text);
+      if (lang === 'en')
+        assert.ok(
+          text.includes(`Without the mask, token 2 “journey” would take ${share} of its output from tokens after it (with the causal mask: 0.0 %)`),
+          text,
+        );
       else assert.ok(text.includes(`去掉掩码后，第 2 个词 “journey” 的输出会有 ${share} 来自它后面的词`), text);
       // Which ones: every later token with its weight in the unmasked run.
       const w = rowOf(none.perHead[0].weights, 1);

@@ -72,7 +72,10 @@ test('FlashAttention: stepping through the worked example’s 2 × 2 tiles, m an
       close5(tile.rescale[r], Math.exp(tiles[3].max[r] - tile.max[r]), `rescale of row ${3 + r}`);
     }
     // The tile is outlined in the T × T logits.
-    assert.equal(await page.$$eval('#flash-view td[data-hv="flash-logits"][data-hl]', (cells) => cells.map((c) => `${c.dataset.row}${c.dataset.col}`).join()), '22,23,32,33');
+    assert.equal(
+      await page.$$eval('#flash-view td[data-hv="flash-logits"][data-hl]', (cells) => cells.map((c) => `${c.dataset.row}${c.dataset.col}`).join()),
+      '22,23,32,33',
+    );
 
     // End: the last tile, and the output against the lesson's.
     await page.keyboard.press('End');
@@ -117,7 +120,10 @@ test('KV cache: step 4 of the worked example holds four cached rows, its row is 
     // A multi-query model: one key/value head of 64, 16-bit.
     await page.selectOption('#kv-model', 'falcon-7b');
     await page.waitForFunction(() => document.querySelector('[data-kv-model-bytes]')?.textContent.includes('Falcon'));
-    assert.equal(Number(await page.getAttribute('[data-kv-model-bytes]', 'data-kv-model-bytes')), kvCacheBytesPerToken({ kvHeads: 1, dK: 64, bytesPerValue: 2 }));
+    assert.equal(
+      Number(await page.getAttribute('[data-kv-model-bytes]', 'data-kv-model-bytes')),
+      kvCacheBytesPerToken({ kvHeads: 1, dK: 64, bytesPerValue: 2 }),
+    );
     assert.match(await page.textContent('#kv-view'), /huggingface\.co\/tiiuae\/falcon-7b/);
     await page.waitForFunction(() => location.hash.includes('model=falcon-7b') && location.hash.includes('kvt=4'));
     await panelShot(page, '#kv-view', shot('modern-kv-en.png'));
@@ -201,8 +207,20 @@ test('links: every new field round-trips, an old link opens as before, RoPE with
     await page.click('[data-step-buttons="flash"] button[data-move="next"]');
     await page.waitForFunction(() => location.hash.includes('tile=5'));
     const state = decodeHash(await page.evaluate(() => location.hash)).state;
-    assert.deepEqual([state.positional, state.alibi, state.flashRows, state.flashKeys, state.flashTile, state.kvStep, state.kvModel, state.ropeToken, state.ropePair],
-      ['rope', true, 3, 2, 5, 5, 'mistral-7b', 4, 1]);
+    assert.deepEqual(
+      [
+        state.positional,
+        state.alibi,
+        state.flashRows,
+        state.flashKeys,
+        state.flashTile,
+        state.kvStep,
+        state.kvModel,
+        state.ropeToken,
+        state.ropePair,
+      ],
+      ['rope', true, 3, 2, 5, 5, 'mistral-7b', 4, 1],
+    );
     // Cross-attention with RoPE: refused, saying why; the result stays.
     await page.check('.xa-controls input[type="checkbox"]');
     await page.waitForSelector('#message:not([hidden])');
@@ -224,7 +242,8 @@ test('links: every new field round-trips, an old link opens as before, RoPE with
   // The panels hidden from the link, the rest of the page as it was.
   const hidden = await harness.open('#flashView_hide=1&kvView_hide=1&ropeView_hide=1');
   try {
-    for (const id of ['flash-view', 'kv-view', 'rope-view']) assert.equal(await hidden.page.$eval(`#${id}`, (el) => getComputedStyle(el).display), 'none', id);
+    for (const id of ['flash-view', 'kv-view', 'rope-view'])
+      assert.equal(await hidden.page.$eval(`#${id}`, (el) => getComputedStyle(el).display), 'none', id);
     assert.notEqual(await hidden.page.$eval('#head-split', (el) => getComputedStyle(el).display), 'none');
     assert.deepEqual(hidden.errors, []);
   } finally {
@@ -254,7 +273,9 @@ test('a heavy config: the panels wait for a click instead of running the engine 
 
 test('tiny tiles count as work: 1 × 1 tiles of 64 tokens and 24 heads wait for a click, with no task over 50 ms before it', async () => {
   const sentence = Array.from({ length: 64 }, (_, t) => `w${t}`).join('+');
-  const { page, errors, close } = await harness.open(`#s=${sentence}&d=24&h=24&br=1&bc=1`, { ready: 'section.lesson-step:not(.parked) [data-matrix="output"]' });
+  const { page, errors, close } = await harness.open(`#s=${sentence}&d=24&h=24&br=1&bc=1`, {
+    ready: 'section.lesson-step:not(.parked) [data-matrix="output"]',
+  });
   try {
     await page.evaluate(() => {
       window.longTasks = [];
@@ -279,7 +300,12 @@ test('tiny tiles count as work: 1 × 1 tiles of 64 tokens and 24 heads wait for 
 });
 
 test('screenshots: the three panels and the mask step with ALiBi, in English and Chinese, at 1440 and 375 px; nothing wider than the window at 375', async () => {
-  for (const [lang, width] of [['en', 1440], ['zh-CN', 1440], ['en', 375], ['zh-CN', 375]]) {
+  for (const [lang, width] of [
+    ['en', 1440],
+    ['zh-CN', 1440],
+    ['en', 375],
+    ['zh-CN', 375],
+  ]) {
     const { page, errors, close } = await harness.open(`#preset=journey&lang=${lang}&pos=rope&alibi=1&tile=5&kvt=4&rtok=4`);
     try {
       await page.setViewportSize({ width, height: 900 });

@@ -75,7 +75,7 @@ const count = (page, selector) => page.$$eval(selector, (nodes) => nodes.length)
 
 // tools/compile-hints.mjs: the page's script asks V8 to compile it whole as it loads (the first
 // time a reader does an interaction is then not slowed by compiling its code).
-test('the page\'s entry script starts with V8\'s compile hint', () => {
+test("the page's entry script starts with V8's compile hint", () => {
   const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
   const entry = /<script\b[^>]*type="module"[^>]* src="\.\/(assets\/index-[^"]+\.js)"/.exec(html);
   assert.ok(entry, 'index.html loads its entry script from assets/');
@@ -110,7 +110,10 @@ test('#preset=journey reproduces the worked example of the course', async () => 
     const below = await page.$$eval('section.lesson-step:not(.parked) td[data-matrix="masked"][data-head="0"]', (cells) =>
       cells.filter((cell) => Number(cell.dataset.col) <= Number(cell.dataset.row)).map((cell) => cell.textContent),
     );
-    assert.ok(below.every((text) => /^−?\d+\.\d{3}$/.test(text)), below.join(' '));
+    assert.ok(
+      below.every((text) => /^−?\d+\.\d{3}$/.test(text)),
+      below.join(' '),
+    );
 
     // Every matrix is labelled with the tokens and carries its cells.
     assert.equal(await count(page, 'section.lesson-step:not(.parked) td[data-matrix="weights"][data-head="0"]'), 36);
@@ -132,10 +135,16 @@ test('#preset=journey reproduces the worked example of the course', async () => 
 
 // The preset's note stays where it is once something is changed, saying so (main.js): hiding it
 // moved the whole page below it. Back to the preset, it reads as loaded again.
-test('a preset\'s note says when the example was changed, and nothing below it moves', async () => {
+test("a preset's note says when the example was changed, and nothing below it moves", async () => {
   const { page, errors, close } = await open('#preset=journey');
   try {
-    const seen = () => page.$eval('#preset-note', (note) => [...note.children].filter((c) => getComputedStyle(c).visibility === 'visible').map((c) => c.textContent).join(''));
+    const seen = () =>
+      page.$eval('#preset-note', (note) =>
+        [...note.children]
+          .filter((c) => getComputedStyle(c).visibility === 'visible')
+          .map((c) => c.textContent)
+          .join(''),
+      );
     const lessonTop = () => page.$eval('#lesson', (el) => el.getBoundingClientRect().top + window.scrollY);
     const note = 'The six-token example of the course: W_Q = W_K = W_V = W_O = I₃, so Q = K = V = X, and the scores are divided by √3.';
     assert.equal(await seen(), note);
@@ -164,7 +173,9 @@ test('typing a new sentence recomputes with the new number of tokens', async () 
     await page.click('#sentence');
     await page.keyboard.press('Control+A');
     await page.keyboard.type('The cat sat', { delay: 15 });
-    await page.waitForFunction(() => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="weights"][data-head="0"]').length === 9);
+    await page.waitForFunction(
+      () => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="weights"][data-head="0"]').length === 9,
+    );
     assert.equal(await count(page, 'section.lesson-step:not(.parked) td[data-matrix="x"]'), 9); // 3 tokens × d_model 3
     assert.equal(await count(page, cellSelector('weights', 0, 3)), 0);
     const labels = await page.$$eval('figure[data-matrix-figure="output"] tbody th', (ths) => ths.map((th) => th.textContent));
@@ -301,7 +312,9 @@ test('a very long sentence shows its first 32 tokens as chips and how many are l
     // A short sentence shows every token, and no "more" chip.
     await paste(page, 'The cat sat');
     await page.fill('#heads', '1');
-    await page.waitForFunction(() => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="weights"][data-head="0"]').length === 9);
+    await page.waitForFunction(
+      () => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="weights"][data-head="0"]').length === 9,
+    );
     assert.deepEqual(await chipTexts(page), ['The', 'cat', 'sat']);
     assert.equal(await count(page, '#token-chips .chip.more'), 0);
     assert.deepEqual(errors, []);
@@ -326,7 +339,9 @@ test('hand-edited embeddings start from the per-token vectors and follow the sen
     // Change one number: X changes there and nowhere else.
     const edited = lines.map((line, i) => (i === 1 ? line.replace(/^\S+/, '2.5') : line)).join('\n');
     await page.fill('#embeddings-text', edited);
-    await page.waitForFunction(() => document.querySelector('section.lesson-step:not(.parked) td[data-matrix="x"][data-row="1"][data-col="0"]').textContent === '2.500');
+    await page.waitForFunction(
+      () => document.querySelector('section.lesson-step:not(.parked) td[data-matrix="x"][data-row="1"][data-col="0"]').textContent === '2.500',
+    );
     assert.deepEqual((await xRow()).slice(1), before.slice(1));
 
     // Delete the first word: "journey" keeps its edited row, now in row 0.
@@ -385,10 +400,7 @@ test('the page switches to Chinese', async () => {
     await page.fill('#heads', '1');
     await page.waitForSelector('#message', { state: 'hidden' });
     // Without a CJK font the screenshot would show boxes (Debian: fonts-noto-cjk).
-    assert.ok(
-      await page.evaluate(() => document.fonts.check('16px "Noto Sans CJK SC"', '注意力')),
-      'no CJK font: install fonts-noto-cjk',
-    );
+    assert.ok(await page.evaluate(() => document.fonts.check('16px "Noto Sans CJK SC"', '注意力')), 'no CJK font: install fonts-noto-cjk');
     await screenshotDrawn(page, path.join(screenshots, 'journey-zh-CN.png'));
     assert.deepEqual(errors, []);
   } finally {
@@ -403,7 +415,10 @@ test('on a phone and in a narrow frame the page does not scroll sideways', async
     // screen, and a skipped part cannot stick out): then nothing may be wider than the window;
     // wide tables and formulas scroll inside their own boxes.
     await page.addStyleTag({ content: '* { content-visibility: visible !important; }' });
-    for (const [width, height] of [[390, 844], [768, 1024]]) {
+    for (const [width, height] of [
+      [390, 844],
+      [768, 1024],
+    ]) {
       await page.setViewportSize({ width, height });
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
       const wide = await page.evaluate(() => {
@@ -417,7 +432,10 @@ test('on a phone and in a narrow frame the page does not scroll sideways', async
         }
         return { scrollWidth: document.documentElement.scrollWidth, sticking: out };
       });
-      assert.ok(wide.scrollWidth <= width, `${width} px: the page is ${wide.scrollWidth} px wide; sticking out of their boxes: ${wide.sticking.join(', ')}`);
+      assert.ok(
+        wide.scrollWidth <= width,
+        `${width} px: the page is ${wide.scrollWidth} px wide; sticking out of their boxes: ${wide.sticking.join(', ')}`,
+      );
       if (width === 390) await saveScreenshot(page, { path: path.join(screenshots, 'phone-390-en.png') });
     }
     assert.deepEqual(errors, []);
@@ -431,7 +449,10 @@ test('the small texts say what is shown: the masked key’s fill, the rate, the 
   try {
     // M and the masked scores both say what a masked entry holds (read as text: the steps off
     // screen are not laid out).
-    const keys = () => page.$$eval('figure[data-matrix-figure="mask"] .masked-key, figure[data-matrix-figure="masked"] .masked-key', (all) => all.map((key) => (key.hidden ? '' : key.textContent)));
+    const keys = () =>
+      page.$$eval('figure[data-matrix-figure="mask"] .masked-key, figure[data-matrix-figure="masked"] .masked-key', (all) =>
+        all.map((key) => (key.hidden ? '' : key.textContent)),
+      );
     assert.deepEqual(await keys(), ['masked (0)', 'masked (0)']);
     const rate = await page.$eval('#perf-panel .perf-facts', (facts) => facts.innerText);
     assert.match(rate, /\d (?:k|M|G)FLOP\/s/);
@@ -504,7 +525,11 @@ test('an example or the mask workbench link brings what it names into view, unde
     await page.click('[data-share-open="share-gallery"]');
     await page.click('a[data-gallery="self-test-2"]');
     // The answer of question 2: the weights of row 2, selected in the example.
-    await page.waitForFunction(() => location.hash.includes('selftest') && document.querySelector('section.lesson-step[data-step="softmax"]:not(.parked) figure[data-matrix-figure="weights"]'));
+    await page.waitForFunction(
+      () =>
+        location.hash.includes('selftest') &&
+        document.querySelector('section.lesson-step[data-step="softmax"]:not(.parked) figure[data-matrix-figure="weights"]'),
+    );
     await page.waitForFunction(() => {
       const box = document.querySelector('section.lesson-step:not(.parked) figure[data-matrix-figure="weights"]').getBoundingClientRect();
       return box.top >= 0 && box.top < innerHeight;

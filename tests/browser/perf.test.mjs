@@ -47,14 +47,18 @@ test('the performance panel shows the path, the last computation, its FLOPs and 
     assert.match(shown['Engine memory'], /^\d+ MiB of WebAssembly memory$/);
 
     await retype(page, '#sentence', 'Your journey starts with one small step');
-    await page.waitForFunction(() => document.querySelector('section.lesson-step:not(.parked) figure[data-matrix-figure="output"] .shape')?.textContent === '7 × 6');
+    await page.waitForFunction(
+      () => document.querySelector('section.lesson-step:not(.parked) figure[data-matrix-figure="output"] .shape')?.textContent === '7 × 6',
+    );
     shown = await facts(page);
     assert.match(shown['Last computation'], /^\d+\.\d\d ms \(on the page\)$/);
     assert.match(shown.Arithmetic, new RegExp(`^${formatFlops(forwardFlops(7, 7, 6)).replace('.', '\\.')},`));
 
     // The sweep runs in the worker, one point per size, and says what it measured.
     await page.click('#perf-panel button.perf-measure');
-    await page.waitForFunction(() => /time grows like T²/.test(document.querySelector('#perf-panel .perf-status')?.textContent ?? ''), null, { timeout: 60000 });
+    await page.waitForFunction(() => /time grows like T²/.test(document.querySelector('#perf-panel .perf-status')?.textContent ?? ''), null, {
+      timeout: 60000,
+    });
     assert.equal(await count(page, '#perf-panel svg.time-plot circle.dot'), SWEEP_TOKENS.length);
     // The points go left to right in the order of the sizes (no timing is asserted: figures only).
     const xs = await page.$$eval('#perf-panel svg.time-plot circle.dot', (dots) => dots.map((d) => Number(d.getAttribute('cx'))));
@@ -95,7 +99,9 @@ test('a large input is computed in the worker with a progress bar; Cancel keeps 
     await page.fill('#d-model', '6');
     await page.fill('#heads', '2');
     await retype(page, '#sentence', words(300));
-    await page.waitForFunction(() => /in a background worker/.test(document.querySelector('#perf-panel .perf-facts')?.textContent ?? ''), null, { timeout: 60000 });
+    await page.waitForFunction(() => /in a background worker/.test(document.querySelector('#perf-panel .perf-facts')?.textContent ?? ''), null, {
+      timeout: 60000,
+    });
     await page.waitForSelector('#compute-progress', { state: 'hidden' });
     assert.equal(await page.isHidden('#message'), true);
     // (Its first six weights: past the printed corner the row has 48, the six tokens' had six.)
@@ -131,9 +137,14 @@ test('a size the engine refuses (it does not fit in memory) is said with the lar
     await whenDrawn(page);
     const small = await lessonRow(page, 'weights', 0, 5);
     await retype(page, '#sentence', words(1024));
-    await page.waitForFunction(() => /does not fit|more than its limit/.test(document.querySelector('#message').textContent), null, { timeout: 120000 });
+    await page.waitForFunction(() => /does not fit|more than its limit/.test(document.querySelector('#message').textContent), null, {
+      timeout: 120000,
+    });
     const message = await page.textContent('#message');
-    assert.match(message, /this needs about \d+ MiB of the engine's memory, more than its limit of \d+ MiB: with these settings at most \d+ tokens fit/);
+    assert.match(
+      message,
+      /this needs about \d+ MiB of the engine's memory, more than its limit of \d+ MiB: with these settings at most \d+ tokens fit/,
+    );
     assert.match(message, /The matrices below still show the last valid input\./);
     assert.deepEqual(await lessonRow(page, 'weights', 0, 5), small); // the 6 tokens of before
     await saveScreenshot(page.locator('#message'), { path: path.join(screenshots, 'perf-engine-refused-en.png') });

@@ -32,7 +32,13 @@ function expectedBlock(code, marker) {
   const rows = [];
   const first = /shows:$/.test(lines[start + 1] ?? '') ? start + 2 : start + 1; // after a print: its title line
   for (let i = first; i < lines.length && /^ *# {3}/.test(lines[i]); i += 1) {
-    rows.push(lines[i].replace(/^ *#/, '').trim().split(/\s+/).map((text) => (text === '-inf' ? -Infinity : Number(text))));
+    rows.push(
+      lines[i]
+        .replace(/^ *#/, '')
+        .trim()
+        .split(/\s+/)
+        .map((text) => (text === '-inf' ? -Infinity : Number(text))),
+    );
   }
   return rows;
 }
@@ -59,7 +65,10 @@ test('PyTorch and NumPy code hold the numbers the page shows', async () => {
     await saveScreenshot(page.locator('#share-export'), { path: path.join(screenshots, 'share-export-panel.png') });
     const weights2 = await Promise.all([0, 1, 2, 3, 4, 5].map((row) => rowTexts(page, 'weights', 1, row)));
     const output = await Promise.all([0, 1, 2, 3, 4, 5].map((row) => rowTexts(page, 'output', null, row)));
-    for (const [action, name] of [['pytorch', 'attention_pytorch.py'], ['numpy', 'attention_numpy.py']]) {
+    for (const [action, name] of [
+      ['pytorch', 'attention_pytorch.py'],
+      ['numpy', 'attention_numpy.py'],
+    ]) {
       const file = await download(page, action);
       assert.equal(file.name, name);
       const code = readFileSync(file.path, 'utf8');
@@ -113,7 +122,10 @@ test('the selected matrix downloads as CSV, JSON, SVG and PNG with the page’s 
     const json = await download(page, 'json');
     const body = JSON.parse(readFileSync(json.path, 'utf8'));
     assert.equal(body.id, 'weights.1');
-    assert.deepEqual(body.data.map((row) => row.map((v) => Number(v).toFixed(3))), rows.map((row) => row.map(pageNumber)));
+    assert.deepEqual(
+      body.data.map((row) => row.map((v) => Number(v).toFixed(3))),
+      rows.map((row) => row.map(pageNumber)),
+    );
     assert.equal(body.link, page.url());
 
     // Another matrix: the masked scores, with −∞.
@@ -177,7 +189,15 @@ test('tokens with a NUL, control characters, quotes or a formula start: every ex
     const python = ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import numpy']).status === 0);
     for (const action of ['numpy', 'pytorch']) {
       const file = await download(page, action);
-      const read = spawnSync(python ?? 'python3', ['-c', 'import ast, json, sys\nfor n in ast.parse(open(sys.argv[1], "rb").read()).body:\n    if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "tokens": print(json.dumps(ast.literal_eval(n.value)))', file.path], { encoding: 'utf8' });
+      const read = spawnSync(
+        python ?? 'python3',
+        [
+          '-c',
+          'import ast, json, sys\nfor n in ast.parse(open(sys.argv[1], "rb").read()).body:\n    if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "tokens": print(json.dumps(ast.literal_eval(n.value)))',
+          file.path,
+        ],
+        { encoding: 'utf8' },
+      );
       if (read.error?.code === 'ENOENT') break;
       assert.equal(read.status, 0, `${action}: ${read.stderr}`);
       assert.deepEqual(JSON.parse(read.stdout), tokens, action);
@@ -196,7 +216,11 @@ test('tokens with a NUL, control characters, quotes or a formula start: every ex
     const svg = readFileSync((await download(page, 'svg')).path, 'utf8');
     const parsed = await page.evaluate((text) => {
       const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
-      return { error: doc.querySelector('parsererror')?.textContent ?? null, root: doc.documentElement.nodeName, labels: [...doc.querySelectorAll('text')].map((t) => t.textContent) };
+      return {
+        error: doc.querySelector('parsererror')?.textContent ?? null,
+        root: doc.documentElement.nodeName,
+        labels: [...doc.querySelectorAll('text')].map((t) => t.textContent),
+      };
     }, svg);
     assert.equal(parsed.error, null);
     assert.equal(parsed.root, 'svg');

@@ -58,7 +58,5 @@ export async function printedCells(target) {
 /** One printed row of a matrix (head: 0-based, or null for model matrices), in column order. */
 export async function rowTexts(target, matrix, head, row) {
   const selector = `section.lesson-step:not(.parked) td[data-matrix="${matrix}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`}[data-row="${row}"]`;
-  return target.$$eval(selector, (cells) =>
-    cells.sort((a, b) => Number(a.dataset.col) - Number(b.dataset.col)).map((cell) => cell.textContent),
-  );
+  return target.$$eval(selector, (cells) => cells.sort((a, b) => Number(a.dataset.col) - Number(b.dataset.col)).map((cell) => cell.textContent));
 }

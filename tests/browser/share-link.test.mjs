@@ -96,7 +96,9 @@ test('the gallery lists the examples as links that open them', async () => {
   try {
     await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="output"]');
     await page.click('[data-share-open="share-gallery"]');
-    const links = await page.$$eval('#share-gallery a[data-gallery]', (nodes) => nodes.map((n) => ({ id: n.dataset.gallery, href: n.getAttribute('href'), text: n.textContent })));
+    const links = await page.$$eval('#share-gallery a[data-gallery]', (nodes) =>
+      nodes.map((n) => ({ id: n.dataset.gallery, href: n.getAttribute('href'), text: n.textContent })),
+    );
     assert.ok(links.length >= 8, `${links.length} examples`);
     assert.ok(links.every((link) => link.text.length > 40));
     await saveScreenshot(page.locator('#share-gallery'), { path: path.join(screenshots, 'share-gallery.png') });
@@ -104,7 +106,9 @@ test('the gallery lists the examples as links that open them', async () => {
     await page.click('#share-gallery a[data-gallery="cat-sat"]');
     await page.waitForFunction(() => location.hash === '#preset=cat');
     // The preset opens the softmax step: A is 3 × 3.
-    await page.waitForFunction(() => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="weights"][data-head="0"]').length === 9);
+    await page.waitForFunction(
+      () => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="weights"][data-head="0"]').length === 9,
+    );
     assert.deepEqual(await rowTexts(page, 'weights', 0, 1), ['0.274', '0.452', '0.274']);
     // Chinese: the gallery texts follow the language.
     await page.click('button[data-lang="zh-CN"]');
@@ -119,14 +123,18 @@ test('the gallery lists the examples as links that open them', async () => {
 
 test('every panel can be hidden by its *_hide flag, and the embed panel names each in words', async () => {
   const panels = { overview: '#overview', split: '#head-split', tokenView: '#token-view', positionsView: '#positions-view', perf: 'section.perf' };
-  const flags = Object.keys(panels).map((name) => `${name}_hide=1`).join('&');
+  const flags = Object.keys(panels)
+    .map((name) => `${name}_hide=1`)
+    .join('&');
   const { page, errors, close } = await openPage(harness.browser, site(`#preset=journey&${flags}`));
   try {
     await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="output"]');
     for (const [name, selector] of Object.entries(panels)) assert.equal(await page.isVisible(selector), false, name);
     assert.deepEqual(await rowTexts(page, 'weights', 0, 1), ['0.423', '0.577', '0', '0', '0', '0']);
     await page.click('[data-share-open="share-embed"]');
-    const labels = await page.$$eval('[data-hide-name]', (boxes) => boxes.map((box) => [box.dataset.hideName, box.closest('label').textContent.trim()]));
+    const labels = await page.$$eval('[data-hide-name]', (boxes) =>
+      boxes.map((box) => [box.dataset.hideName, box.closest('label').textContent.trim()]),
+    );
     for (const name of [...Object.keys(panels), 'lesson']) {
       const label = labels.find(([key]) => key === name)?.[1];
       assert.ok(label && label !== name, `${name}: ${label}`);
@@ -140,7 +148,14 @@ test('every panel can be hidden by its *_hide flag, and the embed panel names ea
   try {
     await only.page.waitForSelector('#overview td[data-matrix="weights"]');
     assert.equal(await only.page.isVisible('#lesson'), false);
-    assert.deepEqual(await only.page.$$eval('#overview td[data-matrix="weights"][data-row="1"]', (cells) => cells.map((cell) => cell.textContent)), ['0.423', '0.577', '0', '0', '0', '0']);
+    assert.deepEqual(await only.page.$$eval('#overview td[data-matrix="weights"][data-row="1"]', (cells) => cells.map((cell) => cell.textContent)), [
+      '0.423',
+      '0.577',
+      '0',
+      '0',
+      '0',
+      '0',
+    ]);
     assert.deepEqual(only.errors, []);
   } finally {
     await only.close();
@@ -161,7 +176,10 @@ test('the classroom link hides the chosen controls and the explanations', async 
     const iframe = await page.inputValue('#share-iframe');
     assert.match(iframe, /^<iframe src="[^"]+embed=1"/);
     assert.match(iframe, /d\.protocol !== "attention-playground"/);
-    assert.match(await page.inputValue('#share-element'), /<attention-playground link="#preset=journey" hide="sentence heads" hide-prose><\/attention-playground>/);
+    assert.match(
+      await page.inputValue('#share-element'),
+      /<attention-playground link="#preset=journey" hide="sentence heads" hide-prose><\/attention-playground>/,
+    );
 
     const student = await openPage(harness.browser, classroom);
     try {
@@ -189,7 +207,12 @@ async function typeAWord(page) {
   await page.click('#sentence');
   await page.keyboard.press('Control+A');
   await page.keyboard.type('the page still answers');
-  await page.waitForFunction(() => [...document.querySelectorAll('#results section.lesson-step:not(.parked) figure.matrix .shape')].some((s) => s.textContent.startsWith('4 ×')), null, { timeout: 120000 });
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll('#results section.lesson-step:not(.parked) figure.matrix .shape')].some((s) => s.textContent.startsWith('4 ×')),
+    null,
+    { timeout: 120000 },
+  );
   assert.match(await page.textContent('#token-count'), /\b4\b/);
 }
 
@@ -198,11 +221,20 @@ const noticeItems = (page) => page.$$eval('#share-notice li', (nodes) => nodes.m
 test('the largest hostile links open with a message naming what was refused, and the page stays usable', async () => {
   const links = hostileLinks(site());
   const cases = [
-    ['2 MB of garbage', (items) => items.length <= 257 && items.some((item) => /^The link has \d{5,} parts; only the first 256 were read\.$/.test(item))],
-    ['eight ~ fields of 16 KB', (items) =>
-      COMPRESSED_PARAMS.every((param) => items.some((item) => item.startsWith(`${param}: the compressed value expands past `))) &&
-      items.includes('x: the compressed value expands past 18874368 characters, the most this field can hold here; the example’s value is used.')],
-    ['2 MB of valid-looking fields', (items) => items.includes('x: a 1021 × 1024 matrix does not fit the 1024 × 1024 that the tokens and d_model need; it is left out.')],
+    [
+      '2 MB of garbage',
+      (items) => items.length <= 257 && items.some((item) => /^The link has \d{5,} parts; only the first 256 were read\.$/.test(item)),
+    ],
+    [
+      'eight ~ fields of 16 KB',
+      (items) =>
+        COMPRESSED_PARAMS.every((param) => items.some((item) => item.startsWith(`${param}: the compressed value expands past `))) &&
+        items.includes('x: the compressed value expands past 18874368 characters, the most this field can hold here; the example’s value is used.'),
+    ],
+    [
+      '2 MB of valid-looking fields',
+      (items) => items.includes('x: a 1021 × 1024 matrix does not fit the 1024 × 1024 that the tokens and d_model need; it is left out.'),
+    ],
     ['1 M tokens', (items) => items.length === 1 && /^s is too long \(2\d{6} characters\); the example’s value is used\.$/.test(items[0])],
   ];
   for (const [name, expected] of cases) {
@@ -225,12 +257,18 @@ test('a link the engine refuses (it does not fit in memory) opens its example an
   const words = Array.from({ length: 1024 }, (_, i) => `w${i}`).join('+');
   const { page, errors, close } = await openPage(harness.browser, site(`#preset=journey&v=1&s=${words}&d=64&h=64`));
   try {
-    await page.waitForFunction(() => /The link holds an invalid setting, so the example was opened instead/.test(document.querySelector('#message').textContent), null, { timeout: 120000 });
+    await page.waitForFunction(
+      () => /The link holds an invalid setting, so the example was opened instead/.test(document.querySelector('#message').textContent),
+      null,
+      { timeout: 120000 },
+    );
     const message = await page.textContent('#message');
     // The engine's own words: what does not fit, and the largest size that does.
     assert.match(message, /memory|MB|MiB|GB|GiB/i, message);
     // The example is on screen: the worked example's second row of A.
-    await page.waitForFunction(() => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="weights"][data-head="0"][data-row="1"]').length === 6);
+    await page.waitForFunction(
+      () => document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="weights"][data-head="0"][data-row="1"]').length === 6,
+    );
     assert.deepEqual(await rowTexts(page, 'weights', 0, 1), ['0.423', '0.577', '0', '0', '0', '0']);
     await saveScreenshot(page.locator('#message'), { path: path.join(screenshots, 'share-link-refused-by-engine.png') });
     await typeAWord(page);

@@ -65,21 +65,27 @@ async function open(hash = '', { width = 1440, withoutSimd = false, locale = 'en
 // What the panel's status says: { step, loss, accuracy } (the last of its figures).
 async function status(page) {
   const text = await page.textContent('#train-status');
-  const match = /(?:Step|第) (\d+)\D+?([\d.]+)\D+?([\d.]+) %/.exec(text.slice(text.lastIndexOf('Step') >= 0 ? text.lastIndexOf('Step') : text.lastIndexOf('第')));
+  const match = /(?:Step|第) (\d+)\D+?([\d.]+)\D+?([\d.]+) %/.exec(
+    text.slice(text.lastIndexOf('Step') >= 0 ? text.lastIndexOf('Step') : text.lastIndexOf('第')),
+  );
   assert.ok(match, text);
   return { step: Number(match[1]), loss: Number(match[2]), accuracy: Number(match[3]) / 100 };
 }
 
 // Until the panel shows a model's maps and predictions (and, with `step`, that step, paused).
 async function waitForState(page, { step = null, tokens = null } = {}) {
-  await page.waitForFunction(({ step, tokens }) => {
-    const text = document.querySelector('#train-status')?.textContent ?? '';
-    if (!document.querySelector('#train-maps canvas') || !document.querySelector('#train-predictions td')) return false;
-    if (tokens !== null && document.querySelectorAll('#train-predictions tr:first-child td').length !== tokens) return false;
-    if (step === null) return true;
-    const last = text.match(/(?:Step|第) (\d+)/g)?.at(-1);
-    return document.querySelector('#train-run')?.getAttribute('aria-pressed') === 'false' && last && Number(last.match(/\d+/)[0]) === step;
-  }, { step, tokens }, { timeout: 60000 });
+  await page.waitForFunction(
+    ({ step, tokens }) => {
+      const text = document.querySelector('#train-status')?.textContent ?? '';
+      if (!document.querySelector('#train-maps canvas') || !document.querySelector('#train-predictions td')) return false;
+      if (tokens !== null && document.querySelectorAll('#train-predictions tr:first-child td').length !== tokens) return false;
+      if (step === null) return true;
+      const last = text.match(/(?:Step|第) (\d+)/g)?.at(-1);
+      return document.querySelector('#train-run')?.getAttribute('aria-pressed') === 'false' && last && Number(last.match(/\d+/)[0]) === step;
+    },
+    { step, tokens },
+    { timeout: 60000 },
+  );
 }
 
 const rowOf = (page, row) => page.$$eval(`#train-predictions tr:nth-child(${row}) td`, (cells) => cells.map((cell) => cell.textContent));
@@ -97,7 +103,10 @@ async function lessonWeights(page, layer, head) {
   await page.waitForFunction(() => location.hash.includes('&x='), null, { timeout: 30000 });
   await page.waitForSelector('section.lesson-step:not(.parked) [data-matrix="weights"]', { timeout: 60000 });
   await page.click('[data-share-open="share-export"]');
-  await page.waitForFunction((id) => [...document.querySelectorAll('#share-export-matrix option')].some((o) => o.value === id), `weights.${head + 1}`);
+  await page.waitForFunction(
+    (id) => [...document.querySelectorAll('#share-export-matrix option')].some((o) => o.value === id),
+    `weights.${head + 1}`,
+  );
   assert.equal(await page.inputValue('#share-export-matrix'), `weights.${head + 1}`, 'the lesson shows that head');
   const [file] = await Promise.all([page.waitForEvent('download'), page.click('[data-export="json"]')]);
   return JSON.parse(readFileSync(await file.path(), 'utf8')).data.map((row) => row.map(Number));
@@ -114,7 +123,9 @@ test('Train makes the loss fall and the steps rise in the worker, with no main-t
     const start = await page.evaluate(() => performance.now());
     await page.click('#train-run');
     assert.equal(await page.getAttribute('#train-run', 'aria-pressed'), 'true');
-    await page.waitForFunction(() => Number((document.querySelector('#train-status').textContent.match(/Step (\d+)/) ?? [0, 0])[1]) >= 1200, null, { timeout: 60000 });
+    await page.waitForFunction(() => Number((document.querySelector('#train-status').textContent.match(/Step (\d+)/) ?? [0, 0])[1]) >= 1200, null, {
+      timeout: 60000,
+    });
     await page.click('#train-run'); // Pause
     const end = await page.evaluate(() => performance.now());
     await page.waitForSelector('#train-run[aria-pressed="false"]');
@@ -131,9 +142,14 @@ test('Train makes the loss fall and the steps rise in the worker, with no main-t
     assert.ok(points.length > 5, `${points.length} points`);
     assert.equal(await page.locator('#train-maps canvas').count(), 4);
 
-    const tasks = await page.evaluate(({ start, end }) => window.longTasks.filter((task) => task.start >= start && task.start <= end), { start, end });
+    const tasks = await page.evaluate(({ start, end }) => window.longTasks.filter((task) => task.start >= start && task.start <= end), {
+      start,
+      end,
+    });
     const longest = Math.max(0, ...tasks.map((task) => task.duration));
-    console.log(`training ${paused.step} steps for ${Math.round(end - start)} ms: ${tasks.length} main-thread tasks over 50 ms, the longest ${Math.round(longest)} ms`);
+    console.log(
+      `training ${paused.step} steps for ${Math.round(end - start)} ms: ${tasks.length} main-thread tasks over 50 ms, the longest ${Math.round(longest)} ms`,
+    );
     assert.equal(tasks.length, 0, JSON.stringify(tasks));
     await screenshotDrawn(page, path.join(screenshots, 'train-en-1440-trained.png'), '#train', { keep: true });
     assert.deepEqual(errors, []);
@@ -205,7 +221,11 @@ test('a link reproduces the sender’s model: predictions and maps, on the scala
     await sender.page.selectOption('#train-task', 'previous');
     await waitForState(sender.page, { step: 0 });
     await sender.page.click('#train-run');
-    await sender.page.waitForFunction(() => Number((document.querySelector('#train-status').textContent.match(/Step (\d+)/) ?? [0, 0])[1]) >= 150, null, { timeout: 60000 });
+    await sender.page.waitForFunction(
+      () => Number((document.querySelector('#train-status').textContent.match(/Step (\d+)/) ?? [0, 0])[1]) >= 150,
+      null,
+      { timeout: 60000 },
+    );
     await sender.page.click('#train-run');
     await sender.page.waitForSelector('#train-run[aria-pressed="false"]');
     await whenDrawn(sender.page); // (the worker's answer to Pause)
@@ -216,7 +236,19 @@ test('a link reproduces the sender’s model: predictions and maps, on the scala
     assert.equal(steps, step);
     // Every config field, those the panel does not show included (T, B, V: the task's defaults).
     const vocab = 'a b c d e f g h i j k l'.split(' ');
-    assert.deepEqual(config, { contextLength: 12, batchSize: 16, vocab, layers: 1, heads: 1, dModel: 16, mlp: false, layerNorm: false, positions: 'learned', learningRate: 0.01, seed: 1 });
+    assert.deepEqual(config, {
+      contextLength: 12,
+      batchSize: 16,
+      vocab,
+      layers: 1,
+      heads: 1,
+      dModel: 16,
+      mlp: false,
+      layerNorm: false,
+      positions: 'learned',
+      learningRate: 0.01,
+      seed: 1,
+    });
     await typeSequence(sender.page, tokens.join(' '), tokens.length);
     sent = { steps, predictions: await rowOf(sender.page, 2), weights: await lessonWeights(sender.page, 0, 0) };
     assert.deepEqual(sender.errors, []);
@@ -276,7 +308,11 @@ test('a link whose training is long, or whose panel is hidden or folded, says wh
     try {
       await page.waitForSelector('#train-notice:not([hidden]) #train-offer');
       const offer = await page.textContent('#train-notice');
-      assert.match(offer, /the text \(next character\) model trained for 100000 steps: about \d+(\.\d)? h here\. It trains only when you ask\./, hash);
+      assert.match(
+        offer,
+        /the text \(next character\) model trained for 100000 steps: about \d+(\.\d)? h here\. It trains only when you ask\./,
+        hash,
+      );
       assert.equal(await page.isVisible('#train-offer-start'), true, hash);
       assert.equal(await page.evaluate(() => window.trainWorkers), 0, `${hash}: no worker before the click`);
       await page.click('#train-offer-start');
@@ -315,8 +351,14 @@ test('a bad train field is named with what was expected, and the page opens with
     try {
       await page.waitForSelector('#share-notice:not([hidden])');
       const notes = await page.$$eval('#share-notice li', (items) => items.map((item) => item.textContent));
-      assert.ok(notes.some((note) => message.test(note)), `${value}: ${notes.join(' | ')}`);
-      assert.ok(notes.every((note) => !/\{\w+\}/.test(note)), `${value}: a placeholder left in ${notes.join(' | ')}`);
+      assert.ok(
+        notes.some((note) => message.test(note)),
+        `${value}: ${notes.join(' | ')}`,
+      );
+      assert.ok(
+        notes.every((note) => !/\{\w+\}/.test(note)),
+        `${value}: a placeholder left in ${notes.join(' | ')}`,
+      );
       assert.equal((await status(page)).step, 0); // (the panel's own model, as without the field)
       assert.deepEqual(errors, [], value);
     } finally {
@@ -335,7 +377,20 @@ test('every control of the panel is reached with Tab and works with the keyboard
       await page.keyboard.press('Tab');
       reached.push(await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName));
     }
-    for (const id of ['train-layers', 'train-heads', 'train-d-model', 'train-mlp', 'train-ln', 'train-positions', 'train-lr', 'train-seed', 'train-run', 'train-step', 'train-reset', 'train-sequence']) {
+    for (const id of [
+      'train-layers',
+      'train-heads',
+      'train-d-model',
+      'train-mlp',
+      'train-ln',
+      'train-positions',
+      'train-lr',
+      'train-seed',
+      'train-run',
+      'train-step',
+      'train-reset',
+      'train-sequence',
+    ]) {
       assert.ok(reached.includes(id), `${id} in ${reached.join(', ')}`);
     }
     // Step with the keyboard, then Train and Pause.
@@ -355,7 +410,10 @@ test('every control of the panel is reached with Tab and works with the keyboard
   }
 });
 
-for (const [lang, locale] of [['en', 'en-US'], ['zh', 'zh-CN']]) {
+for (const [lang, locale] of [
+  ['en', 'en-US'],
+  ['zh', 'zh-CN'],
+]) {
   for (const width of [1440, 375]) {
     test(`the panel in ${lang} at ${width} px: nothing cut off, the maps scroll sideways in their box`, async () => {
       const hash = `#train=induction_ckpt_s0${lang === 'zh' ? '&lang=zh-CN' : ''}`;

@@ -21,12 +21,15 @@ test('100 000 refused calls of every kind leave the module as it was', () => {
   trainer.step(1);
   engine.compute(FIXED);
   const reserved = engine.memoryBytes();
-  const long = tokens(1024), traced = tokens(64), decoded = tokens(300);
+  const long = tokens(1024),
+    traced = tokens(64),
+    decoded = tokens(300);
   const kinds = {
     'a null task': () => engine.createTrainer({ task: null }),
     'a vocabulary with a lone surrogate': () => engine.createTrainer({ task: 'previous', vocab: ['a', '\ud800'] }),
     'a config the core refuses': () => engine.createTrainer({ task: 'sort', heads: 5 }),
-    'a trainer past its memory': () => engine.createTrainer({ task: 'previous', contextLength: 128, dModel: 256, layers: 4, batchSize: 256, mlp: true }),
+    'a trainer past its memory': () =>
+      engine.createTrainer({ task: 'previous', contextLength: 128, dModel: 256, layers: 4, batchSize: 256, mlp: true }),
     'too many steps': () => trainer.step(10_000_000),
     'too long an evaluation': () => trainer.evaluate(100_000_000),
     'a token not in the vocabulary': () => trainer.run(['a', 'zz']),
@@ -45,7 +48,7 @@ test('100 000 refused calls of every kind leave the module as it was', () => {
   Error.stackTraceLimit = 0;
   try {
     for (const [kind, call] of Object.entries(kinds)) {
-      assert.throws(call, Error, kind);  // (the first call may size a buffer the trainer keeps)
+      assert.throws(call, Error, kind); // (the first call may size a buffer the trainer keeps)
       const inUse = engine.memoryInUse();
       let refusals = 0;
       for (let n = 0; n < 100_000; ++n) {
@@ -112,7 +115,14 @@ test('memory that grows while a call reads its inputs changes none of its number
   // engine computes on other inputs of the same shape, so that an input lost to a detached view
   // would show as a wrong number rather than as the last call's right one.
   const fresh = await createAttention({ build: 'simd' });
-  const X = [[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64], [0.22, 0.58, 0.33], [0.77, 0.25, 0.1], [0.05, 0.8, 0.55]];
+  const X = [
+    [0.43, 0.15, 0.89],
+    [0.55, 0.87, 0.66],
+    [0.57, 0.85, 0.64],
+    [0.22, 0.58, 0.33],
+    [0.77, 0.25, 0.1],
+    [0.05, 0.8, 0.55],
+  ];
   const other = X.map((row) => row.map((v) => 1 - v));
   const config = { ...FIXED, embeddings: X };
   const calls = {
@@ -131,10 +141,26 @@ test('memory that grows while a call reads its inputs changes none of its number
 
   // The trainer's explicit batch: ids and targets are both in place after the growth.
   const vocab = ['x', 'y', 'z'];
-  const inputs = [[0, 1, 2], [2, 2, 1]], targets = [[-1, 0, 1], [-1, 2, 2]];
+  const inputs = [
+      [0, 1, 2],
+      [2, 2, 1],
+    ],
+    targets = [
+      [-1, 0, 1],
+      [-1, 2, 2],
+    ];
   const expected = fresh.createTrainer({ task: 'previous', vocab }).lossAndGradients({ inputs, targets }).loss;
   const trainer = engine.createTrainer({ task: 'previous', vocab });
-  trainer.lossAndGradients({ inputs: [[1, 0, 0], [1, 0, 2]], targets: [[-1, 2, 2], [-1, 1, 0]] });
+  trainer.lossAndGradients({
+    inputs: [
+      [1, 0, 0],
+      [1, 0, 2],
+    ],
+    targets: [
+      [-1, 2, 2],
+      [-1, 1, 0],
+    ],
+  });
   const before = engine.memoryBytes();
   const { loss } = trainer.lossAndGradients({ inputs: rowsGrowingMemory(inputs), targets: rowsGrowingMemory(targets) });
   assert.ok(engine.memoryBytes() > before, 'the memory grew during lossAndGradients');
@@ -156,7 +182,10 @@ test('a caller’s array is read once: what the core computes on is what was che
   };
   const plain = engine.tokenEmbeddings(['a', 'b', 'c'], 4).data;
   assert.deepEqual(engine.tokenEmbeddings(shifty(['a', 'b', 'c']), 4).data, plain);
-  assert.deepEqual(engine.compute({ tokens: shifty(['a', 'b', 'c']), dModel: 4 }).x.data, engine.compute({ tokens: ['a', 'b', 'c'], dModel: 4 }).x.data);
+  assert.deepEqual(
+    engine.compute({ tokens: shifty(['a', 'b', 'c']), dModel: 4 }).x.data,
+    engine.compute({ tokens: ['a', 'b', 'c'], dModel: 4 }).x.data,
+  );
   const trainer = engine.createTrainer({ task: 'previous', vocab: shifty(['x', 'y', 'z']) });
   assert.deepEqual(trainer.config.vocab, ['x', 'y', 'z']);
   assert.deepEqual(trainer.run(shifty(['x', 'y'])).predictions.length, 2);

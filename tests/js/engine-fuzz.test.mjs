@@ -34,8 +34,8 @@ function fuzzMatrix(r, rows, cols) {
   const rowsGiven = r.chance(0.05) ? rows + r.int(-1, 2) : rows;
   const colsGiven = r.chance(0.05) ? cols + r.int(-1, 2) : cols;
   const matrix = Array.from({ length: Math.max(0, rowsGiven) }, () => Array.from({ length: Math.max(0, colsGiven) }, () => fuzzNumber(r)));
-  if (matrix.length > 1 && r.chance(0.03)) matrix[1] = matrix[1].slice(1);      // ragged
-  if (matrix.length > 0 && r.chance(0.02)) delete matrix[0];                    // a hole
+  if (matrix.length > 1 && r.chance(0.03)) matrix[1] = matrix[1].slice(1); // ragged
+  if (matrix.length > 0 && r.chance(0.02)) delete matrix[0]; // a hole
   if (r.chance(0.15)) return { rows: rowsGiven, cols: colsGiven, data: Float32Array.from(matrix.flat(), Number) };
   return matrix;
 }
@@ -58,7 +58,7 @@ function fuzzCall(r) {
   if (r.chance(0.2)) config.embeddings = fuzzMatrix(r, T, C);
   if (r.chance(0.3)) config.weights = r.pick(['identity', 'random', 'bogus']);
   if (r.chance(0.1)) {
-    const kv = C;  // right only with as many key/value heads as heads
+    const kv = C; // right only with as many key/value heads as heads
     config.weights = { wq: fuzzMatrix(r, C, C), wk: fuzzMatrix(r, C, kv), wv: fuzzMatrix(r, C, kv), wo: fuzzMatrix(r, C, C) };
   }
   if (r.chance(0.3)) config.seed = fuzzValue(r, () => r.int(0, 1000));
@@ -92,7 +92,16 @@ function fuzzCall(r) {
     if (r.chance(0.1)) delete config.tokens;
   }
   if (r.chance(0.05)) options.implementation = r.pick(['reference', 'simd', 'bogus']);
-  if (r.chance(0.1)) options.onProgress = r.pick([5, 'x', () => {}, () => { throw new Error('thrown by onProgress'); }, 'reenter']);
+  if (r.chance(0.1))
+    options.onProgress = r.pick([
+      5,
+      'x',
+      () => {},
+      () => {
+        throw new Error('thrown by onProgress');
+      },
+      'reenter',
+    ]);
   return { config, options, method: 'compute' };
 }
 
@@ -118,8 +127,12 @@ for (const build of ['simd', 'scalar']) {
       const where = `call ${n} of seed ${SEED}, ${method}: ${JSON.stringify(config).slice(0, 400)} ${JSON.stringify(methodOptions ?? options)}`;
       let result;
       try {
-        result = method === 'compute' ? engine.compute(config, options)
-          : method === 'flashTrace' ? engine.flashTrace(config, methodOptions) : engine.decode(config);
+        result =
+          method === 'compute'
+            ? engine.compute(config, options)
+            : method === 'flashTrace'
+              ? engine.flashTrace(config, methodOptions)
+              : engine.decode(config);
       } catch (error) {
         assert.ok(error instanceof Error, `${where} threw a non-Error`);
         assert.ok(error.message.length > 0 && !BROKEN.test(error.message), `${where}: ${error.message}`);

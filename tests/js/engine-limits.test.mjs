@@ -9,8 +9,8 @@ import { WORKED_EXAMPLE } from './worked-example.mjs';
 
 const BUILDS = ['simd', 'scalar'];
 const engines = {};
-const idle = {};        // memory in use by each engine right after it was created
-const reference = {};   // the fixed config's output, from an engine that never saw a bad call
+const idle = {}; // memory in use by each engine right after it was created
+const reference = {}; // the fixed config's output, from an engine that never saw a bad call
 before(async () => {
   for (const build of BUILDS) {
     engines[build] = await createAttention({ build });
@@ -40,19 +40,28 @@ for (const build of BUILDS) {
     }
 
     test('configs past the memory budget are refused before anything is copied, saying what fits', () => {
-      refusedWithoutMemory(() => engine().compute({ tokens: tokens(1024), dModel: 64, heads: 64 }),
-        /^this needs about 2065 MiB of the engine's memory, more than its limit of 1536 MiB: with these settings at most 882 tokens fit, or 1024 tokens with 32 heads; the forward-only path \(outputOnly\) keeps no T×T matrix$/);
-      refusedWithoutMemory(() => engine().compute({ tokens: tokens(3), dModel: 1024, embeddings: hugeRows(530_000, 1024) }),
-        /^embeddings must be 3×1024 \(one row of dModel numbers per token\), got 530000×1024$/);
-      refusedWithoutMemory(() => engine().compute({ tokens: tokens(3), dModel: 1024, embeddings: hugeRows(100_000, 1024) }),
-        /got 100000×1024$/);
+      refusedWithoutMemory(
+        () => engine().compute({ tokens: tokens(1024), dModel: 64, heads: 64 }),
+        /^this needs about 2065 MiB of the engine's memory, more than its limit of 1536 MiB: with these settings at most 882 tokens fit, or 1024 tokens with 32 heads; the forward-only path \(outputOnly\) keeps no T×T matrix$/,
+      );
+      refusedWithoutMemory(
+        () => engine().compute({ tokens: tokens(3), dModel: 1024, embeddings: hugeRows(530_000, 1024) }),
+        /^embeddings must be 3×1024 \(one row of dModel numbers per token\), got 530000×1024$/,
+      );
+      refusedWithoutMemory(() => engine().compute({ tokens: tokens(3), dModel: 1024, embeddings: hugeRows(100_000, 1024) }), /got 100000×1024$/);
       const allRows = Array.from({ length: 8192 }, (_, i) => i);
-      refusedWithoutMemory(() => engine().compute({ tokens: tokens(8192), dModel: 1024, heads: 64 }, { outputOnly: true, weightRows: allRows }),
-        /more than its limit of 1536 MiB: at most 599 weight rows fit$/);
-      refusedWithoutMemory(() => engine().compute({ tokens: ['a'.repeat(5000)], dModel: 4 }),
-        /^a token is 5000 bytes long \(the limit is 1024 bytes of UTF-8\)$/);
-      refusedWithoutMemory(() => engine().compute({ tokens: tokens(3), dModel: 3, mask: 'custom', customMask: hugeRows(50_000, 50_000) }),
-        /^customMask must be 3×3 .*got 50000×50000$/);
+      refusedWithoutMemory(
+        () => engine().compute({ tokens: tokens(8192), dModel: 1024, heads: 64 }, { outputOnly: true, weightRows: allRows }),
+        /more than its limit of 1536 MiB: at most 599 weight rows fit$/,
+      );
+      refusedWithoutMemory(
+        () => engine().compute({ tokens: ['a'.repeat(5000)], dModel: 4 }),
+        /^a token is 5000 bytes long \(the limit is 1024 bytes of UTF-8\)$/,
+      );
+      refusedWithoutMemory(
+        () => engine().compute({ tokens: tokens(3), dModel: 3, mask: 'custom', customMask: hugeRows(50_000, 50_000) }),
+        /^customMask must be 3×3 .*got 50000×50000$/,
+      );
       assert.deepEqual(engine().compute(FIXED).output.data, reference[build]);
     });
 
@@ -60,9 +69,20 @@ for (const build of BUILDS) {
       refused(engine(), () => engine().compute(FIXED, { onProgress: 5 }), /^onProgress must be a function \(or null\)$/);
       refused(engine(), () => engine().compute(FIXED, { onProgress: 'x' }), /^onProgress must be a function/);
       let inner = null;
-      refused(engine(), () => engine().compute(FIXED, { onProgress: () => engine().compute(FIXED) }),
-        /^compute\(\) was called from inside onProgress/);
-      engine().compute(FIXED, { onProgress: () => { try { engine().compute(FIXED); } catch (error) { inner = error; } } });
+      refused(
+        engine(),
+        () => engine().compute(FIXED, { onProgress: () => engine().compute(FIXED) }),
+        /^compute\(\) was called from inside onProgress/,
+      );
+      engine().compute(FIXED, {
+        onProgress: () => {
+          try {
+            engine().compute(FIXED);
+          } catch (error) {
+            inner = error;
+          }
+        },
+      });
       assert.match(inner.message, /called from inside onProgress/);
 
       // 100 000 calls whose callback throws end with that very error, and leave nothing behind.
@@ -71,7 +91,14 @@ for (const build of BUILDS) {
       let sameError = 0;
       for (let n = 0; n < 100_000; ++n) {
         try {
-          engine().compute({ tokens: ['a', 'b'], dModel: 4, heads: 2 }, { onProgress: () => { throw boom; } });
+          engine().compute(
+            { tokens: ['a', 'b'], dModel: 4, heads: 2 },
+            {
+              onProgress: () => {
+                throw boom;
+              },
+            },
+          );
         } catch (error) {
           if (error === boom) sameError += 1;
         }
@@ -80,7 +107,16 @@ for (const build of BUILDS) {
       assert.equal(engine().memoryInUse(), idle[build]);
       assert.equal(engine().memoryBytes(), reserved);
       // The forward-only path too, and a callback that throws something that is not an Error.
-      assert.throws(() => engine().compute(FIXED, { outputOnly: true, onProgress: () => { throw 42; } }), (thrown) => thrown === 42);
+      assert.throws(
+        () =>
+          engine().compute(FIXED, {
+            outputOnly: true,
+            onProgress: () => {
+              throw 42;
+            },
+          }),
+        (thrown) => thrown === 42,
+      );
       assert.equal(engine().memoryInUse(), idle[build]);
       assert.deepEqual(engine().compute(FIXED).output.data, reference[build]);
     });
@@ -88,7 +124,11 @@ for (const build of BUILDS) {
     test('a sparse token list is refused and the next call is not served stale matrices', () => {
       const first = engine().compute({ tokens: ['x', 'y'], dModel: 4 });
       refused(engine(), () => engine().compute({ tokens: [, 'y'], dModel: 4 }), /^tokens\[0\] must be a string$/);
-      refused(engine(), () => engine().compute({ tokens: ['a'], source: { tokens: ['b', , 'c'] }, dModel: 4 }), /^source\.tokens\[1\] must be a string$/);
+      refused(
+        engine(),
+        () => engine().compute({ tokens: ['a'], source: { tokens: ['b', , 'c'] }, dModel: 4 }),
+        /^source\.tokens\[1\] must be a string$/,
+      );
       const other = engine().compute({ tokens: ['p', 'q'], dModel: 4 });
       assert.notDeepEqual(other.x.data, first.x.data);
       assert.deepEqual(engine().compute({ tokens: ['x', 'y'], dModel: 4 }).x.data, first.x.data);
@@ -98,7 +138,11 @@ for (const build of BUILDS) {
     test('numbers are quoted as given, and whole numbers past 2³¹ mean what they say', () => {
       refused(engine(), () => engine().compute({ tokens: ['a'], dModel: 2 ** 31 }), /^dModel must be between 1 and 1024 \(got 2147483648\)$/);
       refused(engine(), () => engine().compute({ tokens: ['a'], dModel: 4, heads: -(2 ** 40) }), /\(got -1099511627776\)$/);
-      refused(engine(), () => engine().compute(FIXED, { outputOnly: true, weightRows: [2 ** 32] }), /^weightRows\[0\] = 4294967296 is not a query row \(0 to 5\)$/);
+      refused(
+        engine(),
+        () => engine().compute(FIXED, { outputOnly: true, weightRows: [2 ** 32] }),
+        /^weightRows\[0\] = 4294967296 is not a query row \(0 to 5\)$/,
+      );
       const withEntry = (value) => ({ ...WORKED_EXAMPLE, embeddings: WORKED_EXAMPLE.embeddings.map((r, i) => (i === 1 ? [value, 0, 0] : r)) });
       refused(engine(), () => engine().compute(withEntry(1_000_001)), /^embeddings\[1\]\[0\] = 1000001 is too large \(the limit is ±1000000\)$/);
       refused(engine(), () => engine().compute(withEntry(1e308)), /^embeddings\[1\]\[0\] = 1e\+308 is too large \(the limit is ±1000000\)$/);
@@ -117,7 +161,11 @@ for (const build of BUILDS) {
       refused(engine(), () => engine().compute({ tokens: ['a'], dModel: 4, weights: null }), /^unknown weights null/);
       refused(engine(), () => engine().compute({ tokens: ['a'], dModel: 4, mask: null }), /^unknown mask null/);
       refused(engine(), () => engine().compute({ tokens: ['a'], dModel: 4, temperature: null }), /^temperature must be a number \(got null\)$/);
-      refused(engine(), () => engine().compute({ tokens: ['a'], dModel: 4 }, { implementation: 'bogus' }), /^unknown implementation "bogus": use "simd" or "reference"$/);
+      refused(
+        engine(),
+        () => engine().compute({ tokens: ['a'], dModel: 4 }, { implementation: 'bogus' }),
+        /^unknown implementation "bogus": use "simd" or "reference"$/,
+      );
       refused(engine(), () => engine().compute({ tokens: ['a'], dModel: 4 }, { weightRows: [0] }), /^weightRows works with outputOnly: true only$/);
       assert.equal(engine().memoryInUse(), idle[build]);
       assert.deepEqual(engine().compute(FIXED).output.data, reference[build]);

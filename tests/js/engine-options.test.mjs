@@ -7,15 +7,28 @@ import { createAttention } from '../../web/src/engine/attention.js';
 import { WORKED_EXAMPLE, row, fixed3 } from './worked-example.mjs';
 
 let engine;
-before(async () => { engine = await createAttention(); });
+before(async () => {
+  engine = await createAttention();
+});
 
-const maskPicture = (r) => Array.from({ length: r.T }, (_, i) => row(r.mask, i).map((m) => (m ? 'x' : '.')).join(''));
+const maskPicture = (r) =>
+  Array.from({ length: r.T }, (_, i) =>
+    row(r.mask, i)
+      .map((m) => (m ? 'x' : '.'))
+      .join(''),
+  );
 const base = { tokens: ['a', 'b', 'c', 'd', 'e'], dModel: 4, heads: 2, seed: 3 };
 
 test('mask kinds and padding draw their patterns', () => {
   assert.deepEqual(maskPicture(engine.compute({ ...base, mask: 'window', window: 2 })), ['.xxxx', '..xxx', 'x..xx', 'xx..x', 'xxx..']);
   assert.deepEqual(maskPicture(engine.compute({ ...base, mask: 'prefix', prefix: 3 })), ['...xx', '...xx', '...xx', '....x', '.....']);
-  assert.deepEqual(maskPicture(engine.compute({ ...base, mask: 'none', padding: [false, false, true, false, true] })), ['..x.x', '..x.x', '..x.x', '..x.x', '..x.x']);
+  assert.deepEqual(maskPicture(engine.compute({ ...base, mask: 'none', padding: [false, false, true, false, true] })), [
+    '..x.x',
+    '..x.x',
+    '..x.x',
+    '..x.x',
+    '..x.x',
+  ]);
   const customMask = Array.from({ length: 5 }, (_, i) => Array.from({ length: 5 }, (_, j) => i === j));
   assert.deepEqual(maskPicture(engine.compute({ ...base, mask: 'custom', customMask })), ['x....', '.x...', '..x..', '...x.', '....x']);
 });
@@ -55,7 +68,7 @@ test('key/value heads, cross-attention and positions change the shapes they shou
   assert.equal(cross.perHead[1].weights.cols, 4);
   assert.deepEqual(cross.source.tokens, ['I', 'love', 'you', '.']);
   const pos = engine.compute({ ...base, positional: 'sinusoidal' });
-  assert.equal(pos.positions.data[1], 1);  // cos 0
+  assert.equal(pos.positions.data[1], 1); // cos 0
   pos.x.data.forEach((v, n) => assert.equal(v, Math.fround(pos.embeddings.data[n] + pos.positions.data[n])));
 });
 
@@ -75,7 +88,11 @@ test('the new options are validated with named errors', () => {
     [{ ...base, naiveSoftmax: 'yes' }, /naiveSoftmax must be true or false/],
   ];
   for (const [config, message] of cases) {
-    assert.throws(() => engine.compute(config), (e) => e instanceof Error && message.test(e.message), String(message));
+    assert.throws(
+      () => engine.compute(config),
+      (e) => e instanceof Error && message.test(e.message),
+      String(message),
+    );
   }
   assert.deepEqual(fixed3(row(engine.compute(WORKED_EXAMPLE).perHead[0].weights, 1)), [0.423, 0.577, 0, 0, 0, 0]);
 });
@@ -117,7 +134,10 @@ test('outputInto receives the forward-only output; a wrong one is refused before
   assert.equal(other.output.data, into);
   assert.notDeepEqual(Array.from(into), Array.from(fresh.output.data));
   const before = Array.from(into);
-  assert.throws(() => engine.compute(config, { outputOnly: true, outputInto: new Float32Array(29) }), /outputInto must be a Float32Array of T·dModel = 30 floats/);
+  assert.throws(
+    () => engine.compute(config, { outputOnly: true, outputInto: new Float32Array(29) }),
+    /outputInto must be a Float32Array of T·dModel = 30 floats/,
+  );
   assert.throws(() => engine.compute(config, { outputOnly: true, outputInto: new Array(30).fill(0) }), /outputInto must be a Float32Array/);
   assert.throws(() => engine.compute(config, { outputInto: into }), /outputInto works with outputOnly: true only/);
   assert.deepEqual(Array.from(into), before);
@@ -126,9 +146,15 @@ test('outputInto receives the forward-only output; a wrong one is refused before
 
 test('onProgress reports increasing fractions', () => {
   const seen = [];
-  engine.compute({ tokens: Array.from({ length: 40 }, (_, t) => `t${t}`), dModel: 8, heads: 2 }, { outputOnly: true, onProgress: (f) => seen.push(f) });
+  engine.compute(
+    { tokens: Array.from({ length: 40 }, (_, t) => `t${t}`), dModel: 8, heads: 2 },
+    { outputOnly: true, onProgress: (f) => seen.push(f) },
+  );
   assert.ok(seen.length >= 2);
-  assert.deepEqual(seen, [...seen].sort((a, b) => a - b));
+  assert.deepEqual(
+    seen,
+    [...seen].sort((a, b) => a - b),
+  );
   const full = [];
   engine.compute({ tokens: ['a', 'b'], dModel: 4, heads: 2 }, { onProgress: (f) => full.push(f) });
   assert.equal(full.length, 2);

@@ -23,9 +23,23 @@ for (const build of BUILDS) {
       if (build === 'simd') assert.match(info.simdPath, /^xsimd sse4\.1 → wasm simd128$/);
       else assert.match(info.simdPath, /scalar/);
       assert.deepEqual(info.limits, {
-        maxTokens: 1024, maxTokensOutputOnly: 8192, maxTokensTrace: 64, maxTokensDecode: 256, maxTraceTiles: 65536, maxPositionOffset: 1000000,
-        maxDModel: 1024, maxEntry: 1e6, maxTokenBytes: 1024, memoryBudgetBytes: 1536 * 1024 * 1024, trainMemoryBudgetBytes: 512 * 1024 * 1024, maxCallSeconds: 2,
-        maxTrainLayers: 4, maxTrainWidth: 256, maxTrainContext: 128, maxTrainBatch: 256, maxTrainVocab: 256,
+        maxTokens: 1024,
+        maxTokensOutputOnly: 8192,
+        maxTokensTrace: 64,
+        maxTokensDecode: 256,
+        maxTraceTiles: 65536,
+        maxPositionOffset: 1000000,
+        maxDModel: 1024,
+        maxEntry: 1e6,
+        maxTokenBytes: 1024,
+        memoryBudgetBytes: 1536 * 1024 * 1024,
+        trainMemoryBudgetBytes: 512 * 1024 * 1024,
+        maxCallSeconds: 2,
+        maxTrainLayers: 4,
+        maxTrainWidth: 256,
+        maxTrainContext: 128,
+        maxTrainBatch: 256,
+        maxTrainVocab: 256,
       });
     });
 
@@ -111,10 +125,50 @@ for (const build of BUILDS) {
         ['zero heads', { tokens: ['a'], dModel: 6, heads: 0 }, /heads must be between 1 and dModel/],
         ['dModel missing', { tokens: ['a'], heads: 1 }, /dModel must be a whole number/],
         ['embeddings of the wrong shape', { ...WORKED_EXAMPLE, embeddings: WORKED_EXAMPLE.embeddings.slice(1) }, /embeddings must be 6×3.*got 5×3/],
-        ['ragged embeddings', { ...WORKED_EXAMPLE, embeddings: WORKED_EXAMPLE.embeddings.map((r, i) => (i === 1 ? r.slice(0, 2) : r)) }, /embeddings\[1\] has 2 numbers/],
-        ['a non-numeric entry', { ...WORKED_EXAMPLE, embeddings: WORKED_EXAMPLE.embeddings.map((r, i) => (i === 2 ? [r[0], 'x', r[2]] : r)) }, /embeddings\[2\]\[1\] is not a number/],
-        ['a NaN entry', { ...WORKED_EXAMPLE, embeddings: WORKED_EXAMPLE.embeddings.map((r, i) => (i === 3 ? [NaN, 0, 0] : r)) }, /embeddings\[3\]\[0\] is not a finite number/],
-        ['an infinite weight', { ...WORKED_EXAMPLE, weights: { wq: [[1, 0, 0], [0, 1, 0], [0, 0, Infinity]], wk: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], wv: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], wo: [[1, 0, 0], [0, 1, 0], [0, 0, 1]] } }, /wq\[2\]\[2\] is not a finite number/],
+        [
+          'ragged embeddings',
+          { ...WORKED_EXAMPLE, embeddings: WORKED_EXAMPLE.embeddings.map((r, i) => (i === 1 ? r.slice(0, 2) : r)) },
+          /embeddings\[1\] has 2 numbers/,
+        ],
+        [
+          'a non-numeric entry',
+          { ...WORKED_EXAMPLE, embeddings: WORKED_EXAMPLE.embeddings.map((r, i) => (i === 2 ? [r[0], 'x', r[2]] : r)) },
+          /embeddings\[2\]\[1\] is not a number/,
+        ],
+        [
+          'a NaN entry',
+          { ...WORKED_EXAMPLE, embeddings: WORKED_EXAMPLE.embeddings.map((r, i) => (i === 3 ? [NaN, 0, 0] : r)) },
+          /embeddings\[3\]\[0\] is not a finite number/,
+        ],
+        [
+          'an infinite weight',
+          {
+            ...WORKED_EXAMPLE,
+            weights: {
+              wq: [
+                [1, 0, 0],
+                [0, 1, 0],
+                [0, 0, Infinity],
+              ],
+              wk: [
+                [1, 0, 0],
+                [0, 1, 0],
+                [0, 0, 1],
+              ],
+              wv: [
+                [1, 0, 0],
+                [0, 1, 0],
+                [0, 0, 1],
+              ],
+              wo: [
+                [1, 0, 0],
+                [0, 1, 0],
+                [0, 0, 1],
+              ],
+            },
+          },
+          /wq\[2\]\[2\] is not a finite number/,
+        ],
         ['weights of the wrong shape', { ...WORKED_EXAMPLE, weights: { wq: [[1]], wk: [[1]], wv: [[1]], wo: [[1]] } }, /wq must be 3×3/],
         ['missing weight matrix', { ...WORKED_EXAMPLE, weights: { wq: [[1]] } }, /weights\.wk is missing/],
         ['an unknown mask', { ...WORKED_EXAMPLE, mask: 'diagonal' }, /unknown mask "diagonal"/],
@@ -124,7 +178,10 @@ for (const build of BUILDS) {
       ];
       for (const [what, config, message] of bad) {
         test(what, () => {
-          assert.throws(() => engines[build].compute(config), (error) => error instanceof Error && message.test(error.message));
+          assert.throws(
+            () => engines[build].compute(config),
+            (error) => error instanceof Error && message.test(error.message),
+          );
           const r = engines[build].compute(WORKED_EXAMPLE);
           assert.deepEqual(fixed3(row(r.perHead[0].weights, 1)), [0.423, 0.577, 0, 0, 0, 0]);
         });

@@ -65,7 +65,10 @@ test('a hostile exercise opens with its valid questions and a problem for each o
   };
   const { exercise, problems } = readExercise(JSON.stringify(mixed));
   assert.equal(exercise.questions.length, 1);
-  assert.deepEqual(problems.map((p) => p.params.n), [2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  assert.deepEqual(
+    problems.map((p) => p.params.n),
+    [2, 3, 4, 5, 6, 7, 8, 9, 10],
+  );
   for (const text of ['', '{', '[]', '{"questions":3}', 'null']) {
     const r = readExercise(text);
     assert.equal(r.exercise, null, text);
@@ -73,12 +76,26 @@ test('a hostile exercise opens with its valid questions and a problem for each o
 });
 
 test('questions outside the result are left out, each with a problem', () => {
-  const { exercise } = readExercise(JSON.stringify({
-    questions: [{ kind: 'number', cell: 'weights.2.1.1' }, { kind: 'number', cell: 'weights.1.7.1' }, { kind: 'number', cell: 'x.1.4' }, { kind: 'pattern', row: 'mask.6' }, { kind: 'number', cell: 'dots.1.6.6' }],
-  }));
+  const { exercise } = readExercise(
+    JSON.stringify({
+      questions: [
+        { kind: 'number', cell: 'weights.2.1.1' },
+        { kind: 'number', cell: 'weights.1.7.1' },
+        { kind: 'number', cell: 'x.1.4' },
+        { kind: 'pattern', row: 'mask.6' },
+        { kind: 'number', cell: 'dots.1.6.6' },
+      ],
+    }),
+  );
   const { kept, problems } = questionsInRange(exercise, worked);
-  assert.deepEqual(kept.map((k) => k.index), [3, 4]);
-  assert.deepEqual(problems.map((p) => p.params.n), [1, 2, 3]);
+  assert.deepEqual(
+    kept.map((k) => k.index),
+    [3, 4],
+  );
+  assert.deepEqual(
+    problems.map((p) => p.params.n),
+    [1, 2, 3],
+  );
 });
 
 test('answers are checked against the engine’s numbers, within the tolerance', () => {
@@ -96,7 +113,10 @@ test('answers are checked against the engine’s numbers, within the tolerance',
   assert.equal(expectedNumber(dotsQ, worked, dots).toFixed(3), '0.954', 'QKᵀ from the unscaled run (0.55·0.43 + 0.87·0.15 + 0.66·0.89)');
   const want = expectedPattern(zeros, worked);
   assert.deepEqual(want, [false, false, false, true, true, true]);
-  assert.deepEqual(checkPattern(zeros, [false, false, false, true, true, true], want), { correct: true, cells: [true, true, true, true, true, true] });
+  assert.deepEqual(checkPattern(zeros, [false, false, false, true, true, true], want), {
+    correct: true,
+    cells: [true, true, true, true, true, true],
+  });
   assert.deepEqual(checkPattern(zeros, [false, false, true, true, true, false], want).cells, [true, true, false, true, true, false]);
   assert.deepEqual(expectedPattern(masked, worked), [false, false, true, true, true, true]);
   const largest = readExercise(JSON.stringify({ questions: [{ kind: 'pattern', row: 'weights.1.2', find: 'largest' }] })).exercise.questions[0];
@@ -171,7 +191,10 @@ test('a redacted result holds no hidden value: NaN with the flags, per-row figur
     walk(m, m.hidden);
     assert.ok(m.hidden, name);
   }
-  assert.deepEqual([...hiddenValues].filter((v) => !Number.isNaN(v)), []);
+  assert.deepEqual(
+    [...hiddenValues].filter((v) => !Number.isNaN(v)),
+    [],
+  );
   assert.equal(redactResult(worked, hiddenEntries([], worked)), worked, 'nothing hidden: the result itself');
 });
 
@@ -181,13 +204,35 @@ test('progress is kept per exercise, survives a reload, and a broken storage is 
   const id = exerciseId(JSON.stringify(EXERCISE));
   assert.match(id, /^[0-9a-f]{8}$/);
   assert.notEqual(id, exerciseId(`${JSON.stringify(EXERCISE)} `));
-  saveProgress(storage, id, { 0: { tries: 1, correct: true, answer: '0.55' }, 1: { tries: 2, correct: false, answer: '0.5' }, 2: { tries: 1, correct: false } });
+  saveProgress(storage, id, {
+    0: { tries: 1, correct: true, answer: '0.55' },
+    1: { tries: 2, correct: false, answer: '0.5' },
+    2: { tries: 1, correct: false },
+  });
   const again = loadProgress(storage, id);
   assert.deepEqual(scoreOf(again, [0, 1, 2, 3, 4]), { answered: 2, correct: 1, total: 5 });
   store.set(`attention-playground:exercise:${id}`, '{"0":{"tries":"x"},"__proto__":{"tries":1,"correct":true}}');
   assert.deepEqual(loadProgress(storage, id), {});
-  assert.deepEqual(loadProgress({ getItem: () => { throw new Error('denied'); } }, id), {});
-  saveProgress({ setItem: () => { throw new Error('full'); } }, id, {});
+  assert.deepEqual(
+    loadProgress(
+      {
+        getItem: () => {
+          throw new Error('denied');
+        },
+      },
+      id,
+    ),
+    {},
+  );
+  saveProgress(
+    {
+      setItem: () => {
+        throw new Error('full');
+      },
+    },
+    id,
+    {},
+  );
 });
 
 test('the course’s exercises read whole, fit their states, and ask the course’s numbers', async () => {
@@ -203,7 +248,8 @@ test('the course’s exercises read whole, fit their states, and ask the course�
     const { exercise, problems } = readExercise(state.exercise);
     assert.deepEqual(problems, [], item.id);
     for (const q of exercise.questions) {
-      for (const text of [q.prompt, q.hint, ...(q.options ?? [])]) if (Object.keys(text).length) assert.ok(text.en && text['zh-CN'], `${item.id}: both languages`);
+      for (const text of [q.prompt, q.hint, ...(q.options ?? [])])
+        if (Object.keys(text).length) assert.ok(text.en && text['zh-CN'], `${item.id}: both languages`);
     }
     const result = engine.compute(engineConfigOf(state));
     const unscaled = engine.compute({ ...engineConfigOf(state), scale: false });

@@ -50,7 +50,10 @@ function run(item) {
 test('the scripts hold the inputs, the weights and the expected numbers', () => {
   for (const item of CASES) {
     const input = run(item);
-    for (const [library, generate] of [['PyTorch', pytorchCode], ['NumPy', numpyCode]]) {
+    for (const [library, generate] of [
+      ['PyTorch', pytorchCode],
+      ['NumPy', numpyCode],
+    ]) {
       const code = generate(input);
       const where = `${library}, ${item.name}`;
       assert.match(code, new RegExp(`as a ${library} script`), where);
@@ -127,7 +130,8 @@ function assertSame(actual, matrix, where) {
   expected.forEach((row, r) =>
     row.forEach((want, c) => {
       const got = asNumber(actual[r][c]);
-      if (!Number.isFinite(want)) assert.ok(Object.is(got, want) || (Number.isNaN(want) && Number.isNaN(got)), `${where}[${r}][${c}]: ${got} vs ${want}`);
+      if (!Number.isFinite(want))
+        assert.ok(Object.is(got, want) || (Number.isNaN(want) && Number.isNaN(got)), `${where}[${r}][${c}]: ${got} vs ${want}`);
       else assert.ok(Math.abs(got - want) <= 1e-4 + 1e-4 * Math.abs(want), `${where}[${r}][${c}]: ${got} vs ${want}`);
     }),
   );
@@ -147,7 +151,14 @@ for (const [library, module, generate] of [
     const printed = execute(python, inputs.map(generate));
     CASES.forEach((item, i) => {
       const { result } = inputs[i];
-      for (const [name, matrix] of [['inputs', result.x], ['Q', result.q], ['K', result.k], ['V', result.v], ['concat', result.concat], ['output', result.output]]) {
+      for (const [name, matrix] of [
+        ['inputs', result.x],
+        ['Q', result.q],
+        ['K', result.k],
+        ['V', result.v],
+        ['concat', result.concat],
+        ['output', result.output],
+      ]) {
         assertSame(printed[i][name], matrix, `${library}, ${item.name}: ${name}`);
       }
     });
@@ -201,7 +212,10 @@ test('tokens with a NUL, control characters, quotes, backslashes or a lone surro
   const input = hostileRun();
   const work = mkdtempSync(path.join(tmpdir(), 'attention-export-'));
   try {
-    const files = [['pytorch', pytorchCode], ['numpy', numpyCode]].map(([name, generate]) => {
+    const files = [
+      ['pytorch', pytorchCode],
+      ['numpy', numpyCode],
+    ].map(([name, generate]) => {
       const code = generate(input);
       // Nothing raw that Python or an editor would stumble on: no control character but the line
       // ends, no lone surrogate (it would be written as U+FFFD and change the token).

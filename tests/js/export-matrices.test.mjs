@@ -75,7 +75,10 @@ test('CSV: a header of key tokens, one row per token, numbers that read back as 
 test('CSV: tokens with commas, quotes or a formula start are quoted and defused', () => {
   const result = compute('#v=1&s=%3D1%2B1+a%2Cb+%22q%22+%40x');
   const rows = parseCSV(matrixToCSV(matrixCatalog(result).find((e) => e.id === 'x')));
-  assert.deepEqual(rows.slice(1).map((row) => row[0]), ["'=1+1", 'a,b', '"q"', "'@x"]);
+  assert.deepEqual(
+    rows.slice(1).map((row) => row[0]),
+    ["'=1+1", 'a,b', '"q"', "'@x"],
+  );
 });
 
 // Tokens a spreadsheet would run as formulas, whole or after a ';', a tab, a ',' or a line break (a
@@ -94,19 +97,28 @@ test('CSV: no cell becomes a formula whether the spreadsheet splits at , ; or ta
     // Read as written (','): every token is its own cell, with a leading ' where a formula would start.
     const rows = parseCSV(csv);
     const labels = id === 'x' ? rows.slice(1).map((row) => row[0]) : rows[0].slice(1);
-    assert.deepEqual(labels, ["x;'=1+1", "'=1+1", "'+1", "'-1", "'@SUM(A1)", 'a,b', `'"=q"`, 'ok;fine', "tab\t'=2", "x;' -3", "cr\r'=4", "'\t'=5", "lf\n'@6", "a,'=7"], id);
+    assert.deepEqual(
+      labels,
+      ["x;'=1+1", "'=1+1", "'+1", "'-1", "'@SUM(A1)", 'a,b', `'"=q"`, 'ok;fine', "tab\t'=2", "x;' -3", "cr\r'=4", "'\t'=5", "lf\n'@6", "a,'=7"],
+      id,
+    );
     // The numbers are plain numbers, negative ones included.
     const numbers = rows.slice(1).flatMap((row) => row.slice(1));
-    assert.ok(numbers.some((text) => text.startsWith('-')), 'some negative numbers');
+    assert.ok(
+      numbers.some((text) => text.startsWith('-')),
+      'some negative numbers',
+    );
     for (const text of numbers) assert.match(text, NUMBER);
     // Read with another separator, quotes honoured or not: no formula anywhere.
     for (const separator of [',', ';', '\t']) {
-      for (const row of parseCSV(csv, separator)) for (const cell of row) assert.ok(!isFormula(cell), `${id}, ${JSON.stringify(separator)}: ${JSON.stringify(cell)}`);
+      for (const row of parseCSV(csv, separator))
+        for (const cell of row) assert.ok(!isFormula(cell), `${id}, ${JSON.stringify(separator)}: ${JSON.stringify(cell)}`);
     }
     // …and by a reader that takes any line break for a new row and ignores quotes.
     for (const separator of [',', ';', '\t']) {
       for (const line of csv.split(/\r\n|\r|\n/)) {
-        for (const cell of line.split(separator)) assert.ok(!isFormula(cell.replace(/^"/, '')) || NUMBER.test(cell), `${id}, split at ${JSON.stringify(separator)}: ${JSON.stringify(cell)}`);
+        for (const cell of line.split(separator))
+          assert.ok(!isFormula(cell.replace(/^"/, '')) || NUMBER.test(cell), `${id}, split at ${JSON.stringify(separator)}: ${JSON.stringify(cell)}`);
       }
     }
   }
@@ -139,7 +151,7 @@ test('SVG: one coloured cell per entry, labels escaped, well-formed XML', () => 
   if (python.error?.code !== 'ENOENT') assert.equal(python.status, 0, String(python.stderr));
 });
 
-test('SVG: the worked example\'s key tokens are printed whole above their columns', () => {
+test("SVG: the worked example's key tokens are printed whole above their columns", () => {
   const entry = matrixCatalog(compute('#preset=journey')).find((e) => e.id === 'weights.1');
   const svg = heatmapSVG(entry);
   for (const token of ['Your', 'journey', 'starts', 'with', 'one', 'step']) assert.ok(svg.includes(`>${token}</text>`), token);
@@ -154,10 +166,22 @@ test('SVG: control characters and lone surrogates in labels are shown, and the S
   // Only characters XML 1.0 allows (tab, LF, CR, and U+0020… without surrogates, U+FFFE, U+FFFF).
   assert.doesNotMatch(svg, /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u);
   // Each label as the reader can see it, in any font: the escapes of Python's repr().
-  for (const shown of ['nul\\x00', 'bell\\x07', 'esc\\x1b[31m', 'lone\\ud800', 'nonchar\\ufffe', '&lt;b&gt;&amp;amp;', 'ok😀', 'tab\\tcr\\r', 'weights \\x00\\x08']) {
+  for (const shown of [
+    'nul\\x00',
+    'bell\\x07',
+    'esc\\x1b[31m',
+    'lone\\ud800',
+    'nonchar\\ufffe',
+    '&lt;b&gt;&amp;amp;',
+    'ok😀',
+    'tab\\tcr\\r',
+    'weights \\x00\\x08',
+  ]) {
     assert.ok(svg.includes(shown), shown);
   }
-  const python = spawnSync('python3', ['-c', 'import sys, xml.etree.ElementTree as E; E.fromstring(sys.stdin.buffer.read())'], { input: Buffer.from(svg, 'utf8') });
+  const python = spawnSync('python3', ['-c', 'import sys, xml.etree.ElementTree as E; E.fromstring(sys.stdin.buffer.read())'], {
+    input: Buffer.from(svg, 'utf8'),
+  });
   if (python.error?.code !== 'ENOENT') assert.equal(python.status, 0, String(python.stderr));
 });
 

@@ -76,7 +76,14 @@ test('the engine options: kvHeads, positions, and in cross-attention the source 
   assert.equal(applyStructure(base, { ...state, kvHeads: 2 }).kvHeads, undefined);
   assert.equal(applyStructure(base, { ...state, positional: 'sinusoidal' }).positional, 'sinusoidal');
   const cross = applyStructure(base, { ...state, cross: true, source: 'x y z', sourcePadding: [false, false, true] });
-  assert.deepEqual(cross, { tokens: ['a', 'b'], dModel: 4, heads: 2, mask: 'none', source: { tokens: ['x', 'y', 'z'] }, padding: [false, false, true] });
+  assert.deepEqual(cross, {
+    tokens: ['a', 'b'],
+    dModel: 4,
+    heads: 2,
+    mask: 'none',
+    source: { tokens: ['x', 'y', 'z'] },
+    padding: [false, false, true],
+  });
   assert.equal(applyStructure(base, { ...state, cross: true, source: 'x', crossCausal: true }).mask, 'causal');
 
   // Through the page's own path: a state with Chinese words, GQA, positions and a source.
@@ -106,7 +113,13 @@ test('the engine options: kvHeads, positions, and in cross-attention the source 
 });
 
 test('the split view’s grouping is the engine’s: query head h reads key/value head ⌊h / (H/G)⌋', () => {
-  for (const [heads, kvHeads] of [[4, 2], [6, 3], [4, 1], [6, 2], [3, 3]]) {
+  for (const [heads, kvHeads] of [
+    [4, 2],
+    [6, 3],
+    [4, 1],
+    [6, 2],
+    [3, 3],
+  ]) {
     const dModel = heads * 2;
     const r = engine.compute({ tokens: ['a', 'b', 'c'], dModel, heads, kvHeads, seed: 5 });
     for (let h = 0; h < heads; h += 1) {
@@ -138,15 +151,24 @@ test('a shuffled order is a permutation, never the identity, the same for the sa
   for (let T = 2; T <= 12; T += 1) {
     for (let seed = 1; seed < 40; seed += 1) {
       const order = shuffledOrder(T, seed);
-      assert.deepEqual([...order].sort((a, b) => a - b), Array.from({ length: T }, (_, i) => i));
-      assert.ok(order.some((v, i) => v !== i), `T ${T} seed ${seed}`);
+      assert.deepEqual(
+        [...order].sort((a, b) => a - b),
+        Array.from({ length: T }, (_, i) => i),
+      );
+      assert.ok(
+        order.some((v, i) => v !== i),
+        `T ${T} seed ${seed}`,
+      );
       const inverse = inverseOrder(order);
       order.forEach((typed, p) => assert.equal(inverse[typed], p));
     }
   }
   assert.deepEqual(shuffledOrder(6, 9), shuffledOrder(6, 9));
   assert.deepEqual(shuffledOrder(1, 3), [0]);
-  const config = reorderConfig({ tokens: ['a', 'b', 'c'], embeddings: [[1], [2], [3]], mask: 'custom', customMask: [[true]], padding: [true, false, false] }, [2, 0, 1]);
+  const config = reorderConfig(
+    { tokens: ['a', 'b', 'c'], embeddings: [[1], [2], [3]], mask: 'custom', customMask: [[true]], padding: [true, false, false] },
+    [2, 0, 1],
+  );
   assert.deepEqual(config, { tokens: ['c', 'a', 'b'], embeddings: [[3], [1], [2]], mask: 'none' });
 });
 
@@ -156,7 +178,14 @@ test('rows are compared after undoing the order', () => {
   const moved = { rows: 3, cols: 2, data: Float32Array.from([5, 6, 1, 2, 3, 4]) };
   const same = compareRows(typed, moved, order, ['a', 'b', 'c']);
   assert.equal(same.changed, 0);
-  assert.deepEqual(same.rows.map((r) => [r.token, r.from, r.to]), [['a', 0, 1], ['b', 1, 2], ['c', 2, 0]]);
+  assert.deepEqual(
+    same.rows.map((r) => [r.token, r.from, r.to]),
+    [
+      ['a', 0, 1],
+      ['b', 1, 2],
+      ['c', 2, 0],
+    ],
+  );
   const changed = compareRows(typed, { ...moved, data: Float32Array.from([5, 6, 1, 2.5, 3, 4]) }, order, ['a', 'b', 'c']);
   assert.equal(changed.changed, 1);
   assert.equal(changed.rows[0].same, false);
@@ -168,7 +197,8 @@ function runShuffle(engine, config, seed) {
   const order = shuffledOrder(config.tokens.length, seed);
   const output = new Map(shuffleRuns(config, seed).map(({ id, config: run }) => [id, engine.compute(run).output]));
   const compared = (positional) => {
-    const typed = output.get(`shuffle.${positional}.typed`), shuffled = output.get(`shuffle.${positional}.shuffled`);
+    const typed = output.get(`shuffle.${positional}.typed`),
+      shuffled = output.get(`shuffle.${positional}.shuffled`);
     return { typed, shuffled, ...compareRows(typed, shuffled, order, config.tokens) };
   };
   return { order, none: compared('none'), sinusoidal: compared('sinusoidal') };

@@ -4,16 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import {
-  DICTIONARIES,
-  LANGUAGES,
-  createTranslator,
-  fill,
-  pickLanguage,
-  placeholders,
-  subscript,
-  superscript,
-} from '../../web/src/i18n/index.js';
+import { DICTIONARIES, LANGUAGES, createTranslator, fill, pickLanguage, placeholders, subscript, superscript } from '../../web/src/i18n/index.js';
 import { PAGE_PARTS } from '../../web/src/state/schema.js';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -25,8 +16,16 @@ test('the languages are English and Simplified Chinese', () => {
 test('both dictionaries have the same keys', () => {
   const en = Object.keys(DICTIONARIES.en).sort();
   const zh = Object.keys(DICTIONARIES['zh-CN']).sort();
-  assert.deepEqual(zh.filter((k) => !en.includes(k)), [], 'keys only in zh-CN');
-  assert.deepEqual(en.filter((k) => !zh.includes(k)), [], 'keys only in en');
+  assert.deepEqual(
+    zh.filter((k) => !en.includes(k)),
+    [],
+    'keys only in zh-CN',
+  );
+  assert.deepEqual(
+    en.filter((k) => !zh.includes(k)),
+    [],
+    'keys only in en',
+  );
 });
 
 test('no text is empty', () => {
@@ -130,7 +129,10 @@ test('every part the embed panel can hide has a name in both languages', () => {
     for (const m of readFileSync(file, 'utf8').matchAll(/dataset: \{ field: '(\w+)' \}/g)) marked.add(m[1]);
   }
   assert.ok(marked.has('split') && marked.has('perf'), 'the scan of data-field is broken');
-  const keys = [...[...marked].filter((name) => !PAGE_PARTS.includes(name)).map((name) => `embed.field.${name}`), ...PAGE_PARTS.map((part) => `embed.part.${part}`)];
+  const keys = [
+    ...[...marked].filter((name) => !PAGE_PARTS.includes(name)).map((name) => `embed.field.${name}`),
+    ...PAGE_PARTS.map((part) => `embed.part.${part}`),
+  ];
   for (const lang of LANGUAGES) for (const key of keys) assert.ok(Object.hasOwn(DICTIONARIES[lang], key), `${lang}: no name for ${key}`);
 });
 
@@ -138,9 +140,21 @@ test('every part the embed panel can hide has a name in both languages', () => {
 // name the count as the lesson does (h = 1).
 test('no count reads "1 heads", "1 tokens", "1 columns" or the like, and a count of 6 is plural', () => {
   // Counts of at least 2, or past a limit (a table cut, a large input).
-  const neverOne = new Set(['error.headsDivide', 'share.ignored.heads', 'heads.split.moreHeads', 'heads.kv.gqa', 'heads.kv.mqa',
-    'embeddings.window', 'legend.truncated', 'heads.cut', 'share.ignored.tokens', 'heads.tokens.cut', 'progress.computing',
-    'heads.shuffle.noneChanged', 'heads.shuffle.sinChanged']);
+  const neverOne = new Set([
+    'error.headsDivide',
+    'share.ignored.heads',
+    'heads.split.moreHeads',
+    'heads.kv.gqa',
+    'heads.kv.mqa',
+    'embeddings.window',
+    'legend.truncated',
+    'heads.cut',
+    'share.ignored.tokens',
+    'heads.tokens.cut',
+    'progress.computing',
+    'heads.shuffle.noneChanged',
+    'heads.shuffle.sinChanged',
+  ]);
   for (const [key, text] of Object.entries(DICTIONARIES.en)) {
     if (neverOne.has(key)) continue;
     const params = Object.fromEntries(placeholders(text).map((name) => [name, 1]));

@@ -54,7 +54,10 @@ test('the worked example: s₂₁, a₂₁ and o₂ with their terms', () => {
   assert.equal(s.symbol, 's₂₁');
   assert.equal(s.lines[0], 's₂₁ = (0.55·0.43 + 0.87·0.15 + 0.66·0.89)/√3 ≈ 0.551');
   assert.match(s.lines[1], /^s₂₁ = q₂·k₁\/√3 = 0\.95\d\/√3 ≈ 0\.551$/);
-  assert.deepEqual(s.deps.map((d) => d.name), ['q', 'k', 'dots']);
+  assert.deepEqual(
+    s.deps.map((d) => d.name),
+    ['q', 'k', 'dots'],
+  );
 
   const a = explain(ctx, 'weights.1.2.1');
   assert.equal(a.lines[0], 'a₂₁ = e^(0.551 − 0.863) / (e^(0.551 − 0.863) + e^0) ≈ 0.423');
@@ -81,7 +84,10 @@ test('every cell of every matrix has an explanation naming real numbers', () => 
       const explained = explainCell(ref, ctx);
       assert.ok(explained, `${presetId} ${formatCellRef(ref)}`);
       assert.ok(explained.lines.length > 0 && explained.lines.every((l) => !/undefined|\{\w+\}/.test(l)), formatCellRef(ref));
-      assert.ok(explained.notes.every((n) => typeof n === 'string' && !/\{\w+\}/.test(n)), formatCellRef(ref));
+      assert.ok(
+        explained.notes.every((n) => typeof n === 'string' && !/\{\w+\}/.test(n)),
+        formatCellRef(ref),
+      );
       assert.doesNotThrow(() => katex.renderToString(explained.tex, { throwOnError: true }), explained.tex);
     }
   }
@@ -217,7 +223,11 @@ test('the lesson’s fields: defaults, fitting, errors, and text from the addres
   assert.equal(fitted.row, 3);
   assert.equal(fitted.cell, ''); // head 3 does not exist
   assert.deepEqual(fitted.padding, [true, false, false]);
-  assert.deepEqual(fitted.customMask, [[true, false, false], [false, false, false], [false, false, false]]);
+  assert.deepEqual(fitted.customMask, [
+    [true, false, false],
+    [false, false, false],
+    [false, false, false],
+  ]);
   assert.equal(validateLesson({ padding: [false, false] }, ctx).lesson.padding, null);
   assert.equal(validateLesson({ temperature: 0 }, ctx).error.key, 'lesson.error.temperature');
   assert.equal(validateLesson({ window: 0 }, ctx).error.key, 'lesson.error.window');
@@ -237,9 +247,31 @@ test('the lesson’s fields: defaults, fitting, errors, and text from the addres
 
 test('the lesson’s fields round-trip through their text form', () => {
   const values = {
-    step: 'softmax', head: 2, row: 3, cell: 'weights.1.2.1', mask: 'window', window: 2, prefix: 1, padding: [false, true],
-    customMask: [[false, true], [true, false]], maskFill: '-1e9', maskBeforeScale: true, temperature: 0.25, naive: true,
-    compare: true, wq: [[1, -0.5], [0, 2]], wk: null, wv: null, wo: null, softmaxOver: 'queries',
+    step: 'softmax',
+    head: 2,
+    row: 3,
+    cell: 'weights.1.2.1',
+    mask: 'window',
+    window: 2,
+    prefix: 1,
+    padding: [false, true],
+    customMask: [
+      [false, true],
+      [true, false],
+    ],
+    maskFill: '-1e9',
+    maskBeforeScale: true,
+    temperature: 0.25,
+    naive: true,
+    compare: true,
+    wq: [
+      [1, -0.5],
+      [0, 2],
+    ],
+    wk: null,
+    wv: null,
+    wo: null,
+    softmaxOver: 'queries',
     exercise: '{"questions":[{"kind":"number","cell":"weights.1.2.1"}]}',
   };
   for (const field of LESSON_FIELDS) {
@@ -252,7 +284,16 @@ test('the lesson’s fields round-trip through their text form', () => {
 test('engine options only for what differs, so a plain state keeps its old config', () => {
   assert.deepEqual(lessonEngineConfig(LESSON_DEFAULTS), { mask: 'causal' });
   assert.deepEqual(
-    lessonEngineConfig({ ...LESSON_DEFAULTS, mask: 'window', window: 2, padding: [true, false], maskFill: '0', maskBeforeScale: true, temperature: 2, naive: true }),
+    lessonEngineConfig({
+      ...LESSON_DEFAULTS,
+      mask: 'window',
+      window: 2,
+      padding: [true, false],
+      maskFill: '0',
+      maskBeforeScale: true,
+      temperature: 2,
+      naive: true,
+    }),
     { mask: 'window', window: 2, padding: [true, false], maskFill: 0, maskBeforeScale: true, temperature: 2, naiveSoftmax: true },
   );
 });
@@ -289,7 +330,10 @@ test('the steps follow the course’s pipeline and every formula typesets', () =
 // the mask before or after it, as the fill and τ's rules.
 test('the lines the switches change have every form among their variants', () => {
   const tr = createTranslator('en');
-  for (const [id, a, b] of [['scale', { scale: true }, { scale: false }], ['mask', { maskBeforeScale: false }, { maskBeforeScale: true }]]) {
+  for (const [id, a, b] of [
+    ['scale', { scale: true }, { scale: false }],
+    ['mask', { maskBeforeScale: false }, { maskBeforeScale: true }],
+  ]) {
     const [texA, texB] = [a, b].map((changes) => {
       const ctx = contextOf('default', changes);
       return stepFormulas(id, ctx.state, ctx.result, tr)[0];
@@ -305,9 +349,16 @@ test('a look written into a kept object is the look made anew, whatever the obje
   const signed = colorScale('signed', Float32Array.from([-2, 1]));
   const weights = colorScale('weights', Float32Array.from([0.2]));
   const cases = [
-    ['signed', -1.5, false, signed], ['signed', 0.25, true, signed], ['weights', 0, true, weights], ['weights', 0.7, false, weights],
-    ['weights', 0.7, true, weights], ['signed', NaN, false, signed], ['signed', Infinity, false, signed], ['signed', -Infinity, true, signed],
-    ['mask', 1, true, null], ['mask', 0, false, null],
+    ['signed', -1.5, false, signed],
+    ['signed', 0.25, true, signed],
+    ['weights', 0, true, weights],
+    ['weights', 0.7, false, weights],
+    ['weights', 0.7, true, weights],
+    ['signed', NaN, false, signed],
+    ['signed', Infinity, false, signed],
+    ['signed', -Infinity, true, signed],
+    ['mask', 1, true, null],
+    ['mask', 0, false, null],
   ];
   const kept = { text: 'x', cls: 'y', level: 7, hid: true };
   for (const fill of ['−∞', '−1.00e9', '0']) {
@@ -341,7 +392,25 @@ test('every text looked up by a computed key exists in both languages', () => {
   for (const fill of ['-inf', '-1e9', '0']) keys.push(`mask.fill.${fill}`);
   keys.push('mask.order.after', 'mask.order.before');
   for (const name of ['q', 'k', 'v']) keys.push(`explain.${name}.heading`);
-  for (const name of ['x', 'wq', 'wk', 'wv', 'wo', 'q', 'k', 'v', 'dots', 'scores', 'mask', 'masked', 'exps', 'weights', 'context', 'concat', 'output']) {
+  for (const name of [
+    'x',
+    'wq',
+    'wk',
+    'wv',
+    'wo',
+    'q',
+    'k',
+    'v',
+    'dots',
+    'scores',
+    'mask',
+    'masked',
+    'exps',
+    'weights',
+    'context',
+    'concat',
+    'output',
+  ]) {
     keys.push(`name.${name}`);
   }
   for (const name of ['x', 'q', 'k', 'v', 'dots', 'scores', 'mask', 'masked', 'maskedBefore', 'exps', 'weights', 'context', 'concat', 'output']) {
@@ -357,7 +426,8 @@ test('every text looked up by a computed key exists in both languages', () => {
 
 // ---- what each step shows (step-plan.js), without the DOM -----------------------------------------
 
-const planNames = (plan) => plan.groups.map((g) => `${g.head ?? 'model'}: ${g.figures.map(([name, , role]) => (role === 'input' ? `(${name})` : name)).join(' ')}`);
+const planNames = (plan) =>
+  plan.groups.map((g) => `${g.head ?? 'model'}: ${g.figures.map(([name, , role]) => (role === 'input' ? `(${name})` : name)).join(' ')}`);
 
 test('a step shows its inputs first when alone, and only what it makes among all steps', () => {
   const ctx = contextOf('journey');
@@ -376,7 +446,11 @@ test('a step shows its inputs first when alone, and only what it makes among all
 
 test('with few heads every head is shown, with many one at a time behind tabs', () => {
   const few = contextOf('journey', { dModel: '6', heads: '3', embeddingsMode: 'token' });
-  const plan = stepPlan(STEPS.find((s) => s.id === 'scale'), false, few);
+  const plan = stepPlan(
+    STEPS.find((s) => s.id === 'scale'),
+    false,
+    few,
+  );
   assert.deepEqual(planNames(plan), ['0: scores', '1: scores', '2: scores']);
   assert.equal(plan.tabs, false);
   assert.equal(shownHeads(few).all, true);
@@ -392,7 +466,10 @@ test('a figure’s spec: symbol, labels, tools and its key', () => {
   assert.deepEqual(weights.spec.rowLabels, ctx.result.tokens);
   assert.equal(weights.spec.surface, 'table');
   const x = spec('x', null, 'output');
-  assert.deepEqual(x.spec.tools.map((tool) => tool.id), ['random', 'identity', 'x10', 'reset']);
+  assert.deepEqual(
+    x.spec.tools.map((tool) => tool.id),
+    ['random', 'identity', 'x10', 'reset'],
+  );
   const wq = spec('wq', null, 'input');
   assert.deepEqual(wq.spec.rowLabels, ['1', '2', '3']);
   assert.equal(wq.spec.editable, false);
@@ -416,7 +493,11 @@ test('what a figure draws besides its numbers: the mask it greys, M’s fill, th
 
 test('the explained entry and what it depends on are marked in each figure that shows them', () => {
   const ref = { name: 'weights', head: 0, row: 1, col: 0 };
-  const deps = [{ name: 'masked', head: 0, row: 1 }, { name: 'weights', head: 0, row: 1, col: 1 }, { name: 'v', head: null, col: 2 }];
+  const deps = [
+    { name: 'masked', head: 0, row: 1 },
+    { name: 'weights', head: 0, row: 1, col: 1 },
+    { name: 'v', head: null, col: 2 },
+  ];
   assert.deepEqual(marksFor({ name: 'weights', head: 0 }, ref, deps), { self: [1, 0], cells: [[1, 1]], rows: [], cols: [] });
   assert.deepEqual(marksFor({ name: 'masked', head: 0 }, ref, deps), { self: null, cells: [], rows: [1], cols: [] });
   assert.deepEqual(marksFor({ name: 'v', head: null }, ref, deps), { self: null, cells: [], rows: [], cols: [2] });
@@ -429,15 +510,22 @@ test('the explained entry and what it depends on are marked in each figure that 
 test('reused runs hold the numbers a fresh run computes', () => {
   const runner = runnerOf(engine);
   const words = Array.from({ length: 20 }, (_, i) => `t${i + 1}`);
-  const checked = validateDraft({ ...stateToDraft(PRESETS.default.state), sentence: words.join(' '), dModel: '8', heads: '2', weights: 'random', seed: '7' }, limits);
+  const checked = validateDraft(
+    { ...stateToDraft(PRESETS.default.state), sentence: words.join(' '), dModel: '8', heads: '2', weights: 'random', seed: '7' },
+    limits,
+  );
   assert.equal(checked.ok, true);
   const base = checked.state;
   const same = (a, b) => assert.deepEqual(new Uint32Array(a.buffer, a.byteOffset, a.length), new Uint32Array(b.buffer, b.byteOffset, b.length));
   const off = companionsOf(resultsOf(runner, base));
   let previous = off;
   const changes = [
-    { naive: true }, { temperature: 0.25 }, { mask: 'window', window: 3 }, { maskFill: '-1e9', maskBeforeScale: true },
-    { padding: words.map((_, j) => j > 16) }, { mask: 'custom', customMask: words.map((_, i) => words.map((_, j) => (i + 2 * j) % 5 === 0)) },
+    { naive: true },
+    { temperature: 0.25 },
+    { mask: 'window', window: 3 },
+    { maskFill: '-1e9', maskBeforeScale: true },
+    { padding: words.map((_, j) => j > 16) },
+    { mask: 'custom', customMask: words.map((_, i) => words.map((_, j) => (i + 2 * j) % 5 === 0)) },
   ];
   for (const change of changes) {
     const state = { ...base, ...change };

@@ -1,7 +1,6 @@
 // An independent float64 reference in JavaScript, for checking what the shipped WebAssembly
 // module returns: the textbook formulas on plain numbers, nothing shared with the core.
-const matrixOf = ({ rows, cols, data }) =>
-  Array.from({ length: rows }, (_, r) => Array.from(data.subarray(r * cols, (r + 1) * cols), Number));
+const matrixOf = ({ rows, cols, data }) => Array.from({ length: rows }, (_, r) => Array.from(data.subarray(r * cols, (r + 1) * cols), Number));
 
 function mul(a, b) {
   return a.map((row) => b[0].map((_, j) => row.reduce((sum, a_ik, k) => sum + a_ik * b[k][j], 0)));
@@ -19,17 +18,23 @@ export function alibiSlopes64(n) {
   };
   if (Number.isInteger(Math.log2(n))) return powerOf2(n);
   const closest = 2 ** Math.floor(Math.log2(n));
-  return [...powerOf2(closest), ...alibiSlopes64(2 * closest).filter((_, i) => i % 2 === 0).slice(0, n - closest)];
+  return [
+    ...powerOf2(closest),
+    ...alibiSlopes64(2 * closest)
+      .filter((_, i) => i % 2 === 0)
+      .slice(0, n - closest),
+  ];
 }
 
 // RoPE on columns [first, first + dK) of a row at position pos: pairs turned by pos·θ^(−2p/dK),
 // adjacent (2p, 2p + 1), where an odd dK's last column stays, or (half) the halves (p, p + dK/2).
 function rotate(row, first, dK, pos, theta = 10000, half = false) {
   for (let p = 0; p < Math.floor(dK / 2); ++p) {
-    const angle = pos * theta ** (-2 * p / dK);
+    const angle = pos * theta ** ((-2 * p) / dK);
     const i = half ? first + p : first + 2 * p;
     const j = half ? i + dK / 2 : i + 1;
-    const x = row[i], y = row[j];
+    const x = row[i],
+      y = row[j];
     row[i] = x * Math.cos(angle) - y * Math.sin(angle);
     row[j] = x * Math.sin(angle) + y * Math.cos(angle);
   }
@@ -43,7 +48,10 @@ const withBias = (m, bias) => (bias ? m.map((row) => row.map((value, c) => value
  * rope: rotate q and k (positions from positionOffset; ropeTheta, ropeHalf for the halves'
  * pairing); alibi: add −m_h·|i − j| to the scores.
  */
-export function forward64(result, { mask = 'causal', scale = true, rope = false, positionOffset = 0, alibi = false, ropeTheta = 10000, ropeHalf = false } = {}) {
+export function forward64(
+  result,
+  { mask = 'causal', scale = true, rope = false, positionOffset = 0, alibi = false, ropeTheta = 10000, ropeHalf = false } = {},
+) {
   const { T, dModel, heads, dK } = result;
   const kvHeads = result.kvHeads ?? heads;
   const x = matrixOf(result.x);
@@ -53,20 +61,26 @@ export function forward64(result, { mask = 'causal', scale = true, rope = false,
   const k = withBias(mul(x, wk), biases.bk);
   const v = withBias(mul(x, wv), biases.bv);
   if (rope) {
-    q.forEach((row, i) => { for (let h = 0; h < heads; ++h) rotate(row, h * dK, dK, positionOffset + i, ropeTheta, ropeHalf); });
-    k.forEach((row, i) => { for (let g = 0; g < kvHeads; ++g) rotate(row, g * dK, dK, positionOffset + i, ropeTheta, ropeHalf); });
+    q.forEach((row, i) => {
+      for (let h = 0; h < heads; ++h) rotate(row, h * dK, dK, positionOffset + i, ropeTheta, ropeHalf);
+    });
+    k.forEach((row, i) => {
+      for (let g = 0; g < kvHeads; ++g) rotate(row, g * dK, dK, positionOffset + i, ropeTheta, ropeHalf);
+    });
   }
   const slopes = alibiSlopes64(heads);
   const concat = Array.from({ length: T }, () => new Array(dModel).fill(0));
   const perHead = [];
   for (let h = 0; h < heads; ++h) {
     const cols = (m, head) => m.map((row) => row.slice(head * dK, (head + 1) * dK));
-    const g = Math.floor(h / (heads / kvHeads));  // the key/value head of query head h
+    const g = Math.floor(h / (heads / kvHeads)); // the key/value head of query head h
     const [qh, kh, vh] = [cols(q, h), cols(k, g), cols(v, g)];
-    const scores = qh.map((qi) => kh.map((kj) => {
-      const dot = qi.reduce((s, qc, c) => s + qc * kj[c], 0);
-      return scale ? dot / Math.sqrt(dK) : dot;
-    }));
+    const scores = qh.map((qi) =>
+      kh.map((kj) => {
+        const dot = qi.reduce((s, qc, c) => s + qc * kj[c], 0);
+        return scale ? dot / Math.sqrt(dK) : dot;
+      }),
+    );
     const bias = scores.map((row, i) => row.map((_, j) => (alibi ? -slopes[h] * Math.abs(i - j) : 0)));
     const masked = scores.map((row, i) => row.map((s, j) => (mask === 'causal' && j > i ? -Infinity : s + bias[i][j])));
     const weights = masked.map((row) => {
@@ -76,7 +90,11 @@ export function forward64(result, { mask = 'causal', scale = true, rope = false,
       return e.map((value) => value / sum);
     });
     const context = mul(weights, vh);
-    context.forEach((row, t) => row.forEach((value, c) => { concat[t][h * dK + c] = value; }));
+    context.forEach((row, t) =>
+      row.forEach((value, c) => {
+        concat[t][h * dK + c] = value;
+      }),
+    );
     perHead.push({ q: qh, k: kh, v: vh, scores, bias, masked, weights, context });
   }
   return { x, q, k, v, perHead, concat, output: withBias(mul(concat, wo), biases.bo) };

@@ -6,8 +6,22 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 import {
-  COLORS, HATCHES, HID_ALPHA, MASKED_CELL, MIN_CONTRAST, colorScale, contrast, cssCustomProperties, headColor, headInk, legible, mix,
-  palette, stops, textOn, weightColor,
+  COLORS,
+  HATCHES,
+  HID_ALPHA,
+  MASKED_CELL,
+  MIN_CONTRAST,
+  colorScale,
+  contrast,
+  cssCustomProperties,
+  headColor,
+  headInk,
+  legible,
+  mix,
+  palette,
+  stops,
+  textOn,
+  weightColor,
 } from '../../web/src/render/colors.js';
 
 const SRC = new URL('../../web/src/', import.meta.url).pathname;
@@ -62,7 +76,7 @@ test('every heat cell reads at 4.5:1 (WCAG AA), masked ones over both colours of
 test('the inks of masked, −∞, grey and head-coloured text read at 4.5:1 on their fills', () => {
   const on = (ink, grounds) => grounds.every((ground) => contrast(ink, ground) >= MIN_CONTRAST);
   assert.ok(on(COLORS.maskedInk, HATCHES.grey), '−∞ on the grey hatch');
-  assert.ok(on(MASKED_CELL.text, [MASKED_CELL.background, ...HATCHES.grey]), 'the SVG export\'s masked cell');
+  assert.ok(on(MASKED_CELL.text, [MASKED_CELL.background, ...HATCHES.grey]), "the SVG export's masked cell");
   assert.ok(on(COLORS.faint, [COLORS.panel, COLORS.headMasked, ...HATCHES.light]), 'a weight behind the mask, a masked key');
   assert.ok(on(COLORS.maskZeroInk, HATCHES.yellow), 'M filled with 0');
   assert.ok(on(COLORS.danger, [COLORS.badBg]), 'NaN, ∞');
@@ -88,7 +102,8 @@ test('CSS gets the colours from styles/colors.css, written from the module', () 
   assert.equal(readFileSync(CSS_FILE, 'utf8'), cssCustomProperties());
 });
 
-const files = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)]));
+const files = (dir) =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)]));
 
 test('no other source file defines a colour: scripts read the module, style sheets its custom properties', () => {
   const sources = files(SRC).filter((file) => /\.(js|css)$/.test(file) && !/render\/colors\.js$|styles\/colors\.css$/.test(file));

@@ -180,19 +180,46 @@ test('the head split draws its parts one per task past splitByPartFrom entries',
 // Every threshold is set in render/thresholds.js: no other file of web/src defines one of the names
 // they had before, nor an IntersectionObserver margin or a timeout in numbers of its own.
 const OLD_NAMES = [
-  'MAX_SHOWN', 'CANVAS_FROM', 'W_CANVAS_FROM', 'NUMBERS_UP_TO', 'DETAIL_NUMBERS_UP_TO', 'HEAD_CELL_BUDGET',
-  'MANY_CELLS', 'ALL_STEPS_TABLE_CELLS', 'STEP_TABLE_CELLS', 'NEAR_PX', 'SLICE_MS', 'IDLE_SLICE_MS',
-  'IDLE_WAIT_MS', 'IDLE_TIMEOUT_MS', 'FIRST_GUESS_MS', 'ROWS_SHOWN', 'COLS_SHOWN', 'COLS_DRAWN',
-  'MAPS_DRAWN', 'MAP_TOKENS', 'DETAIL_DRAWN', 'PROGRESSIVE_ENTRIES', 'LAYOUT_BATCH_ELEMENTS',
-  'MAX_PARKED', 'SPARE_VIEWS', 'LONGEST_FIT_MS', 'EMULATED_IDLE_MS', 'SIGHT_STEPS', 'COL_MARGIN',
-  'ROW_MARGIN', 'COST_MS', 'MAX_WAIT_MS',
+  'MAX_SHOWN',
+  'CANVAS_FROM',
+  'W_CANVAS_FROM',
+  'NUMBERS_UP_TO',
+  'DETAIL_NUMBERS_UP_TO',
+  'HEAD_CELL_BUDGET',
+  'MANY_CELLS',
+  'ALL_STEPS_TABLE_CELLS',
+  'STEP_TABLE_CELLS',
+  'NEAR_PX',
+  'SLICE_MS',
+  'IDLE_SLICE_MS',
+  'IDLE_WAIT_MS',
+  'IDLE_TIMEOUT_MS',
+  'FIRST_GUESS_MS',
+  'ROWS_SHOWN',
+  'COLS_SHOWN',
+  'COLS_DRAWN',
+  'MAPS_DRAWN',
+  'MAP_TOKENS',
+  'DETAIL_DRAWN',
+  'PROGRESSIVE_ENTRIES',
+  'LAYOUT_BATCH_ELEMENTS',
+  'MAX_PARKED',
+  'SPARE_VIEWS',
+  'LONGEST_FIT_MS',
+  'EMULATED_IDLE_MS',
+  'SIGHT_STEPS',
+  'COL_MARGIN',
+  'ROW_MARGIN',
+  'COST_MS',
+  'MAX_WAIT_MS',
 ];
 const root = fileURLToPath(new URL('../../web/src/', import.meta.url));
-const sources = (dir) => readdirSync(dir).flatMap((name) => {
-  const file = path.join(dir, name);
-  if (statSync(file).isDirectory()) return sources(file);
-  return /\.(js|css)$/.test(name) ? [file] : [];
-});
+const sources = (dir) =>
+  readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name);
+    if (statSync(file).isDirectory()) return sources(file);
+    return /\.(js|css)$/.test(name) ? [file] : [];
+  });
 
 test('no file of web/src but render/thresholds.js sets a threshold of how or when a matrix is drawn', () => {
   const own = path.join(root, 'render', 'thresholds.js');
@@ -215,7 +242,15 @@ test('no file of web/src but render/thresholds.js sets a threshold of how or whe
   }
   assert.deepEqual(found, []);
   // The lesson's, the head grids' and the canvases' files ask the policy or the table.
-  for (const file of ['lesson/view.js', 'render/matrix-table.js', 'render/matrix-canvas.js', 'lesson/softmax-lab.js', 'heads/grid.js', 'heads/split-view.js', 'cross/cross-panel.js']) {
+  for (const file of [
+    'lesson/view.js',
+    'render/matrix-table.js',
+    'render/matrix-canvas.js',
+    'lesson/softmax-lab.js',
+    'heads/grid.js',
+    'heads/split-view.js',
+    'cross/cross-panel.js',
+  ]) {
     assert.match(readFileSync(path.join(root, file), 'utf8'), /from '(\.\.\/render|\.)\/policy\.js'/, file);
   }
 });
@@ -233,11 +268,22 @@ test('the lesson’s pages: tables up to the worked example and the first page, 
     const ctx = lessonContext(engine, checked.state, t);
     const { result } = ctx;
     const { tokensOnCanvas } = lessonPage({
-      tokens: result.T, keys: result.Tk, dModel: result.dModel, single,
+      tokens: result.T,
+      keys: result.Tk,
+      dModel: result.dModel,
+      single,
       stepCells: () => Math.max(...STEPS.map((step) => stepCells(step, true, ctx, true))),
       pageCells: () => STEPS.reduce((cells, step) => cells + stepCells(step, false, ctx), 0),
     });
-    return Object.fromEntries(names.map((name) => [name, figureSpec(name, ['x', 'q', 'k', 'v', 'wq', 'wk', 'wv', 'wo', 'output'].includes(name) ? null : 0, 'output', ctx, { tokensKey: 'k', tokensOnCanvas }).spec.surface]));
+    return Object.fromEntries(
+      names.map((name) => [
+        name,
+        figureSpec(name, ['x', 'q', 'k', 'v', 'wq', 'wk', 'wv', 'wo', 'output'].includes(name) ? null : 0, 'output', ctx, {
+          tokensKey: 'k',
+          tokensOnCanvas,
+        }).spec.surface,
+      ]),
+    );
   };
   const words = (n) => Array.from({ length: n }, (_, i) => `w${i + 1}`).join(' ');
   const all = (kind, names) => Object.fromEntries(names.map((name) => [name, kind]));

@@ -171,11 +171,15 @@ test('slices: the nearest first, in tasks of about sliceMs, a job kept while it 
   const byRank = (key) => ({ rank: () => (near.has(key) ? 0 : 1) });
   let steps = 2;
   s.sliced('a', job(log, 'a', 6), byRank('a'));
-  s.sliced('b', () => {
-    clock.now += 6;
-    log.push(`b${steps}`);
-    return --steps > 0; // prepared: fill it next
-  }, byRank('b'));
+  s.sliced(
+    'b',
+    () => {
+      clock.now += 6;
+      log.push(`b${steps}`);
+      return --steps > 0; // prepared: fill it next
+    },
+    byRank('b'),
+  );
   s.sliced('c', job(log, 'c', 6), byRank('c'));
   s.sliced('n', job(log, 'n', 6), byRank('n'));
   assert.deepEqual(log, [], 'nothing before its task');
@@ -286,16 +290,23 @@ test('an idle job marked anyRoom runs first in a callback whatever room is left;
 test('without requestIdleCallback an idle job runs in a timeout, with a deadline counting down from emulatedIdleMs', () => {
   delete globalThis.requestIdleCallback;
   const deadlines = [];
-  requestIdle((deadline) => {
-    deadlines.push([deadline.didTimeout, deadline.timeRemaining()]);
-    clock.now += 30;
-    deadlines.push([deadline.didTimeout, deadline.timeRemaining()]);
-    clock.now += 30;
-    deadlines.push([deadline.didTimeout, deadline.timeRemaining()]);
-  }, { timeout: 1000 });
+  requestIdle(
+    (deadline) => {
+      deadlines.push([deadline.didTimeout, deadline.timeRemaining()]);
+      clock.now += 30;
+      deadlines.push([deadline.didTimeout, deadline.timeRemaining()]);
+      clock.now += 30;
+      deadlines.push([deadline.didTimeout, deadline.timeRemaining()]);
+    },
+    { timeout: 1000 },
+  );
   assert.deepEqual(deadlines, []);
   tasks();
-  assert.deepEqual(deadlines, [[false, emulatedIdleMs], [false, emulatedIdleMs - 30], [false, 0]]);
+  assert.deepEqual(deadlines, [
+    [false, emulatedIdleMs],
+    [false, emulatedIdleMs - 30],
+    [false, 0],
+  ]);
   // A scheduler's idle jobs, after the change's frame: every one of them runs, by rank.
   const log = [];
   const s = createScheduler();

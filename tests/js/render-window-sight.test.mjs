@@ -31,7 +31,10 @@ test('near the window: within nearPx of it by default, in it at a margin of 0, o
   watchNear(a, (isNear) => log.push(`a near ${isNear}`));
   watchNear(b, (isNear) => log.push(`b near ${isNear}`));
   watchNear(a, (isIn) => log.push(`a in ${isIn}`), 0);
-  assert.deepEqual(observers.map((o) => o.rootMargin), [`${THRESHOLDS.nearPx}px 0px`, '0px 0px']);
+  assert.deepEqual(
+    observers.map((o) => o.rootMargin),
+    [`${THRESHOLDS.nearPx}px 0px`, '0px 0px'],
+  );
   report(a, true);
   report(b, false);
   assert.deepEqual(log, ['a near true', 'a in true', 'b near false']);

@@ -55,7 +55,13 @@ test('the codec’s limits are the engine’s', async () => {
   assert.equal(LIMITS.maxDModel, engine.info.limits.maxDModel);
   assert.equal(LIMITS.maxTokenBytes, engine.info.limits.maxTokenBytes);
   // The train recipe's ranges lie within what the core trains.
-  const most = { contextLength: 'maxTrainContext', batchSize: 'maxTrainBatch', vocab: 'maxTrainVocab', layers: 'maxTrainLayers', dModel: 'maxTrainWidth' };
+  const most = {
+    contextLength: 'maxTrainContext',
+    batchSize: 'maxTrainBatch',
+    vocab: 'maxTrainVocab',
+    layers: 'maxTrainLayers',
+    dModel: 'maxTrainWidth',
+  };
   for (const [key, limit] of Object.entries(most)) assert.ok(recipeItem(key).range[1] <= engine.info.limits[limit], key);
 });
 
@@ -76,7 +82,17 @@ test('only what differs from the preset is written, after v=1', () => {
 });
 
 test('links stay readable: words, numbers and matrices as text', () => {
-  const state = { ...presetState('journey'), sentence: 'The cat sat', embeddings: [[1, 0.5], [-2, 0.25], [0, 1e-7]], dModel: 2, heads: 2 };
+  const state = {
+    ...presetState('journey'),
+    sentence: 'The cat sat',
+    embeddings: [
+      [1, 0.5],
+      [-2, 0.25],
+      [0, 1e-7],
+    ],
+    dModel: 2,
+    heads: 2,
+  };
   const hash = encodeHash({ presetId: 'journey', state });
   assert.equal(hash, '#preset=journey&v=1&s=The+cat+sat&d=2&h=2&x=1,0.5;-2,0.25;0,1e-7');
   assert.deepEqual(decodeHash(hash).state.embeddings, state.embeddings);
@@ -128,8 +144,22 @@ test('a link without v is version 1; a newer version is read as far as it goes',
 test('migrations run step by step from an old version', () => {
   // A made-up history: version 1 called the heads "heads", version 2 calls them "h".
   const steps = { 1: (params) => new Map([...params].map(([k, v]) => [k === 'heads' ? 'h' : k, v])) };
-  const migrated = migrate(new Map([['heads', '2'], ['d', '4']]), 1, 2, steps);
-  assert.deepEqual([...migrated], [['h', '2'], ['d', '4']]);
+  const migrated = migrate(
+    new Map([
+      ['heads', '2'],
+      ['d', '4'],
+    ]),
+    1,
+    2,
+    steps,
+  );
+  assert.deepEqual(
+    [...migrated],
+    [
+      ['h', '2'],
+      ['d', '4'],
+    ],
+  );
   assert.throws(() => migrate(new Map(), 1, 3, steps), /no migration from link version 2/);
   // The real table: nothing to do at the current version.
   assert.deepEqual([...migrate(new Map([['d', '4']]), SCHEMA_VERSION)], [['d', '4']]);
@@ -144,9 +174,26 @@ const HOSTILE = [
   ['#preset=journey&s=The+cat', { sentence: 'The cat', embeddings: null }, ['share.ignored.shapeDropped']],
   ['#preset=journey&x=1,2;3,4', { embeddings: PRESETS.journey.state.embeddings }, ['share.ignored.shape']],
   ['#s=a+b&d=2&x=1,2;3,4;5,6', { embeddings: null }, ['share.ignored.shapeDropped']],
-  ['#d=2&x=2e6,1;1,1;1,1;1,1;1,1;1,-3e6', { embeddings: [[1e6, 1], [1, 1], [1, 1], [1, 1], [1, 1], [1, -1e6]] }, ['share.ignored.clamped']],
+  [
+    '#d=2&x=2e6,1;1,1;1,1;1,1;1,1;1,-3e6',
+    {
+      embeddings: [
+        [1e6, 1],
+        [1, 1],
+        [1, 1],
+        [1, 1],
+        [1, 1],
+        [1, -1e6],
+      ],
+    },
+    ['share.ignored.clamped'],
+  ],
   ['#s=+++', { sentence: PRESETS.default.state.sentence }, ['share.ignored.noTokens']],
-  ['#h=abc&mask=sideways&scale=maybe', { heads: 2, mask: 'causal', scale: true }, ['share.ignored.malformed', 'share.ignored.malformed', 'share.ignored.malformed']],
+  [
+    '#h=abc&mask=sideways&scale=maybe',
+    { heads: 2, mask: 'causal', scale: true },
+    ['share.ignored.malformed', 'share.ignored.malformed', 'share.ignored.malformed'],
+  ],
   ['#x=1,2;3', { embeddings: null }, ['share.ignored.malformed']],
   ['#x=NaN,1', { embeddings: null }, ['share.ignored.malformed']],
   ['#x=1e39', { embeddings: null }, ['share.ignored.malformed']],
@@ -172,7 +219,11 @@ test('a hostile link opens with its valid part and says what was ignored', () =>
   for (const [hash, expected, keys] of HOSTILE) {
     const decoded = decodeHash(hash);
     for (const [key, value] of Object.entries(expected)) assert.deepEqual(decoded.state[key], value, `${hash}: ${key}`);
-    assert.deepEqual(decoded.ignored.map((item) => item.key), keys, hash.slice(0, 80));
+    assert.deepEqual(
+      decoded.ignored.map((item) => item.key),
+      keys,
+      hash.slice(0, 80),
+    );
     for (const item of decoded.ignored) {
       assert.ok(Object.hasOwn(DICTIONARIES.en, item.key) || item.key.startsWith('lesson.'), item.key);
       for (const value of Object.values(item.params)) assert.ok(String(value).length <= 41, `${hash}: long message part`);
@@ -185,7 +236,10 @@ test('the decoder takes anything without throwing', () => {
     assert.doesNotThrow(() => decodeHash(input), String(input));
   }
   const big = `#d=1&${'z'.repeat(LIMITS.maxHash)}`;
-  assert.deepEqual(decodeHash(big).ignored.map((item) => item.key), ['share.ignored.linkTooLong']);
+  assert.deepEqual(
+    decodeHash(big).ignored.map((item) => item.key),
+    ['share.ignored.linkTooLong'],
+  );
 });
 
 test('hideable names are the fields and the page parts', () => {

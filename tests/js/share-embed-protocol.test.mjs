@@ -24,13 +24,27 @@ test('messages are tagged with the protocol and its version', () => {
   assert.deepEqual(makeMessage('resize', { height: 612.2 }), { protocol: PROTOCOL, version: 2, type: 'resize', height: 613 });
   assert.deepEqual(makeMessage('request-height'), { protocol: PROTOCOL, version: 2, type: 'request-height' });
   assert.deepEqual(makeMessage('request-state', { watch: true }), { protocol: PROTOCOL, version: 2, type: 'request-state', watch: true });
-  assert.deepEqual(MESSAGE_TYPES, ['ready', 'resize', 'state', 'drawn', 'attention-playground:exercise', 'request-height', 'request-state', 'request-drawn']);
+  assert.deepEqual(MESSAGE_TYPES, [
+    'ready',
+    'resize',
+    'state',
+    'drawn',
+    'attention-playground:exercise',
+    'request-height',
+    'request-state',
+    'request-drawn',
+  ]);
   // 'drawn' answers 'request-drawn' with its id, a whole number; anything else is not a message.
   assert.deepEqual(readMessage(makeMessage('request-drawn', { id: 7 })), { type: 'request-drawn', id: 7 });
   assert.deepEqual(readMessage(makeMessage('drawn', { id: 7 })), { type: 'drawn', id: 7 });
   for (const id of [undefined, -1, 1.5, '7', 2 ** 60]) assert.equal(readMessage({ ...makeMessage('drawn'), id }), null, String(id));
   const score = { exercise: '0a1b2c3d', answered: 2, correct: 1, total: 5 };
-  assert.deepEqual(makeMessage('attention-playground:exercise', score), { protocol: PROTOCOL, version: 2, type: 'attention-playground:exercise', ...score });
+  assert.deepEqual(makeMessage('attention-playground:exercise', score), {
+    protocol: PROTOCOL,
+    version: 2,
+    type: 'attention-playground:exercise',
+    ...score,
+  });
   assert.deepEqual(readMessage(makeMessage('attention-playground:exercise', score)), { type: 'attention-playground:exercise', ...score });
   assert.equal(readMessage({ ...makeMessage('attention-playground:exercise', score), total: -1 }), null);
   assert.equal(readMessage({ ...makeMessage('attention-playground:exercise', score), exercise: '<img>'.repeat(20) }), null);
@@ -50,9 +64,22 @@ test('what makeMessage writes, readMessage reads', () => {
 });
 
 test('anything else is not a message of ours, and nothing throws', () => {
-  const throwing = new Proxy({}, { get() { throw new Error('boom'); } });
+  const throwing = new Proxy(
+    {},
+    {
+      get() {
+        throw new Error('boom');
+      },
+    },
+  );
   const bad = [
-    undefined, null, 0, 'resize', [], {}, throwing,
+    undefined,
+    null,
+    0,
+    'resize',
+    [],
+    {},
+    throwing,
     { protocol: 'other', version: 1, type: 'resize', height: 1 },
     { protocol: PROTOCOL, version: 0, type: 'resize', height: 1 },
     { protocol: PROTOCOL, version: '1', type: 'resize', height: 1 },
@@ -175,7 +202,9 @@ function embedInFrame() {
   };
   const win = {
     parent,
-    ResizeObserver: class { observe() {} },
+    ResizeObserver: class {
+      observe() {}
+    },
     addEventListener: (type, fn) => type === 'message' && listeners.push(fn),
   };
   const embed = enterEmbedMode(doc, win);
@@ -194,7 +223,13 @@ test('the embed posts heights to any origin, and never the reader’s state unas
   receive(makeMessage('request-height'));
   await new Promise((resolve) => setTimeout(resolve, 5)); // (a height is measured just after the frame)
   assert.deepEqual(states(), []);
-  assert.deepEqual(posted.map((p) => [p.data.type, p.targetOrigin]), [['ready', '*'], ['resize', '*']]);
+  assert.deepEqual(
+    posted.map((p) => [p.data.type, p.targetOrigin]),
+    [
+      ['ready', '*'],
+      ['resize', '*'],
+    ],
+  );
   for (const { data } of posted) {
     assert.deepEqual(Object.keys(data).sort(), ['height', 'protocol', 'type', 'version']);
     assert.equal(data.height, 1235);
@@ -207,17 +242,25 @@ test('the state goes to the parent that asked, for the origin that asked, once o
   embed.setLink(LINK_A);
   // Asked once: one answer, to the asker's origin; later changes are not sent.
   receive(makeMessage('request-state'), { origin: 'https://course.example' });
-  assert.deepEqual(states().map((p) => [p.data.link, p.targetOrigin]), [[LINK_A, 'https://course.example']]);
+  assert.deepEqual(
+    states().map((p) => [p.data.link, p.targetOrigin]),
+    [[LINK_A, 'https://course.example']],
+  );
   embed.setLink(LINK_B);
   assert.equal(states().length, 1);
   // Watched: now and after each change (not for the same link again).
   receive(makeMessage('request-state', { watch: true }), { origin: 'https://lms.example:8443' });
   embed.setLink(LINK_B);
   embed.setLink(LINK_A);
-  assert.deepEqual(states().slice(1).map((p) => [p.data.link, p.targetOrigin]), [
-    [LINK_B, 'https://lms.example:8443'],
-    [LINK_A, 'https://lms.example:8443'],
-  ]);
+  assert.deepEqual(
+    states()
+      .slice(1)
+      .map((p) => [p.data.link, p.targetOrigin]),
+    [
+      [LINK_B, 'https://lms.example:8443'],
+      [LINK_A, 'https://lms.example:8443'],
+    ],
+  );
   // Asking once again ends the watch.
   receive(makeMessage('request-state', { watch: false }), { origin: 'https://lms.example:8443' });
   embed.setLink(LINK_B);
@@ -241,5 +284,8 @@ test('a request that comes before the first result is answered when the state ex
   receive(makeMessage('request-state'), { origin: 'https://course.example' });
   assert.deepEqual(states(), []);
   embed.setLink(LINK_A);
-  assert.deepEqual(states().map((p) => [p.data.link, p.targetOrigin]), [[LINK_A, 'https://course.example']]);
+  assert.deepEqual(
+    states().map((p) => [p.data.link, p.targetOrigin]),
+    [[LINK_A, 'https://course.example']],
+  );
 });

@@ -15,10 +15,25 @@ test('there are a dozen frozen links or more', () => {
 });
 
 test('every link field, language and a compressed value is in some frozen link', () => {
-  const names = new Set(FROZEN_LINKS.flatMap(({ link }) => link.slice(1).split('&').map((part) => part.split('=')[0])));
+  const names = new Set(
+    FROZEN_LINKS.flatMap(({ link }) =>
+      link
+        .slice(1)
+        .split('&')
+        .map((part) => part.split('=')[0]),
+    ),
+  );
   for (const field of ALL_FIELDS) assert.ok(names.has(field.param), `no frozen link gives ${field.param}`);
-  for (const lang of LANGUAGES) assert.ok(FROZEN_LINKS.some((frozen) => frozen.lang === lang), `no frozen link in ${lang}`);
-  for (const param of ['x', 'cm', 'wq']) assert.ok(FROZEN_LINKS.some(({ link }) => link.includes(`&${param}=~`)), `no compressed ${param}`);
+  for (const lang of LANGUAGES)
+    assert.ok(
+      FROZEN_LINKS.some((frozen) => frozen.lang === lang),
+      `no frozen link in ${lang}`,
+    );
+  for (const param of ['x', 'cm', 'wq'])
+    assert.ok(
+      FROZEN_LINKS.some(({ link }) => link.includes(`&${param}=~`)),
+      `no compressed ${param}`,
+    );
 });
 
 for (const frozen of FROZEN_LINKS) {

@@ -21,10 +21,48 @@ before(async () => {
 
 const PARAMS = ['v', 'preset', 'lang', 'embed', ...ALL_FIELDS.map((f) => f.param), 'heads_hide', 'prose_hide', 'x_hide'];
 const JUNK = [
-  '', '0', '-1', '1e999', '-0', '99999999999999999999', 'NaN', 'Infinity', 'null', 'undefined', 'true', '~', '~~',
-  '~N4Ig', '%', '%zz', '%00', '%E2%82', '<script>alert(1)</script>', 'javascript:alert(1)', '__proto__', 'constructor',
-  ';;;', ',,,', '1,2;3', '0.0.0', '...', '1'.repeat(300), '\u0000', '😀', '猫', '0x10', ' 1 ', '+1', '1.5', '2e3',
-  'token', 'none', 'custom', 'window', '-inf', '-1e9',
+  '',
+  '0',
+  '-1',
+  '1e999',
+  '-0',
+  '99999999999999999999',
+  'NaN',
+  'Infinity',
+  'null',
+  'undefined',
+  'true',
+  '~',
+  '~~',
+  '~N4Ig',
+  '%',
+  '%zz',
+  '%00',
+  '%E2%82',
+  '<script>alert(1)</script>',
+  'javascript:alert(1)',
+  '__proto__',
+  'constructor',
+  ';;;',
+  ',,,',
+  '1,2;3',
+  '0.0.0',
+  '...',
+  '1'.repeat(300),
+  '\u0000',
+  '😀',
+  '猫',
+  '0x10',
+  ' 1 ',
+  '+1',
+  '1.5',
+  '2e3',
+  'token',
+  'none',
+  'custom',
+  'window',
+  '-inf',
+  '-1e9',
 ];
 const CHARS = 'abcdefghijklmnopqrstuvwxyz0123456789=&#%~;,.+-_ ~$!*()\'"<>猫🙂\u0000\t\n';
 
@@ -178,7 +216,11 @@ function hostileCompressed(r) {
     case 3:
       return lz(r.pick(['0', '1', ';', ',', '.', '0.5', 'NaN', '1e999', '', '猫']).repeat(r.int(1, 5000)));
     case 4:
-      return lz(Array.from({ length: r.int(1, 40) }, () => Array.from({ length: r.int(1, 40) }, () => r.pick(['0', '1', '-3.5', '1e6', '2e6'])).join(',')).join(';'));
+      return lz(
+        Array.from({ length: r.int(1, 40) }, () =>
+          Array.from({ length: r.int(1, 40) }, () => r.pick(['0', '1', '-3.5', '1e6', '2e6'])).join(','),
+        ).join(';'),
+      );
     case 5:
       return `~${compressionBomb(r.int(2, 16384), r.pick(['0', '1', ',', '9']))}`;
     case 6:
@@ -192,12 +234,21 @@ test('hostile compressed values never throw, never expand past their field, and 
   const r = rng(3);
   for (let i = 0; i < 300; i += 1) {
     const fields = Array.from({ length: r.int(1, 8) }, () => `${r.pick(COMPRESSIBLE)}=${hostileCompressed(r)}`);
-    const head = r.pick(['', 'preset=journey&', 's=a+b+c+d+e+f&d=6&', 'mask=custom&cross=1&', `s=${Array.from({ length: 64 }, (_, k) => `w${k}`).join('+')}&d=64&h=4&`]);
+    const head = r.pick([
+      '',
+      'preset=journey&',
+      's=a+b+c+d+e+f&d=6&',
+      'mask=custom&cross=1&',
+      `s=${Array.from({ length: 64 }, (_, k) => `w${k}`).join('+')}&d=64&h=4&`,
+    ]);
     const link = `#${head}${fields.join('&')}`;
     let decoded;
-    assert.doesNotThrow(() => {
-      decoded = decodeHash(link);
-    }, link.slice(0, 200));
+    assert.doesNotThrow(
+      () => {
+        decoded = decodeHash(link);
+      },
+      link.slice(0, 200),
+    );
     assertUsable(decoded, link);
   }
   // Eight bombs at once, with the most tokens and the widest d_model: each is refused by its

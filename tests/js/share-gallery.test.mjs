@@ -14,7 +14,11 @@ test('at least eight examples, every preset among them', () => {
   const items = galleryItems();
   assert.ok(items.length >= 8, `${items.length} examples`);
   assert.equal(new Set(items.map((item) => item.id)).size, items.length);
-  for (const id of Object.keys(PRESETS)) assert.ok(items.some((item) => item.preset === id), `preset ${id}`);
+  for (const id of Object.keys(PRESETS))
+    assert.ok(
+      items.some((item) => item.preset === id),
+      `preset ${id}`,
+    );
 });
 
 test('each example has a title and a paragraph in English and Chinese', () => {
@@ -49,9 +53,16 @@ test('the numbers quoted in the examples’ texts are what the engine computes',
   assert.deepEqual(weightsRow(open('cat-sat'), 1), ['0.274', '0.452', '0.274']);
   // Self-test question 2: the note says [0.09, 0.82, 0.09]; the formula gives this.
   const q2 = open('self-test-2');
-  assert.deepEqual(Array.from(q2.perHead[0].scores.data.subarray(3, 6)).map((v) => v.toFixed(2)), ['0.71', '1.41', '0.71']);
+  assert.deepEqual(
+    Array.from(q2.perHead[0].scores.data.subarray(3, 6)).map((v) => v.toFixed(2)),
+    ['0.71', '1.41', '0.71'],
+  );
   assert.deepEqual(weightsRow(q2, 1), ['0.248', '0.503', '0.248']);
-  for (const [id, text] of [['journey', '0.423, 0.577'], ['cat-sat', '0.274, 0.452, 0.274'], ['self-test-2', '0.248, 0.503, 0.248']]) {
+  for (const [id, text] of [
+    ['journey', '0.423, 0.577'],
+    ['cat-sat', '0.274, 0.452, 0.274'],
+    ['self-test-2', '0.248, 0.503, 0.248'],
+  ]) {
     assert.ok(DICTIONARIES.en[`gallery.${id}.text`].includes(text), id);
     assert.ok(DICTIONARIES['zh-CN'][`gallery.${id}.text`].includes(text), id);
   }

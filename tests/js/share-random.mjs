@@ -19,9 +19,38 @@ export function rng(seed) {
 
 // Words that test the escaping: URL syntax, HTML, non-Latin scripts, emoji, the '~' marker.
 const WORDS = [
-  'Your', 'journey', 'starts', 'with', 'one', 'step', 'The', 'cat', 'sat', 'a&b=c', '#d', '+e', '%f',
-  'g;h', 'i,j', '~k', '<b>x</b>', '"q"', "it's", '猫', '注意力', 'Straße', 'café', '🙂', 'x\u0301', '$5', '?',
-  'token', 'none', 'v=2', '&&', '=',
+  'Your',
+  'journey',
+  'starts',
+  'with',
+  'one',
+  'step',
+  'The',
+  'cat',
+  'sat',
+  'a&b=c',
+  '#d',
+  '+e',
+  '%f',
+  'g;h',
+  'i,j',
+  '~k',
+  '<b>x</b>',
+  '"q"',
+  "it's",
+  '猫',
+  '注意力',
+  'Straße',
+  'café',
+  '🙂',
+  'x\u0301',
+  '$5',
+  '?',
+  'token',
+  'none',
+  'v=2',
+  '&&',
+  '=',
 ];
 const SPACES = [' ', ' ', ' ', '  ', '\t', ' \n '];
 
@@ -106,14 +135,23 @@ export const GENERATORS = {
   crossCausal: (r) => r.chance(0.3),
   shuffle: (r) => (r.chance(0.7) ? 0 : r.int(1, MAX_SHUFFLE_SEED)),
   split: (r, s, field) => r.pick(field.values),
-  exercise: (r, s) => (r.chance(0.7) ? '' : JSON.stringify({ questions: [{ kind: 'number', cell: `weights.1.${r.int(1, Tn(s))}.1` }, { kind: 'choice', prompt: sentence(r), options: ['a', '“b”'], answer: r.int(0, 1) }] })),
+  exercise: (r, s) =>
+    r.chance(0.7)
+      ? ''
+      : JSON.stringify({
+          questions: [
+            { kind: 'number', cell: `weights.1.${r.int(1, Tn(s))}.1` },
+            { kind: 'choice', prompt: sentence(r), options: ['a', '“b”'], answer: r.int(0, 1) },
+          ],
+        }),
   // The Train panel's model: none, a checkpoint, or a config trained some steps (versions 1 and 2).
-  train: (r) => r.pick([
-    '',
-    `${r.pick(['previous', 'induction', 'sort'])}_${r.pick(['', 'v2_'])}ckpt_s${r.int(0, 500)}`,
-    `${r.pick(['induction', 'text'])}_v2_T${r.int(2, 128)}_B${r.int(1, 256)}_V${r.pick(['a.b', '%25.%2E.%5F.让.猫', 'ab.c d.?'])}_L${r.int(1, 4)}_H${r.pick([1, 2, 4])}_C${r.pick([8, 16, 32])}_mlp${r.int(0, 1)}_ln${r.int(0, 1)}_pos${r.pick(['none', 'sinusoidal', 'learned'])}_lr${r.pick([0.01, 0.003])}_seed${r.int(0, 99)}_s${r.int(0, 3000)}`,
-    `${r.pick(['previous', 'induction', 'reverse', 'sort', 'text'])}_L${r.int(1, 4)}_H${r.pick([1, 2, 4])}_C${r.pick([8, 16, 32])}_mlp${r.int(0, 1)}_ln${r.int(0, 1)}_pos${r.pick(['none', 'sinusoidal', 'learned'])}_lr${r.pick([0.01, 0.003, 0.0005])}_seed${r.int(0, 99)}_s${r.int(0, 3000)}`,
-  ]),
+  train: (r) =>
+    r.pick([
+      '',
+      `${r.pick(['previous', 'induction', 'sort'])}_${r.pick(['', 'v2_'])}ckpt_s${r.int(0, 500)}`,
+      `${r.pick(['induction', 'text'])}_v2_T${r.int(2, 128)}_B${r.int(1, 256)}_V${r.pick(['a.b', '%25.%2E.%5F.让.猫', 'ab.c d.?'])}_L${r.int(1, 4)}_H${r.pick([1, 2, 4])}_C${r.pick([8, 16, 32])}_mlp${r.int(0, 1)}_ln${r.int(0, 1)}_pos${r.pick(['none', 'sinusoidal', 'learned'])}_lr${r.pick([0.01, 0.003])}_seed${r.int(0, 99)}_s${r.int(0, 3000)}`,
+      `${r.pick(['previous', 'induction', 'reverse', 'sort', 'text'])}_L${r.int(1, 4)}_H${r.pick([1, 2, 4])}_C${r.pick([8, 16, 32])}_mlp${r.int(0, 1)}_ln${r.int(0, 1)}_pos${r.pick(['none', 'sinusoidal', 'learned'])}_lr${r.pick([0.01, 0.003, 0.0005])}_seed${r.int(0, 99)}_s${r.int(0, 3000)}`,
+    ]),
   alibi: (r, s) => !s.cross && r.chance(0.3),
   flashRows: (r) => r.int(1, 64),
   flashKeys: (r) => r.int(1, 64),

@@ -11,7 +11,10 @@ const at = (m, r, c) => m.data[r * m.cols + c];
 
 test('the link field smax: keys by default, queries when asked, anything else ignored', () => {
   const field = ALL_FIELDS.find((f) => f.key === 'softmaxOver');
-  assert.deepEqual({ param: field.param, values: field.values, default: field.default }, { param: 'smax', values: ['keys', 'queries'], default: 'keys' });
+  assert.deepEqual(
+    { param: field.param, values: field.values, default: field.default },
+    { param: 'smax', values: ['keys', 'queries'], default: 'keys' },
+  );
   assert.equal(decodeHash('#preset=journey').state.softmaxOver, 'keys');
   const asked = decodeHash('#preset=journey&v=1&smax=queries');
   assert.equal(asked.state.softmaxOver, 'queries');

@@ -60,16 +60,28 @@ test('numbers typed with a Chinese input method (full-width) are read as their A
   assert.equal(parseDecimal('−0.25'), -0.25); // the minus sign
   assert.equal(parseDecimal('３。５'), 3.5); // '.' typed in Chinese punctuation mode
   assert.equal(parseDecimal('１ｅ－３'), 0.001);
-  assert.deepEqual(parseMatrixText('１，２　３\n４ －５ ６．５'), { ok: true, rows: [[1, 2, 3], [4, -5, 6.5]] });
+  assert.deepEqual(parseMatrixText('１，２　３\n４ －５ ６．５'), {
+    ok: true,
+    rows: [
+      [1, 2, 3],
+      [4, -5, 6.5],
+    ],
+  });
   assert.deepEqual(asciiNumbers('d = ６４'), 'd = 64');
   // Still refused: what is not a number in any width.
   for (const bad of ['１２ａ', '３．５．１', '－', 'ＮａＮ', 'Ｉｎｆｉｎｉｔｙ', '１e９９９']) assert.equal(parseDecimal(bad), null, bad);
   for (const bad of ['－１', '２．５', '１２３４５６７８９０１']) assert.equal(parseWholeNumber(bad), null, bad);
   // Validation takes them for d_model, heads, the seed and the embeddings.
-  const checked = validateDraft(draftOf({ sentence: 'a b', dModel: '４', heads: '２', seed: '７', embeddingsMode: 'edit', embeddingsText: '１ ０ ０ ０\n０ １ ０ －１' }), limits);
+  const checked = validateDraft(
+    draftOf({ sentence: 'a b', dModel: '４', heads: '２', seed: '７', embeddingsMode: 'edit', embeddingsText: '１ ０ ０ ０\n０ １ ０ －１' }),
+    limits,
+  );
   assert.equal(checked.ok, true, JSON.stringify(checked.error));
   assert.deepEqual([checked.state.dModel, checked.state.heads, checked.state.seed], [4, 2, 7]);
-  assert.deepEqual(checked.state.embeddings, [[1, 0, 0, 0], [0, 1, 0, -1]]);
+  assert.deepEqual(checked.state.embeddings, [
+    [1, 0, 0, 0],
+    [0, 1, 0, -1],
+  ]);
 });
 
 test('embeddings text parses row by row and names the first bad entry', () => {
@@ -94,7 +106,10 @@ test('embeddings text round-trips through formatMatrixText', () => {
   // Rows the lesson edits reach the engine as numbers, rounded as the text box's text (which is
   // written after the frame) will hold them: exactly what parsing that text gives.
   const odd = [[0.123456, -0.00001, 1 / 3, -2.71828182, 1e21, 12345.67891, Math.fround(0.55), -0.00005]];
-  assert.deepEqual(odd.map((row) => row.map(roundForEditor)), parseMatrixText(formatMatrixText(odd)).rows);
+  assert.deepEqual(
+    odd.map((row) => row.map(roundForEditor)),
+    parseMatrixText(formatMatrixText(odd)).rows,
+  );
   assert.ok(Object.is(roundForEditor(-0.00001), 0));
 });
 
@@ -166,7 +181,18 @@ test('hand-edited embeddings must be T × d_model finite numbers', () => {
   assert.equal(edit('1 2\n3 -Infinity').error.key, 'error.embeddingsNumber');
   // Rows given as numbers (X edited in the lesson, ahead of the text box) stand for the text, and
   // are checked for their shape as it is.
-  assert.deepEqual(edit('1 2\n3 4', { embeddingsRows: [[5, 6], [7, 8]] }).state.embeddings, [[5, 6], [7, 8]]);
+  assert.deepEqual(
+    edit('1 2\n3 4', {
+      embeddingsRows: [
+        [5, 6],
+        [7, 8],
+      ],
+    }).state.embeddings,
+    [
+      [5, 6],
+      [7, 8],
+    ],
+  );
   assert.deepEqual(edit('1 2\n3 4', { embeddingsRows: [[5, 6]] }).error.params, { rows: 1, T: 2 });
   assert.equal(edit('', { embeddingsRows: [[5, 6], [7]] }).error.key, 'error.embeddingsCols');
 });
@@ -182,14 +208,8 @@ test('the address names the preset and only what differs from it', () => {
   const journey = PRESETS.journey.state;
   assert.equal(encodeHash({ presetId: 'journey', state: journey }), '#preset=journey');
   assert.equal(encodeHash({ presetId: 'default', state: PRESETS.default.state }), '');
-  assert.equal(
-    encodeHash({ presetId: 'journey', state: { ...journey, mask: 'none' }, lang: 'zh-CN' }),
-    '#preset=journey&v=1&mask=none&lang=zh-CN',
-  );
-  assert.equal(
-    encodeHash({ presetId: 'default', state: { ...PRESETS.default.state, sentence: 'The cat sat', heads: 3 } }),
-    '#v=1&s=The+cat+sat&h=3',
-  );
+  assert.equal(encodeHash({ presetId: 'journey', state: { ...journey, mask: 'none' }, lang: 'zh-CN' }), '#preset=journey&v=1&mask=none&lang=zh-CN');
+  assert.equal(encodeHash({ presetId: 'default', state: { ...PRESETS.default.state, sentence: 'The cat sat', heads: 3 } }), '#v=1&s=The+cat+sat&h=3');
 });
 
 test('the address decodes back to the same controls', () => {
@@ -264,7 +284,10 @@ test('an unknown preset or a bad value in the address is not trusted', () => {
   // h = 2 does not divide d_model = 3: the link opens with the preset's heads and says so.
   const bad = decodeHash('#preset=journey&h=2');
   assert.equal(bad.draft.heads, '1');
-  assert.deepEqual(bad.ignored.map((item) => item.key), ['share.ignored.heads']);
+  assert.deepEqual(
+    bad.ignored.map((item) => item.key),
+    ['share.ignored.heads'],
+  );
   assert.equal(decodeHash('#mask=sideways').draft.mask, 'causal');
   assert.equal(decodeHash('#lang=zh-CN').lang, 'zh-CN');
 });
@@ -279,10 +302,14 @@ test('every preset is valid', () => {
 
 test('edited embeddings follow their tokens when the sentence changes', () => {
   const fallback = (T, C) => Array.from({ length: T }, (_, i) => Array.from({ length: C }, (_, j) => 100 + 10 * i + j));
-  const remembered = rememberRows(new Map(), ['a', 'b'], [
-    [1, 2],
-    [3, 4],
-  ]);
+  const remembered = rememberRows(
+    new Map(),
+    ['a', 'b'],
+    [
+      [1, 2],
+      [3, 4],
+    ],
+  );
   // Inserting a word in front: "b" keeps its row by memory, the new word gets the engine's vector.
   assert.deepEqual(
     carryEmbeddings({

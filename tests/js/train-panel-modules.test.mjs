@@ -12,7 +12,19 @@ import { lessonStateOfHead } from '../../web/src/train/lesson-state.js';
 import { engineConfigOf } from '../../web/src/share/engine-config.js';
 import { decodeHash, encodeHash } from '../../web/src/state/url.js';
 
-const CONFIG = { contextLength: 11, batchSize: 32, vocab: ['a', 'b', 'c', '|'], layers: 2, heads: 2, dModel: 32, mlp: false, layerNorm: true, positions: 'learned', learningRate: 0.003, seed: 7 };
+const CONFIG = {
+  contextLength: 11,
+  batchSize: 32,
+  vocab: ['a', 'b', 'c', '|'],
+  layers: 2,
+  heads: 2,
+  dModel: 32,
+  mlp: false,
+  layerNorm: true,
+  positions: 'learned',
+  learningRate: 0.003,
+  seed: 7,
+};
 
 test('the train field writes every config field, its version first, and reads back the same model', () => {
   const text = formatTrainText({ task: 'sort', config: CONFIG, steps: 250 });
@@ -27,18 +39,38 @@ test('the train field writes every config field, its version first, and reads ba
 
 test('a version-1 recipe (before T, B and V were written) still opens, with the task’s defaults for them', () => {
   const { contextLength, batchSize, vocab, ...v1 } = CONFIG;
-  assert.deepEqual(parseTrainText('sort_L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s250'), { task: 'sort', checkpoint: false, config: v1, steps: 250 });
+  assert.deepEqual(parseTrainText('sort_L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s250'), {
+    task: 'sort',
+    checkpoint: false,
+    config: v1,
+    steps: 250,
+  });
   assert.deepEqual(parseTrainText('induction_ckpt_s12'), { task: 'induction', checkpoint: true, config: null, steps: 12 });
 });
 
 test('a train field that is not one is refused whole', () => {
-  for (const bad of ['', 'induction', 'copy_ckpt_s0', 'sort_ckpt', 'sort_ckpt_s-1', 'sort_L9_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s1',
-    'sort_L2_H2_C32_mlp2_ln1_poslearned_lr0.003_seed7_s1', 'sort_L2_H2_C32_mlp0_ln1_posrope_lr0.003_seed7_s1', 'sort_L2_H2_C32_mlp0_ln1_poslearned_lr5_seed7_s1',
-    'sort_L2_H2_C32_mlp0_ln1_poslearned_seed7_s1', 'sort_ckpt_s100001', 'sort_v3_ckpt_s1', 'sort_v0_ckpt_s1',
+  for (const bad of [
+    '',
+    'induction',
+    'copy_ckpt_s0',
+    'sort_ckpt',
+    'sort_ckpt_s-1',
+    'sort_L9_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s1',
+    'sort_L2_H2_C32_mlp2_ln1_poslearned_lr0.003_seed7_s1',
+    'sort_L2_H2_C32_mlp0_ln1_posrope_lr0.003_seed7_s1',
+    'sort_L2_H2_C32_mlp0_ln1_poslearned_lr5_seed7_s1',
+    'sort_L2_H2_C32_mlp0_ln1_poslearned_seed7_s1',
+    'sort_ckpt_s100001',
+    'sort_v3_ckpt_s1',
+    'sort_v0_ckpt_s1',
     'sort_v2_L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s1', // (a version-2 recipe without T, B and V)
-    'sort_v2_T1_B32_Va.b_L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s1', 'sort_v2_T11_B0_Va.b_L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s1',
-    'sort_v2_T11_B32_Va_L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s1', 'sort_v2_T11_B32_Va.a_L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s1',
-    'sort_v2_T11_B32_Va.._L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s1', `sort_v2_T11_B32_Va.${'b'.repeat(17)}_L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s1`]) {
+    'sort_v2_T1_B32_Va.b_L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s1',
+    'sort_v2_T11_B0_Va.b_L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s1',
+    'sort_v2_T11_B32_Va_L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s1',
+    'sort_v2_T11_B32_Va.a_L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s1',
+    'sort_v2_T11_B32_Va.._L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s1',
+    `sort_v2_T11_B32_Va.${'b'.repeat(17)}_L2_H2_C32_mlp0_ln1_poslearned_lr0.003_seed7_s1`,
+  ]) {
     assert.equal(parseTrainText(bad), null, bad);
   }
 });
@@ -88,7 +120,14 @@ test('every task’s example is in its default vocabulary and context', async ()
 });
 
 test('the curve spans its box: loss from 0 to its largest value, accuracy from 0 to 1', () => {
-  const points = curvePoints([{ step: 0, loss: 2, accuracy: 0 }, { step: 50, loss: 1, accuracy: 0.5 }, { step: 100, loss: 0, accuracy: 1 }], { width: 100, height: 50 });
+  const points = curvePoints(
+    [
+      { step: 0, loss: 2, accuracy: 0 },
+      { step: 50, loss: 1, accuracy: 0.5 },
+      { step: 100, loss: 0, accuracy: 1 },
+    ],
+    { width: 100, height: 50 },
+  );
   assert.equal(points.loss, '0.0,0.0 50.0,25.0 100.0,50.0');
   assert.equal(points.accuracy, '0.0,50.0 50.0,25.0 100.0,0.0');
   const long = Array.from({ length: 401 }, (_, step) => ({ step, loss: 1, accuracy: 0 }));

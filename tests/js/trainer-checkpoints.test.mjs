@@ -53,7 +53,15 @@ test('the heads the gallery points at do what it says', () => {
   const induction = openCheckpoint(engines.simd, files.induction);
   const typed = [...'pomnlpomnl', ...'cfakehb', ...'cfakehb'];
   const layers = induction.run(typed).layers;
-  const lookBack = Math.max(...layers[0].heads.map((h) => meanWeight(h.attention, Array.from({ length: 23 }, (_, i) => i + 1), (i) => i - 1)));
+  const lookBack = Math.max(
+    ...layers[0].heads.map((h) =>
+      meanWeight(
+        h.attention,
+        Array.from({ length: 23 }, (_, i) => i + 1),
+        (i) => i - 1,
+      ),
+    ),
+  );
   const secondCopy = [17, 18, 19, 20, 21, 22, 23];
   const induct = Math.max(...layers[1].heads.map((h) => meanWeight(h.attention, secondCopy, (i) => i - 6)));
   assert.ok(lookBack > 0.75, `layer 1's best previous-token head: ${lookBack}`);

@@ -22,8 +22,18 @@ const worst = (a, b) => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i])), 0
 test('the config is filled in from the task, vocab included', () => {
   const t = trainer({ task: 'sort' });
   assert.deepEqual(t.config, {
-    task: 'sort', vocab: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', '|'], contextLength: 11, dModel: 32,
-    heads: 4, layers: 2, mlp: false, layerNorm: true, positions: 'learned', learningRate: 0.003, batchSize: 32, seed: 1,
+    task: 'sort',
+    vocab: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', '|'],
+    contextLength: 11,
+    dModel: 32,
+    heads: 4,
+    layers: 2,
+    mlp: false,
+    layerNorm: true,
+    positions: 'learned',
+    learningRate: 0.003,
+    batchSize: 32,
+    seed: 1,
   });
   assert.ok(Object.isFrozen(t.config.vocab));
   assert.equal(trainer({}).config.task, 'induction');
@@ -49,7 +59,7 @@ test('the induction default learns to 95 % accuracy, and steps are counted', () 
   // segment is predicted from the first.
   const typed = [...'pomnlpomnl', ...'cfakehb', ...'cfakehb'];
   const run = t.run(typed);
-  const segment = [5, 0, 10, 4, 7, 1];  // f a k e h b: what follows each token of the segment
+  const segment = [5, 0, 10, 4, 7, 1]; // f a k e h b: what follows each token of the segment
   assert.deepEqual(run.targets.slice(17, 23), segment);
   const right = run.predictions.slice(17, 23).filter((id, i) => id === segment[i]).length;
   assert.ok(right >= 5, `${right} of 6 predicted: ${run.predictions.slice(17, 23)}`);
@@ -78,7 +88,10 @@ test('run() shows the attention the lesson computes from the layer input and the
       for (let i = 0; i < 11; ++i) {
         const row = shown.subarray(i * 11, (i + 1) * 11);
         assert.ok(Math.abs(row.reduce((s, v) => s + v, 0) - 1) < 1e-5);
-        assert.ok(row.subarray(i + 1).every((v) => v === 0), 'causal');
+        assert.ok(
+          row.subarray(i + 1).every((v) => v === 0),
+          'causal',
+        );
       }
     }
   }
@@ -92,7 +105,8 @@ test('parameters go out and in; a model trained on one build predicts the same o
   const b = trainer({ task: 'previous', seed: 9 }, 'scalar');
   b.setParameters(params);
   const sequence = ['a', 'b', 'c', 'a', 'l', 'k'];
-  const ra = a.run(sequence), rb = b.run(sequence);
+  const ra = a.run(sequence),
+    rb = b.run(sequence);
   assert.deepEqual(rb.predictions, ra.predictions);
   assert.ok(worst(ra.logits.data, rb.logits.data) < 1e-3);
   assert.ok(worst(ra.layers[0].heads[0].attention.data, rb.layers[0].heads[0].attention.data) < 1e-3);
@@ -101,7 +115,16 @@ test('parameters go out and in; a model trained on one build predicts the same o
 test('explicit batches give a loss and every gradient, without an update', () => {
   const t = trainer({ task: 'previous', vocab: ['x', 'y', 'z'] });
   const before = t.parameters();
-  const { loss, gradients } = t.lossAndGradients({ inputs: [[0, 1, 2], [2, 2, 1]], targets: [[-1, 0, 1], [-1, 2, 2]] });
+  const { loss, gradients } = t.lossAndGradients({
+    inputs: [
+      [0, 1, 2],
+      [2, 2, 1],
+    ],
+    targets: [
+      [-1, 0, 1],
+      [-1, 2, 2],
+    ],
+  });
   assert.ok(loss > 0 && Number.isFinite(loss));
   assert.deepEqual(Object.keys(gradients), Object.keys(before));
   assert.equal(gradients.wte.rows, 3);
@@ -129,7 +152,17 @@ test('bad configs and calls are named and leave the trainer as it was', () => {
   refused(() => t.setParameters({ 'layers.0.wq': { rows: 16, cols: 16, data: new Float32Array(256).fill(NaN) } }), /is not a finite float32 number/);
   refused(() => t.setParameters({ 'layers.0.wq': params['layers.0.wq'], nope: params.wte }), /^unknown parameter "nope"/);
   refused(() => t.lossAndGradients({ inputs: [[0, 1]], targets: [[0, 99]] }), /^target 99 is not in the vocabulary/);
-  refused(() => t.lossAndGradients({ inputs: [[0, 1], [0]], targets: [[0, 1], [0, 1]] }), /^inputs\[1\] must hold 2 ids/);
+  refused(
+    () =>
+      t.lossAndGradients({
+        inputs: [[0, 1], [0]],
+        targets: [
+          [0, 1],
+          [0, 1],
+        ],
+      }),
+    /^inputs\[1\] must hold 2 ids/,
+  );
   refused(() => t.step(0), /^step count must be a whole number from 1/);
   assert.deepEqual(t.parameters(), params);
   assert.equal(t.step(1).step, 1);

@@ -47,13 +47,46 @@ test('text is black on light cells and white on dark ones', () => {
 
 test('a config key changes with any number of a matrix, and stays short', () => {
   const rows = Array.from({ length: 300 }, (_, r) => Array.from({ length: 64 }, (_, c) => Math.sin(r + c)));
-  const config = { tokens: ['a', 'b'], dModel: 64, embeddings: rows, customMask: [[false, true], [false, false]], packed: new Float32Array([1, 2]) };
+  const config = {
+    tokens: ['a', 'b'],
+    dModel: 64,
+    embeddings: rows,
+    customMask: [
+      [false, true],
+      [false, false],
+    ],
+    packed: new Float32Array([1, 2]),
+  };
   const key = configKey(config);
   assert.equal(configKey(structuredClone(config)), key);
   assert.ok(key.length < 400);
-  const changed = (edit) => { const copy = structuredClone(config); edit(copy); return configKey(copy); };
-  assert.notEqual(changed((c) => { c.embeddings[299][63] += 1e-12; }), key);
-  assert.notEqual(changed((c) => { c.customMask[1][1] = true; }), key);
-  assert.notEqual(changed((c) => { c.packed[0] = 1.5; }), key);
-  assert.notEqual(changed((c) => { c.dModel = 32; }), key);
+  const changed = (edit) => {
+    const copy = structuredClone(config);
+    edit(copy);
+    return configKey(copy);
+  };
+  assert.notEqual(
+    changed((c) => {
+      c.embeddings[299][63] += 1e-12;
+    }),
+    key,
+  );
+  assert.notEqual(
+    changed((c) => {
+      c.customMask[1][1] = true;
+    }),
+    key,
+  );
+  assert.notEqual(
+    changed((c) => {
+      c.packed[0] = 1.5;
+    }),
+    key,
+  );
+  assert.notEqual(
+    changed((c) => {
+      c.dModel = 32;
+    }),
+    key,
+  );
 });

@@ -59,7 +59,16 @@ const embeddings = createEmbeddingsControl({
   limits,
 });
 const lesson = createLesson({
-  nodes: { overview: $('#overview'), stepper: $('#stepper'), results: $('#results'), explain: $('#explain'), say: $('#explain-say'), remark: $('#lesson-remark'), maskSummary: $('#mask-summary'), message: $('#lesson-message') },
+  nodes: {
+    overview: $('#overview'),
+    stepper: $('#stepper'),
+    results: $('#results'),
+    explain: $('#explain'),
+    say: $('#explain-say'),
+    remark: $('#lesson-remark'),
+    maskSummary: $('#mask-summary'),
+    message: $('#lesson-message'),
+  },
   dispatch: (partial) => store.dispatch(partial, { from: 'lesson' }),
   t,
   setEmbeddings: (rows) => embeddings.setEmbeddings(rows),
@@ -102,7 +111,14 @@ const modern = createModernViews({
 });
 const messages = createMessages({
   form,
-  nodes: { message: $('#message'), presetNote: $('#preset-note'), summary: $('#settings-summary'), tokenCount: $('#token-count'), tokenChips: $('#token-chips'), headChoices: $('#head-choices') },
+  nodes: {
+    message: $('#message'),
+    presetNote: $('#preset-note'),
+    summary: $('#settings-summary'),
+    tokenCount: $('#token-count'),
+    tokenChips: $('#token-chips'),
+    headChoices: $('#head-choices'),
+  },
   t,
   presetId: () => store.presetId,
 });

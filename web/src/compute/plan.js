@@ -24,7 +24,19 @@ const without = (config, keys) => {
 
 // What acts after QKᵀ: the core computes each head's scores before the mask, the temperature and
 // the softmax, so the unscaled run does not depend on these fields (and is kept across them).
-const AFTER_SCORES = ['mask', 'window', 'prefix', 'customMask', 'padding', 'maskFill', 'maskBeforeScale', 'temperature', 'naiveSoftmax', 'softmaxOver', 'scale'];
+const AFTER_SCORES = [
+  'mask',
+  'window',
+  'prefix',
+  'customMask',
+  'padding',
+  'maskFill',
+  'maskBeforeScale',
+  'temperature',
+  'naiveSoftmax',
+  'softmaxOver',
+  'scale',
+];
 const MASK_OPTIONS = ['window', 'prefix', 'customMask'];
 const DECODE_DROPS = ['window', 'prefix', 'customMask', 'padding', 'maskFill', 'maskBeforeScale'];
 
@@ -39,14 +51,22 @@ const MODERN_RUNS = { flash: 1, kv: 1, rope: 4 };
 export function shuffleRuns(config, seed) {
   const order = shuffledOrder(config.tokens.length, seed);
   return ['none', 'sinusoidal'].flatMap((positional) => [
-    { id: `shuffle.${positional}.typed`, config: { ...reorderConfig(config, config.tokens.map((_, i) => i)), positional } },
+    {
+      id: `shuffle.${positional}.typed`,
+      config: {
+        ...reorderConfig(
+          config,
+          config.tokens.map((_, i) => i),
+        ),
+        positional,
+      },
+    },
     { id: `shuffle.${positional}.shuffled`, config: { ...reorderConfig(config, order), positional } },
   ]);
 }
 
 /** What a click on a waiting panel agrees to compute: the panel and its config (the trace: with its tile). */
-export const workKey = (panel, config, state) =>
-  `${panel}|${configKey(config)}${panel === 'flash' ? `|${state.flashRows}|${state.flashKeys}` : ''}`;
+export const workKey = (panel, config, state) => `${panel}|${configKey(config)}${panel === 'flash' ? `|${state.flashRows}|${state.flashKeys}` : ''}`;
 
 function heavyPanel(panel, config, state) {
   const T = config.tokens.length;
@@ -101,7 +121,9 @@ export function planRuns(state, { shown = new Set(), asked = new Set(), exercise
   // Today's attention: the trace, the decode and RoPE's shifted runs. (Lazy, as the shuffle's: made
   // when their panel is drawn, which is after the frame near the window and in idle time else.)
   const modern = {
-    flash: () => T <= (limits.maxTokensTrace ?? 64) && add('flash', 'trace', config, { options: { blockRows: state.flashRows, blockKeys: state.flashKeys }, lazy: true }),
+    flash: () =>
+      T <= (limits.maxTokensTrace ?? 64) &&
+      add('flash', 'trace', config, { options: { blockRows: state.flashRows, blockKeys: state.flashKeys }, lazy: true }),
     kv: () => add('decode', 'decode', { ...without(config, DECODE_DROPS), mask: 'causal' }, { lazy: true }),
     rope: () => {
       if (T > THRESHOLDS.ropeShiftTokens) return;

@@ -37,7 +37,9 @@ export function packedForWorker(config) {
   const packed = { ...config };
   if (Array.isArray(config.embeddings)) packed.embeddings = packMatrix('x', config.embeddings);
   if (config.weights && typeof config.weights === 'object') {
-    packed.weights = Object.fromEntries(Object.entries(config.weights).map(([name, rows]) => [name, Array.isArray(rows) ? packMatrix(name, rows) : rows]));
+    packed.weights = Object.fromEntries(
+      Object.entries(config.weights).map(([name, rows]) => [name, Array.isArray(rows) ? packMatrix(name, rows) : rows]),
+    );
   }
   return packed;
 }

@@ -55,7 +55,14 @@ export function createCrossControls(callbacks) {
       if (!unchanged(chips, [title, shown.map((token, i) => `${flags?.[i] ? 1 : 0}${token}`)].join('\u0001'))) {
         chips.replaceChildren(
           ...shown.map((token, i) =>
-            h('button', { type: 'button', className: 'chip', dataset: { pad: String(i) }, 'aria-pressed': flags?.[i] ? 'true' : 'false', title, text: token }),
+            h('button', {
+              type: 'button',
+              className: 'chip',
+              dataset: { pad: String(i) },
+              'aria-pressed': flags?.[i] ? 'true' : 'false',
+              title,
+              text: token,
+            }),
           ),
         );
       }

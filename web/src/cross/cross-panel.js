@@ -42,10 +42,21 @@ export function createCrossPanel() {
     const parts = [
       h('h2', { text: t('heads.cross.title') }),
       h('p', { className: 'caption', text: t('heads.cross.caption') }),
-      h('ul', { className: 'xa-lines' }, lines.map((text) => h('li', { text }))),
+      h(
+        'ul',
+        { className: 'xa-lines' },
+        lines.map((text) => h('li', { text })),
+      ),
       h('div', { className: 'xa-matrices' }, [
         grid({ matrix: result.x, name: 'cross-target', rowLabels: tokens, fill: signedFill(result.x), caption: t('heads.cross.xTarget'), t }),
-        grid({ matrix: result.source.x, name: 'cross-source', rowLabels: sourceTokens, fill: signedFill(result.source.x), caption: t('heads.cross.xSource'), t }),
+        grid({
+          matrix: result.source.x,
+          name: 'cross-source',
+          rowLabels: sourceTokens,
+          fill: signedFill(result.source.x),
+          caption: t('heads.cross.xSource'),
+          t,
+        }),
         h('div', { className: 'xa-map', style: { borderColor: color } }, [
           grid({
             matrix: weights,

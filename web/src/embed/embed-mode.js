@@ -42,14 +42,18 @@ export function enterEmbedMode(doc = document, win = window) {
   const report = (force = false) => {
     if (queued && !force) return;
     queued = true;
-    drawing.afterFrame(heightKey, () => {
-      queued = false;
-      const now = height();
-      if (now !== last || force) {
-        last = now;
-        postHeight('resize', now);
-      }
-    }, { background: true });
+    drawing.afterFrame(
+      heightKey,
+      () => {
+        queued = false;
+        const now = height();
+        if (now !== last || force) {
+          last = now;
+          postHeight('resize', now);
+        }
+      },
+      { background: true },
+    );
   };
 
   // The state (the reader's link) goes only to the parent that asked for it, and only to the
@@ -111,7 +115,12 @@ export function enterEmbedMode(doc = document, win = window) {
 // as they are drawn while the reader scrolls the course page.
 function foldViewsAfterLesson(doc) {
   if (doc.getElementById('more-views')) return;
-  const views = [doc.getElementById('head-views'), doc.getElementById('modern-views'), doc.getElementById('train'), doc.getElementById('performance')].filter(Boolean);
+  const views = [
+    doc.getElementById('head-views'),
+    doc.getElementById('modern-views'),
+    doc.getElementById('train'),
+    doc.getElementById('performance'),
+  ].filter(Boolean);
   if (!views.length) return;
   const more = doc.createElement('details');
   more.id = 'more-views';

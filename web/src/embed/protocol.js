@@ -116,7 +116,8 @@ export function readMessage(data) {
     }
     if (data.type === 'attention-playground:exercise') {
       const counts = [data.answered, data.correct, data.total];
-      if (typeof data.exercise !== 'string' || data.exercise.length > 64 || !counts.every((n) => Number.isInteger(n) && n >= 0 && n <= 1000)) return null;
+      if (typeof data.exercise !== 'string' || data.exercise.length > 64 || !counts.every((n) => Number.isInteger(n) && n >= 0 && n <= 1000))
+        return null;
       Object.assign(message, { exercise: data.exercise, answered: data.answered, correct: data.correct, total: data.total });
     }
     return message;

@@ -20,7 +20,13 @@ const invert = (table) => {
 // Name tables indexed by the core's output id (arrays, not objects: the lookups run once per
 // matrix on every call, and a small forward takes only microseconds).
 const MODEL_NAME = invert(MODEL_OUTPUT);
-const ROW_STAT_NAME = invert({ rowMax: HEAD_OUTPUT.rowMax, rowSum: HEAD_OUTPUT.rowSum, entropy: HEAD_OUTPUT.entropy, weightSum: HEAD_OUTPUT.weightSum, laterWeight: HEAD_OUTPUT.laterWeight });
+const ROW_STAT_NAME = invert({
+  rowMax: HEAD_OUTPUT.rowMax,
+  rowSum: HEAD_OUTPUT.rowSum,
+  entropy: HEAD_OUTPUT.entropy,
+  weightSum: HEAD_OUTPUT.weightSum,
+  laterWeight: HEAD_OUTPUT.laterWeight,
+});
 const HEAD_NAME = invert(HEAD_OUTPUT);
 const TRACE_NAME = invert(TRACE_OUTPUT);
 const DECODE_NAME = invert(DECODE_OUTPUT);
@@ -32,7 +38,8 @@ function* unpack(packed) {
   let offset = 1 + 4 * count;
   for (let n = 0; n < count; ++n) {
     const h = 1 + 4 * n;
-    const rows = packed[h + 2], cols = packed[h + 3];
+    const rows = packed[h + 2],
+      cols = packed[h + 3];
     yield { id: packed[h], head: packed[h + 1], rows, cols, data: new Float32Array(packed.buffer, 4 * offset, rows * cols) };
     offset += rows * cols;
   }
@@ -42,7 +49,9 @@ function* unpack(packed) {
 function traceTiles(parts, heads, dK) {
   const perHead = Array.from({ length: heads }, (_, h) => ({ tiles: [], context: parts.context[h] }));
   const table = parts.tiles;
-  let logit = 0, row = 0, partial = 0;
+  let logit = 0,
+    row = 0,
+    partial = 0;
   for (let n = 0; n < table.rows; ++n) {
     const [head, row0, rows, key0, keys, skipped] = table.data.subarray(6 * n, 6 * n + 6);
     const tile = { row0, rows, key0, keys, skipped: skipped !== 0 };
@@ -79,7 +88,7 @@ const IMPLEMENTATIONS = Object.freeze({ simd: true, reference: true });
 // whether each is in range is the core's check.
 function wholeNumbers(value, name) {
   if (!Array.isArray(value)) throw new Error(`${name} must be an array of whole numbers (query rows)`);
-  const list = Array.from({ length: value.length }, (_, n) => value[n]);  // (read once: the core reads the copy)
+  const list = Array.from({ length: value.length }, (_, n) => value[n]); // (read once: the core reads the copy)
   for (let n = 0; n < list.length; ++n) {
     if (!Number.isInteger(list[n])) throw new Error(`${name}[${n}] must be a whole number (got ${quoted(list[n])})`);
   }
@@ -118,12 +127,12 @@ function checkOutputInto(outputInto, outputOnly, floats) {
 class AttentionEngine {
   #module;
   #core;
-  #options = null;        // Float64Array over the core's settings block
-  #lastTokens = null;     // the token lists the core holds, so unchanged ones are not re-sent
+  #options = null; // Float64Array over the core's settings block
+  #lastTokens = null; // the token lists the core holds, so unchanged ones are not re-sent
   #lastSourceTokens = null;
-  #inputViews = [];       // per input id: { rows, cols, view } of the last input() call
-  #running = false;       // a call is in progress (a progress callback may not start another)
-  #callersThrow = null;   // { error }: what the caller's onProgress threw, passed on unchanged
+  #inputViews = []; // per input id: { rows, cols, view } of the last input() call
+  #running = false; // a call is in progress (a progress callback may not start another)
+  #callersThrow = null; // { error }: what the caller's onProgress threw, passed on unchanged
 
   constructor(module, build) {
     // One core object for the engine's lifetime: it keeps its buffers between calls.
@@ -176,7 +185,8 @@ class AttentionEngine {
       if (!Object.hasOwn(IMPLEMENTATIONS, implementation)) {
         throw new Error(`unknown implementation ${quoted(implementation)}: use "simd" or "reference"`);
       }
-      if (outputOnly && implementation !== 'simd') throw new Error('the forward-only path (outputOnly) has one implementation: leave out implementation');
+      if (outputOnly && implementation !== 'simd')
+        throw new Error('the forward-only path (outputOnly) has one implementation: leave out implementation');
       if (!outputOnly && weightRows !== undefined) throw new Error('weightRows works with outputOnly: true only');
       if (onProgress !== null && typeof onProgress !== 'function') throw new Error('onProgress must be a function (or null)');
       const rows = outputOnly ? wholeNumbers(weightRows ?? [], 'weightRows') : [];
@@ -185,14 +195,14 @@ class AttentionEngine {
       c.options.useReference = implementation === 'reference'; // (c is normaliseConfig's own copy)
       c.options.weightRowCount = rows.length;
       this.#writeOptions(c.options);
-      this.#throwIf(this.#core.check());  // sizes and memory, before anything is copied in
+      this.#throwIf(this.#core.check()); // sizes and memory, before anything is copied in
       this.#writeInputs(c);
       const progress = guardedProgress(onProgress);
       const problem = outputOnly
         ? this.#core.runOutputOnly(...this.#tokensToSend(c), rows, progress.callback)
         : this.#core.run(...this.#tokensToSend(c), progress.callback);
       if (progress.thrown) {
-        this.#callersThrow = { error: progress.error };  // (thrown on as it is: it is the caller's own)
+        this.#callersThrow = { error: progress.error }; // (thrown on as it is: it is the caller's own)
         throw progress.error;
       }
       this.#throwIf(problem);
@@ -210,7 +220,10 @@ class AttentionEngine {
     return this.#guarded(() => {
       if (!tile || typeof tile !== 'object') throw new Error('flashTrace() needs the tile as { blockRows, blockKeys }');
       const { blockRows, blockKeys } = tile;
-      for (const [name, value] of [['blockRows', blockRows], ['blockKeys', blockKeys]]) {
+      for (const [name, value] of [
+        ['blockRows', blockRows],
+        ['blockKeys', blockKeys],
+      ]) {
         if (!Number.isInteger(value)) throw new Error(`${name} must be a whole number (got ${quoted(value)})`);
       }
       const c = normaliseConfig(config, { limits: this.info.limits });
@@ -226,11 +239,21 @@ class AttentionEngine {
         if (name === 'context') parts.context[entry.head] = matrix;
         else parts[name] = matrix;
       }
-      const { T, options: { dModel, heads } } = c;
+      const {
+        T,
+        options: { dModel, heads },
+      } = c;
       const dK = dModel / heads;
       const shape = { dModel, heads, blockRows, blockKeys };
       return {
-        T, Tk: T, dModel, heads, kvHeads: c.options.kvHeads || heads, dK, blockRows, blockKeys,
+        T,
+        Tk: T,
+        dModel,
+        heads,
+        kvHeads: c.options.kvHeads || heads,
+        dK,
+        blockRows,
+        blockKeys,
         perHead: traceTiles(parts, heads, dK),
         output: parts.output,
         memory: { current: attentionMemory({ T, ...shape }), long: attentionMemory({ T: LONG_SEQUENCE, ...shape }) },
@@ -261,9 +284,16 @@ class AttentionEngine {
         else parts[name] = matrix;
       }
       const counts = this.#core.decodeCounts().slice();
-      const { T, options: { dModel, heads } } = c;
+      const {
+        T,
+        options: { dModel, heads },
+      } = c;
       return {
-        T, dModel, heads, kvHeads: c.options.kvHeads || heads, dK: dModel / heads,
+        T,
+        dModel,
+        heads,
+        kvHeads: c.options.kvHeads || heads,
+        dK: dModel / heads,
         tokens: [...c.tokens],
         perHead: parts.weights.map((weights) => ({ weights })),
         output: parts.output,
@@ -285,7 +315,7 @@ class AttentionEngine {
       const c = normaliseConfig({ tokens, dModel }, { limits: this.info.limits });
       this.#writeOptions(c.options);
       this.#throwIf(this.#core.check());
-      this.#throwIf(this.#core.computeTokenEmbeddings(c.tokens));  // (the copy: the caller's array is not read again)
+      this.#throwIf(this.#core.computeTokenEmbeddings(c.tokens)); // (the copy: the caller's array is not read again)
       return { rows: c.T, cols: c.options.dModel, data: this.#core.tokenEmbeddings().slice() };
     });
   }
@@ -399,7 +429,10 @@ class AttentionEngine {
   }
 
   #readOutputOnly(c, weightRows, outputInto) {
-    const { T, options: { dModel, heads } } = c;
+    const {
+      T,
+      options: { dModel, heads },
+    } = c;
     const Tk = c.source ? c.source.tokens.length : T;
     const kvHeads = c.options.kvHeads || heads;
     // Copied out with slice(), as #readResult does: new Float32Array(view) is slower in V8.
@@ -410,7 +443,12 @@ class AttentionEngine {
     const output = this.#core.outputOnly(MODEL_OUTPUT.output, 0);
     if (outputInto) outputInto.set(output);
     return {
-      T, Tk, dModel, heads, kvHeads, dK: dModel / heads,
+      T,
+      Tk,
+      dModel,
+      heads,
+      kvHeads,
+      dK: dModel / heads,
       output: { rows: T, cols: dModel, data: outputInto ?? output.slice() },
       weightRows: [...weightRows],
       rowWeights,
@@ -443,7 +481,10 @@ class AttentionEngine {
     let offset = 1 + 4 * count;
     for (let n = 0; n < count; ++n) {
       const h = 1 + 4 * n;
-      const id = packed[h], head = packed[h + 1], rows = packed[h + 2], cols = packed[h + 3];
+      const id = packed[h],
+        head = packed[h + 1],
+        rows = packed[h + 2],
+        cols = packed[h + 3];
       // (the constructor, not subarray(): subarray looks up a species constructor each time)
       const data = new Float32Array(packed.buffer, 4 * offset, rows * cols);
       offset += rows * cols;
@@ -453,11 +494,21 @@ class AttentionEngine {
     }
     const T = tokens.length || model.x.rows;
     const result = {
-      T, Tk: model.k.rows, dModel, heads, kvHeads: options.kvHeads || heads, dK: dModel / heads,
+      T,
+      Tk: model.k.rows,
+      dModel,
+      heads,
+      kvHeads: options.kvHeads || heads,
+      dK: dModel / heads,
       tokens: [...tokens],
-      x: model.x, q: model.q, k: model.k, v: model.v, mask: model.mask,
+      x: model.x,
+      q: model.q,
+      k: model.k,
+      v: model.v,
+      mask: model.mask,
       perHead,
-      concat: model.concat, output: model.output,
+      concat: model.concat,
+      output: model.output,
       weights: { wq: model.wq, wk: model.wk, wv: model.wv, wo: model.wo },
     };
     if (cross) result.source = { tokens: [...source.tokens], x: model.xs };

@@ -26,7 +26,9 @@ function fromBase64(text) {
 
 /** The checkpoint of a trainer, as JSON text. */
 export function encodeCheckpoint(trainer) {
-  const parameters = Object.fromEntries(Object.entries(trainer.parameters()).map(([name, { rows, cols, data }]) => [name, { rows, cols, base64: toBase64(data) }]));
+  const parameters = Object.fromEntries(
+    Object.entries(trainer.parameters()).map(([name, { rows, cols, data }]) => [name, { rows, cols, base64: toBase64(data) }]),
+  );
   const evaluation = trainer.evaluate(EVALUATION_SEQUENCES);
   return JSON.stringify({ format: CHECKPOINT_FORMAT, config: trainer.config, step: trainer.steps, evaluation, parameters });
 }
@@ -37,7 +39,9 @@ export function openCheckpoint(engine, checkpoint) {
   if (format !== CHECKPOINT_FORMAT) throw new Error(`unknown checkpoint format ${format}`);
   const trainer = engine.createTrainer(config);
   try {
-    trainer.setParameters(Object.fromEntries(Object.entries(parameters).map(([name, { rows, cols, base64 }]) => [name, { rows, cols, data: fromBase64(base64) }])));
+    trainer.setParameters(
+      Object.fromEntries(Object.entries(parameters).map(([name, { rows, cols, base64 }]) => [name, { rows, cols, data: fromBase64(base64) }])),
+    );
   } catch (error) {
     trainer.dispose();
     throw error;

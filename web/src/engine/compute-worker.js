@@ -31,7 +31,12 @@ self.onmessage = async ({ data: { id, kind = 'compute', config, options = {} } }
   };
   try {
     const start = performance.now();
-    const result = kind === 'trace' ? engine.flashTrace(config, options) : kind === 'decode' ? engine.decode(config) : engine.compute(config, { ...options, onProgress });
+    const result =
+      kind === 'trace'
+        ? engine.flashTrace(config, options)
+        : kind === 'decode'
+          ? engine.decode(config)
+          : engine.compute(config, { ...options, onProgress });
     const ms = performance.now() - start;
     self.postMessage({ id, result, memoryBytes: engine.memoryBytes(), ms }, buffersOf(result));
   } catch (error) {

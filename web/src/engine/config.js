@@ -72,7 +72,11 @@ const given = (value, fallback) => (value === undefined ? fallback : value);
 function oneOf(value, name, table, fallback) {
   const chosen = given(value, fallback);
   if (!Object.hasOwn(table, chosen)) {
-    fail(`unknown ${name} ${quoted(chosen)}: use ${Object.keys(table).map((k) => `"${k}"`).join(', ')}`);
+    fail(
+      `unknown ${name} ${quoted(chosen)}: use ${Object.keys(table)
+        .map((k) => `"${k}"`)
+        .join(', ')}`,
+    );
   }
   return table[chosen];
 }
@@ -125,7 +129,8 @@ function matrixSource(value, name, maxEntry) {
     if (typeof entry !== 'number') fail(`${name}[${r}][${c}] is not a number (got ${quoted(entry)})`);
     // float32 turns a finite number past ±3.4e38 into ±∞, which the core would call "not finite":
     // say what it was. (Every other value is the core's to check.)
-    if (Number.isFinite(entry) && !Number.isFinite(Math.fround(entry))) fail(`${name}[${r}][${c}] = ${entry} is too large (the limit is ±${maxEntry})`);
+    if (Number.isFinite(entry) && !Number.isFinite(Math.fround(entry)))
+      fail(`${name}[${r}][${c}] = ${entry} is too large (the limit is ±${maxEntry})`);
   };
   const data = value && typeof value === 'object' ? value.data : undefined;
   if (ArrayBuffer.isView(data)) {
@@ -134,7 +139,8 @@ function matrixSource(value, name, maxEntry) {
       fail(`${name} must have whole-number rows and cols and rows·cols entries in data`);
     }
     return {
-      rows, cols,
+      rows,
+      cols,
       // (A typed array's entries run no caller code: a Float32Array is copied as it is.)
       read() {
         if (!(data instanceof Float32Array)) {
@@ -149,7 +155,8 @@ function matrixSource(value, name, maxEntry) {
   const first = rows > 0 ? value[0] : undefined;
   const cols = Array.isArray(first) ? first.length : 0;
   return {
-    rows, cols,
+    rows,
+    cols,
     read() {
       const out = new Float32Array(rows * cols);
       for (let r = 0; r < rows; ++r) {
@@ -175,7 +182,8 @@ function bytesSource(value, name, nested) {
   const first = nested && rows > 0 ? value[0] : undefined;
   const cols = nested ? (Array.isArray(first) ? first.length : 0) : value.length;
   return {
-    rows, cols,
+    rows,
+    cols,
     read() {
       const out = new Uint8Array(rows * cols);
       for (let r = 0; r < rows; ++r) {
@@ -217,7 +225,8 @@ function biasSources(value, maxEntry) {
         for (let n = 0; n < bias.length; ++n) {
           const entry = typed ? Number(bias[n]) : bias[n];
           if (typeof entry !== 'number') fail(`biases.${name}[${n}] is not a number (got ${quoted(entry)})`);
-          if (Number.isFinite(entry) && !Number.isFinite(Math.fround(entry))) fail(`biases.${name}[${n}] = ${entry} is too large (the limit is ±${maxEntry})`);
+          if (Number.isFinite(entry) && !Number.isFinite(Math.fround(entry)))
+            fail(`biases.${name}[${n}] = ${entry} is too large (the limit is ±${maxEntry})`);
           out[n] = entry;
         }
         return out;
@@ -230,7 +239,7 @@ function biasSources(value, maxEntry) {
 function maskFillValue(value) {
   if (value === undefined || value === '-inf' || value === -Infinity) return -Infinity;
   if (typeof value !== 'number') fail(`maskFill must be "-inf" or a number (got ${quoted(value)})`);
-  return value;  // the core checks the range
+  return value; // the core checks the range
 }
 
 /**
@@ -243,11 +252,30 @@ function maskFillValue(value) {
 // The fields of a config, each read from the caller's object once (a getter could answer
 // differently the second time). (An object literal: V8 builds it in a fraction of a microsecond.)
 const readFields = (c) => ({
-  tokens: c.tokens, embeddings: c.embeddings, source: c.source, seed: c.seed, weights: c.weights, mask: c.mask,
-  customMask: c.customMask, padding: c.padding, temperature: c.temperature, heads: c.heads, dModel: c.dModel,
-  kvHeads: c.kvHeads, positional: c.positional, positionOffset: c.positionOffset, alibi: c.alibi, window: c.window,
-  prefix: c.prefix, maskFill: c.maskFill, maskBeforeScale: c.maskBeforeScale, scale: c.scale,
-  naiveSoftmax: c.naiveSoftmax, softmaxOver: c.softmaxOver, biases: c.biases, ropePairing: c.ropePairing,
+  tokens: c.tokens,
+  embeddings: c.embeddings,
+  source: c.source,
+  seed: c.seed,
+  weights: c.weights,
+  mask: c.mask,
+  customMask: c.customMask,
+  padding: c.padding,
+  temperature: c.temperature,
+  heads: c.heads,
+  dModel: c.dModel,
+  kvHeads: c.kvHeads,
+  positional: c.positional,
+  positionOffset: c.positionOffset,
+  alibi: c.alibi,
+  window: c.window,
+  prefix: c.prefix,
+  maskFill: c.maskFill,
+  maskBeforeScale: c.maskBeforeScale,
+  scale: c.scale,
+  naiveSoftmax: c.naiveSoftmax,
+  softmaxOver: c.softmaxOver,
+  biases: c.biases,
+  ropePairing: c.ropePairing,
   ropeTheta: c.ropeTheta,
 });
 
@@ -342,8 +370,10 @@ export function normaliseConfig(callerConfig, { outputOnly = false, limits }) {
       longestToken: longestUtf8([tokens, source?.tokens ?? []], limits.maxTokenBytes),
       ...shape(embeddings, 'embeddings'),
       ...shape(source?.embeddings, 'sourceEmbeddings'),
-      ...shape(weightMatrices?.wq, 'wq'), ...shape(weightMatrices?.wk, 'wk'),
-      ...shape(weightMatrices?.wv, 'wv'), ...shape(weightMatrices?.wo, 'wo'),
+      ...shape(weightMatrices?.wq, 'wq'),
+      ...shape(weightMatrices?.wk, 'wk'),
+      ...shape(weightMatrices?.wv, 'wv'),
+      ...shape(weightMatrices?.wo, 'wo'),
       ...shape(customMask, 'customMask'),
       paddingLength: padding?.cols ?? 0,
       outputOnly,

@@ -25,11 +25,9 @@ export function tokenize(text, mode = 'whitespace', locale = undefined) {
     case 'whitespace':
       return text.split(/\s+/u).filter((token) => token.length > 0);
     case 'char':
-      return Array.from(segmenter('grapheme', locale).segment(text), (s) => s.segment)
-        .filter((token) => !/^\s+$/u.test(token));
+      return Array.from(segmenter('grapheme', locale).segment(text), (s) => s.segment).filter((token) => !/^\s+$/u.test(token));
     case 'word':
-      return Array.from(segmenter('word', locale).segment(text), (s) => s.segment)
-        .filter((token) => !/^\s+$/u.test(token));
+      return Array.from(segmenter('word', locale).segment(text), (s) => s.segment).filter((token) => !/^\s+$/u.test(token));
     default:
       throw new Error(`unknown tokenize mode "${String(mode)}": use ${MODES.map((m) => `"${m}"`).join(', ')}`);
   }

@@ -14,17 +14,17 @@
 import { createAttention } from './attention.js';
 import { openCheckpoint } from './checkpoint.js';
 
-const CHUNK_MS = 150;          // a chunk of steps: the panel is drawn about 6 times a second
-const EVALUATION_SEQUENCES = 64;  // fresh sequences behind each accuracy point of the curve (at most)
-const EVALUATION_SECONDS = 0.25;  // … and no more than this much work for it
+const CHUNK_MS = 150; // a chunk of steps: the panel is drawn about 6 times a second
+const EVALUATION_SEQUENCES = 64; // fresh sequences behind each accuracy point of the curve (at most)
+const EVALUATION_SECONDS = 0.25; // … and no more than this much work for it
 
 let engine = null;
 let engineBuild = null;
 let trainer = null;
 let example = [];
 let running = false;
-let target = null;             // the step a link asked for: training stops there
-let msPerStep = 5;             // measured, to size the next chunk
+let target = null; // the step a link asked for: training stops there
+let msPerStep = 5; // measured, to size the next chunk
 let scheduled = false;
 
 async function engineOf(build) {
@@ -90,7 +90,7 @@ function chunk() {
 function schedule() {
   if (running && !scheduled) {
     scheduled = true;
-    setTimeout(chunk, 0);  // (a message waiting is read first)
+    setTimeout(chunk, 0); // (a message waiting is read first)
   }
 }
 
@@ -102,7 +102,7 @@ async function open({ build, config, checkpoint, steps = 0, example: tokens = []
   trainer = next;
   running = false;
   target = null;
-  msPerStep = 1000 * trainer.stepSeconds;  // the core's estimate, until the first slice is measured
+  msPerStep = 1000 * trainer.stepSeconds; // the core's estimate, until the first slice is measured
   example = tokens;
   self.postMessage({ type: 'opened', config: trainer.config, step: trainer.steps, stepSeconds: trainer.stepSeconds });
   if (steps > 0) {
@@ -141,7 +141,14 @@ const handlers = {
     const run = trainer.run(example);
     const params = trainer.parameters();
     const weights = Object.fromEntries(['wq', 'wk', 'wv', 'wo'].map((key) => [key, params[`layers.${layer}.${key}`]]));
-    self.postMessage({ type: 'lesson', id, tokens: example, input: run.layers[layer].input, weights, maps: run.layers[layer].heads.map((head) => head.attention) });
+    self.postMessage({
+      type: 'lesson',
+      id,
+      tokens: example,
+      input: run.layers[layer].input,
+      weights,
+      maps: run.layers[layer].heads.map((head) => head.attention),
+    });
   },
 };
 

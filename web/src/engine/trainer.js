@@ -5,11 +5,21 @@
 import { callCore, quoted, wellFormed } from './config.js';
 
 const POSITIONS = ['none', 'sinusoidal', 'learned'];
-const MAX_TOKEN_LENGTH = 16;   // characters of one vocabulary token: tokens are short and printable
+const MAX_TOKEN_LENGTH = 16; // characters of one vocabulary token: tokens are short and printable
 const INT_RANGE = [-(2 ** 31), 2 ** 31 - 1];
 const FIELDS = Object.freeze({
-  task: 'string', vocab: 'vocab', contextLength: 'int', dModel: 'int', heads: 'int', layers: 'int',
-  mlp: 'boolean', layerNorm: 'boolean', positions: 'string', learningRate: 'number', batchSize: 'int', seed: 'seed',
+  task: 'string',
+  vocab: 'vocab',
+  contextLength: 'int',
+  dModel: 'int',
+  heads: 'int',
+  layers: 'int',
+  mlp: 'boolean',
+  layerNorm: 'boolean',
+  positions: 'string',
+  learningRate: 'number',
+  batchSize: 'int',
+  seed: 'seed',
 });
 
 function fail(message) {
@@ -47,7 +57,8 @@ function fieldValue(name, value) {
       const vocab = Array.from({ length: value.length }, (_, i) => value[i]);
       for (let i = 0; i < vocab.length; ++i) {
         const token = vocab[i];
-        if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH) fail(`vocab[${i}] must be a string of 1 to ${MAX_TOKEN_LENGTH} characters (got ${quoted(token)})`);
+        if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH)
+          fail(`vocab[${i}] must be a string of 1 to ${MAX_TOKEN_LENGTH} characters (got ${quoted(token)})`);
         if (!wellFormed(token)) fail(`vocab[${i}] holds a lone surrogate (half of a UTF-16 pair), which is no character`);
       }
       return vocab;
@@ -166,7 +177,7 @@ export class Trainer {
     const T = ids.length;
     this.#call(() => core.checkShape(1, T));
     this.#call(() => core.reserve(T, false));
-    core.ids().set(ids);  // (the view is taken after the last allocation)
+    core.ids().set(ids); // (the view is taken after the last allocation)
     this.#call(() => core.run(T));
     const { vocab, layers, heads, dModel } = this.config;
     const logits = matrixCopy(T, vocab.length, core.logits());
@@ -188,10 +199,12 @@ export class Trainer {
   /** Every parameter by name ("wte", "layers.0.wq", …) as { rows, cols, data } copies. */
   parameters() {
     const core = this.#live();
-    return Object.fromEntries(this.#names.map((name, i) => {
-      const [rows, cols] = core.shape(i);
-      return [name, matrixCopy(rows, cols, core.parameter(i))];
-    }));
+    return Object.fromEntries(
+      this.#names.map((name, i) => {
+        const [rows, cols] = core.shape(i);
+        return [name, matrixCopy(rows, cols, core.parameter(i))];
+      }),
+    );
   }
 
   /** Sets any subset of the parameters; every shape and entry is checked before any is written. */
@@ -237,16 +250,19 @@ export class Trainer {
     const wanted = idsOf(targets, 'targets', B, T, INT_RANGE[0]);
     this.#call(() => core.reserve(B * T, true));
     // Both views after the last allocation of the call: a growth of wasm memory cannot detach them.
-    const idsView = core.ids(), targetsView = core.targets();
+    const idsView = core.ids(),
+      targetsView = core.targets();
     idsView.set(ids);
     targetsView.set(wanted);
     this.#call(() => core.lossAndGradients(B, T));
     return {
       loss: core.loss(),
-      gradients: Object.fromEntries(this.#names.map((name, i) => {
-        const [r, c] = core.shape(i);
-        return [name, matrixCopy(r, c, core.gradient(i))];
-      })),
+      gradients: Object.fromEntries(
+        this.#names.map((name, i) => {
+          const [r, c] = core.shape(i);
+          return [name, matrixCopy(r, c, core.gradient(i))];
+        }),
+      ),
     };
   }
 

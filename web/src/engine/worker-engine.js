@@ -3,7 +3,7 @@
 // page. Cancelling terminates the worker (a busy worker cannot read messages) and starts a new one.
 export class WorkerEngine {
   #worker = null;
-  #pending = null;   // { id, resolve, reject, onProgress }
+  #pending = null; // { id, resolve, reject, onProgress }
   #nextId = 1;
   #ready = null;
 
@@ -68,7 +68,7 @@ export class WorkerEngine {
   lastMs = 0;
 
   #receive({ id, progress, result, error, memoryBytes, ms }) {
-    if (!this.#pending || id !== this.#pending.id) return;  // a cancelled computation's news
+    if (!this.#pending || id !== this.#pending.id) return; // a cancelled computation's news
     if (progress !== undefined) {
       this.#pending.onProgress(progress);
       return;

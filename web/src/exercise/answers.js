@@ -29,7 +29,9 @@ export function expectedPattern(question, result) {
  */
 export function checkNumber(question, typed, expected) {
   // (One comma between digits is a decimal comma, as many learners write it: "0,55".)
-  const text = String(typed ?? '').trim().replace(/^([−-]?\d+),(\d+)$/, '$1.$2');
+  const text = String(typed ?? '')
+    .trim()
+    .replace(/^([−-]?\d+),(\d+)$/, '$1.$2');
   const value = parseDecimal(text);
   if (value === null) return { ok: false, reason: 'notNumber' };
   return { ok: true, value, correct: Math.abs(value - expected) <= question.tolerance + 1e-12 };

@@ -37,7 +37,11 @@ export function createExerciseBuilder(node, deps) {
     selected,
     h('div', { className: 'builder-actions' }, [askEntry, askZeros, askLargest, askChoice]),
     full,
-    h('div', { className: 'builder-texts' }, LANGS.flatMap((_, k) => [titleLabels[k], titleFields[k]])),
+    h(
+      'div',
+      { className: 'builder-texts' },
+      LANGS.flatMap((_, k) => [titleLabels[k], titleFields[k]]),
+    ),
     list,
     h('div', { className: 'builder-out' }, [linkLabel, linkBox, snippetLabel, snippetBox, tryIt]),
   );
@@ -90,14 +94,53 @@ export function createExerciseBuilder(node, deps) {
     list.replaceChildren(
       ...questions.map((q, n) => {
         const texts = [];
-        const textFields = (key, what) => LANGS.flatMap((lang) => field(`builder-q${n}-${key}-${lang}`, t(`builder.${what}`, { lang: t(`builder.lang.${lang}`) }), q[key][lang], (v) => { q[key][lang] = v; }));
+        const textFields = (key, what) =>
+          LANGS.flatMap((lang) =>
+            field(`builder-q${n}-${key}-${lang}`, t(`builder.${what}`, { lang: t(`builder.lang.${lang}`) }), q[key][lang], (v) => {
+              q[key][lang] = v;
+            }),
+          );
         if (q.kind === 'choice') texts.push(...textFields('prompt', 'prompt'));
         else texts.push(...textFields('prompt', 'promptOptional'));
-        if (q.kind === 'number') texts.push(...field(`builder-q${n}-tolerance`, t('builder.tolerance'), String(q.tolerance), (v) => { q.tolerance = Number(v); }, { inputmode: 'decimal', size: '6' }));
+        if (q.kind === 'number')
+          texts.push(
+            ...field(
+              `builder-q${n}-tolerance`,
+              t('builder.tolerance'),
+              String(q.tolerance),
+              (v) => {
+                q.tolerance = Number(v);
+              },
+              { inputmode: 'decimal', size: '6' },
+            ),
+          );
         if (q.kind === 'choice') {
-          q.options.forEach((option, k) => texts.push(...LANGS.flatMap((lang) => field(`builder-q${n}-option${k}-${lang}`, t('builder.option', { n: k + 1, lang: t(`builder.lang.${lang}`) }), option[lang], (v) => { option[lang] = v; }))));
-          texts.push(...field(`builder-q${n}-answer`, t('builder.rightOption'), String(q.answer + 1), (v) => { q.answer = Number(v) - 1; }, { inputmode: 'numeric', size: '3' }));
-          const more = h('button', { type: 'button', className: 'choice', text: t('builder.addOption'), disabled: q.options.length >= EXERCISE_LIMITS.options });
+          q.options.forEach((option, k) =>
+            texts.push(
+              ...LANGS.flatMap((lang) =>
+                field(`builder-q${n}-option${k}-${lang}`, t('builder.option', { n: k + 1, lang: t(`builder.lang.${lang}`) }), option[lang], (v) => {
+                  option[lang] = v;
+                }),
+              ),
+            ),
+          );
+          texts.push(
+            ...field(
+              `builder-q${n}-answer`,
+              t('builder.rightOption'),
+              String(q.answer + 1),
+              (v) => {
+                q.answer = Number(v) - 1;
+              },
+              { inputmode: 'numeric', size: '3' },
+            ),
+          );
+          const more = h('button', {
+            type: 'button',
+            className: 'choice',
+            text: t('builder.addOption'),
+            disabled: q.options.length >= EXERCISE_LIMITS.options,
+          });
           more.addEventListener('click', () => {
             q.options.push({});
             drawList();
@@ -107,7 +150,13 @@ export function createExerciseBuilder(node, deps) {
         }
         texts.push(...textFields('hint', 'hint'));
         const move = (by, key) => {
-          const button = h('button', { type: 'button', className: 'choice', text: t(`builder.${key}`), 'aria-label': t(`builder.${key}Label`, { n: n + 1 }), disabled: n + by < 0 || n + by >= questions.length });
+          const button = h('button', {
+            type: 'button',
+            className: 'choice',
+            text: t(`builder.${key}`),
+            'aria-label': t(`builder.${key}Label`, { n: n + 1 }),
+            disabled: n + by < 0 || n + by >= questions.length,
+          });
           button.addEventListener('click', () => {
             const next = [...questions];
             if (by === 0) next.splice(n, 1);
@@ -139,7 +188,12 @@ export function createExerciseBuilder(node, deps) {
     const clean = (text) => Object.fromEntries(Object.entries(text).filter(([, v]) => v.trim() !== ''));
     const raw = {
       title: clean(title),
-      questions: questions.map((q) => ({ ...q, prompt: clean(q.prompt), hint: clean(q.hint), ...(q.options ? { options: q.options.map(clean) } : {}) })),
+      questions: questions.map((q) => ({
+        ...q,
+        prompt: clean(q.prompt),
+        hint: clean(q.hint),
+        ...(q.options ? { options: q.options.map(clean) } : {}),
+      })),
     };
     const { exercise, problems } = readExercise(JSON.stringify(raw));
     return { text: exercise ? writeExercise(exercise) : '', problems };

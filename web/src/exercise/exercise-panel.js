@@ -100,7 +100,10 @@ export function createExercisePanel(node, deps) {
     const key = JSON.stringify([text, lang, progress, current.result.tokens, kept.map((k) => k.index)]);
     const named = textIn(exercise.title, lang);
     setText(title, named ? t('exercise.titleNamed', { title: named }) : t('exercise.title'));
-    const s = scoreOf(progress, kept.map((k) => k.index));
+    const s = scoreOf(
+      progress,
+      kept.map((k) => k.index),
+    );
     setText(score, t('exercise.score', s));
     setHidden(score, false);
     setText(restart, t('exercise.restart'));
@@ -113,7 +116,10 @@ export function createExercisePanel(node, deps) {
   function record(index, entry) {
     progress = { ...progress, [index]: entry };
     saveProgress(storage, id, progress);
-    const s = scoreOf(progress, kept.map((k) => k.index));
+    const s = scoreOf(
+      progress,
+      kept.map((k) => k.index),
+    );
     deps.post({ exercise: id, ...s });
     deps.changed(); // the page draws again: an answered question shows its numbers
   }
@@ -171,7 +177,15 @@ export function createExercisePanel(node, deps) {
     const box = { el: null, onCheck: null };
     const button = h('button', { type: 'button', className: 'choice exercise-check', text: t('exercise.check'), disabled: closed });
     if (q.kind === 'number') {
-      const input = h('input', { type: 'text', inputmode: 'decimal', spellcheck: 'false', size: '8', id: `exercise-q${index}`, 'aria-describedby': promptId, disabled: closed });
+      const input = h('input', {
+        type: 'text',
+        inputmode: 'decimal',
+        spellcheck: 'false',
+        size: '8',
+        id: `exercise-q${index}`,
+        'aria-describedby': promptId,
+        disabled: closed,
+      });
       input.value = entry?.answer ?? '';
       const submit = () => box.onCheck?.({ typed: input.value, saved: input.value.slice(0, 40) });
       input.addEventListener('keydown', (event) => {
@@ -185,7 +199,13 @@ export function createExercisePanel(node, deps) {
       const keys = (current.result.source ?? current.result).tokens;
       const marked = Array.isArray(entry?.answer) ? entry.answer.slice(0, keys.length) : keys.map(() => false);
       const toggles = keys.map((token, c) => {
-        const toggle = h('button', { type: 'button', className: 'choice exercise-key', 'aria-pressed': marked[c] ? 'true' : 'false', text: `${c + 1} ${token}`, disabled: closed });
+        const toggle = h('button', {
+          type: 'button',
+          className: 'choice exercise-key',
+          'aria-pressed': marked[c] ? 'true' : 'false',
+          text: `${c + 1} ${token}`,
+          disabled: closed,
+        });
         toggle.addEventListener('click', () => {
           marked[c] = !marked[c];
           toggle.setAttribute('aria-pressed', marked[c] ? 'true' : 'false');
@@ -193,7 +213,10 @@ export function createExercisePanel(node, deps) {
         return toggle;
       });
       button.addEventListener('click', () => box.onCheck?.({ marked: [...marked], saved: [...marked] }));
-      box.el = h('div', { className: 'exercise-answer' }, [h('div', { className: 'exercise-keys', role: 'group', 'aria-labelledby': promptId }, toggles), button]);
+      box.el = h('div', { className: 'exercise-answer' }, [
+        h('div', { className: 'exercise-keys', role: 'group', 'aria-labelledby': promptId }, toggles),
+        button,
+      ]);
       return box;
     }
     const name = `exercise-q${index}-choice`;
@@ -206,7 +229,10 @@ export function createExercisePanel(node, deps) {
       const picked = box.el.querySelector(`input[name="${name}"]:checked`);
       if (picked) box.onCheck?.({ picked: Number(picked.value), saved: Number(picked.value) });
     });
-    box.el = h('div', { className: 'exercise-answer' }, [h('div', { className: 'exercise-options', role: 'radiogroup', 'aria-labelledby': promptId }, radios), button]);
+    box.el = h('div', { className: 'exercise-answer' }, [
+      h('div', { className: 'exercise-options', role: 'radiogroup', 'aria-labelledby': promptId }, radios),
+      button,
+    ]);
     return box;
   }
 
@@ -231,11 +257,18 @@ export function createExercisePanel(node, deps) {
     if (q.kind === 'pattern') {
       const want = expectedPattern(q, result);
       const keys = (result.source ?? result).tokens;
-      const named = keys.filter((_, c) => want[c]).map((token) => `“${token}”`).join(', ') || t('exercise.none');
+      const named =
+        keys
+          .filter((_, c) => want[c])
+          .map((token) => `“${token}”`)
+          .join(', ') || t('exercise.none');
       box.append(h('p', { text: t('exercise.answerWas', { answer: named }) }));
       if (Array.isArray(entry?.answer)) {
         const { cells } = checkPattern(q, entry.answer, want);
-        const wrong = keys.filter((_, c) => !cells[c]).map((token) => `“${token}”`).join(', ');
+        const wrong = keys
+          .filter((_, c) => !cells[c])
+          .map((token) => `“${token}”`)
+          .join(', ');
         if (wrong) box.append(h('p', { text: t('exercise.wrongKeys', { keys: wrong }) }));
       }
       return box;

@@ -115,16 +115,20 @@ export function readExercise(text) {
   return { exercise: questions.length ? { title, questions } : null, problems };
 }
 
-const writeTextValue = (text) => (text && Object.keys(text).length ? (Object.keys(text).length === 1 && text.en !== undefined ? text.en : text) : undefined);
+const writeTextValue = (text) =>
+  text && Object.keys(text).length ? (Object.keys(text).length === 1 && text.en !== undefined ? text.en : text) : undefined;
 
 /** The `ex` text of an exercise (readExercise's inverse, up to the order of fields). */
 export function writeExercise({ title = {}, questions }) {
-  const out = { title: writeTextValue(title), questions: questions.map((q) => {
-    const common = { prompt: writeTextValue(q.prompt), hint: writeTextValue(q.hint) };
-    if (q.kind === 'number') return { kind: 'number', cell: formatCellRef(q.cell), tolerance: q.tolerance, ...common };
-    if (q.kind === 'pattern') return { kind: 'pattern', row: formatRowRef(q.row), find: q.find, ...common };
-    return { kind: 'choice', ...common, options: q.options.map(writeTextValue), check: choiceCheck(q.answer, q.options) };
-  }) };
+  const out = {
+    title: writeTextValue(title),
+    questions: questions.map((q) => {
+      const common = { prompt: writeTextValue(q.prompt), hint: writeTextValue(q.hint) };
+      if (q.kind === 'number') return { kind: 'number', cell: formatCellRef(q.cell), tolerance: q.tolerance, ...common };
+      if (q.kind === 'pattern') return { kind: 'pattern', row: formatRowRef(q.row), find: q.find, ...common };
+      return { kind: 'choice', ...common, options: q.options.map(writeTextValue), check: choiceCheck(q.answer, q.options) };
+    }),
+  };
   return JSON.stringify(out);
 }
 

@@ -14,8 +14,30 @@ const ROW_FIGURES = ['rowMax', 'rowSum', 'entropy', 'weightSum', 'laterWeight'];
 const keyOf = (name, head) => (head === null ? name : `${name}/${head}`);
 
 function shapes({ T, Tk, dModel, heads, kvHeads, dK }) {
-  const model = { x: [T, dModel], wq: [dModel, dModel], wk: [dModel, dModel], wv: [dModel, dModel], wo: [dModel, dModel], q: [T, dModel], k: [Tk, kvHeads * dK], v: [Tk, kvHeads * dK], mask: [T, Tk], concat: [T, dModel], output: [T, dModel] };
-  const head = { q: [T, dK], k: [Tk, dK], v: [Tk, dK], dots: [T, Tk], scores: [T, Tk], masked: [T, Tk], exps: [T, Tk], weights: [T, Tk], context: [T, dK] };
+  const model = {
+    x: [T, dModel],
+    wq: [dModel, dModel],
+    wk: [dModel, dModel],
+    wv: [dModel, dModel],
+    wo: [dModel, dModel],
+    q: [T, dModel],
+    k: [Tk, kvHeads * dK],
+    v: [Tk, kvHeads * dK],
+    mask: [T, Tk],
+    concat: [T, dModel],
+    output: [T, dModel],
+  };
+  const head = {
+    q: [T, dK],
+    k: [Tk, dK],
+    v: [Tk, dK],
+    dots: [T, Tk],
+    scores: [T, Tk],
+    masked: [T, Tk],
+    exps: [T, Tk],
+    weights: [T, Tk],
+    context: [T, dK],
+  };
   return { model, head, heads, kvHeads, dK };
 }
 
@@ -93,7 +115,11 @@ export function hiddenEntries(cells, result, { overQueries = false } = {}) {
   const x = grid('x');
   const cross = result.Tk !== result.T || Boolean(result.source);
   // Q, K, V from X (self-attention: K and V rows are X rows) and from W's columns.
-  for (const [name, w, fromX] of [['q', 'wq', true], ['k', 'wk', !cross], ['v', 'wv', !cross]]) {
+  for (const [name, w, fromX] of [
+    ['q', 'wq', true],
+    ['k', 'wk', !cross],
+    ['v', 'wv', !cross],
+  ]) {
     const to = grid(name);
     const xRows = rowsWith(x);
     const wCols = colsWith(grid(w));

@@ -8,8 +8,7 @@ const PREFIX = 'attention-playground:exercise:';
 /** A short, stable id of an exercise link's text. */
 export const exerciseId = (text) => textHash(text);
 
-const validEntry = (e) =>
-  e && typeof e === 'object' && Number.isInteger(e.tries) && e.tries >= 0 && typeof e.correct === 'boolean';
+const validEntry = (e) => e && typeof e === 'object' && Number.isInteger(e.tries) && e.tries >= 0 && typeof e.correct === 'boolean';
 
 export function loadProgress(storage, id) {
   try {

@@ -37,7 +37,10 @@ const DIALECTS = {
     softmaxDefinition: () => [],
     softmax: (z, naive, axis) =>
       naive
-        ? [`e = torch.exp(${z})  # naive: no max subtracted, overflows to inf for large scores`, `attn_weights = e / e.sum(dim=${axis}, keepdim=True)`]
+        ? [
+            `e = torch.exp(${z})  # naive: no max subtracted, overflows to inf for large scores`,
+            `attn_weights = e / e.sum(dim=${axis}, keepdim=True)`,
+          ]
         : [`attn_weights = torch.softmax(${z}, dim=${axis})`],
   },
   numpy: {
@@ -115,13 +118,14 @@ function describeRun(config, result) {
 }
 
 function maskLabel(config, kind, padding) {
-  const base = {
-    none: 'no mask',
-    causal: 'causal mask',
-    window: `sliding-window mask (w = ${config.window ?? 1})`,
-    prefix: `prefix-LM mask (p = ${config.prefix ?? 0})`,
-    custom: 'custom mask',
-  }[kind] ?? `${kind} mask`;
+  const base =
+    {
+      none: 'no mask',
+      causal: 'causal mask',
+      window: `sliding-window mask (w = ${config.window ?? 1})`,
+      prefix: `prefix-LM mask (p = ${config.prefix ?? 0})`,
+      custom: 'custom mask',
+    }[kind] ?? `${kind} mask`;
   return padding ? `${base} + padding` : base;
 }
 
@@ -266,7 +270,12 @@ function pythonScript(dialect, { config, result, link = null }) {
     matrixLiteral('source', run.source, run.sourceTokens);
   }
   line();
-  for (const [name, symbol] of [['wq', 'W_Q'], ['wk', 'W_K'], ['wv', 'W_V'], ['wo', 'W_O']]) {
+  for (const [name, symbol] of [
+    ['wq', 'W_Q'],
+    ['wk', 'W_K'],
+    ['wv', 'W_V'],
+    ['wo', 'W_O'],
+  ]) {
     const matrix = result.weights[name];
     if (isIdentity(matrix)) {
       const cols = matrix.cols !== matrix.rows ? `, ${matrix.cols}` : '';
@@ -281,7 +290,12 @@ function pythonScript(dialect, { config, result, link = null }) {
   const kvSource = run.source ? 'source' : 'inputs';
   line('Q = inputs @ W_Q', `K = ${kvSource} @ W_K`, `V = ${kvSource} @ W_V`);
   line();
-  for (const [name, matrix] of [['X', result.x], ['Q', result.q], ['K', result.k], ['V', result.v]]) {
+  for (const [name, matrix] of [
+    ['X', result.x],
+    ['Q', result.q],
+    ['K', result.k],
+    ['V', result.v],
+  ]) {
     line(`print("${name} =\\n", ${name === 'X' ? 'inputs' : name})`, expectedComment(matrix));
   }
   line();
@@ -292,7 +306,10 @@ function pythonScript(dialect, { config, result, link = null }) {
       line('# causal mask: token i sees tokens 1…i (True = masked)', `mask = ${d.causalMask(T, Tk)}`);
     } else {
       line(`# ${run.maskLabel} (True = masked)`, `mask = ${d.ns}.${d.literal}(`);
-      line(pyRows(run.maskRows, (masked) => (masked ? 'True' : 'False'), run.tokens), ')');
+      line(
+        pyRows(run.maskRows, (masked) => (masked ? 'True' : 'False'), run.tokens),
+        ')',
+      );
     }
     line(`# M = ${run.fill === '-inf' ? '−∞' : run.fill} where masked, 0 elsewhere${d.fillNote}`);
     line(...d.maskedFill(zeros([T, Tk], 'float32'), run.fill === '-inf' ? d.negInf : pyFloat(run.fill)));

@@ -21,18 +21,48 @@ const noFill = () => null; // the plain cells of the split's output
  */
 export function renderGrid(spec, cache = null) {
   const { matrix, name, head = null, rowLabels, colLabels, bandColor, caption, t } = spec;
-  const { rows, cols, numbersInCells: numbers } = gridPresentation({ rows: matrix.rows, cols: matrix.cols, maxRows: spec.maxRows, maxCols: spec.maxCols, numbers: spec.numbers });
+  const {
+    rows,
+    cols,
+    numbersInCells: numbers,
+  } = gridPresentation({ rows: matrix.rows, cols: matrix.cols, maxRows: spec.maxRows, maxCols: spec.maxCols, numbers: spec.numbers });
   const layout = () => [
-    matrix.rows, matrix.cols, rows, cols, numbers, caption ?? '', t('heads.cut', {}),
+    matrix.rows,
+    matrix.cols,
+    rows,
+    cols,
+    numbers,
+    caption ?? '',
+    t('heads.cut', {}),
     Array.from({ length: rows }, (_, r) => rowLabels[r] ?? null),
     colLabels === null ? null : Array.from({ length: cols }, (_, c) => colLabels?.[c] ?? null),
     bandColor ? Array.from({ length: cols }, (_, c) => bandColor(c)) : null,
     spec.rowBands ? Array.from({ length: rows }, (_, r) => spec.rowBands(r)) : null,
   ];
-  const view = keptView(cache, `${name}|${head ?? ''}`, layout, () => createMatrix({
-    figure: 'grid', surface: spec.surface ?? 'table', kind: spec.mask ? 'weights' : 'signed', name, head, caption, label: spec.label, t,
-    rows: matrix.rows, cols: matrix.cols, shownRows: rows, shownCols: cols, numbers, rowLabels, colLabels, bands: bandColor, rowBands: spec.rowBands,
-  }, null));
+  const view = keptView(cache, `${name}|${head ?? ''}`, layout, () =>
+    createMatrix(
+      {
+        figure: 'grid',
+        surface: spec.surface ?? 'table',
+        kind: spec.mask ? 'weights' : 'signed',
+        name,
+        head,
+        caption,
+        label: spec.label,
+        t,
+        rows: matrix.rows,
+        cols: matrix.cols,
+        shownRows: rows,
+        shownCols: cols,
+        numbers,
+        rowLabels,
+        colLabels,
+        bands: bandColor,
+        rowBands: spec.rowBands,
+      },
+      null,
+    ),
+  );
   view.update(matrix, { mask: spec.mask ?? null, fill: spec.fill ?? noFill });
   return view.el;
 }

@@ -18,8 +18,15 @@ import { createKvControl } from './kv-control.js';
 import { createSplitView } from './split-view.js';
 
 // The panels below the lesson a jump link leads to (the modern ones are modern/index.js's).
-const JUMPS = [['head-split', 'heads.jump.split'], ['token-view', 'heads.jump.tokens'], ['cross-view', 'heads.jump.cross'], ['positions-view', 'heads.jump.positions'],
-  ['flash-view', 'modern.jump.flash'], ['kv-view', 'modern.jump.kv'], ['rope-view', 'modern.jump.rope']];
+const JUMPS = [
+  ['head-split', 'heads.jump.split'],
+  ['token-view', 'heads.jump.tokens'],
+  ['cross-view', 'heads.jump.cross'],
+  ['positions-view', 'heads.jump.positions'],
+  ['flash-view', 'modern.jump.flash'],
+  ['kv-view', 'modern.jump.kv'],
+  ['rope-view', 'modern.jump.rope'],
+];
 
 /**
  * deps: { nodes: { tokenize, structure, views } (under the sentence, a form row, the panels' place),
@@ -70,11 +77,22 @@ export function createHeadViews(deps) {
   // result of the same config has the same numbers), so an animation started by a stage change
   // survives the redraw that follows it.
   const base = (ctx) => `${configKey(ctx.config)}|${ctx.t('heads.split.title')}|${ctx.redacted}`;
-  const add = (name, view, keyOf) => deps.drawPass.add(name, view.el, (ctx) => view.update(ctx), (ctx) => (ctx.results.get('main') ? `${base(ctx)}|${keyOf(ctx.state)}` : null));
+  const add = (name, view, keyOf) =>
+    deps.drawPass.add(
+      name,
+      view.el,
+      (ctx) => view.update(ctx),
+      (ctx) => (ctx.results.get('main') ? `${base(ctx)}|${keyOf(ctx.state)}` : null),
+    );
   add('split', split, (s) => `${s.split}|${s.head}`);
   add('tokens', tokenView, (s) => s.head);
   add('cross', crossPanel, (s) => `${s.head}|${s.crossCausal}|${s.positional}`);
-  deps.drawPass.add('positions', positions.el, (ctx) => positions.update(ctx), (ctx) => `${base(ctx)}|${ctx.state.shuffle}|${ctx.results.has('shuffle.none.typed')}`);
+  deps.drawPass.add(
+    'positions',
+    positions.el,
+    (ctx) => positions.update(ctx),
+    (ctx) => `${base(ctx)}|${ctx.state.shuffle}|${ctx.results.has('shuffle.none.typed')}`,
+  );
 
   // ---- the controls, written from the draft (what the reader typed, valid or not) -----------------
   function renderControls(draft, state) {

@@ -31,7 +31,13 @@ export function createKvControl(callbacks) {
       if (!unchanged(choices, `${valid}|${heads}|${kv}`)) {
         choices.replaceChildren(
           ...(valid ? divisors(heads).slice(0, 40) : []).map((d) =>
-            h('button', { type: 'button', className: 'choice', dataset: { kv: String(d) }, 'aria-pressed': d === kv ? 'true' : 'false', text: String(d) }),
+            h('button', {
+              type: 'button',
+              className: 'choice',
+              dataset: { kv: String(d) },
+              'aria-pressed': d === kv ? 'true' : 'false',
+              text: String(d),
+            }),
           ),
         );
       }

@@ -19,7 +19,6 @@ import { SPLIT_STAGES } from '../state/schema.js';
 import { createPartKeeper } from './part-keeper.js';
 import { drawing } from '../render/scheduler.js';
 
-
 const { gridCols, mapsDrawn } = THRESHOLDS;
 
 const sup = (k) => superscript(k + 1);
@@ -29,7 +28,9 @@ export function createSplitView(callbacks) {
   const el = h('section', { className: 'panel hv-panel hs', id: 'head-split', dataset: { field: 'split' } });
   let shownStage = null; // the stage on screen, to animate from
   let timer = null; // the play key while playing
-  const playKey = { splitPlay: true }, partsKey = { splitParts: true }, transitionKey = { splitTransition: true };
+  const playKey = { splitPlay: true },
+    partsKey = { splitParts: true },
+    transitionKey = { splitTransition: true };
   let ctx = null;
   const grids = new Map(); // renderGrid's tables, refilled in place while their layout stays
   // A part that comes out as the one on screen stays there (part-keeper.js): its kept tables
@@ -95,13 +96,25 @@ export function createSplitView(callbacks) {
       h('div', { className: 'hs-group', dataset: { field: 'heads' } }, [
         h('span', { className: 'hs-label', text: t('heads.split.heads') }),
         ...headChoices.map((d) =>
-          h('button', { type: 'button', className: 'choice', dataset: { hsHeads: String(d) }, 'aria-pressed': d === heads ? 'true' : 'false', text: String(d) }),
+          h('button', {
+            type: 'button',
+            className: 'choice',
+            dataset: { hsHeads: String(d) },
+            'aria-pressed': d === heads ? 'true' : 'false',
+            text: String(d),
+          }),
         ),
       ]),
       h('div', { className: 'hs-group', dataset: { field: 'kvHeads' } }, [
         h('span', { className: 'hs-label', text: t('heads.split.kv') }),
         ...kvChoices.map((d) =>
-          h('button', { type: 'button', className: 'choice', dataset: { hsKv: String(d) }, 'aria-pressed': d === kvHeads ? 'true' : 'false', text: String(d) }),
+          h('button', {
+            type: 'button',
+            className: 'choice',
+            dataset: { hsKv: String(d) },
+            'aria-pressed': d === kvHeads ? 'true' : 'false',
+            text: String(d),
+          }),
         ),
         h('span', { className: 'hs-kind', text: kvKindText(result, t) }),
       ]),
@@ -112,7 +125,13 @@ export function createSplitView(callbacks) {
             ` ${t(`heads.stage.${id}`)}`,
           ]),
         ),
-        h('button', { type: 'button', className: 'choice', dataset: { hsStage: 'all' }, 'aria-pressed': stage === 'all' ? 'true' : 'false', text: t('heads.stage.all') }),
+        h('button', {
+          type: 'button',
+          className: 'choice',
+          dataset: { hsStage: 'all' },
+          'aria-pressed': stage === 'all' ? 'true' : 'false',
+          text: t('heads.stage.all'),
+        }),
         h('button', { type: 'button', className: 'choice play', dataset: { hsPlay: '' }, text: t(timer ? 'heads.split.stop' : 'heads.split.play') }),
       ]),
     ]);
@@ -164,7 +183,9 @@ export function createSplitView(callbacks) {
       if (!sharing) return qColor(g, alpha);
       if (alpha === 1) {
         const colors = groupColors(g);
-        return colors.length === 1 ? colors[0] : `linear-gradient(to right, ${colors.map((c, i) => `${c} ${(i * 100) / colors.length}% ${((i + 1) * 100) / colors.length}%`).join(', ')})`;
+        return colors.length === 1
+          ? colors[0]
+          : `linear-gradient(to right, ${colors.map((c, i) => `${c} ${(i * 100) / colors.length}% ${((i + 1) * 100) / colors.length}%`).join(', ')})`;
       }
       return kvFill(g, alpha);
     };
@@ -182,7 +203,10 @@ export function createSplitView(callbacks) {
       ]);
     return h('div', { className: `hs-qkv ${mode}`, dataset: { hsPart: 'qkv' } }, [
       h('h3', { text: t(mode === 'joined' ? 'heads.split.columnsTitle' : 'heads.split.sliceTitle', { heads, dK }) }),
-      h('p', { className: 'caption', text: t(mode === 'joined' ? 'heads.split.columnsCaption' : 'heads.split.sliceCaption', { heads, dK, dModel: result.dModel, kvHeads }) }),
+      h('p', {
+        className: 'caption',
+        text: t(mode === 'joined' ? 'heads.split.columnsCaption' : 'heads.split.sliceCaption', { heads, dK, dModel: result.dModel, kvHeads }),
+      }),
       sharingDiagram(result, t),
       h('div', { className: 'hs-qkv-row' }, [
         matrixPart('q', 'Q', t('heads.split.qFormula'), result.q, heads, qColor, (g) => `Q${sup(g)}`),
@@ -208,7 +232,13 @@ export function createSplitView(callbacks) {
     const qy = 8;
     const ky = 70;
     const bh = 24;
-    const svg = svgEl('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': t('heads.kv.summary', { heads, kvHeads, group: heads / kvHeads }) });
+    const svg = svgEl('svg', {
+      viewBox: `0 0 ${width} ${height}`,
+      width,
+      height,
+      role: 'img',
+      'aria-label': t('heads.kv.summary', { heads, kvHeads, group: heads / kvHeads }),
+    });
     const add = (tag, attrs, text) => svg.appendChild(svgEl(tag, attrs, text ?? []));
     const group = heads / kvHeads;
     const qx = (k) => left + k * (box + gap);
@@ -219,7 +249,16 @@ export function createSplitView(callbacks) {
     add('text', { x: left - 8, y: ky + bh / 2 + 4, 'text-anchor': 'end', 'font-size': 11, fill: COLORS.muted }, t('heads.kv.kvRow'));
     for (let k = 0; k < heads; k += 1) {
       const g = kvHeadOf(k, heads, kvHeads);
-      add('line', { x1: qx(k) + box / 2, y1: qy + bh, x2: kx(g) + kvWidth / 2, y2: ky, stroke: headColor(k, heads), 'stroke-width': 2.5, 'data-q': k, 'data-kv': g });
+      add('line', {
+        x1: qx(k) + box / 2,
+        y1: qy + bh,
+        x2: kx(g) + kvWidth / 2,
+        y2: ky,
+        stroke: headColor(k, heads),
+        'stroke-width': 2.5,
+        'data-q': k,
+        'data-kv': g,
+      });
     }
     for (let k = 0; k < heads; k += 1) {
       const color = headColor(k, heads);
@@ -232,7 +271,11 @@ export function createSplitView(callbacks) {
         add('rect', { x: kx(g) + (i * kvWidth) / group, y: ky, width: kvWidth / group, height: bh, fill: headColor(g * group + i, heads) });
       }
       add('rect', { x: kx(g), y: ky, width: kvWidth, height: bh, rx: 3, fill: 'none', stroke: COLORS.ink, 'stroke-width': 1.2, 'data-kv-box': g });
-      add('text', { x: kx(g) + kvWidth / 2, y: ky + bh + 13, 'text-anchor': 'middle', 'font-size': 11, fill: COLORS.ink }, label(g, `K${sup(g)}, V${sup(g)}`));
+      add(
+        'text',
+        { x: kx(g) + kvWidth / 2, y: ky + bh + 13, 'text-anchor': 'middle', 'font-size': 11, fill: COLORS.ink },
+        label(g, `K${sup(g)}, V${sup(g)}`),
+      );
     }
     figure.append(svg);
     return figure;
@@ -249,21 +292,31 @@ export function createSplitView(callbacks) {
     for (let k = 0; k < Math.min(heads, mapsDrawn); k += 1) {
       const color = headColor(k, heads);
       multiples.push(
-        h('button', {
-          type: 'button',
-          className: 'hs-map',
-          dataset: { hsSelect: String(k), head: String(k) },
-          'aria-pressed': k === selected ? 'true' : 'false',
-          // Named by its visible label (with aria-pressed), so a spoken "head 2" finds it too.
-          title: t('heads.maps.pick', { h: k + 1 }),
-          style: { borderColor: color },
-        }, [
-          paintWeights(document.createElement('canvas'), { weights: result.perHead[k].weights, mask: result.mask, rows: map.rows, cols: map.cols, cell: map.cellPx }),
-          h('span', { className: 'hs-map-label' }, [
-            h('span', { className: 'swatch', style: { background: color } }),
-            t('heads.maps.label', { h: k + 1, kv: kvHeadOf(k, heads, kvHeads) + 1 }),
-          ]),
-        ]),
+        h(
+          'button',
+          {
+            type: 'button',
+            className: 'hs-map',
+            dataset: { hsSelect: String(k), head: String(k) },
+            'aria-pressed': k === selected ? 'true' : 'false',
+            // Named by its visible label (with aria-pressed), so a spoken "head 2" finds it too.
+            title: t('heads.maps.pick', { h: k + 1 }),
+            style: { borderColor: color },
+          },
+          [
+            paintWeights(document.createElement('canvas'), {
+              weights: result.perHead[k].weights,
+              mask: result.mask,
+              rows: map.rows,
+              cols: map.cols,
+              cell: map.cellPx,
+            }),
+            h('span', { className: 'hs-map-label' }, [
+              h('span', { className: 'swatch', style: { background: color } }),
+              t('heads.maps.label', { h: k + 1, kv: kvHeadOf(k, heads, kvHeads) + 1 }),
+            ]),
+          ],
+        ),
       );
     }
     if (heads > mapsDrawn) multiples.push(h('p', { className: 'hv-cut', text: t('heads.split.moreHeads', { shown: mapsDrawn, total: heads }) }));
@@ -275,7 +328,17 @@ export function createSplitView(callbacks) {
     // 64 × 64 cells would block the page).
     const { kind, numbersInCells: numbers, maxRows, maxCols } = weightMapPresentation({ keys: Tk, canvas: true });
     const buildDetail = () => {
-      const common = { matrix: weights, name: 'detail-weights', head: selected, rowLabels: tokens, colLabels: keyTokens, mask: masked, maxRows, maxCols, t };
+      const common = {
+        matrix: weights,
+        name: 'detail-weights',
+        head: selected,
+        rowLabels: tokens,
+        colLabels: keyTokens,
+        mask: masked,
+        maxRows,
+        maxCols,
+        t,
+      };
       if (kind === 'table') return grid({ ...common, fill: weightFill(masked), numbers });
       // Made anew each time: a figure on screen that came out the same takes its new canvas (part-keeper.js).
       return renderGrid({ ...common, surface: 'pixels', label: t('heads.maps.detail', { h: selected + 1, sup: sup(selected), T, Tk }) });
@@ -288,7 +351,10 @@ export function createSplitView(callbacks) {
       h('p', { className: 'caption', text: t('heads.maps.caption') }),
       h('div', { className: 'hs-multiples' }, multiples),
       h('div', { className: 'hs-detail', style: { borderColor: color }, dataset: { head: String(selected) } }, [
-        h('h4', {}, [h('span', { className: 'swatch', style: { background: color } }), t('heads.maps.detail', { h: selected + 1, sup: sup(selected), T, Tk })]),
+        h('h4', {}, [
+          h('span', { className: 'swatch', style: { background: color } }),
+          t('heads.maps.detail', { h: selected + 1, sup: sup(selected), T, Tk }),
+        ]),
         detail,
         weightLegend(stops('viridis'), t),
       ]),

@@ -4,8 +4,7 @@ export default {
   'app.title': 'Attention playground',
   'app.subtitle':
     'Type a sentence and watch scaled dot-product self-attention being computed, number by number: every intermediate matrix is on the page.',
-  'app.footer':
-    'Every number on this page is computed by the C++ attention core compiled to WebAssembly; the page only draws them.',
+  'app.footer': 'Every number on this page is computed by the C++ attention core compiled to WebAssembly; the page only draws them.',
 
   'lang.label': 'Language',
   'lang.en': 'English',
@@ -20,8 +19,7 @@ export default {
   'presets.label': 'Examples',
   'preset.default': 'Default: d_model = 6, 2 heads, random weights',
   'preset.journey': 'Worked example from the course (d_model = 3, identity weights)',
-  'preset.journey.note':
-    'The six-token example of the course: W_Q = W_K = W_V = W_O = I₃, so Q = K = V = X, and the scores are divided by √3.',
+  'preset.journey.note': 'The six-token example of the course: W_Q = W_K = W_V = W_O = I₃, so Q = K = V = X, and the scores are divided by √3.',
 
   'controls.title': 'Input',
   'settings.title': 'Settings',
@@ -29,8 +27,10 @@ export default {
   'settings.identity': 'identity weights',
   'settings.random': 'random weights (seed {seed})',
   'overview.title': 'Attention weights A',
-  'overview.caption': 'What each token reads: row i is token i’s query, and each entry the share of a token’s value it takes (each row sums to 1). Click a weight to see how it is computed, step by step below.',
-  'overview.captionQueries': 'Softmax runs over the columns here (the course’s misconception): each column sums to 1, and the rows’ sums (Σ) are no longer 1.',
+  'overview.caption':
+    'What each token reads: row i is token i’s query, and each entry the share of a token’s value it takes (each row sums to 1). Click a weight to see how it is computed, step by step below.',
+  'overview.captionQueries':
+    'Softmax runs over the columns here (the course’s misconception): each column sums to 1, and the rows’ sums (Σ) are no longer 1.',
   'overview.headTabs': 'Head shown',
   'overview.picked': '{entry} = {value}: the share of “{key}”’s value that “{query}” takes.',
   'overview.goTo': 'How is it computed?',
@@ -72,8 +72,7 @@ export default {
   'error.badLink': 'The link holds an invalid setting, so the example was opened instead: {message}',
 
   'step.input.title': '1 · Input',
-  'step.input.caption':
-    'X ∈ ℝ^(T×d_model): one row per token, T = {T} {T|token|tokens}, d_model = {dModel} {dModel|number|numbers} each.',
+  'step.input.caption': 'X ∈ ℝ^(T×d_model): one row per token, T = {T} {T|token|tokens}, d_model = {dModel} {dModel|number|numbers} each.',
   'step.proj.title': '2 · Queries, keys and values',
   'step.proj.caption':
     'Q = XW_Q, K = XW_K, V = XW_V. Query: what this token looks for. Key: what it offers to be matched. Value: what it hands over when another token attends to it.',
@@ -86,8 +85,7 @@ export default {
   'step.scores.unscaled': 'S = Q⁽ʰ⁾K⁽ʰ⁾ᵀ (scaling off): s_ij = q_i · k_j.',
   'step.masked.causal': 'S + M: M is −∞ above the diagonal, so no token can see a later token.',
   'step.masked.none': 'S + M with M = 0: no mask, every token sees every token.',
-  'step.weights':
-    'A = softmax(S + M), row by row: A_ij is the share token i reads from token j. Each row sums to 1; masked entries are exactly 0.',
+  'step.weights': 'A = softmax(S + M), row by row: A_ij is the share token i reads from token j. Each row sums to 1; masked entries are exactly 0.',
   'step.context': 'head_h = O = AV: each row is a weighted average of the rows of V⁽ʰ⁾.',
   'step.out.title': '4 · Concatenate the heads and project',
   'step.concat': 'Concat(head₁ … head_h): the heads side by side, T × d_model.',

@@ -24,19 +24,26 @@ export default {
   'exercise.problem.question': 'Question {n} of the exercise is not one the page can ask: it is left out.',
   'exercise.problem.range': 'Question {n} asks for an entry these tokens and heads do not have: it is left out.',
   'gallery.exercise-worked.title': 'Exercise: predict s₂₁, a₂₁ and o₂ of the worked example',
-  'gallery.exercise-worked.text': 'The course’s six tokens, by hand: each number asked is “?” everywhere on the page until you have typed it and checked it; a wrong answer gets a hint, a second one the worked line.',
+  'gallery.exercise-worked.text':
+    'The course’s six tokens, by hand: each number asked is “?” everywhere on the page until you have typed it and checked it; a wrong answer gets a hint, a second one the worked line.',
   'gallery.exercise-self-test.title': 'Exercise: the course’s five self-test questions',
-  'gallery.exercise-self-test.text': 'Five questions of the material, checked on the page. Question 2 is computed by the core: its answer is [0.248, 0.503, 0.248], not the [0.09, 0.82, 0.09] the material prints.',
+  'gallery.exercise-self-test.text':
+    'Five questions of the material, checked on the page. Question 2 is computed by the core: its answer is [0.248, 0.503, 0.248], not the [0.09, 0.82, 0.09] the material prints.',
   'gallery.exercise-fill-zero.title': 'Exercise: what does a fill of 0 do?',
-  'gallery.exercise-fill-zero.text': 'The worked example masked with 0 instead of −∞: mark the weights of the first row that are still zero, then say what the mask must put in the scores.',
+  'gallery.exercise-fill-zero.text':
+    'The worked example masked with 0 instead of −∞: mark the weights of the first row that are still zero, then say what the mask must put in the scores.',
   'gallery.exercise-large-weight.title': 'Exercise: does a large weight mean a strong relation?',
-  'gallery.exercise-large-weight.text': 'Under the causal mask the first token puts all its weight on itself. Find the largest weight of its row, then say why it is there: weights are relative within their row.',
+  'gallery.exercise-large-weight.text':
+    'Under the causal mask the first token puts all its weight on itself. Find the largest weight of its row, then say why it is there: weights are relative within their row.',
   'gallery.exercise-softmax-axis.title': 'Exercise: does softmax run over rows or columns?',
-  'gallery.exercise-softmax-axis.text': 'Predict one weight of the worked example by hand, then say which entries of A sum to 1: each row (a query over its keys), or each column.',
+  'gallery.exercise-softmax-axis.text':
+    'Predict one weight of the worked example by hand, then say which entries of A sum to 1: each row (a query over its keys), or each column.',
   'gallery.exercise-order.title': 'Exercise: does self-attention know the word order?',
-  'gallery.exercise-order.text': 'No mask and no positional encoding: predict what swapping two words does to the output rows, then try it in the sentence box and compare.',
+  'gallery.exercise-order.text':
+    'No mask and no positional encoding: predict what swapping two words does to the output rows, then try it in the sentence box and compare.',
   'builder.title': 'Make an exercise from this page',
-  'builder.intro': 'Select an entry in the lesson (click it), then ask it: the learner sees “?” there and everywhere it leads, and types a value the page checks against the engine. The link holds the questions, never the answers.',
+  'builder.intro':
+    'Select an entry in the lesson (click it), then ask it: the learner sees “?” there and everywhere it leads, and types a value the page checks against the engine. The link holds the questions, never the answers.',
   'builder.selected': 'Selected: {cell}',
   'builder.noneSelected': 'No entry selected: click one in the lesson.',
   'builder.askEntry': 'Ask this entry',

@@ -24,19 +24,23 @@ export default {
   'exercise.problem.question': '练习的第 {n} 题不是页面能出的题：已略去。',
   'exercise.problem.range': '练习的第 {n} 题所问的值在当前的 token 和头数下不存在：已略去。',
   'gallery.exercise-worked.title': '练习：预测教程例子中的 s₂₁、a₂₁ 和 o₂',
-  'gallery.exercise-worked.text': '教程中的六个 token，手算：所问的每个数在你填写并检查之前，在页面各处都显示为“?”；答错一次给提示，两次给出计算过程。',
+  'gallery.exercise-worked.text':
+    '教程中的六个 token，手算：所问的每个数在你填写并检查之前，在页面各处都显示为“?”；答错一次给提示，两次给出计算过程。',
   'gallery.exercise-self-test.title': '练习：教程的五道自测题',
-  'gallery.exercise-self-test.text': '资料中的五道自测题，在页面上检查。题 2 由核心实际计算：答案是 [0.248, 0.503, 0.248]，而不是资料印的 [0.09, 0.82, 0.09]。',
+  'gallery.exercise-self-test.text':
+    '资料中的五道自测题，在页面上检查。题 2 由核心实际计算：答案是 [0.248, 0.503, 0.248]，而不是资料印的 [0.09, 0.82, 0.09]。',
   'gallery.exercise-fill-zero.title': '练习：填充值为 0 会怎样？',
   'gallery.exercise-fill-zero.text': '教程的例子用 0 而不是 −∞ 做掩码：标出第一行中仍为 0 的权重，再说出掩码应该往分数里填什么。',
   'gallery.exercise-large-weight.title': '练习：权重越大关系越强吗？',
-  'gallery.exercise-large-weight.text': '在因果掩码下，第一个 token 把全部权重放在自己身上。找出这一行最大的权重，再说说为什么：权重只在同一行内相对比较。',
+  'gallery.exercise-large-weight.text':
+    '在因果掩码下，第一个 token 把全部权重放在自己身上。找出这一行最大的权重，再说说为什么：权重只在同一行内相对比较。',
   'gallery.exercise-softmax-axis.title': '练习：softmax 按行还是按列？',
   'gallery.exercise-softmax-axis.text': '手算预测教程例子中的一个权重，再说出 A 的哪些元素之和为 1：每一行（一个查询对各个键），还是每一列。',
   'gallery.exercise-order.title': '练习：self-attention 知道词序吗？',
   'gallery.exercise-order.text': '没有掩码也没有位置编码：预测交换两个词后输出的各行会怎样，再在句子框里试一试并比较。',
   'builder.title': '用当前页面出一道练习',
-  'builder.intro': '在讲解中选中一个数（点击它），再把它设为问题：学生会在那里以及由它算出的所有地方看到“?”，并填写一个由页面用引擎核对的值。链接里只有题目，没有答案。',
+  'builder.intro':
+    '在讲解中选中一个数（点击它），再把它设为问题：学生会在那里以及由它算出的所有地方看到“?”，并填写一个由页面用引擎核对的值。链接里只有题目，没有答案。',
   'builder.selected': '已选中：{cell}',
   'builder.noneSelected': '尚未选中：请在讲解中点击一个数。',
   'builder.askEntry': '问这个数',

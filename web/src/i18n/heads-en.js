@@ -2,7 +2,8 @@
 // key/value heads, token to token, cross-attention, positional encoding, tokenization.
 // Same keys as heads-zh-CN.js.
 export default {
-  'heads.error.editedWeights': 'Edited weight matrices are d_model × d_model, that is one key/value head per query head: choose as many key/value heads as heads, or reset the weights.',
+  'heads.error.editedWeights':
+    'Edited weight matrices are d_model × d_model, that is one key/value head per query head: choose as many key/value heads as heads, or reset the weights.',
   'heads.error.value': 'The link’s value “{text}” for {name} cannot be used.',
   'heads.error.noSource': 'Cross-attention needs a source sentence: type at least one source token.',
   'heads.error.sourceTooMany': 'Too many source tokens: {T}. The engine takes at most {max}.',
@@ -80,7 +81,8 @@ export default {
     'A line joins each query token (left) to each token it attends to (right); thicker and darker = more weight. Point at or focus a token to keep only its lines and read the weights.',
   'heads.tokens.captionCross':
     'Cross-attention: query tokens of the target (left), key tokens of the source (right); thicker and darker = more weight. Point at a token to keep only its lines.',
-  'heads.tokens.nan': 'Naive softmax overflowed: some weights of this head are not numbers (NaN), so they draw no line. Switch naive softmax off to see them.',
+  'heads.tokens.nan':
+    'Naive softmax overflowed: some weights of this head are not numbers (NaN), so they draw no line. Switch naive softmax off to see them.',
   'heads.tokens.heads': 'Head:',
   'heads.tokens.aria': 'Lines from each query token to the key tokens it attends to',
   'heads.tokens.queries': 'queries',
@@ -119,8 +121,7 @@ export default {
   'heads.pos.title': 'Positional encoding',
   'heads.pos.noneCaption':
     'No positional encoding: X holds the token vectors only, so attention cannot tell where a token stands. Shuffle the tokens below to see it.',
-  'heads.pos.sinCaption':
-    'X = E + P: the token vectors E plus a fixed vector per position, P (T = {T} {T|position|positions} × d_model = {dModel}).',
+  'heads.pos.sinCaption': 'X = E + P: the token vectors E plus a fixed vector per position, P (T = {T} {T|position|positions} × d_model = {dModel}).',
   'heads.pos.e': 'E (token vectors)',
   'heads.pos.p': 'P (positions)',
   'heads.pos.x': 'X = E + P',
@@ -135,8 +136,7 @@ export default {
   'heads.shuffle.failed': 'The shuffled input could not be computed.',
   'heads.shuffle.typedOrder': 'Typed order:',
   'heads.shuffle.newOrder': 'Shuffled:',
-  'heads.shuffle.noneSame':
-    'Without positions: every output row is unchanged, only moved along with its token (largest difference {max}).',
+  'heads.shuffle.noneSame': 'Without positions: every output row is unchanged, only moved along with its token (largest difference {max}).',
   'heads.shuffle.noneChanged': 'Without positions: {n} of {T} output rows changed (largest difference {max}).',
   'heads.shuffle.sinSame': 'With positions: no output row changed (largest difference {max}).',
   'heads.shuffle.sinChanged':

@@ -46,8 +46,7 @@ export default {
   'heads.stage.all': '全部阶段',
   'heads.split.columnsTitle': 'Q、K、V：每一列都属于某一个头',
   'heads.split.sliceTitle': '切分为 h = {heads} 份：每个矩阵宽 d_k = {dK} 列',
-  'heads.split.columnsCaption':
-    '此时还没有按头计算：Q = XW_Q 是一个 T × d_model 的矩阵。各列按将要使用它们的头着色；点“切分”把它们分开。',
+  'heads.split.columnsCaption': '此时还没有按头计算：Q = XW_Q 是一个 T × d_model 的矩阵。各列按将要使用它们的头着色；点“切分”把它们分开。',
   'heads.split.sliceCaption':
     'Q⁽ʰ⁾ 就是 Q 的第 (h−1)·d_k + 1 到 h·d_k 列，h = 1 … {heads}，每片宽 d_k = {dK} 列。K 和 V 以同样方式切成键/值头（h = 1 … {kvHeads}）。',
   'heads.split.qFormula': 'Q = XW_Q',
@@ -96,16 +95,14 @@ export default {
   'heads.cross.causal': '同时加因果掩码（目标位置 i 只看源位置 ≤ i）',
   'heads.cross.maskNote': '交叉注意力的掩码只由这两项决定；掩码工作台的设置用于自注意力。',
   'heads.cross.title': '交叉注意力：Q、K、V 从哪里来',
-  'heads.cross.caption':
-    '和编码器–解码器中一样：查询来自正在生成的句子（目标句），键和值来自编码后的输入（源句）。',
+  'heads.cross.caption': '和编码器–解码器中一样：查询来自正在生成的句子（目标句），键和值来自编码后的输入（源句）。',
   'heads.cross.fromQ': 'Q = X_target · W_Q：目标句每个 token 一行，T = {T} 行 × d_model = {dModel}。',
   'heads.cross.fromKV': 'K = X_source · W_K，V = X_source · W_V：源句每个 token 一行，T_s = {S} 行 × {cols}。',
   'heads.cross.shape':
     '因此 {heads} 张注意力图都是 T × T_s = {T} × {S}：每个目标 token 一行，每个源 token 一列；每个目标 token 的输出是源句各个值的加权平均。',
   'heads.cross.padded': '填充：源 token {list} 作为键被遮住。',
   'heads.cross.noPadding': '没有填充：每个源 token 都可以被关注。',
-  'heads.cross.causalOn':
-    '因果掩码：开——目标位置 i 只能看到源位置 j ≤ i。（在解码器中，因果掩码属于它的自注意力；交叉注意力通常能看到整个源句。）',
+  'heads.cross.causalOn': '因果掩码：开——目标位置 i 只能看到源位置 j ≤ i。（在解码器中，因果掩码属于它的自注意力；交叉注意力通常能看到整个源句。）',
   'heads.cross.causalOff': '因果掩码：关——每个目标 token 都能看到整个源句。',
   'heads.cross.positions': '位置：正弦位置编码同时加在目标句和源句上。',
   'heads.cross.xTarget': 'X_target',
@@ -116,8 +113,7 @@ export default {
   'heads.pos.none': '不加',
   'heads.pos.sinusoidal': '正弦位置编码（《Attention Is All You Need》）',
   'heads.pos.title': '位置编码',
-  'heads.pos.noneCaption':
-    '没有位置编码：X 只包含 token 向量，注意力无法知道 token 在第几位。在下面打乱 token 的顺序看看。',
+  'heads.pos.noneCaption': '没有位置编码：X 只包含 token 向量，注意力无法知道 token 在第几位。在下面打乱 token 的顺序看看。',
   'heads.pos.sinCaption': 'X = E + P：token 向量 E 加上每个位置一个固定向量 P（T = {T} 个位置 × d_model = {dModel}）。',
   'heads.pos.e': 'E（token 向量）',
   'heads.pos.p': 'P（位置）',

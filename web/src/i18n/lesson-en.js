@@ -41,12 +41,10 @@ export default {
     'Query: what this token looks for. Key: what it offers to be matched. Value: what it hands over when another token attends to it. The weight matrices are learned in a model; here you can type them.',
   'step.dots.caption':
     'Each head takes its own d_k = {dK} {dK|column|columns} of Q and K. Entry (i, j) is the dot product of query i and key j: how well they match.',
-  'step.scale.caption':
-    'Dot products grow with d_k, which would make softmax too sharp; dividing by √d_k keeps their spread the same for any d_k.',
+  'step.scale.caption': 'Dot products grow with d_k, which would make softmax too sharp; dividing by √d_k keeps their spread the same for any d_k.',
   'step.mask.caption':
     'M decides which keys each query may see: 0 where visible, a very negative number (−∞) where masked, so that softmax gives masked keys weight 0.',
-  'step.softmax.caption':
-    'Each row of S + M becomes a distribution: aᵢⱼ is the share token i reads from token j. Every row sums to 1.',
+  'step.softmax.caption': 'Each row of S + M becomes a distribution: aᵢⱼ is the share token i reads from token j. Every row sums to 1.',
   'step.softmax.captionQueries':
     'Here softmax runs over each column of S + M (the misconception): every column sums to 1, the rows do not, so aᵢⱼ is no longer the share token i reads from token j.',
   'step.context.caption': 'Each output row is a weighted average of the value rows: oᵢ = Σⱼ aᵢⱼ vⱼ.',
@@ -118,8 +116,7 @@ export default {
   'mask.note.inf': 'Masked entries are {fill}: e^(−∞) = 0, so they get exactly 0 weight. For example {cell}.',
   'mask.note.fillZero':
     'A fill of 0 masks nothing: adding 0 leaves the scores as they were, and softmax spreads the weight over every key, future ones included: {cell}. The course warns about this misconception: masking needs a very negative number, not 0.',
-  'mask.note.orderAfter':
-    'Added after the division, −1e9 stays about −1e9: {cell}. In float32 its weight is 0 all the same.',
+  'mask.note.orderAfter': 'Added after the division, −1e9 stays about −1e9: {cell}. In float32 its weight is 0 all the same.',
   'mask.note.orderBefore':
     'Added before the division, −1e9 is divided by √d_k as well: {cell}. Still far below every visible score, so the weights do not change; with −∞ the order makes no difference at all.',
   'mask.note.allMasked':
@@ -132,7 +129,8 @@ export default {
   'peek.headlineNone': 'With no mask, token {i} {token} takes {share} of its output from tokens after it.',
   'peek.last': 'Token {i} {token} is the last: nothing comes after it. Pick an earlier row.',
   'peek.which': 'From the tokens after it: {list}.',
-  'peek.why': 'Training a language model asks each position to predict the next token, which is the very next input. Without the causal mask that token is among the keys: the model can copy it instead of learning to predict it, and at generation time, when the future is not there yet, it fails (self-test question 3).',
+  'peek.why':
+    'Training a language model asks each position to predict the next token, which is the very next input. Without the causal mask that token is among the keys: the model can copy it instead of learning to predict it, and at generation time, when the future is not there yet, it fails (self-test question 3).',
 
   'peek.compare': 'Show every row without the mask, beside A (step 6)',
   'lab.title': 'Softmax lab',
@@ -157,10 +155,13 @@ export default {
   'lab.weightColumn': 'weight a (over the column)',
   'lab.columnSums': 'each column: Σ_i a_ij = 1',
   'lab.rowSum': 'this row: Σ_j a_ij = {value} ≠ 1',
-  'lab.note.queries': 'Normalised over the queries, each key’s column sums to 1, and the weights of row {token} sum to {sum}, not 1: its output o = Σ_j a_ij·v_j is no longer a weighted average of the values — it is scaled by {sum}, and how much {token} reads from a key depends on how many other queries also see that key. Softmax runs over each row: the keys one query reads.',
+  'lab.note.queries':
+    'Normalised over the queries, each key’s column sums to 1, and the weights of row {token} sum to {sum}, not 1: its output o = Σ_j a_ij·v_j is no longer a weighted average of the values — it is scaled by {sum}, and how much {token} reads from a key depends on how many other queries also see that key. Softmax runs over each row: the keys one query reads.',
   'lab.note.rowSums': 'Σ_j a_ij of every row: {sums}.',
-  'lab.relative': 'A large weight is not a strong relation: weights are relative within their row, which always shares 1 among the keys it sees. Row {i} {token} gives its largest weight, {max}, to {key} — large only next to the row’s other keys.',
-  'lab.relative.self': 'Row 1 {token} sees only itself under the causal mask, so it puts {self} on itself whatever the tokens, from a score of only {z}: change the sentence and it stays {self}.',
+  'lab.relative':
+    'A large weight is not a strong relation: weights are relative within their row, which always shares 1 among the keys it sees. Row {i} {token} gives its largest weight, {max}, to {key} — large only next to the row’s other keys.',
+  'lab.relative.self':
+    'Row 1 {token} sees only itself under the causal mask, so it puts {self} on itself whatever the tokens, from a score of only {z}: change the sentence and it stays {self}.',
   'lab.relative.button': 'Show row 1 under the causal mask',
   'lab.naiveSum': 'naive Σ e^z',
   'lab.entropy': 'entropy H = {value} nats',
@@ -227,7 +228,8 @@ export default {
     'This row sees no key: its weights are all 0 by definition (softmax of nothing would be 0/0 = NaN), so its output is a zero vector.',
   'explain.weights.heading': 'Attention weight: the share {query} reads from {key}',
   'explain.weights.hidden': '{n} masked key(s) add e^(−∞) = 0 to the sum and are left out.',
-  'explain.weights.queries': 'Normalised over the queries (the misconception): the column of {key} sums to 1, and the row of {token} sums to {sum}, not 1.',
+  'explain.weights.queries':
+    'Normalised over the queries (the misconception): the column of {key} sums to 1, and the row of {token} sums to {sum}, not 1.',
   'explain.weights.rowSum': 'The row of {token} sums to 1: Σⱼ aᵢⱼ = 1.',
   'explain.context.heading': 'Number {j} of the output of {token}',
   'explain.context.note': 'A weighted average of the value rows, with this row’s attention weights.',

@@ -43,7 +43,8 @@ export default {
   'step.scale.caption': '点积会随 d_k 增大，使 softmax 过于尖锐；除以 √d_k 让分数的数值范围与 d_k 无关。',
   'step.mask.caption': 'M 决定每个查询能看到哪些键：能看到的位置为 0，被遮住的位置为一个极小值（−∞），softmax 之后被遮住的键权重为 0。',
   'step.softmax.caption': 'S + M 的每一行变成一个概率分布：aᵢⱼ 表示第 i 个 token 从第 j 个 token 读取多少信息。每行之和为 1。',
-  'step.softmax.captionQueries': '这里 softmax 按 S + M 的每一列计算（常见误解）：每列之和为 1，各行则不是，所以 aᵢⱼ 不再是第 i 个 token 从第 j 个 token 读取的份额。',
+  'step.softmax.captionQueries':
+    '这里 softmax 按 S + M 的每一列计算（常见误解）：每列之和为 1，各行则不是，所以 aᵢⱼ 不再是第 i 个 token 从第 j 个 token 读取的份额。',
   'step.context.caption': '每个输出行都是各值行的加权平均：oᵢ = Σⱼ aᵢⱼ vⱼ。',
   'step.concat.caption': '把 {heads} 个头（每个 d_k = {dK} 列）并排拼接：又回到 T × d_model。',
   'step.output.caption': 'W_O 把各头的结果混合回每个 token 的 d_model 个数：注意力层的输出。',
@@ -113,10 +114,8 @@ export default {
   'mask.note.fillZero':
     '填 0 什么也遮不住：加 0 不改变分数，softmax 仍会在所有键（包括未来的 token）上重新归一化：{cell}。课程材料提醒过这个误区：掩码应该置一个很大的负数，而不是 0。',
   'mask.note.orderAfter': '在缩放之后加上 −1e9，被遮住的分数约为 −1e9：{cell}。在 float32 中它的权重同样为 0。',
-  'mask.note.orderBefore':
-    '在缩放之前加上 −1e9，它也会被除以 √d_k：{cell}。它仍远小于任何可见的分数，所以权重不变；若用 −∞，先后顺序完全没有区别。',
-  'mask.note.allMasked':
-    '{tokens} 这些行看不到任何键：按定义它们的权重全为 0（对空集做 softmax 会得到 0/0 = NaN），所以它们的输出是零向量。',
+  'mask.note.orderBefore': '在缩放之前加上 −1e9，它也会被除以 √d_k：{cell}。它仍远小于任何可见的分数，所以权重不变；若用 −∞，先后顺序完全没有区别。',
+  'mask.note.allMasked': '{tokens} 这些行看不到任何键：按定义它们的权重全为 0（对空集做 softmax 会得到 0/0 = NaN），所以它们的输出是零向量。',
   'mask.note.allMaskedFinite':
     '{tokens} 这些行看不到任何键，但填充值是有限的：softmax 会把权重分给被遮住的键（那里的分数都约等于填充值）。只有 −∞ 才得到定义好的全零行。',
 
@@ -125,7 +124,8 @@ export default {
   'peek.headlineNone': '没有掩码时，第 {i} 个词 {token} 的输出有 {share} 来自它后面的词。',
   'peek.last': '第 {i} 个词 {token} 是最后一个：它后面没有词。请选前面的一行。',
   'peek.which': '来自它后面的词：{list}。',
-  'peek.why': '训练语言模型时，每个位置都要预测下一个词，而那个词正是下一个输入。没有因果掩码，它就在键里：模型可以直接照抄，而不是学会预测；到了生成时，未来还不存在，生成质量就会急剧下降（自测题 3）。',
+  'peek.why':
+    '训练语言模型时，每个位置都要预测下一个词，而那个词正是下一个输入。没有因果掩码，它就在键里：模型可以直接照抄，而不是学会预测；到了生成时，未来还不存在，生成质量就会急剧下降（自测题 3）。',
 
   'peek.compare': '在 A 旁边显示去掉掩码后的每一行（第 6 步）',
   'lab.title': 'softmax 实验室',
@@ -150,15 +150,17 @@ export default {
   'lab.weightColumn': '权重 a（按列归一化）',
   'lab.columnSums': '每一列：Σ_i a_ij = 1',
   'lab.rowSum': '这一行：Σ_j a_ij = {value} ≠ 1',
-  'lab.note.queries': '按查询（每一列）做 softmax 时，每个键的那一列之和为 1，而 {token} 这一行的权重之和是 {sum}，不是 1：它的输出 o = Σ_j a_ij·v_j 不再是各个值向量的加权平均，而是被放大或缩小了 {sum} 倍；{token} 从某个键读多少，还取决于有多少别的查询也能看到这个键。softmax 应该对每一行做：一个查询所读的那些键。',
+  'lab.note.queries':
+    '按查询（每一列）做 softmax 时，每个键的那一列之和为 1，而 {token} 这一行的权重之和是 {sum}，不是 1：它的输出 o = Σ_j a_ij·v_j 不再是各个值向量的加权平均，而是被放大或缩小了 {sum} 倍；{token} 从某个键读多少，还取决于有多少别的查询也能看到这个键。softmax 应该对每一行做：一个查询所读的那些键。',
   'lab.note.rowSums': '每一行的 Σ_j a_ij：{sums}。',
-  'lab.relative': '权重大不代表关系强：权重只在同一行里相对比较，每一行总是把 1 分给它能看到的键。第 {i} 行 {token} 的最大权重 {max} 给了 {key}——只是比这一行的其他键大。',
-  'lab.relative.self': '在因果掩码下，第 1 行 {token} 只能看到它自己，所以无论是什么词，它都把 {self} 放在自己身上（分数只有 {z}）：换一个句子，它仍然是 {self}。',
+  'lab.relative':
+    '权重大不代表关系强：权重只在同一行里相对比较，每一行总是把 1 分给它能看到的键。第 {i} 行 {token} 的最大权重 {max} 给了 {key}——只是比这一行的其他键大。',
+  'lab.relative.self':
+    '在因果掩码下，第 1 行 {token} 只能看到它自己，所以无论是什么词，它都把 {self} 放在自己身上（分数只有 {z}）：换一个句子，它仍然是 {self}。',
   'lab.relative.button': '显示因果掩码下的第 1 行',
   'lab.naiveSum': '朴素 Σ e^z',
   'lab.entropy': '熵 H = {value} nats',
-  'lab.note.row':
-    '第 {i} 行：{token} 从每个键读取多少信息。z = (s + m)/τ；先减去这一行最大的 z 再取指数，所以每个指数都 ≤ 0，不会溢出。',
+  'lab.note.row': '第 {i} 行：{token} 从每个键读取多少信息。z = (s + m)/τ；先减去这一行最大的 z 再取指数，所以每个指数都 ≤ 0，不会溢出。',
   'lab.note.plain': 'τ = 1：普通的 softmax。τ 小于 1 分布变尖锐，大于 1 变平坦。',
   'lab.note.cold': 'τ = {tau} < 1 让分布更尖锐：最大的分数拿走更多权重，熵减小。',
   'lab.note.hot': 'τ = {tau} > 1 让分布更平坦、趋于均匀：熵增大。',

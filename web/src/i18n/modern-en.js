@@ -15,7 +15,8 @@ export default {
   'gallery.alibi.text':
     'Four heads with ALiBi: in the mask step each head adds its own bias −m_h·|i − j| to the scores, from a steep slope (head 1 looks near) to a gentle one (head 4 looks far). The weights that follow reflect it.',
   'modern.engineSays': 'The engine cannot compute this view for these settings: {message}',
-  'modern.large': 'These settings are large: this panel runs the engine {runs} more time(s) for them, which would slow every change. It computes when asked.',
+  'modern.large':
+    'These settings are large: this panel runs the engine {runs} more time(s) for them, which would slow every change. It computes when asked.',
   'modern.compute': 'Compute this panel',
   'modern.step.first': '« First',
   'modern.step.prev': '‹ Back',
@@ -38,7 +39,8 @@ export default {
   'embed.field.kvModel': 'KV cache model',
   'embed.field.ropeToken': 'RoPE token',
   'embed.field.ropePair': 'RoPE pair',
-  'modern.error.cross': 'RoPE and ALiBi measure distances within one sentence: they cannot be used with cross-attention. Choose other positions, or turn ALiBi or cross-attention off.',
+  'modern.error.cross':
+    'RoPE and ALiBi measure distances within one sentence: they cannot be used with cross-attention. Choose other positions, or turn ALiBi or cross-attention off.',
 
   'name.bias': 'ALiBi bias',
   'sym.bias': 'B{h}',
@@ -56,7 +58,8 @@ export default {
   'modern.flash.steps': 'Tiles',
   'modern.flash.where': 'Tile {n} of {count} (head {h}; {skipped} skipped by the mask)',
   'modern.flash.logits': 'logits z of head {h} (scaled scores + bias + M)',
-  'modern.flash.key': 'Outlined: the current tile. Coloured: tiles done. White: tiles still to come. Hatched: tiles a −∞ mask hides entirely — skipped, never computed.',
+  'modern.flash.key':
+    'Outlined: the current tile. Coloured: tiles done. White: tiles still to come. Hatched: tiles a −∞ mask hides entirely — skipped, never computed.',
   'modern.flash.tileTitle': 'Tile {n}: queries {rows}, keys {keys}',
   'modern.flash.skipped': 'Every entry of this tile is masked with −∞: the tiled path skips it — no scores, no exponentials, no memory.',
   'modern.flash.tileLogits': 'this tile’s logits',
@@ -69,7 +72,8 @@ export default {
   'modern.flash.rescaleNote':
     'Before this tile’s keys are added, the row’s partial output and ℓ are multiplied by e^(m_old − m_new): 1 while the maximum stays, 0 on a row’s first visible tile. At the end each row is divided by its ℓ.',
   'modern.flash.final': 'After the last tile: the output equals the ordinary path’s (the lesson’s result); largest difference {max}.',
-  'modern.flash.finalDiffers': 'After the last tile: the output differs from the ordinary path’s (the lesson’s result) by up to {max}, more than float32 rounding explains.',
+  'modern.flash.finalDiffers':
+    'After the last tile: the output differs from the ordinary path’s (the lesson’s result) by up to {max}, more than float32 rounding explains.',
   'modern.flash.tooLong':
     'The engine records the tiled path for T ≤ {max}; this sentence has T = {T}. Shorten it to step through the tiles. The memory figures below need no trace:',
   'modern.flash.memoryTitle': 'What each way keeps in memory (one layer)',
@@ -78,20 +82,23 @@ export default {
   'modern.flash.memoryScores': 'ordinary: every head’s T × T scores — O(T²)',
   'modern.flash.memoryTiled': 'tiled: m and ℓ per row, one tile — O(T)',
   'modern.flash.memoryQkvo': 'both: Q, K, V and the output — O(T·d)',
-  'modern.flash.memoryNote': '4-byte floats. The tiled path never holds a T × T matrix; that, and reading K and V tile by tile from fast memory, is why FlashAttention is fast with the very same numbers.',
+  'modern.flash.memoryNote':
+    '4-byte floats. The tiled path never holds a T × T matrix; that, and reading K and V tile by tile from fast memory, is why FlashAttention is fast with the very same numbers.',
 
   'modern.kv.title': 'The KV cache, token by token',
   'modern.kv.caption':
     'A decoder generates one token at a time. At step t it computes only the new token’s q, k and v, appends k and v to the cache, and computes the new token’s row of weights against every cached key. The rows are those of the full causal computation; the work per step is one row, not the whole matrix again.',
   'modern.kv.tooLong': 'The engine decodes step by step for T ≤ {max}; this sentence has T = {T}.',
-  'modern.kv.causalOnly': 'A decoder’s cache works under the causal mask: this panel computes with a plain causal mask, whatever mask the lesson shows.',
+  'modern.kv.causalOnly':
+    'A decoder’s cache works under the causal mask: this panel computes with a plain causal mask, whatever mask the lesson shows.',
   'modern.kv.steps': 'Decoding steps',
   'modern.kv.where': 'Step {t} of {T}: token “{token}”',
   'modern.kv.kCache': 'K cache (key/value head {g})',
   'modern.kv.vCache': 'V cache (key/value head {g})',
   'modern.kv.row': 'step {t}: the new row of weights, head {h}',
   'modern.kv.difference': 'Step {t}: largest difference from the full causal computation {max}.',
-  'modern.kv.count': 'Multiply-adds through step {t}: {cached} with the cache, {uncached} without (recomputing everything each step). This step: {stepCached} against {stepUncached}.',
+  'modern.kv.count':
+    'Multiply-adds through step {t}: {cached} with the cache, {uncached} without (recomputing everything each step). This step: {stepCached} against {stepUncached}.',
   'modern.kv.sizeTitle': 'Cache size per token and layer',
   'modern.kv.sizeOwn': 'Here: {bytes} per token per layer (K and V, float32) — query heads: {heads}, key/value heads: {kv}, d_k = {dK}: {kind}.',
   'modern.kv.model': 'A published model',
@@ -120,7 +127,8 @@ export default {
   'modern.rope.plotLabel': 'The pair before its turn (grey) and after it (blue)',
   'modern.rope.angles': 'angles pos·θ_p (radians)',
   'modern.rope.shiftTitle': 'Only distance matters',
-  'modern.rope.shiftCaption': 'The engine computes again with every position moved by {shift} (positions {shift}, {shift} + 1, …): the distances i − j stay the same.',
+  'modern.rope.shiftCaption':
+    'The engine computes again with every position moved by {shift} (positions {shift}, {shift} + 1, …): the distances i − j stay the same.',
   'modern.rope.shiftTooLong': 'The demonstration runs for T ≤ {max}; this sentence has T = {T}.',
   'modern.rope.shiftRope': 'RoPE: largest change of any score {max} — nothing but float32 rounding.',
   'modern.rope.shiftSin': 'Sinusoidal positions added to X: largest change of any score {max} — the scores see absolute positions.',

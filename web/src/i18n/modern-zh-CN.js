@@ -2,13 +2,17 @@
 export default {
   'modern.lang': 'zh-CN',
   'gallery.flash-worked.title': '在示例上运行 FlashAttention',
-  'gallery.flash-worked.text': '课程中的六个词元，按 2 × 2 分块：在课程之后的 FlashAttention 面板中逐块查看每行的运行最大值 m 和运行和 ℓ；对角线以上的三块被跳过，最后一块之后输出与课程结果相同。',
+  'gallery.flash-worked.text':
+    '课程中的六个词元，按 2 × 2 分块：在课程之后的 FlashAttention 面板中逐块查看每行的运行最大值 m 和运行和 ℓ；对角线以上的三块被跳过，最后一块之后输出与课程结果相同。',
   'gallery.kv-journey.title': '“Your journey starts with one step”的 KV 缓存',
-  'gallery.kv-journey.text': '在 KV 缓存面板中逐个词元生成示例句子：第 4 步时缓存保存四个词元的 K 和 V，新的一行权重与它们计算，并与完整因果计算的那一行相同；计数器显示缓存省下的计算量。',
+  'gallery.kv-journey.text':
+    '在 KV 缓存面板中逐个词元生成示例句子：第 4 步时缓存保存四个词元的 K 和 V，新的一行权重与它们计算，并与完整因果计算的那一行相同；计数器显示缓存省下的计算量。',
   'gallery.rope-distance.title': 'RoPE：只有距离重要',
-  'gallery.rope-distance.text': '旋转位置编码把 q 和 k 逐对旋转。RoPE 面板显示“with”的一对维度旋转前后的样子，并把每个位置都移动 1 000：分数不变（除舍入误差外），而正弦位置编码下分数会变。',
+  'gallery.rope-distance.text':
+    '旋转位置编码把 q 和 k 逐对旋转。RoPE 面板显示“with”的一对维度旋转前后的样子，并把每个位置都移动 1 000：分数不变（除舍入误差外），而正弦位置编码下分数会变。',
   'gallery.alibi.title': 'ALiBi',
-  'gallery.alibi.text': '四个头的 ALiBi：在掩码步骤中，每个头给分数加上自己的偏置 −m_h·|i − j|，从陡峭的斜率（头 1 只看近处）到平缓的斜率（头 4 看得更远）。随后的权重反映了这一点。',
+  'gallery.alibi.text':
+    '四个头的 ALiBi：在掩码步骤中，每个头给分数加上自己的偏置 −m_h·|i − j|，从陡峭的斜率（头 1 只看近处）到平缓的斜率（头 4 看得更远）。随后的权重反映了这一点。',
   'modern.engineSays': '在这些设置下，引擎无法计算此视图：{message}',
   'modern.large': '这些设置较大：此面板需要再运行引擎 {runs} 次，会拖慢每次修改。点击后才计算。',
   'modern.compute': '计算此面板',
@@ -61,7 +65,8 @@ export default {
   'modern.flash.rescale': 'e^(m_old − m_new)',
   'modern.flash.sum': '之后的 ℓ',
   'modern.flash.partial': '部分输出 Σ e^(z − m)·v',
-  'modern.flash.rescaleNote': '加入本块的键之前，该行的部分输出和 ℓ 先乘以 e^(m_old − m_new)：最大值不变时为 1，该行第一个可见块时为 0。最后每行除以它的 ℓ。',
+  'modern.flash.rescaleNote':
+    '加入本块的键之前，该行的部分输出和 ℓ 先乘以 e^(m_old − m_new)：最大值不变时为 1，该行第一个可见块时为 0。最后每行除以它的 ℓ。',
   'modern.flash.final': '最后一块之后：输出与普通计算（课程中的结果）相同；最大差值 {max}。',
   'modern.flash.finalDiffers': '最后一块之后：输出与普通计算（课程中的结果）相差最多 {max}，超出了 float32 舍入误差。',
   'modern.flash.tooLong': '引擎只为 T ≤ {max} 记录分块计算；这句话 T = {T}。缩短句子即可逐块查看。下面的内存数字不需要记录：',
@@ -71,7 +76,8 @@ export default {
   'modern.flash.memoryScores': '普通：每个头的 T × T 分数——O(T²)',
   'modern.flash.memoryTiled': '分块：每行的 m 和 ℓ，加一个块——O(T)',
   'modern.flash.memoryQkvo': '两者都有：Q、K、V 和输出——O(T·d)',
-  'modern.flash.memoryNote': '4 字节浮点数。分块计算从不保存 T × T 矩阵；这一点，加上从快速内存中逐块读取 K 和 V，就是 FlashAttention 在数字完全相同的情况下更快的原因。',
+  'modern.flash.memoryNote':
+    '4 字节浮点数。分块计算从不保存 T × T 矩阵；这一点，加上从快速内存中逐块读取 K 和 V，就是 FlashAttention 在数字完全相同的情况下更快的原因。',
 
   'modern.kv.title': 'KV 缓存：逐个词元',
   'modern.kv.caption':

@@ -15,8 +15,7 @@ export default {
   'share.ignored.unreadable': '“{value}” is not valid link text.',
   'share.ignored.duplicate': '{name} is given twice; the first one is used.',
   'share.ignored.malformed': '{name}={value} cannot be read; the example’s value is used.',
-  'share.ignored.newer':
-    'The link was made by a newer version of the playground (v={value}); what this version knows was applied.',
+  'share.ignored.newer': 'The link was made by a newer version of the playground (v={value}); what this version knows was applied.',
   'share.ignored.preset': 'There is no example “{value}”; the default example is used.',
   'share.ignored.clamped': '{name}={value} is out of range; {used} is used.',
   'share.ignored.tooLong': '{name} is too long ({length} characters); the example’s value is used.',
@@ -85,8 +84,7 @@ export default {
   'embed.hideLabel': 'Hide',
   'embed.classroom': 'Classroom link',
   'embed.iframe': 'iframe for a course page (works where only an iframe is allowed)',
-  'embed.iframeHint':
-    'The optional script lets the iframe fit its content: the embed reports its height with postMessage (docs/embedding.md).',
+  'embed.iframeHint': 'The optional script lets the iframe fit its content: the embed reports its height with postMessage (docs/embedding.md).',
   'embed.element': 'Custom element (one script, any number of playgrounds)',
   'embed.copy': 'Copy',
   'embed.copied': 'Copied',

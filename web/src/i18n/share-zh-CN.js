@@ -26,8 +26,7 @@ export default {
   'share.ignored.tokens': '{name}：句子有 {T} 个 token，超过上限 {max}；改用“{used}”。',
   'share.ignored.tokenBytes': '{name}：有一个 token 长 {bytes} 字节，超过计算引擎接受的 {max} 字节；改用“{used}”。',
   'share.ignored.heads': '{heads} 个头不能整除 d_model = {dModel}；改用 h = {used}。',
-  'share.ignored.shape':
-    '{name}：{rows} × {cols} 的矩阵与 token 数和 d_model 所要求的 {wantRows} × {wantCols} 不符；改用 {used}。',
+  'share.ignored.shape': '{name}：{rows} × {cols} 的矩阵与 token 数和 d_model 所要求的 {wantRows} × {wantCols} 不符；改用 {used}。',
   'share.ignored.shapeDropped': '{name}：{rows} × {cols} 的矩阵与 token 数和 d_model 所要求的 {wantRows} × {wantCols} 不符；已略去。',
   'share.ignored.fitted': '{name}={value} 与当前配置不符；改用 {used}。',
   'share.ignored.kvWeights': '{name}={value}：共享键/值头需要比已编辑的权重更窄的 W_K 和 W_V；改用 {name}={used}（每个头各有自己的键/值头）。',
@@ -72,11 +71,11 @@ export default {
   'gallery.it-was-tired.text':
     '“The animal didn’t cross the street because it was too tired”：11 个 token，三个头，因果掩码。越靠后的 token 可以参考的键越多，权重分布越平；第一行总是 [1, 0, …]。',
   'gallery.chinese.title': '中文句子',
-  'gallery.chinese.text': '中文的词之间没有空格：这个例子用浏览器的分词器把句子切成词（切分方式也可以选按空格或按字）。不加掩码：每个词都能读取其他所有词。',
+  'gallery.chinese.text':
+    '中文的词之间没有空格：这个例子用浏览器的分词器把句子切成词（切分方式也可以选按空格或按字）。不加掩码：每个词都能读取其他所有词。',
 
   'embed.title': '嵌入 / 课堂使用',
-  'embed.intro':
-    '选择学习者能看到的内容。课堂链接打开完整页面并隐藏所选部分；iframe 和自定义元素把当前视图放进课程页面。三者都带有当前状态。',
+  'embed.intro': '选择学习者能看到的内容。课堂链接打开完整页面并隐藏所选部分；iframe 和自定义元素把当前视图放进课程页面。三者都带有当前状态。',
   'embed.hideLabel': '隐藏',
   'embed.classroom': '课堂链接',
   'embed.iframe': '用于课程页面的 iframe（只允许 iframe 的平台也能用）',

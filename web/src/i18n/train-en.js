@@ -1,7 +1,8 @@
 // The Train panel's texts (web/src/train/) and its gallery entries, in English.
 export default {
   'train.title': 'Train a tiny transformer',
-  'train.intro': 'The same C++ core that computes the lesson trains a small decoder-only transformer here, in a worker: pick a task, press Train, and watch each head’s attention form.',
+  'train.intro':
+    'The same C++ core that computes the lesson trains a small decoder-only transformer here, in a worker: pick a task, press Train, and watch each head’s attention form.',
   'train.task': 'Task',
   'train.task.previous': 'previous token',
   'train.task.induction': 'induction (copy a repeated segment)',
@@ -9,10 +10,12 @@ export default {
   'train.task.sort': 'sort',
   'train.task.text': 'text (next character)',
   'train.taskNote.previous': 'Predict the token one position back. One head learns to look one token back.',
-  'train.taskNote.induction': 'A segment is repeated; on its second copy, predict the next token from the first copy. Two layers: a previous-token head feeds an induction head.',
+  'train.taskNote.induction':
+    'A segment is repeated; on its second copy, predict the next token from the first copy. Two layers: a previous-token head feeds an induction head.',
   'train.taskNote.reverse': 'After |, write the tokens before it in reverse order.',
   'train.taskNote.sort': 'After |, write the tokens before it in sorted order.',
-  'train.taskNote.text': 'Predict the next character of a short built-in text (the course’s sentence, Chinese included, and the opening of Alice in Wonderland).',
+  'train.taskNote.text':
+    'Predict the next character of a short built-in text (the course’s sentence, Chinese included, and the opening of Alice in Wonderland).',
   'train.model': 'Model',
   'train.layers': 'Layers',
   'train.heads': 'Heads',
@@ -71,9 +74,12 @@ export default {
   'train.duration.days': '{n} days',
   'embed.field.train': 'Train panel',
   'gallery.trained-previous.title': 'A trained previous-token head',
-  'gallery.trained-previous.text': 'A one-layer model trained on “predict the token one position back” (600 steps). Look at its one head: every row puts its weight one token to the left of the diagonal.',
+  'gallery.trained-previous.text':
+    'A one-layer model trained on “predict the token one position back” (600 steps). Look at its one head: every row puts its weight one token to the left of the diagonal.',
   'gallery.trained-induction.title': 'Trained induction heads',
-  'gallery.trained-induction.text': 'Two layers trained to copy a repeated segment (1 500 steps). Layer 1’s heads look one token back (previous-token heads); layer 2’s heads, on the second copy, look at the token after the current token’s earlier occurrence (induction heads).',
+  'gallery.trained-induction.text':
+    'Two layers trained to copy a repeated segment (1 500 steps). Layer 1’s heads look one token back (previous-token heads); layer 2’s heads, on the second copy, look at the token after the current token’s earlier occurrence (induction heads).',
   'gallery.trained-sort.title': 'A model that sorts',
-  'gallery.trained-sort.text': 'Two layers with LayerNorm trained to sort the tokens before | (400 steps). Its maps are less tidy than the induction model’s: after the separator, the four heads of layer 2 share the work, each row spreading its weight over a few tokens before |. Type your own tokens after | and see where it errs.',
+  'gallery.trained-sort.text':
+    'Two layers with LayerNorm trained to sort the tokens before | (400 steps). Its maps are less tidy than the induction model’s: after the separator, the four heads of layer 2 share the work, each row spreading its weight over a few tokens before |. Type your own tokens after | and see where it errs.',
 };

@@ -2,8 +2,7 @@
 // 查询 / 键 / 值, 注意力分数, 因果掩码, 注意力权重, 拼接, 多头. Same keys as en.js.
 export default {
   'app.title': '注意力机制演练场',
-  'app.subtitle':
-    '输入一句话，逐个数字地看缩放点积自注意力是怎么算出来的：每一个中间矩阵都显示在页面上。',
+  'app.subtitle': '输入一句话，逐个数字地看缩放点积自注意力是怎么算出来的：每一个中间矩阵都显示在页面上。',
   'app.footer': '页面上的每个数字都由编译成 WebAssembly 的 C++ 注意力核心计算；页面只负责绘制。',
 
   'lang.label': '语言',
@@ -12,15 +11,13 @@ export default {
 
   'engine.loading': '正在加载 WebAssembly 计算引擎…',
   'engine.simd': '计算引擎：C++ 核心，WebAssembly SIMD · {path}',
-  'engine.scalar':
-    '计算引擎：C++ 核心，标量 WebAssembly · {path}。此浏览器不支持 WebAssembly SIMD，因此运行标量版本（结果相同，速度较慢）。',
+  'engine.scalar': '计算引擎：C++ 核心，标量 WebAssembly · {path}。此浏览器不支持 WebAssembly SIMD，因此运行标量版本（结果相同，速度较慢）。',
   'engine.failed': '无法加载 WebAssembly 计算引擎：{message}',
 
   'presets.label': '示例',
   'preset.default': '默认：d_model = 6，2 个头，随机权重',
   'preset.journey': '教程中的例子（d_model = 3，单位阵权重）',
-  'preset.journey.note':
-    '教程中的 6 个 token 的例子：W_Q = W_K = W_V = W_O = I₃，所以 Q = K = V = X，注意力分数除以 √3。',
+  'preset.journey.note': '教程中的 6 个 token 的例子：W_Q = W_K = W_V = W_O = I₃，所以 Q = K = V = X，注意力分数除以 √3。',
 
   'controls.title': '输入',
   'settings.title': '设置',
@@ -28,7 +25,8 @@ export default {
   'settings.identity': '单位矩阵权重',
   'settings.random': '随机权重（种子 {seed}）',
   'overview.title': '注意力权重 A',
-  'overview.caption': '每个 token 读取了什么：第 i 行是 token i 的查询，每一项是它从某个 token 的值中取的份额（每行之和为 1）。点击一个权重，下面逐步说明它是怎样算出来的。',
+  'overview.caption':
+    '每个 token 读取了什么：第 i 行是 token i 的查询，每一项是它从某个 token 的值中取的份额（每行之和为 1）。点击一个权重，下面逐步说明它是怎样算出来的。',
   'overview.captionQueries': '这里 softmax 按列计算（教程中的常见误解）：每列之和为 1，而各行之和（Σ）不再是 1。',
   'overview.headTabs': '显示的头',
   'overview.picked': '{entry} = {value}：“{query}”从“{key}”的值中取的份额。',
@@ -76,16 +74,14 @@ export default {
   'step.proj.caption':
     'Q = XW_Q，K = XW_K，V = XW_V。Query（查询）：我该关注谁；Key（键）：我提供什么特征供别人匹配；Value（值）：如果别人关注我，我实际提供什么信息。',
   'step.heads.title': '3 · 每个头的注意力',
-  'step.heads.caption':
-    '共 h = {heads} 个头。每个头取 Q、K、V 中属于自己的 d_k = d_model / h = {dK} 列，单独计算注意力。',
+  'step.heads.caption': '共 h = {heads} 个头。每个头取 Q、K、V 中属于自己的 d_k = d_model / h = {dK} 列，单独计算注意力。',
   'step.head.title': '第 {h} 个头',
   'step.head.slices': 'Q⁽ʰ⁾、K⁽ʰ⁾、V⁽ʰ⁾：Q、K、V 的第 {from}–{to} 列。',
   'step.scores.scaled': 'S = Q⁽ʰ⁾K⁽ʰ⁾ᵀ / √d_k：s_ij = q_i · k_j / √{dK}，第 i 个 token 的查询与第 j 个 token 的键的匹配分数。',
   'step.scores.unscaled': 'S = Q⁽ʰ⁾K⁽ʰ⁾ᵀ（不缩放）：s_ij = q_i · k_j。',
   'step.masked.causal': 'S + M：M 在对角线以上为 −∞，任何 token 都看不到未来的 token。',
   'step.masked.none': 'S + M，M = 0：不加掩码，每个 token 都能看到所有 token。',
-  'step.weights':
-    'A = softmax(S + M)，对每一行做 softmax：A_ij 表示第 i 个 token 从第 j 个 token 读取多少信息。每行之和为 1；被遮住的位置恰好为 0。',
+  'step.weights': 'A = softmax(S + M)，对每一行做 softmax：A_ij 表示第 i 个 token 从第 j 个 token 读取多少信息。每行之和为 1；被遮住的位置恰好为 0。',
   'step.context': 'head_h = O = AV：每一行都是 V⁽ʰ⁾ 各行的加权平均。',
   'step.out.title': '4 · 拼接各头并投影',
   'step.concat': 'Concat(head₁ … head_h)：把各头的结果并排拼接，T × d_model。',

@@ -18,7 +18,8 @@ export function createExplanationWarmup(panel, samples) {
   // It waits for an idle period with room for it, or lessonIdleWaitMs at most; nothing waits for
   // it to count as drawn (it shows nothing).
   const WARMUP = { waitMs: lessonIdleWaitMs, firstCostMs: warmupMs, background: true };
-  const warmupKey = { warmup: panel }, removeKey = { warmupRemoved: panel };
+  const warmupKey = { warmup: panel },
+    removeKey = { warmupRemoved: panel };
 
   // Leaves a User Timing measure 'lesson:warmup' each time (once per language: they do not pile up).
   // The samples are laid out by the next frame, not forced at once: a forced layout here also laid
@@ -32,19 +33,27 @@ export function createExplanationWarmup(panel, samples) {
     } catch (error) {
       console.warn('explanation warm-up failed', error); // (only a later first hover is slower)
     }
-    drawing.afterFrame(removeKey, () => {
-      holder.remove();
-      performance.measure('lesson:warmup', { start });
-    }, { background: true });
+    drawing.afterFrame(
+      removeKey,
+      () => {
+        holder.remove();
+        performance.measure('lesson:warmup', { start });
+      },
+      { background: true },
+    );
   }
 
   function ask(t) {
     const language = t('explain.title');
     if (done.has(language)) return;
-    drawing.idle(warmupKey, () => {
-      done.add(language);
-      warm(t);
-    }, WARMUP);
+    drawing.idle(
+      warmupKey,
+      () => {
+        done.add(language);
+        warm(t);
+      },
+      WARMUP,
+    );
   }
 
   return { ask };

@@ -96,10 +96,7 @@ function explainProjection(ref, ctx) {
     tex: `${ref.name}_{ij} = \\sum_m x_{im}\\,(${W_SYMBOL[w].replace('_', '_{')}})_{mj}`,
     lines: [`${symbol} = x${sub(ref.row + 1)}·${W_SYMBOL[w]}[:, ${ref.col + 1}] = ${sum(terms)} ${approx(value)}${termsNote(terms, t)}`],
     notes: [t('explain.projection.note', { w: W_SYMBOL[w] })],
-    deps: [
-      ...(fromSource ? [] : [{ name: 'x', head: null, row: ref.row }]),
-      { name: w, head: null, col: ref.col },
-    ],
+    deps: [...(fromSource ? [] : [{ name: 'x', head: null, row: ref.row }]), { name: w, head: null, col: ref.col }],
   };
 }
 
@@ -274,7 +271,9 @@ function explainMasked(ref, ctx) {
   } else if (head.bias) {
     // ALiBi's bias between the score and the mask (the engine's order).
     const b = at(head.bias, ref.row, ref.col);
-    lines.push(`s${ij} + b${ij} + m${ij} = ${fmt(at(head.scores, ref.row, ref.col))} + ${b < 0 ? `(${fmt(b)})` : fmt(b)} + ${mTerm} ${approx(value)}`);
+    lines.push(
+      `s${ij} + b${ij} + m${ij} = ${fmt(at(head.scores, ref.row, ref.col))} + ${b < 0 ? `(${fmt(b)})` : fmt(b)} + ${mTerm} ${approx(value)}`,
+    );
     tex = String.raw`s_{ij} + b_{ij} + m_{ij}`;
   } else {
     lines.push(`s${ij} + m${ij} = ${fmt(at(head.scores, ref.row, ref.col))} + ${mTerm} ${approx(value)}`);
@@ -351,9 +350,7 @@ function explainExps(ref, ctx) {
     tex: state.naive ? String.raw`e^{z_{ij}},\quad z = (S + M)/\tau` : String.raw`e^{\,z_{ij} - \max_k z_{ik}},\quad z = (S + M)/\tau`,
     lines,
     notes,
-    deps: [
-      { name: 'masked', head: ref.head, row: ref.row },
-    ],
+    deps: [{ name: 'masked', head: ref.head, row: ref.row }],
   };
 }
 
@@ -399,8 +396,8 @@ function explainWeights(ref, ctx) {
     tex: overQueries
       ? String.raw`a_{ij} = \frac{e^{\,z_{ij} - \max_k z_{kj}}}{\sum_k e^{\,z_{kj} - \max_k z_{kj}}}`
       : state.naive
-      ? String.raw`a_{ij} = \frac{e^{z_{ij}}}{\sum_k e^{z_{ik}}}`
-      : String.raw`a_{ij} = \frac{e^{\,z_{ij} - \max_k z_{ik}}}{\sum_k e^{\,z_{ik} - \max_k z_{ik}}}`,
+        ? String.raw`a_{ij} = \frac{e^{z_{ij}}}{\sum_k e^{z_{ik}}}`
+        : String.raw`a_{ij} = \frac{e^{\,z_{ij} - \max_k z_{ik}}}{\sum_k e^{\,z_{ik} - \max_k z_{ik}}}`,
     lines,
     notes,
     deps,

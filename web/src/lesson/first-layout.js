@@ -11,7 +11,8 @@ export function createFirstLayout(container) {
   const laidOut = new WeakSet();
   const waiting = new Set();
   let asked = false;
-  const batchKey = { firstLayouts: container }, frameKey = { firstLayoutFrame: container };
+  const batchKey = { firstLayouts: container },
+    frameKey = { firstLayoutFrame: container };
 
   function ask() {
     container.toggleAttribute('data-laying-out', waiting.size > 0);

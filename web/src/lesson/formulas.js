@@ -9,8 +9,7 @@ const heads = (h) => (h === 1 ? String.raw`\text{head}_1` : String.raw`\text{hea
 const tauText = (tau) => factor(tau).replace('\u2212', '-');
 
 // A = softmax(S + M), or with the temperature: softmax((S + M) / τ).
-const attentionRule = (tempered) =>
-  String.raw`A = \operatorname{softmax}\!\left(${tempered ? String.raw`\frac{S + M}{\tau}` : 'S + M'}\right)`;
+const attentionRule = (tempered) => String.raw`A = \operatorname{softmax}\!\left(${tempered ? String.raw`\frac{S + M}{\tau}` : 'S + M'}\right)`;
 
 // a_ij, stable (the row's max subtracted) or naive.
 const softmaxRule = (naive) =>
@@ -48,7 +47,10 @@ export function formulaVariants(id, tex, t, dK) {
   }
   if (id === 'mask' && (tex === maskedRule(true) || tex === maskedRule(false))) return [maskedRule(false), maskedRule(true)];
   if (id === 'softmax') {
-    for (const rules of [[attentionRule(false), attentionRule(true)], [softmaxRule(false), softmaxRule(true), columnRule(false), columnRule(true)]]) {
+    for (const rules of [
+      [attentionRule(false), attentionRule(true)],
+      [softmaxRule(false), softmaxRule(true), columnRule(false), columnRule(true)],
+    ]) {
       if (rules.includes(tex)) return rules;
     }
   }

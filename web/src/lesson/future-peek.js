@@ -19,7 +19,14 @@ export function createFuturePeek(callbacks) {
   compare.addEventListener('click', () => callbacks.change({ compare: true }));
   const title = h('h4');
   const pickLabel = h('span', { className: 'lab-label' });
-  const el = h('div', { className: 'future-peek', id: 'future-peek' }, [title, h('div', { className: 'lab-pick' }, [pickLabel, rows]), headline, which, why, compare]);
+  const el = h('div', { className: 'future-peek', id: 'future-peek' }, [
+    title,
+    h('div', { className: 'lab-pick' }, [pickLabel, rows]),
+    headline,
+    which,
+    why,
+    compare,
+  ]);
 
   rows.addEventListener('click', (event) => {
     const button = event.target.closest('button[data-peek-row]');
@@ -39,7 +46,11 @@ export function createFuturePeek(callbacks) {
     const key = result.tokens.slice(0, shown).join('\u0001');
     if (key !== rowsKey) {
       rowsKey = key;
-      rows.replaceChildren(...result.tokens.slice(0, shown).map((token, r) => h('button', { type: 'button', className: 'chip', dataset: { peekRow: String(r) }, text: token })));
+      rows.replaceChildren(
+        ...result.tokens
+          .slice(0, shown)
+          .map((token, r) => h('button', { type: 'button', className: 'chip', dataset: { peekRow: String(r) }, text: token })),
+      );
     }
     rows.querySelectorAll('button').forEach((b, r) => b.setAttribute('aria-pressed', r === i ? 'true' : 'false'));
     setText(title, t('peek.title'));
@@ -55,7 +66,16 @@ export function createFuturePeek(callbacks) {
       setText(headline, t('peek.last', { i: i + 1, token }));
       setText(which, '');
     } else {
-      setText(headline, t(state.mask === 'none' ? 'peek.headlineNone' : 'peek.headline', { i: i + 1, token, share: percent(later), own: percent(own), mask: t(`mask.kind.${state.mask}`) }));
+      setText(
+        headline,
+        t(state.mask === 'none' ? 'peek.headlineNone' : 'peek.headline', {
+          i: i + 1,
+          token,
+          share: percent(later),
+          own: percent(own),
+          mask: t(`mask.kind.${state.mask}`),
+        }),
+      );
       setText(which, t('peek.which', { list: after.join(', ') }));
     }
     setText(why, t('peek.why'));

@@ -26,7 +26,10 @@ import { createStepsView } from './view.js';
 
 // The explanations laid out ahead, out of sight, to load their fonts (explain-warmup.js): a
 // weight's formula (exponentials, a fraction, a sum) and a score's (a square root).
-const WARMUP_CELLS = [{ name: 'weights', head: 0, row: 0, col: 0 }, { name: 'scores', head: 0, row: 0, col: 0 }];
+const WARMUP_CELLS = [
+  { name: 'weights', head: 0, row: 0, col: 0 },
+  { name: 'scores', head: 0, row: 0, col: 0 },
+];
 const rowsOf = ({ rows, cols, data }) => Array.from({ length: rows }, (_, r) => Array.from(data.subarray(r * cols, (r + 1) * cols), roundForEditor));
 
 /**
@@ -50,19 +53,21 @@ export function createLesson(deps) {
   let lingering = false;
 
   // No handler may throw past the lesson: an unexpected error is said on the page, which stays.
-  const safe = (handler) => (...args) => {
-    try {
-      if (nodes.message) setHidden(nodes.message, true);
-      return handler(...args);
-    } catch (error) {
-      console.error(error); // a bug: said in the console too, where a developer (and the tests) see it
-      if (nodes.message) {
-        nodes.message.textContent = deps.t()('error.unexpected', { message: error?.message ?? String(error) });
-        nodes.message.hidden = false;
+  const safe =
+    (handler) =>
+    (...args) => {
+      try {
+        if (nodes.message) setHidden(nodes.message, true);
+        return handler(...args);
+      } catch (error) {
+        console.error(error); // a bug: said in the console too, where a developer (and the tests) see it
+        if (nodes.message) {
+          nodes.message.textContent = deps.t()('error.unexpected', { message: error?.message ?? String(error) });
+          nodes.message.hidden = false;
+        }
+        return undefined;
       }
-      return undefined;
-    }
-  };
+    };
 
   const change = (partial) => deps.dispatch(partial);
   const workbench = createMaskWorkbench({ change: safe(change), t: deps.t });
@@ -212,7 +217,9 @@ export function createLesson(deps) {
       if (id === 'x10' || id === 'x01') rows.forEach((row) => row.forEach((v, c) => (row[c] = roundForEditor(id === 'x10' ? v * 10 : v / 10))));
       if (id === 'reset') {
         const preset = deps.presetState();
-        deps.setEmbeddings(preset?.embeddings && preset.embeddings.length === result.T && preset.embeddings[0].length === result.dModel ? preset.embeddings : null);
+        deps.setEmbeddings(
+          preset?.embeddings && preset.embeddings.length === result.T && preset.embeddings[0].length === result.dModel ? preset.embeddings : null,
+        );
         return;
       }
       deps.setEmbeddings(rows);
@@ -256,7 +263,7 @@ export function createLesson(deps) {
     if (!last) return;
     const ctx = context();
     const selected = parseCellRef(last.state.cell);
-    const candidate = lingering ? selected ?? preview : preview ?? selected; // (a selection wins over a lingering cell)
+    const candidate = lingering ? (selected ?? preview) : (preview ?? selected); // (a selection wins over a lingering cell)
     const shape = candidate ? matrixOf(candidate.name, candidate.head, ctx) : null;
     const ref = shape && candidate.row < shape.rows && candidate.col < shape.cols ? candidate : null;
     let explained = null;
@@ -307,7 +314,12 @@ export function createLesson(deps) {
   function renderMaskSummary(node, { state, t }) {
     const label = node.querySelector('.summary-text');
     const button = node.querySelector('button');
-    if (label) setAlternatives(label, MASK_KINDS.map((kind) => t('mask.summary', { kind: t(`mask.kind.${kind}`) })), MASK_KINDS.indexOf(state.mask));
+    if (label)
+      setAlternatives(
+        label,
+        MASK_KINDS.map((kind) => t('mask.summary', { kind: t(`mask.kind.${kind}`) })),
+        MASK_KINDS.indexOf(state.mask),
+      );
     if (button) setText(button, t('mask.summary.open'));
   }
 

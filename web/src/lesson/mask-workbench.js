@@ -46,7 +46,10 @@ export function createMaskWorkbench(callbacks) {
     h('p', { className: 'hint', dataset: { i18n: 'mask.padding.hint' } }),
     padChips,
   ]);
-  const fillSet = h('fieldset', { className: 'wb-fill' }, [h('legend', { dataset: { i18n: 'mask.fill.legend' } }), ...radios('lesson-fill', FILL_VALUES, 'mask.fill', t)]);
+  const fillSet = h('fieldset', { className: 'wb-fill' }, [
+    h('legend', { dataset: { i18n: 'mask.fill.legend' } }),
+    ...radios('lesson-fill', FILL_VALUES, 'mask.fill', t),
+  ]);
   const orderSet = h('fieldset', { className: 'wb-order' }, [
     h('legend', { dataset: { i18n: 'mask.order.legend' } }),
     ...radios('lesson-order', ['after', 'before'], 'mask.order', t),
@@ -156,7 +159,12 @@ export function createMaskWorkbench(callbacks) {
   // page below (it moved by a line or two each time, and all of it was laid out and painted again).
   const noteItems = new Map(); // kind → <li>
   function renderNotes(list) {
-    const items = keyedChildren(notes, noteItems, list.map((note) => note.kind), () => h('li'));
+    const items = keyedChildren(
+      notes,
+      noteItems,
+      list.map((note) => note.kind),
+      () => h('li'),
+    );
     list.forEach(({ texts, shown = 0 }, k) => {
       const li = items[k];
       if (texts.length === 1) return setText(li, texts[0]);
@@ -194,8 +202,12 @@ function maskNotes({ result, state, t }) {
   const fillShown = state.maskFill === '0' ? 1 : state.maskFill === '-1e9' ? (state.maskBeforeScale ? 3 : 2) : 0;
   notes.push({
     kind: 'fill',
-    texts: [t('mask.note.inf', { cell, fill: fillText(state.maskFill) }), t('mask.note.fillZero', { cell }),
-      t('mask.note.orderAfter', { cell }), t('mask.note.orderBefore', { cell })],
+    texts: [
+      t('mask.note.inf', { cell, fill: fillText(state.maskFill) }),
+      t('mask.note.fillZero', { cell }),
+      t('mask.note.orderAfter', { cell }),
+      t('mask.note.orderBefore', { cell }),
+    ],
     shown: fillShown,
   });
 
@@ -208,7 +220,11 @@ function maskNotes({ result, state, t }) {
   }
   if (full.length) {
     const tokens = full.join(', ');
-    notes.push({ kind: 'allMasked', texts: [t('mask.note.allMasked', { tokens }), t('mask.note.allMaskedFinite', { tokens })], shown: state.maskFill === '-inf' ? 0 : 1 });
+    notes.push({
+      kind: 'allMasked',
+      texts: [t('mask.note.allMasked', { tokens }), t('mask.note.allMaskedFinite', { tokens })],
+      shown: state.maskFill === '-inf' ? 0 : 1,
+    });
   }
   return notes;
 }

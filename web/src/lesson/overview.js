@@ -44,7 +44,13 @@ export function createOverview(node, actions) {
     tabs.setAttribute('aria-label', t('overview.headTabs'));
     tabs.replaceChildren(
       ...Array.from({ length: heads }, (_, k) =>
-        h('button', { type: 'button', className: 'choice', dataset: { headTab: String(k + 1) }, 'aria-pressed': k === head ? 'true' : 'false', text: t('lab.head', { h: k + 1 }) }),
+        h('button', {
+          type: 'button',
+          className: 'choice',
+          dataset: { headTab: String(k + 1) },
+          'aria-pressed': k === head ? 'true' : 'false',
+          text: t('lab.head', { h: k + 1 }),
+        }),
       ),
     );
     setHidden(tabs, heads < 2);
@@ -91,12 +97,15 @@ export function createOverview(node, actions) {
     if (shown) {
       const keys = (result.source ?? result).tokens;
       const value = matrix.data[ref.row * matrix.cols + ref.col];
-      setText(pickedText, t('overview.picked', {
-        entry: `a${sub(ref.row + 1)}${sub(ref.col + 1)}`,
-        value: fmt(value),
-        query: result.tokens[ref.row],
-        key: keys[ref.col],
-      }));
+      setText(
+        pickedText,
+        t('overview.picked', {
+          entry: `a${sub(ref.row + 1)}${sub(ref.col + 1)}`,
+          value: fmt(value),
+          query: result.tokens[ref.row],
+          key: keys[ref.col],
+        }),
+      );
       setText(goButton, t('overview.goTo'));
     }
   }

@@ -26,7 +26,10 @@ export function createRelativeNote(callbacks) {
     setText(text, t('lab.relative', { i: i + 1, token: `“${result.tokens[i]}”`, max: fmt(at(head.weights, i, best)), key: `“${keys[best]}”` }));
     // The example holds when row 1 sees one key: the causal mask in self-attention, without padding.
     const shown = !result.source && state.mask === 'causal' && state.softmaxOver !== 'queries' && i === 0 && at(result.mask, 0, 0) === 0;
-    setText(example, shown ? t('lab.relative.self', { token: `“${result.tokens[0]}”`, self: fmt(at(head.weights, 0, 0)), z: fmt(at(head.masked, 0, 0)) }) : '');
+    setText(
+      example,
+      shown ? t('lab.relative.self', { token: `“${result.tokens[0]}”`, self: fmt(at(head.weights, 0, 0)), z: fmt(at(head.masked, 0, 0)) }) : '',
+    );
     setText(button, t('lab.relative.button'));
     setHidden(button, shown || Boolean(result.source));
   }

@@ -33,7 +33,9 @@ export function createSoftmaxLab(callbacks) {
   const scaleBox = h('input', { id: 'lesson-scale', type: 'checkbox' });
   const naiveBox = h('input', { id: 'lesson-naive', type: 'checkbox' });
   // The softmax's axis: a radio pair, keys (each row, right) or queries (each column, wrong).
-  const axisBoxes = ['keys', 'queries'].map((axis) => h('input', { type: 'radio', name: 'lesson-softmax-over', value: axis, id: `lesson-softmax-over-${axis}` }));
+  const axisBoxes = ['keys', 'queries'].map((axis) =>
+    h('input', { type: 'radio', name: 'lesson-softmax-over', value: axis, id: `lesson-softmax-over-${axis}` }),
+  );
   const times10 = h('button', { type: 'button', className: 'tool', id: 'lesson-x10', dataset: { i18n: 'lab.x10' } });
   const div10 = h('button', { type: 'button', className: 'tool', id: 'lesson-x01', dataset: { i18n: 'lab.x01' } });
   const message = h('p', { className: 'lesson-error', role: 'alert', hidden: true });
@@ -44,11 +46,7 @@ export function createSoftmaxLab(callbacks) {
   const relative = createRelativeNote({ change: (partial) => callbacks.change(partial) });
   const el = h('details', { className: 'lab', id: 'softmax-lab', open: true }, [
     h('summary', {}, [h('h3', { dataset: { i18n: 'lab.title' } })]),
-    h('div', { className: 'lab-pick' }, [
-      h('span', { className: 'lab-label', dataset: { i18n: 'lab.row' } }),
-      rowPicker,
-      headPicker,
-    ]),
+    h('div', { className: 'lab-pick' }, [h('span', { className: 'lab-label', dataset: { i18n: 'lab.row' } }), rowPicker, headPicker]),
     h('div', { className: 'lab-controls' }, [
       h('label', { className: 'param' }, [h('span', { dataset: { i18n: 'lab.tau' } }), tauRange, tauInput]),
       h('label', { className: 'opt' }, [scaleBox, ' ', h('span', { dataset: { i18n: 'lab.scale' } })]),
@@ -117,11 +115,15 @@ export function createSoftmaxLab(callbacks) {
     if (key !== pickerKey) {
       pickerKey = key;
       rowPicker.replaceChildren(
-        ...result.tokens.slice(0, labPresentation({ queries: result.T, keys: result.Tk }).queries).map((token, r) => h('button', { type: 'button', className: 'chip', dataset: { labRow: String(r) }, text: token })),
+        ...result.tokens
+          .slice(0, labPresentation({ queries: result.T, keys: result.Tk }).queries)
+          .map((token, r) => h('button', { type: 'button', className: 'chip', dataset: { labRow: String(r) }, text: token })),
       );
       headPicker.replaceChildren(
         ...(result.heads > 1
-          ? Array.from({ length: result.heads }, (_, k) => h('button', { type: 'button', className: 'choice', dataset: { labHead: String(k) }, text: tr('lab.head', { h: k + 1 }) }))
+          ? Array.from({ length: result.heads }, (_, k) =>
+              h('button', { type: 'button', className: 'choice', dataset: { labHead: String(k) }, text: tr('lab.head', { h: k + 1 }) }),
+            )
           : []),
       );
     }
@@ -161,37 +163,62 @@ export function createSoftmaxLab(callbacks) {
       return;
     }
     // Redrawn only when something in it changed.
-    const rowKey = (head) => (head ? [head.masked, head.exps, head.weights].map((m) => m.data.subarray(i * m.cols, (i + 1) * m.cols).join(',')).join(';') : '');
+    const rowKey = (head) =>
+      head ? [head.masked, head.exps, head.weights].map((m) => m.data.subarray(i * m.cols, (i + 1) * m.cols).join(',')).join(';') : '';
     const overQueries = state.softmaxOver === 'queries';
-    const key = [i, hd, state.temperature, state.scale, overQueries, result.tokens.join('\u0001'), (result.source ?? result).tokens.join('\u0001'), tr('lab.key'), rowKey(steady), rowKey(naive),
-      steady.rowSum[i], steady.entropy[i], naive?.rowSum[i], steady.weightSum.join(',')].join('|');
+    const key = [
+      i,
+      hd,
+      state.temperature,
+      state.scale,
+      overQueries,
+      result.tokens.join('\u0001'),
+      (result.source ?? result).tokens.join('\u0001'),
+      tr('lab.key'),
+      rowKey(steady),
+      rowKey(naive),
+      steady.rowSum[i],
+      steady.entropy[i],
+      naive?.rowSum[i],
+      steady.weightSum.join(','),
+    ].join('|');
     if (key === tableKey) return;
     tableKey = key;
     const keys = (result.source ?? result).tokens; // the source's in cross-attention
     const { keys: shown, kind } = labPresentation({ queries: result.T, keys: result.Tk });
-    const heads = [state.temperature === 1 ? 's + m' : Z_HEAD_TAU, overQueries ? tr('lab.expColumn') : 'e^(z − max)', tr(overQueries ? 'lab.weightColumn' : 'lab.weight'), tr('lab.naiveExp'), tr('lab.naiveWeight')];
+    const heads = [
+      state.temperature === 1 ? 's + m' : Z_HEAD_TAU,
+      overQueries ? tr('lab.expColumn') : 'e^(z − max)',
+      tr(overQueries ? 'lab.weightColumn' : 'lab.weight'),
+      tr('lab.naiveExp'),
+      tr('lab.naiveWeight'),
+    ];
     const made = [shown, kind, keys.slice(0, shown).join('\u0001'), ...heads.slice(1)].join('|');
     if (made !== matrixKey) {
       matrixKey = made;
-      matrix = createMatrix({
-        name: 'lab',
-        rows: shown,
-        cols: heads.length,
-        shownRows: shown,
-        shownCols: heads.length,
-        kind: 'plain',
-        surface: kind,
-        figure: 'bare',
-        unit: 'row',
-        rowLabels: keys.slice(0, shown).map((token, j) => `${j + 1} ${token}`),
-        colLabels: [Z_HEAD_TAU, ...heads.slice(1)], // (the columns fit z's longer header)
-        colTokens: null,
-        corner: tr('lab.key'),
-        barCol: WEIGHT,
-        label: tr('lab.canvas'),
-        describe: (j, c, [z, exp, weight, naiveExp, naiveWeight]) => callbacks.t()(naiveShown ? 'lab.canvasRowNaive' : 'lab.canvasRow', { key: j + 1, token: keys[j], z, exp, weight, naiveExp, naiveWeight }),
-        t: tr,
-      }, {});
+      matrix = createMatrix(
+        {
+          name: 'lab',
+          rows: shown,
+          cols: heads.length,
+          shownRows: shown,
+          shownCols: heads.length,
+          kind: 'plain',
+          surface: kind,
+          figure: 'bare',
+          unit: 'row',
+          rowLabels: keys.slice(0, shown).map((token, j) => `${j + 1} ${token}`),
+          colLabels: [Z_HEAD_TAU, ...heads.slice(1)], // (the columns fit z's longer header)
+          colTokens: null,
+          corner: tr('lab.key'),
+          barCol: WEIGHT,
+          label: tr('lab.canvas'),
+          describe: (j, c, [z, exp, weight, naiveExp, naiveWeight]) =>
+            callbacks.t()(naiveShown ? 'lab.canvasRowNaive' : 'lab.canvasRow', { key: j + 1, token: keys[j], z, exp, weight, naiveExp, naiveWeight }),
+          t: tr,
+        },
+        {},
+      );
       tableBox.replaceChildren(matrix.el);
     }
     // The row's numbers, a key per row: z, e^(z − max), weight, naive e^z, naive weight.
@@ -200,8 +227,20 @@ export function createSoftmaxLab(callbacks) {
     const hidden = rowAsked ? new Uint8Array(shown * heads.length) : null;
     const flag = (m, j) => (m?.hidden?.[i * m.cols + j] === 1 ? 1 : 0);
     for (let j = 0; j < shown; j += 1) {
-      data.set([at(steady.masked, i, j), at(steady.exps, i, j), at(steady.weights, i, j), naive ? at(naive.exps, i, j) : NaN, naive ? at(naive.weights, i, j) : NaN], j * heads.length);
-      hidden?.set([flag(steady.masked, j), flag(steady.exps, j), flag(steady.weights, j), flag(naive?.exps, j), flag(naive?.weights, j)], j * heads.length);
+      data.set(
+        [
+          at(steady.masked, i, j),
+          at(steady.exps, i, j),
+          at(steady.weights, i, j),
+          naive ? at(naive.exps, i, j) : NaN,
+          naive ? at(naive.weights, i, j) : NaN,
+        ],
+        j * heads.length,
+      );
+      hidden?.set(
+        [flag(steady.masked, j), flag(steady.exps, j), flag(steady.weights, j), flag(naive?.exps, j), flag(naive?.weights, j)],
+        j * heads.length,
+      );
       if (result.mask.data[i * result.Tk + j] === 1) masked.fill(1, j * heads.length, (j + 1) * heads.length);
     }
     naiveShown = Boolean(naive);
@@ -214,7 +253,10 @@ export function createSoftmaxLab(callbacks) {
     const parts = [
       ['max', `max z = ${num(steady.rowMax[i])}`],
       ['sum', overQueries ? tr('lab.columnSums') : `Σ e^(z − max) = ${num(sumE)}`],
-      ['wsum', overQueries ? tr('lab.rowSum', { value: num(steady.weightSum[i]) }) : sumE === 0 ? `Σ a = 0` : `Σ a = ${num(sumE)} / ${num(sumE)} = 1`],
+      [
+        'wsum',
+        overQueries ? tr('lab.rowSum', { value: num(steady.weightSum[i]) }) : sumE === 0 ? `Σ a = 0` : `Σ a = ${num(sumE)} / ${num(sumE)} = 1`,
+      ],
       ['entropy', tr('lab.entropy', { value: num(steady.entropy[i]) })],
       // Always in the summary, unseen without naive softmax (as its columns): switching it on or
       // off then moves nothing. Unseen, it keeps its last sum (or a dash before the first run).
@@ -261,7 +303,12 @@ export function createSoftmaxLab(callbacks) {
     // page, 1 828 elements at T = 8, and all of it was laid out and painted again).
     list.push(['scale', [tr('lab.note.scaled'), tr('lab.note.unscaled')], state.scale ? 0 : 1]);
     if (sumE === 0) list.push(['allMasked', tr('explain.row.allMasked')]);
-    const items = keyedChildren(notes, noteItems, list.map(([kind]) => kind), () => h('li'));
+    const items = keyedChildren(
+      notes,
+      noteItems,
+      list.map(([kind]) => kind),
+      () => h('li'),
+    );
     list.forEach(([, text, shown], k) => {
       if (!Array.isArray(text)) return setText(items[k], text);
       const li = items[k];
@@ -286,5 +333,8 @@ export function createSoftmaxLab(callbacks) {
 function rowSumsText(result, head) {
   const shown = labPresentation({ queries: result.T, keys: result.Tk }).queries;
   const asked = (r) => head.weights.hidden?.subarray(r * head.weights.cols, (r + 1) * head.weights.cols).includes(1);
-  return result.tokens.slice(0, shown).map((token, r) => `${r + 1} ${token} ${asked(r) ? '?' : fmt(head.weightSum[r])}`).join(' · ');
+  return result.tokens
+    .slice(0, shown)
+    .map((token, r) => `${r + 1} ${token} ${asked(r) ? '?' : fmt(head.weightSum[r])}`)
+    .join(' · ');
 }

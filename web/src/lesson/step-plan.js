@@ -91,8 +91,21 @@ export function figureSpec(name, head, role, ctx, { tokensKey, tokensOnCanvas })
   // (Not the symbol: a view takes a new one in place, viewFor.)
   const { kind } = matrixPresentation({ rows: matrix.rows, cols: matrix.cols, isWeight: isW, tokens: result.T, keys: result.Tk, tokensOnCanvas });
   spec.surface = kind;
-  spec.key = [role, name, head, spec.rows, spec.cols, spec.title, spec.tag, isW ? spec.rows : tokensKey,
-    spec.colTokens ? 'sq' : '', editable, tools.map((x) => x.label).join(','), t('table.corner'), kind].join('|');
+  spec.key = [
+    role,
+    name,
+    head,
+    spec.rows,
+    spec.cols,
+    spec.title,
+    spec.tag,
+    isW ? spec.rows : tokensKey,
+    spec.colTokens ? 'sq' : '',
+    editable,
+    tools.map((x) => x.label).join(','),
+    t('table.corner'),
+    kind,
+  ].join('|');
   return { spec, matrix };
 }
 
@@ -119,9 +132,10 @@ export function stepPlan(step, single, ctx) {
       const inputs = single ? step.headInputs.map((n) => [n, k, 'input']) : [];
       const own = step.head.map((n) => [n, k, 'output']);
       // A comparison puts the step's result and the compared one side by side, first.
-      const figures = ctx.compare && step.compare.length
-        ? [own[own.length - 1], ...step.compare.map((n) => [n, k, 'output']), ...own.slice(0, -1), ...inputs]
-        : [...inputs, ...own];
+      const figures =
+        ctx.compare && step.compare.length
+          ? [own[own.length - 1], ...step.compare.map((n) => [n, k, 'output']), ...own.slice(0, -1), ...inputs]
+          : [...inputs, ...own];
       groups.push({ head: k, figures });
     }
   }

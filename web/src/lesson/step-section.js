@@ -27,7 +27,8 @@ export function writeSectionText(section, stepId, { t, state, result }) {
   const caption = stepId === 'softmax' && state.softmaxOver === 'queries' ? 'step.softmax.captionQueries' : `step.${stepId}.caption`;
   let text = t(caption, { T: result.T, dModel: result.dModel, dK: result.dK, heads: result.heads });
   // ALiBi's slopes, from the engine, with the step that adds its bias.
-  if (stepId === 'mask' && result.alibiSlopes) text += ` ${t('step.mask.alibi', { slopes: Array.from(result.alibiSlopes, (m, k) => `m${subscript(k + 1)} = ${String(Number(m.toPrecision(4)))}`).join(', ') })}`;
+  if (stepId === 'mask' && result.alibiSlopes)
+    text += ` ${t('step.mask.alibi', { slopes: Array.from(result.alibiSlopes, (m, k) => `m${subscript(k + 1)} = ${String(Number(m.toPrecision(4)))}`).join(', ') })}`;
   setText(section.caption, text);
   const texts = stepFormulas(stepId, state, result, t);
   updateFormulaLines(section.formulas, texts, (tex) => formulaVariants(stepId, tex, t, result.dK), 'step-formula');
@@ -39,23 +40,46 @@ export function sectionParts({ groupViews, tabs, panel, ctx: { t, state, result 
   if (panel) parts.push(panel.el);
   if (tabs) {
     parts.push(
-      h('div', { className: 'head-tabs', role: 'group', 'aria-label': t('lesson.headTabs') },
+      h(
+        'div',
+        { className: 'head-tabs', role: 'group', 'aria-label': t('lesson.headTabs') },
         result.perHead.map((_, k) =>
-          h('button', { type: 'button', className: 'choice', dataset: { headTab: String(k + 1) }, 'aria-pressed': k === state.head - 1 ? 'true' : 'false', text: t('lab.head', { h: k + 1 }) }),
+          h('button', {
+            type: 'button',
+            className: 'choice',
+            dataset: { headTab: String(k + 1) },
+            'aria-pressed': k === state.head - 1 ? 'true' : 'false',
+            text: t('lab.head', { h: k + 1 }),
+          }),
         ),
       ),
     );
   }
-  for (const group of groupViews.filter((g) => g.head === null)) parts.push(h('div', { className: 'matrices' }, group.views.map((v) => v.el)));
+  for (const group of groupViews.filter((g) => g.head === null))
+    parts.push(
+      h(
+        'div',
+        { className: 'matrices' },
+        group.views.map((v) => v.el),
+      ),
+    );
   const perHead = groupViews.filter((g) => g.head !== null);
   if (perHead.length) {
     parts.push(
-      h('div', { className: 'heads' }, perHead.map((g) =>
-        h('article', { className: 'head', dataset: { head: String(g.head) } }, [
-          h('h3', { text: t('step.head.title', { h: g.head + 1 }) }),
-          h('div', { className: 'matrices' }, g.views.map((v) => v.el)),
-        ]),
-      )),
+      h(
+        'div',
+        { className: 'heads' },
+        perHead.map((g) =>
+          h('article', { className: 'head', dataset: { head: String(g.head) } }, [
+            h('h3', { text: t('step.head.title', { h: g.head + 1 }) }),
+            h(
+              'div',
+              { className: 'matrices' },
+              g.views.map((v) => v.el),
+            ),
+          ]),
+        ),
+      ),
     );
   }
   return parts;

@@ -5,17 +5,19 @@
 // `headInputs`). The matrix names are the data-matrix values of the printed cells; per-head
 // Q⁽ʰ⁾, K⁽ʰ⁾, V⁽ʰ⁾ are 'q', 'k', 'v' with a head, as on the first version of the page. No DOM.
 
-export const STEPS = Object.freeze([
-  { id: 'x', model: ['x'] },
-  { id: 'qkv', model: ['wq', 'wk', 'wv', 'q', 'k', 'v'], inputs: ['x'] },
-  { id: 'dots', head: ['q', 'k', 'dots'] },
-  { id: 'scale', head: ['scores'], headInputs: ['dots'] },
-  { id: 'mask', model: ['mask'], head: ['bias', 'masked'], headInputs: ['scores'] }, // (bias: ALiBi's, when on)
-  { id: 'softmax', head: ['exps', 'weights'], headInputs: ['masked'], compare: ['cmp-weights'] },
-  { id: 'context', head: ['v', 'context'], headInputs: ['weights'], compare: ['cmp-context'] },
-  { id: 'concat', model: ['concat'], headInputs: ['context'] },
-  { id: 'output', model: ['wo', 'output'], inputs: ['concat'] },
-].map((step) => Object.freeze({ model: [], head: [], inputs: [], headInputs: [], compare: [], ...step })));
+export const STEPS = Object.freeze(
+  [
+    { id: 'x', model: ['x'] },
+    { id: 'qkv', model: ['wq', 'wk', 'wv', 'q', 'k', 'v'], inputs: ['x'] },
+    { id: 'dots', head: ['q', 'k', 'dots'] },
+    { id: 'scale', head: ['scores'], headInputs: ['dots'] },
+    { id: 'mask', model: ['mask'], head: ['bias', 'masked'], headInputs: ['scores'] }, // (bias: ALiBi's, when on)
+    { id: 'softmax', head: ['exps', 'weights'], headInputs: ['masked'], compare: ['cmp-weights'] },
+    { id: 'context', head: ['v', 'context'], headInputs: ['weights'], compare: ['cmp-context'] },
+    { id: 'concat', model: ['concat'], headInputs: ['context'] },
+    { id: 'output', model: ['wo', 'output'], inputs: ['concat'] },
+  ].map((step) => Object.freeze({ model: [], head: [], inputs: [], headInputs: [], compare: [], ...step })),
+);
 
 /** 'all' shows every step; the others one step each. */
 export const STEP_IDS = Object.freeze(['all', ...STEPS.map((s) => s.id)]);

@@ -92,13 +92,15 @@ function renumber(node, before, after) {
 export function typesetStack(texs, tex, { display = false, className = 'formula' } = {}) {
   const span = document.createElement('span');
   span.className = `${className} formula-stack`;
-  span.append(...texs.map((source) => {
-    const alt = document.createElement('span');
-    alt.className = 'formula-alt';
-    alt.dataset.tex = source;
-    alt.append(...nodesOf(source, display));
-    return alt;
-  }));
+  span.append(
+    ...texs.map((source) => {
+      const alt = document.createElement('span');
+      alt.className = 'formula-alt';
+      alt.dataset.tex = source;
+      alt.append(...nodesOf(source, display));
+      return alt;
+    }),
+  );
   showInStack(span, tex);
   return span;
 }
@@ -112,6 +114,9 @@ export function stackHolds(node, tex) {
 export function showInStack(node, tex) {
   if (!stackHolds(node, tex)) return false;
   setAttr(node, 'data-tex', tex);
-  showAlternative(node, [...node.children].find((alt) => alt.dataset.tex === tex));
+  showAlternative(
+    node,
+    [...node.children].find((alt) => alt.dataset.tex === tex),
+  );
   return true;
 }

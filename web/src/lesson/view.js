@@ -118,7 +118,19 @@ export function createStepsView(container, callbacks) {
     }
     // What specOf reads besides the tokens and the language (symbolOf: the mask, its order and the
     // scaling, a comparison).
-    const sig = [role, name, head, matrix.rows, matrix.cols, state.mask, state.maskBeforeScale, state.scale, Boolean(state.alibi), Boolean(ctx.compare), rowsOnCanvas].join('|');
+    const sig = [
+      role,
+      name,
+      head,
+      matrix.rows,
+      matrix.cols,
+      state.mask,
+      state.maskBeforeScale,
+      state.scale,
+      Boolean(state.alibi),
+      Boolean(ctx.compare),
+      rowsOnCanvas,
+    ].join('|');
     let made = specs.get(sig);
     if (!made) {
       made = figureSpec(name, head, role, ctx, { tokensKey, tokensOnCanvas: rowsOnCanvas });

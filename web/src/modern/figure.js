@@ -14,10 +14,24 @@ const SIDE = 64; // the engine's largest trace: every row and column of it is dr
 export function gridView(cache, spec, matrix) {
   const shown = gridPresentation({ rows: matrix.rows, cols: matrix.cols, maxRows: SIDE, maxCols: SIDE, numbers: spec.numbers });
   const layout = () => [matrix.rows, matrix.cols, shown, spec.caption, spec.rowLabels, spec.colLabels ?? [], spec.t('heads.cut', {})];
-  return keptView(cache, spec.name, layout, () => createMatrix({
-    figure: 'grid', surface: 'table', kind: 'signed', head: null, label: spec.caption, ...spec,
-    rows: matrix.rows, cols: matrix.cols, shownRows: shown.rows, shownCols: shown.cols, numbers: shown.numbersInCells,
-  }, null));
+  return keptView(cache, spec.name, layout, () =>
+    createMatrix(
+      {
+        figure: 'grid',
+        surface: 'table',
+        kind: 'signed',
+        head: null,
+        label: spec.caption,
+        ...spec,
+        rows: matrix.rows,
+        cols: matrix.cols,
+        shownRows: shown.rows,
+        shownCols: shown.cols,
+        numbers: shown.numbersInCells,
+      },
+      null,
+    ),
+  );
 }
 
 /** A signed matrix's fill over its finite entries; −∞ (masked) entries greyed. */

@@ -46,12 +46,18 @@ export function createFlashPanel(callbacks) {
       h('h3', { text: t('modern.flash.memoryTitle') }),
       h('div', { className: 'hv-scroll' }, [
         h('table', { className: 'md-table' }, [
-          h('thead', {}, [h('tr', {}, [
-            h('th', { scope: 'col', text: t('modern.flash.memoryWhat') }),
-            h('th', { scope: 'col', text: t('modern.flash.memoryAt', { T: memory.current.T }) }),
-            h('th', { scope: 'col', text: t('modern.flash.memoryAt', { T: memory.long.T }) }),
-          ])]),
-          h('tbody', {}, [row('modern.flash.memoryScores', 'scoresBytes'), row('modern.flash.memoryTiled', 'tiledBytes'), row('modern.flash.memoryQkvo', 'qkvoBytes')]),
+          h('thead', {}, [
+            h('tr', {}, [
+              h('th', { scope: 'col', text: t('modern.flash.memoryWhat') }),
+              h('th', { scope: 'col', text: t('modern.flash.memoryAt', { T: memory.current.T }) }),
+              h('th', { scope: 'col', text: t('modern.flash.memoryAt', { T: memory.long.T }) }),
+            ]),
+          ]),
+          h('tbody', {}, [
+            row('modern.flash.memoryScores', 'scoresBytes'),
+            row('modern.flash.memoryTiled', 'tiledBytes'),
+            row('modern.flash.memoryQkvo', 'qkvoBytes'),
+          ]),
         ]),
       ]),
       h('p', { className: 'caption', text: t('modern.flash.memoryNote') }),
@@ -77,7 +83,11 @@ export function createFlashPanel(callbacks) {
     });
     const matrix = { rows: T, cols: T, data };
     const colour = finiteFill(matrix);
-    const view = gridView(views, { name: 'flash-logits', caption: t('modern.flash.logits', { h: head + 1 }), rowLabels: result.tokens, colLabels: result.tokens, t }, matrix);
+    const view = gridView(
+      views,
+      { name: 'flash-logits', caption: t('modern.flash.logits', { h: head + 1 }), rowLabels: result.tokens, colLabels: result.tokens, t },
+      matrix,
+    );
     view.update(matrix, {
       fill: (r, c, value) => {
         const n = order[r * T + c];
@@ -108,7 +118,15 @@ export function createFlashPanel(callbacks) {
     const tiles = trace.perHead[head].tiles;
     const tile = tiles[at];
     const rowLabels = result.tokens.slice(tile.row0, tile.row0 + tile.rows);
-    const parts = [h('h3', { text: t('modern.flash.tileTitle', { n: at + 1, rows: `${tile.row0 + 1}–${tile.row0 + tile.rows}`, keys: `${tile.key0 + 1}–${tile.key0 + tile.keys}` }) })];
+    const parts = [
+      h('h3', {
+        text: t('modern.flash.tileTitle', {
+          n: at + 1,
+          rows: `${tile.row0 + 1}–${tile.row0 + tile.rows}`,
+          keys: `${tile.key0 + 1}–${tile.key0 + tile.keys}`,
+        }),
+      }),
+    ];
     if (tile.skipped) {
       parts.push(h('p', { className: 'md-skipped', dataset: { flashSkipped: '1' }, text: t('modern.flash.skipped') }));
       return parts;
@@ -118,13 +136,32 @@ export function createFlashPanel(callbacks) {
     const stats = new Float32Array(tile.rows * 4);
     for (let r = 0; r < tile.rows; r += 1) stats.set([old[r], tile.max[r], tile.rescale[r], tile.sum[r]], r * 4);
     const statsMatrix = { rows: tile.rows, cols: 4, data: stats };
-    const statsView = gridView(views, {
-      name: 'flash-stats', caption: t('modern.flash.stats'), rowLabels,
-      colLabels: [t('modern.flash.mOld'), t('modern.flash.mNew'), t('modern.flash.rescale'), t('modern.flash.sum')], t, numbers: true,
-    }, statsMatrix);
+    const statsView = gridView(
+      views,
+      {
+        name: 'flash-stats',
+        caption: t('modern.flash.stats'),
+        rowLabels,
+        colLabels: [t('modern.flash.mOld'), t('modern.flash.mNew'), t('modern.flash.rescale'), t('modern.flash.sum')],
+        t,
+        numbers: true,
+      },
+      statsMatrix,
+    );
     statsView.update(statsMatrix, { fill: (r, c, value) => (value === -Infinity ? HEAD_MASKED_CELL : plainFill()) });
     const logits = tile.logits;
-    const logitsView = gridView(views, { name: 'flash-tile', caption: t('modern.flash.tileLogits'), rowLabels, colLabels: result.tokens.slice(tile.key0, tile.key0 + tile.keys), t, numbers: true }, logits);
+    const logitsView = gridView(
+      views,
+      {
+        name: 'flash-tile',
+        caption: t('modern.flash.tileLogits'),
+        rowLabels,
+        colLabels: result.tokens.slice(tile.key0, tile.key0 + tile.keys),
+        t,
+        numbers: true,
+      },
+      logits,
+    );
     logitsView.update(logits, { fill: finiteFill(logits) });
     const partialView = gridView(views, { name: 'flash-partial', caption: t('modern.flash.partial'), rowLabels, t, numbers: true }, tile.partial);
     partialView.update(tile.partial, { fill: finiteFill(tile.partial) });
@@ -140,7 +177,11 @@ export function createFlashPanel(callbacks) {
     const { t, result } = ctx;
     let worst = 0;
     for (let n = 0; n < trace.output.data.length; n += 1) worst = Math.max(worst, Math.abs(trace.output.data[n] - result.output.data[n]));
-    return h('p', { className: worst <= 1e-5 ? 'md-verdict same' : 'md-verdict changed', dataset: { flashFinal: String(worst) }, text: t(worst <= 1e-5 ? 'modern.flash.final' : 'modern.flash.finalDiffers', { max: smallText(worst) }) });
+    return h('p', {
+      className: worst <= 1e-5 ? 'md-verdict same' : 'md-verdict changed',
+      dataset: { flashFinal: String(worst) },
+      text: t(worst <= 1e-5 ? 'modern.flash.final' : 'modern.flash.finalDiffers', { max: smallText(worst) }),
+    });
   }
 
   function update(ctx) {
@@ -150,16 +191,23 @@ export function createFlashPanel(callbacks) {
     const shape = { dModel: config.dModel, heads: config.heads, blockRows: state.flashRows, blockKeys: state.flashKeys };
     const memoryOf = () => ({ current: attentionMemory({ T: result.T, ...shape }), long: attentionMemory({ T: LONG_T, ...shape }) });
     if (result.T > maxT) {
-      parts.push(h('p', { className: 'note md-limit', dataset: { flashLimit: '1' }, text: t('modern.flash.tooLong', { T: result.T, max: maxT }) }), memoryPart(memoryOf(), t));
+      parts.push(
+        h('p', { className: 'note md-limit', dataset: { flashLimit: '1' }, text: t('modern.flash.tooLong', { T: result.T, max: maxT }) }),
+        memoryPart(memoryOf(), t),
+      );
       placeChildren(el, parts);
       return;
     }
     fillSides(rowsPicker, state.flashRows);
     fillSides(keysPicker, state.flashKeys);
-    parts.push(h('div', { className: 'md-controls' }, [
-      h('label', { for: 'flash-br', text: t('modern.flash.br') }), rowsPicker,
-      h('label', { for: 'flash-bc', text: t('modern.flash.bc') }), keysPicker,
-    ]));
+    parts.push(
+      h('div', { className: 'md-controls' }, [
+        h('label', { for: 'flash-br', text: t('modern.flash.br') }),
+        rowsPicker,
+        h('label', { for: 'flash-bc', text: t('modern.flash.bc') }),
+        keysPicker,
+      ]),
+    );
     const { trace, error } = traceOf(ctx);
     if (!trace) {
       parts.push(h('p', { className: 'note', text: t('modern.engineSays', { message: error }) }));

@@ -22,7 +22,11 @@ export function createModernViews(deps) {
 
   // ---- the ALiBi switch, in the form --------------------------------------------------------------
   const alibiBox = h('input', { id: 'alibi', type: 'checkbox' });
-  const alibiLabel = h('label', { className: 'check', dataset: { field: 'alibi' } }, [alibiBox, ' ', h('span', { dataset: { i18n: 'modern.alibi.check' } })]);
+  const alibiLabel = h('label', { className: 'check', dataset: { field: 'alibi' } }, [
+    alibiBox,
+    ' ',
+    h('span', { dataset: { i18n: 'modern.alibi.check' } }),
+  ]);
   nodes.maskOptions.append(alibiLabel);
   alibiBox.addEventListener('input', () => dispatch({ alibi: alibiBox.checked }, 'form'));
 
@@ -48,7 +52,8 @@ export function createModernViews(deps) {
         if (waits) waitFor(name, waits, ctx);
         else panel.update(ctx);
       },
-      (ctx) => `${configKey(ctx.config)}|${ctx.t('modern.flash.title')}|${ctx.state.head}|${looks[name](ctx.state)}|${ctx.results.waiting[name] ?? ''}|${ctx.redacted}`,
+      (ctx) =>
+        `${configKey(ctx.config)}|${ctx.t('modern.flash.title')}|${ctx.state.head}|${looks[name](ctx.state)}|${ctx.results.waiting[name] ?? ''}|${ctx.redacted}`,
     );
   }
 

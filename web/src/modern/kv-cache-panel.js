@@ -31,7 +31,8 @@ export function createKvCachePanel(callbacks) {
   modelPicker.addEventListener('change', () => callbacks.change({ kvModel: modelPicker.value }));
   // A decoder's cache is causal: the plan runs the page's config with mask "causal" and none of
   // the other mask options (compute/plan.js: run 'decode').
-  const maskChanged = (config) => ['window', 'prefix', 'customMask', 'padding', 'maskFill', 'maskBeforeScale'].some((key) => key in config) || config.mask !== 'causal';
+  const maskChanged = (config) =>
+    ['window', 'prefix', 'customMask', 'padding', 'maskFill', 'maskBeforeScale'].some((key) => key in config) || config.mask !== 'causal';
 
   const decodeOf = ({ results }) => ({ run: results.get('decode'), error: results.error('decode')?.message ?? null });
 
@@ -48,12 +49,32 @@ export function createKvCachePanel(callbacks) {
     const [url, fields] = model.source.split(' (');
     return h('div', { className: 'md-memory' }, [
       h('h3', { text: t('modern.kv.sizeTitle') }),
-      h('p', { dataset: { kvBytes: String(run.cacheBytesPerToken) }, text: t('modern.kv.sizeOwn', { bytes: bytesText(run.cacheBytesPerToken), heads: run.heads, kv: run.kvHeads, dK: run.dK, kind: t(`modern.kv.kind.${own}`) }) }),
+      h('p', {
+        dataset: { kvBytes: String(run.cacheBytesPerToken) },
+        text: t('modern.kv.sizeOwn', {
+          bytes: bytesText(run.cacheBytesPerToken),
+          heads: run.heads,
+          kv: run.kvHeads,
+          dK: run.dK,
+          kind: t(`modern.kv.kind.${own}`),
+        }),
+      }),
       h('div', { className: 'md-controls' }, [h('label', { for: 'kv-model', text: t('modern.kv.model') }), modelPicker]),
-      h('p', { dataset: { kvModelBytes: String(perToken) }, text: t('modern.kv.sizeModel', {
-        name: model.name, kind: t(`modern.kv.kind.${model.kind}`), heads: model.heads, kv: model.kvHeads, dK: model.dK, layers: model.layers,
-        bytes: bytesText(perToken), all: bytesText(perToken * model.layers), mha: bytesText(asMultiHead * model.layers), long: bytesText(perToken * model.layers * 8192),
-      }) }),
+      h('p', {
+        dataset: { kvModelBytes: String(perToken) },
+        text: t('modern.kv.sizeModel', {
+          name: model.name,
+          kind: t(`modern.kv.kind.${model.kind}`),
+          heads: model.heads,
+          kv: model.kvHeads,
+          dK: model.dK,
+          layers: model.layers,
+          bytes: bytesText(perToken),
+          all: bytesText(perToken * model.layers),
+          mha: bytesText(asMultiHead * model.layers),
+          long: bytesText(perToken * model.layers * 8192),
+        }),
+      }),
       h('p', { className: 'caption' }, [t('modern.kv.source'), ' ', h('a', { href: url, rel: 'noopener', text: url }), fields ? ` (${fields}` : '']),
     ]);
   }
@@ -90,7 +111,11 @@ export function createKvCachePanel(callbacks) {
     vView.highlight({ self: null, cells: [], rows: [step], cols: [] });
     const weights = run.perHead[head].weights;
     const row = { rows: 1, cols: seen, data: weights.data.slice(step * weights.cols, step * weights.cols + seen) };
-    const rowView = gridView(views, { name: 'kv-row', caption: t('modern.kv.row', { t: seen, h: head + 1 }), rowLabels: [run.tokens[step]], colLabels: tokens, t }, row);
+    const rowView = gridView(
+      views,
+      { name: 'kv-row', caption: t('modern.kv.row', { t: seen, h: head + 1 }), rowLabels: [run.tokens[step]], colLabels: tokens, t },
+      row,
+    );
     rowView.update(row, { fill: weightsFill({ rows: 1, cols: seen, data: new Uint8Array(seen) }) });
 
     let cached = 0;
@@ -105,10 +130,22 @@ export function createKvCachePanel(callbacks) {
         h('div', { className: 'md-main' }, [
           h('div', { className: 'md-matrices' }, [kView.el, vView.el]),
           rowView.el,
-          h('p', { className: run.difference[step] <= 1e-5 ? 'md-verdict same' : 'md-verdict changed', dataset: { kvDifference: String(run.difference[step]) }, text: t('modern.kv.difference', { t: seen, max: smallText(run.difference[step]) }) }),
-          h('p', { className: 'md-count', dataset: { kvCached: String(cached), kvUncached: String(uncached) }, text: t('modern.kv.count', {
-            t: seen, cached: integer(cached, lang), uncached: integer(uncached, lang), stepCached: integer(run.multiplyAdds.cached[step], lang), stepUncached: integer(run.multiplyAdds.uncached[step], lang),
-          }) }),
+          h('p', {
+            className: run.difference[step] <= 1e-5 ? 'md-verdict same' : 'md-verdict changed',
+            dataset: { kvDifference: String(run.difference[step]) },
+            text: t('modern.kv.difference', { t: seen, max: smallText(run.difference[step]) }),
+          }),
+          h('p', {
+            className: 'md-count',
+            dataset: { kvCached: String(cached), kvUncached: String(uncached) },
+            text: t('modern.kv.count', {
+              t: seen,
+              cached: integer(cached, lang),
+              uncached: integer(uncached, lang),
+              stepCached: integer(run.multiplyAdds.cached[step], lang),
+              stepUncached: integer(run.multiplyAdds.uncached[step], lang),
+            }),
+          }),
         ]),
         sizesPart(run, state, t),
       ]),

@@ -57,9 +57,15 @@ export function createRopePanel(callbacks) {
       svgEl('line', { x1: PLOT / 2, y1: 0, x2: PLOT / 2, y2: PLOT, class: 'axis' }),
       svgEl('circle', { cx: PLOT / 2, cy: PLOT / 2, r: (Math.hypot(...before) / reach) * (PLOT / 2), class: 'orbit' }),
     );
-    for (const [vector, cls] of [[before, 'before'], [after, 'after']]) {
+    for (const [vector, cls] of [
+      [before, 'before'],
+      [after, 'after'],
+    ]) {
       const [x, y] = at(vector);
-      node.append(svgEl('line', { x1: PLOT / 2, y1: PLOT / 2, x2: x, y2: y, class: `arrow ${cls}` }), svgEl('circle', { cx: x, cy: y, r: 4, class: `tip ${cls}` }));
+      node.append(
+        svgEl('line', { x1: PLOT / 2, y1: PLOT / 2, x2: x, y2: y, class: `arrow ${cls}` }),
+        svgEl('circle', { cx: x, cy: y, r: 4, class: `tip ${cls}` }),
+      );
     }
     return node;
   }
@@ -82,7 +88,11 @@ export function createRopePanel(callbacks) {
     const head = Math.min(state.head, result.heads) - 1;
     tokenPicker.replaceChildren(...result.tokens.map((tok, n) => h('option', { value: String(n + 1), text: `${n + 1}: ${tok}` })));
     tokenPicker.value = String(token + 1);
-    pairPicker.replaceChildren(...Array.from({ length: pairs }, (_, p) => h('option', { value: String(p + 1), text: t('modern.rope.pairName', { a: 2 * p + 1, b: 2 * p + 2 }) })));
+    pairPicker.replaceChildren(
+      ...Array.from({ length: pairs }, (_, p) =>
+        h('option', { value: String(p + 1), text: t('modern.rope.pairName', { a: 2 * p + 1, b: 2 * p + 2 }) }),
+      ),
+    );
     pairPicker.value = String(pair + 1);
     const { dK } = result;
     const col = head * dK + 2 * pair;
@@ -93,20 +103,35 @@ export function createRopePanel(callbacks) {
     const vec = ([x, y]) => `(${x.toFixed(4)}, ${y.toFixed(4)})`.replaceAll('-', '\u2212');
     parts.push(
       h('div', { className: 'md-controls' }, [
-        h('label', { for: 'rope-token', text: t('modern.rope.token') }), tokenPicker,
-        h('label', { for: 'rope-pair', text: t('modern.rope.pair') }), pairPicker,
+        h('label', { for: 'rope-token', text: t('modern.rope.token') }),
+        tokenPicker,
+        h('label', { for: 'rope-pair', text: t('modern.rope.pair') }),
+        pairPicker,
       ]),
       h('div', { className: 'rp-pair' }, [
         plot(before, after, t),
         h('ul', { className: 'rp-numbers' }, [
-          h('li', { dataset: { ropeAngle: String(angle) }, text: t('modern.rope.angle', { pos: token, p: pair, angle: angle.toFixed(4), degrees: ((angle * 180) / Math.PI).toFixed(1) }) }),
+          h('li', {
+            dataset: { ropeAngle: String(angle) },
+            text: t('modern.rope.angle', { pos: token, p: pair, angle: angle.toFixed(4), degrees: ((angle * 180) / Math.PI).toFixed(1) }),
+          }),
           h('li', { className: 'before', dataset: { ropeBefore: before.join(',') }, text: t('modern.rope.before', { h: head + 1, v: vec(before) }) }),
           h('li', { className: 'after', dataset: { ropeAfter: after.join(',') }, text: t('modern.rope.after', { h: head + 1, v: vec(after) }) }),
         ]),
       ]),
     );
     const angles = result.ropeAngles;
-    const view = gridView(views, { name: 'rope-angles', caption: t('modern.rope.angles'), rowLabels: result.tokens, colLabels: Array.from({ length: pairs }, (_, p) => `θ${p}`), t }, angles);
+    const view = gridView(
+      views,
+      {
+        name: 'rope-angles',
+        caption: t('modern.rope.angles'),
+        rowLabels: result.tokens,
+        colLabels: Array.from({ length: pairs }, (_, p) => `θ${p}`),
+        t,
+      },
+      angles,
+    );
     view.update(angles, { fill: finiteFill(angles) });
     view.highlight({ self: [token, pair], cells: [], rows: [], cols: [] });
     parts.push(view.el);
@@ -115,7 +140,10 @@ export function createRopePanel(callbacks) {
 
   function shiftPart(ctx) {
     const { result, t } = ctx;
-    const parts = [h('h3', { text: t('modern.rope.shiftTitle') }), h('p', { className: 'caption', text: t('modern.rope.shiftCaption', { shift: SHIFT }) })];
+    const parts = [
+      h('h3', { text: t('modern.rope.shiftTitle') }),
+      h('p', { className: 'caption', text: t('modern.rope.shiftCaption', { shift: SHIFT }) }),
+    ];
     if (result.T > THRESHOLDS.ropeShiftTokens) {
       parts.push(h('p', { className: 'note md-limit', text: t('modern.rope.shiftTooLong', { T: result.T, max: THRESHOLDS.ropeShiftTokens }) }));
       return parts;
@@ -125,10 +153,20 @@ export function createRopePanel(callbacks) {
       parts.push(h('p', { className: 'note', text: t('modern.engineSays', { message: run.error ?? '' }) }));
       return parts;
     }
-    parts.push(h('ul', { className: 'pe-summary' }, [
-      h('li', { className: run.rope <= 1e-4 ? 'same' : 'changed', dataset: { ropeShift: String(run.rope) }, text: t('modern.rope.shiftRope', { max: smallText(run.rope) }) }),
-      h('li', { className: run.sinusoidal <= 1e-4 ? 'same' : 'changed', dataset: { sinShift: String(run.sinusoidal) }, text: t('modern.rope.shiftSin', { max: smallText(run.sinusoidal) }) }),
-    ]));
+    parts.push(
+      h('ul', { className: 'pe-summary' }, [
+        h('li', {
+          className: run.rope <= 1e-4 ? 'same' : 'changed',
+          dataset: { ropeShift: String(run.rope) },
+          text: t('modern.rope.shiftRope', { max: smallText(run.rope) }),
+        }),
+        h('li', {
+          className: run.sinusoidal <= 1e-4 ? 'same' : 'changed',
+          dataset: { sinShift: String(run.sinusoidal) },
+          text: t('modern.rope.shiftSin', { max: smallText(run.sinusoidal) }),
+        }),
+      ]),
+    );
     return parts;
   }
 
@@ -137,7 +175,11 @@ export function createRopePanel(callbacks) {
     const parts = [
       h('h2', { id: 'rope-title', text: t('modern.rope.title') }),
       h('p', { className: 'caption', text: t('modern.rope.caption') }),
-      h('p', { className: 'caption', dataset: { ropeOdd: result.dK % 2 ? '1' : '0' }, text: result.dK % 2 ? t('modern.rope.odd', { dK: result.dK, last: result.dK }) : t('modern.rope.even', { dK: result.dK }) }),
+      h('p', {
+        className: 'caption',
+        dataset: { ropeOdd: result.dK % 2 ? '1' : '0' },
+        text: result.dK % 2 ? t('modern.rope.odd', { dK: result.dK, last: result.dK }) : t('modern.rope.even', { dK: result.dK }),
+      }),
       ...rotationPart(ctx),
       ...shiftPart(ctx),
     ];

@@ -34,7 +34,7 @@ export function createStepButtons(name, go) {
       el.setAttribute('aria-label', label);
       for (const button of buttons) {
         setText(button, t(`modern.step.${button.dataset.move}`));
-        const disabled = (button.dataset.move === 'first' || button.dataset.move === 'prev') ? at <= 1 : at >= count;
+        const disabled = button.dataset.move === 'first' || button.dataset.move === 'prev' ? at <= 1 : at >= count;
         // (never disabled while focused: the focus would be lost; a step past the end does nothing)
         button.setAttribute('aria-disabled', disabled ? 'true' : 'false');
       }

@@ -42,7 +42,10 @@ export function createPerfPanel(node, { t, measure: timeInWorker, getShape }) {
     const rows = [];
     if (last) {
       rows.push([tr('perf.simd'), last.simdPath]);
-      rows.push([tr('perf.time'), tr(last.first ? 'perf.timeValueFirst' : 'perf.timeValue', { ms: last.ms.toFixed(2), where: tr(`perf.where.${last.where}`) })]);
+      rows.push([
+        tr('perf.time'),
+        tr(last.first ? 'perf.timeValueFirst' : 'perf.timeValue', { ms: last.ms.toFixed(2), where: tr(`perf.where.${last.where}`) }),
+      ]);
       rows.push([tr('perf.flops'), tr('perf.flopsValue', { flops: formatFlops(last.flops), rate: formatFlops(last.flops / (last.ms / 1000)) })]);
       rows.push([tr('perf.memory'), tr('perf.memoryValue', { mb: (last.memoryBytes / 2 ** 20).toFixed(0) })]);
     }
@@ -92,7 +95,9 @@ export function createPerfPanel(node, { t, measure: timeInWorker, getShape }) {
       renderFacts();
     }
   }
-  button.addEventListener('click', () => { if (!running) measure(); });
+  button.addEventListener('click', () => {
+    if (!running) measure();
+  });
 
   return {
     /** After each computation: { ms, where: 'main' | 'worker', T, Tk, dModel, simdPath, memoryBytes }. */

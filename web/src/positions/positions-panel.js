@@ -76,7 +76,12 @@ export function createPositionsPanel(callbacks) {
       h('h3', { text: t('heads.shuffle.title') }),
       h('p', { className: 'caption', text: t('heads.shuffle.caption') }),
       h('div', { className: 'pe-buttons' }, [
-        h('button', { type: 'button', className: 'choice', dataset: { pe: 'shuffle' }, text: t(shuffled ? 'heads.shuffle.again' : 'heads.shuffle.button') }),
+        h('button', {
+          type: 'button',
+          className: 'choice',
+          dataset: { pe: 'shuffle' },
+          text: t(shuffled ? 'heads.shuffle.again' : 'heads.shuffle.button'),
+        }),
         shuffled ? h('button', { type: 'button', className: 'choice', dataset: { pe: 'typed' }, text: t('heads.shuffle.typed') }) : null,
       ]),
     ];
@@ -106,8 +111,22 @@ export function createPositionsPanel(callbacks) {
         ...order.slice(0, ROWS).map((i) => h('span', { className: 'chip', text: tokens[i] })),
       ]),
       h('ul', { className: 'pe-summary' }, [
-        h('li', { dataset: { peSummary: 'none' }, className: none.changed === 0 ? 'same' : 'changed', text: none.changed === 0 ? t('heads.shuffle.noneSame', { max: small(none.maxDiff) }) : t('heads.shuffle.noneChanged', { n: none.changed, T: tokens.length, max: small(none.maxDiff) }) }),
-        h('li', { dataset: { peSummary: 'sinusoidal' }, className: sinusoidal.changed === 0 ? 'same' : 'changed', text: sinusoidal.changed === 0 ? t('heads.shuffle.sinSame', { max: small(sinusoidal.maxDiff) }) : t('heads.shuffle.sinChanged', { n: sinusoidal.changed, T: tokens.length, max: small(sinusoidal.maxDiff) }) }),
+        h('li', {
+          dataset: { peSummary: 'none' },
+          className: none.changed === 0 ? 'same' : 'changed',
+          text:
+            none.changed === 0
+              ? t('heads.shuffle.noneSame', { max: small(none.maxDiff) })
+              : t('heads.shuffle.noneChanged', { n: none.changed, T: tokens.length, max: small(none.maxDiff) }),
+        }),
+        h('li', {
+          dataset: { peSummary: 'sinusoidal' },
+          className: sinusoidal.changed === 0 ? 'same' : 'changed',
+          text:
+            sinusoidal.changed === 0
+              ? t('heads.shuffle.sinSame', { max: small(sinusoidal.maxDiff) })
+              : t('heads.shuffle.sinChanged', { n: sinusoidal.changed, T: tokens.length, max: small(sinusoidal.maxDiff) }),
+        }),
       ]),
     );
     // Row by row: where each token went, and how far its output row moved.
@@ -117,18 +136,21 @@ export function createPositionsPanel(callbacks) {
       h('th', { text: t('heads.shuffle.diffNone') }),
       h('th', { text: t('heads.shuffle.diffSin') }),
     ]);
-    const verdict = (row) => h('td', { className: row.same ? 'same' : 'changed', dataset: { peSame: row.same ? '1' : '0' } }, [
-      h('span', { className: 'mark', text: row.same ? '=' : '≠' }),
-      ` ${small(row.diff)}`,
-    ]);
-    const body = none.rows.slice(0, ROWS).map((row, i) =>
-      h('tr', { dataset: { peRow: String(i) } }, [
-        h('th', { scope: 'row', text: row.token }),
-        h('td', { text: `${row.from + 1} → ${row.to + 1}` }),
-        verdict(row),
-        verdict(sinusoidal.rows[i]),
-      ]),
-    );
+    const verdict = (row) =>
+      h('td', { className: row.same ? 'same' : 'changed', dataset: { peSame: row.same ? '1' : '0' } }, [
+        h('span', { className: 'mark', text: row.same ? '=' : '≠' }),
+        ` ${small(row.diff)}`,
+      ]);
+    const body = none.rows
+      .slice(0, ROWS)
+      .map((row, i) =>
+        h('tr', { dataset: { peRow: String(i) } }, [
+          h('th', { scope: 'row', text: row.token }),
+          h('td', { text: `${row.from + 1} → ${row.to + 1}` }),
+          verdict(row),
+          verdict(sinusoidal.rows[i]),
+        ]),
+      );
     parts.push(h('div', { className: 'hv-scroll' }, [h('table', { className: 'pe-table' }, [h('thead', {}, [head]), h('tbody', {}, body)])]));
 
     // The outputs themselves, typed order and shuffled order, rows labelled with their tokens.
@@ -137,8 +159,26 @@ export function createPositionsPanel(callbacks) {
       h('div', { className: 'pe-pair', dataset: { pePair: key } }, [
         h('h4', { text: t(key === 'none' ? 'heads.shuffle.withoutTitle' : 'heads.shuffle.withTitle') }),
         h('div', { className: 'pe-matrices' }, [
-          renderGrid({ matrix: runOf.typed, name: `shuffle-${key}-typed`, rowLabels: tokens, fill: signedFill(runOf.typed), maxCols: COLS, maxRows: 16, caption: t('heads.shuffle.outTyped'), t }),
-          renderGrid({ matrix: runOf.shuffled, name: `shuffle-${key}-shuffled`, rowLabels: shuffledTokens, fill: signedFill(runOf.typed), maxCols: COLS, maxRows: 16, caption: t('heads.shuffle.outShuffled'), t }),
+          renderGrid({
+            matrix: runOf.typed,
+            name: `shuffle-${key}-typed`,
+            rowLabels: tokens,
+            fill: signedFill(runOf.typed),
+            maxCols: COLS,
+            maxRows: 16,
+            caption: t('heads.shuffle.outTyped'),
+            t,
+          }),
+          renderGrid({
+            matrix: runOf.shuffled,
+            name: `shuffle-${key}-shuffled`,
+            rowLabels: shuffledTokens,
+            fill: signedFill(runOf.typed),
+            maxCols: COLS,
+            maxRows: 16,
+            caption: t('heads.shuffle.outShuffled'),
+            t,
+          }),
         ]),
       ]);
     parts.push(h('div', { className: 'pe-pairs' }, [outputs(none, 'none'), outputs(sinusoidal, 'sinusoidal')]));
@@ -159,7 +199,10 @@ export function createPositionsPanel(callbacks) {
     const { result, state, t } = ctx;
     const titleText = t('heads.pos.title');
     if (title?.textContent !== titleText) title = h('h2', { text: titleText });
-    const encodingFrom = { key: JSON.stringify([result.tokens, result.T, result.dModel, Boolean(result.positions), titleText]), data: matricesOf(result) };
+    const encodingFrom = {
+      key: JSON.stringify([result.tokens, result.T, result.dModel, Boolean(result.positions), titleText]),
+      data: matricesOf(result),
+    };
     if (!sameEncoding(encoding.from, encodingFrom)) encoding = { from: encodingFrom, nodes: encodingPart(ctx) };
     const shuffleFrom = state.shuffle > 0 ? null : titleText;
     if (shuffleFrom === null || shuffle.from !== shuffleFrom) shuffle = { from: shuffleFrom, nodes: shufflePart(ctx).filter(Boolean) };

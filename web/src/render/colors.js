@@ -88,7 +88,11 @@ export const HATCHES = { grey: ['#e3e6eb', '#cfd4dc'], light: ['#f3f4f6', '#e9eb
 /** Stripes of 4 px, [one, other]: a chip that is switched off. CSS: --stripes-<name>. */
 const STRIPES = { grey: HATCHES.grey, head: [COLORS.headMasked, '#f6f7f9'] };
 /** The hatch tile's strokes, as [x0, y0, x1, y1] in its 8 × 8 pixels, 2.8 px wide. */
-export const HATCH_LINES = [[-2, 2, 2, -2], [0, 8, 8, 0], [6, 10, 10, 6]];
+export const HATCH_LINES = [
+  [-2, 2, 2, -2],
+  [0, 8, 8, 0],
+  [6, 10, 10, 6],
+];
 
 // Text drawn in these colours sits on these fills (a hatch: both its colours); each is made
 // legible there once, so CSS, canvases and the SVG export get the same readable ink.
@@ -161,7 +165,8 @@ export function palette(kind) {
 }
 
 /** n CSS colours low → high, for a legend's bar. */
-export const stops = (kind, n = 9) => Array.from({ length: n }, (_, i) => palette(kind)[Math.round((i / (n - 1)) * (SCALES[kind].levels - 1))].background);
+export const stops = (kind, n = 9) =>
+  Array.from({ length: n }, (_, i) => palette(kind)[Math.round((i / (n - 1)) * (SCALES[kind].levels - 1))].background);
 
 /** An opaque colour as the uint32 an RGBA pixel is in a little-endian Uint32Array over ImageData. */
 export function pixelOf(color) {

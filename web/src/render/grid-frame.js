@@ -9,7 +9,9 @@ export function createGridFrame(spec, rows, cols, cells, below = null) {
   const { name, head = null, caption, t } = spec;
   const cut = rows < spec.rows || cols < spec.cols ? t('heads.cut', { rows, totalRows: spec.rows, cols, totalCols: spec.cols }) : '';
   const el = h('figure', { className: 'hv-grid', dataset: { hvFigure: name, ...(head === null ? {} : { head: String(head) }) } }, [
-    caption ? h('figcaption', {}, [h('span', { className: 'sym', text: caption }), h('span', { className: 'shape', text: `${spec.rows} × ${spec.cols}` })]) : null,
+    caption
+      ? h('figcaption', {}, [h('span', { className: 'sym', text: caption }), h('span', { className: 'shape', text: `${spec.rows} × ${spec.cols}` })])
+      : null,
     h('div', { className: 'hv-scroll' }, [cells]),
     below,
     cut ? h('p', { className: 'hv-cut', text: cut }) : null,
@@ -25,7 +27,8 @@ export function gridHead({ bands, colLabels }, cols) {
   const thead = document.createElement('thead');
   let html = '';
   // The colour bands and the empty corner are plain cells: they name no column (a header must).
-  if (bands) html += `<tr class="band" aria-hidden="true"><td></td>${Array.from({ length: cols }, (_, c) => `<td style="background:${bands(c)}"></td>`).join('')}</tr>`;
+  if (bands)
+    html += `<tr class="band" aria-hidden="true"><td></td>${Array.from({ length: cols }, (_, c) => `<td style="background:${bands(c)}"></td>`).join('')}</tr>`;
   if (colLabels !== null) html += `<tr class="cols"><td></td>${'<th scope="col"></th>'.repeat(cols)}</tr>`;
   thead.innerHTML = html;
   thead.querySelectorAll('tr.cols th[scope="col"]').forEach((th, c) => {

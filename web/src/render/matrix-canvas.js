@@ -103,14 +103,18 @@ export function createMatrixCanvas(spec, events) {
   const active = h('div', { className: 'cg-active' });
   // (not live: a move is said once, by the explanation's sentence, lesson/explain-panel.js)
   const readout = h('span', { className: 'cg-readout', id: `cg-${name}-${head ?? 'm'}-${Math.random().toString(36).slice(2, 8)}` });
-  const body = h('div', {
-    className: `cg-body${spec.toggle ? ' toggle' : ''}${spec.editable ? ' editable' : ''}`,
-    tabindex: '0',
-    role: 'group',
-    'aria-label': spec.label ?? `${spec.symbol} ${spec.title} ${spec.rows} × ${spec.cols}`,
-    'aria-describedby': readout.id,
-    dataset: { matrix: name, ...(head === null ? {} : { head: String(head) }) },
-  }, [canvas, marksLayer, active, readout]);
+  const body = h(
+    'div',
+    {
+      className: `cg-body${spec.toggle ? ' toggle' : ''}${spec.editable ? ' editable' : ''}`,
+      tabindex: '0',
+      role: 'group',
+      'aria-label': spec.label ?? `${spec.symbol} ${spec.title} ${spec.rows} × ${spec.cols}`,
+      'aria-describedby': readout.id,
+      dataset: { matrix: name, ...(head === null ? {} : { head: String(head) }) },
+    },
+    [canvas, marksLayer, active, readout],
+  );
   const grid = h('div', { className: 'cgrid' }, [
     h('div', { className: 'cg-corner', text: spec.corner ?? t('table.corner') }),
     colHeads,
@@ -320,8 +324,13 @@ export function createMatrixCanvas(spec, events) {
         const n = r * matrix.cols + c;
         const k = r * cols + c;
         const isMasked = mask ? mask.data[n] === 1 : false;
-        const look = blankCols.includes(c) ? Object.assign(looks[k], BLANK) : isAsked(matrix, n) ? Object.assign(looks[k], ASKED_LOOK)
-          : plain ? writePlainLook(looks[k], data[n], isMasked) : writeLook(looks[k], spec.kind, data[n], isMasked, scale, fillText);
+        const look = blankCols.includes(c)
+          ? Object.assign(looks[k], BLANK)
+          : isAsked(matrix, n)
+            ? Object.assign(looks[k], ASKED_LOOK)
+            : plain
+              ? writePlainLook(looks[k], data[n], isMasked)
+              : writeLook(looks[k], spec.kind, data[n], isMasked, scale, fillText);
         if (looksMasked(look)) anyMasked = true;
       }
     }
@@ -387,10 +396,14 @@ export function createMatrixCanvas(spec, events) {
     box = { left: scroller.scrollLeft, top: scroller.scrollTop, width: scroller.clientWidth, height: scroller.clientHeight };
     drawInView();
   }).observe(scroller);
-  scroller.addEventListener('scroll', () => {
-    if (box) Object.assign(box, { left: scroller.scrollLeft, top: scroller.scrollTop });
-    drawInView();
-  }, { passive: true });
+  scroller.addEventListener(
+    'scroll',
+    () => {
+      if (box) Object.assign(box, { left: scroller.scrollLeft, top: scroller.scrollTop });
+      drawInView();
+    },
+    { passive: true },
+  );
   // The window's scrolling is followed in steps of a row or so (watchSight): the rows coming near
   // are drawn a frame after they come within nearPx, before they are in the window.
   watchSight(scroller, (entry) => {
@@ -494,13 +507,16 @@ export function createMatrixCanvas(spec, events) {
       if (marks.self && marks.self[0] < rows && marks.self[1] < cols) box('self', marks.self[0], marks.self[1], 1, 1);
     }
     const key = boxes.map((b) => `${b.kind} ${b.r} ${b.c} ${b.x} ${b.y} ${b.w} ${b.h}`).join('|');
-    if (key !== marksKey) marksLayer.replaceChildren(...boxes.map((b) => {
-      const node = h('div', { className: 'cg-mark', dataset: { hl: b.kind, row: String(b.r), col: String(b.c) } });
-      if (b.w === cellW * cols && cols > 1) node.dataset.col = 'all'; // a whole row
-      if (b.h === CELL_H * rows && rows > 1) node.dataset.row = 'all'; // a whole column
-      node.style.cssText = `left:${b.x}px;top:${b.y}px;width:${b.w}px;height:${b.h}px`;
-      return node;
-    }));
+    if (key !== marksKey)
+      marksLayer.replaceChildren(
+        ...boxes.map((b) => {
+          const node = h('div', { className: 'cg-mark', dataset: { hl: b.kind, row: String(b.r), col: String(b.c) } });
+          if (b.w === cellW * cols && cols > 1) node.dataset.col = 'all'; // a whole row
+          if (b.h === CELL_H * rows && rows > 1) node.dataset.row = 'all'; // a whole column
+          node.style.cssText = `left:${b.x}px;top:${b.y}px;width:${b.w}px;height:${b.h}px`;
+          return node;
+        }),
+      );
     marksKey = key;
     placeActive();
   }
@@ -518,9 +534,10 @@ export function createMatrixCanvas(spec, events) {
 
   let activeCss = '';
   function placeActive() {
-    const css = spec.unit === 'row'
-      ? `left:0;top:${at.r * CELL_H}px;width:${cols * cellW}px;height:${CELL_H}px`
-      : `left:${at.c * cellW}px;top:${at.r * CELL_H}px;width:${cellW}px;height:${CELL_H}px`;
+    const css =
+      spec.unit === 'row'
+        ? `left:0;top:${at.r * CELL_H}px;width:${cols * cellW}px;height:${CELL_H}px`
+        : `left:${at.c * cellW}px;top:${at.r * CELL_H}px;width:${cellW}px;height:${CELL_H}px`;
     if (css === activeCss) return; // (rewriting the same style still restyles the outline)
     activeCss = css;
     active.style.cssText = css;
@@ -531,7 +548,11 @@ export function createMatrixCanvas(spec, events) {
     const value = latest.looks[at.r * cols + at.c].text;
     // spec.describe(r, c, texts of row r): the readout of a matrix whose entries say more together.
     readout.textContent = spec.describe
-      ? spec.describe(at.r, at.c, latest.looks.slice(at.r * cols, (at.r + 1) * cols).map((look) => look.text))
+      ? spec.describe(
+          at.r,
+          at.c,
+          latest.looks.slice(at.r * cols, (at.r + 1) * cols).map((look) => look.text),
+        )
       : t('legend.canvasCell', { row: at.r + 1, col: at.c + 1, token: rowLabels[at.r] ?? '', value });
   }
 
@@ -554,36 +575,40 @@ export function createMatrixCanvas(spec, events) {
     if (event.target.localName !== 'input' && entryAt(event)) event.preventDefault();
   });
 
-  const { focusEntry } = attachMatrixInput({
-    root: body,
-    rows,
-    cols,
-    entryAt,
-    focusedEntry: (event) => (event.target === body ? { ...at } : null),
-    onFocus: say,
-    target(r, c) {
-      activate(r, c);
-      return { el: body, box: active };
+  const { focusEntry } = attachMatrixInput(
+    {
+      root: body,
+      rows,
+      cols,
+      entryAt,
+      focusedEntry: (event) => (event.target === body ? { ...at } : null),
+      onFocus: say,
+      target(r, c) {
+        activate(r, c);
+        return { el: body, box: active };
+      },
+      // Over the entry, growing leftwards from its right edge as a table cell's editor does
+      // (input.cell-input in lesson.css): the canvas does not change under it.
+      editorAt(r, c) {
+        if (!latest) return null;
+        const canvasW = cols * cellW + (spec.sumColumn ? SUM_W : 0);
+        let editor = null;
+        return {
+          before: latest.looks[r * cols + c].text,
+          place(input) {
+            editor = input;
+            input.style.cssText = `top:${r * CELL_H}px;right:${canvasW - (c + 1) * cellW}px;width:${cellW}px;height:${CELL_H}px`;
+            body.append(input);
+          },
+          unplace: () => editor.remove(),
+          refocus: () => body.focus(),
+        };
+      },
+      setError: frame.setError,
     },
-    // Over the entry, growing leftwards from its right edge as a table cell's editor does
-    // (input.cell-input in lesson.css): the canvas does not change under it.
-    editorAt(r, c) {
-      if (!latest) return null;
-      const canvasW = cols * cellW + (spec.sumColumn ? SUM_W : 0);
-      let editor = null;
-      return {
-        before: latest.looks[r * cols + c].text,
-        place(input) {
-          editor = input;
-          input.style.cssText = `top:${r * CELL_H}px;right:${canvasW - (c + 1) * cellW}px;width:${cellW}px;height:${CELL_H}px`;
-          body.append(input);
-        },
-        unplace: () => editor.remove(),
-        refocus: () => body.focus(),
-      };
-    },
-    setError: frame.setError,
-  }, spec, events);
+    spec,
+    events,
+  );
 
   // Sized now: a canvas drawn later (view.js draws those off screen in idle time) must not move
   // the page when it is.

@@ -6,7 +6,11 @@ import { parseDecimal } from '../state/parse.js';
 
 /** The number a reader typed (a real minus sign allowed), or null. */
 export function parseCellInput(text) {
-  return parseDecimal(String(text).trim().replace(/\u2212/g, '-'));
+  return parseDecimal(
+    String(text)
+      .trim()
+      .replace(/\u2212/g, '-'),
+  );
 }
 
 /** The cell `move` leads to from (r, c) in a rows × cols matrix, or null past the edge. */
@@ -65,7 +69,7 @@ export function startEdit({ r, c, rows, cols, before, place, unplace, refocus, i
     // costs a layout of its table, after the commit a layout of the page). The commit then draws
     // the new numbers and the new selection in one frame.
     done = true; // the input's blur, when the next cell takes the focus, is not another finish
-    const target = move === 'blur' ? null : moveFrom(r, c, move, rows, cols) ?? [r, c];
+    const target = move === 'blur' ? null : (moveFrom(r, c, move, rows, cols) ?? [r, c]);
     const focused = target ? focusCell(target[0], target[1]) : null;
     close();
     commit(value);

@@ -7,7 +7,6 @@ import { renderHeatmapCanvas } from './heatmap-canvas.js';
 import { fmt } from './numbers.js';
 import { drawing } from './scheduler.js';
 
-
 /** "W_Q" → W with a subscript Q; other symbols as text. */
 export function symbolNode(text) {
   const match = /^(.*?)_([A-Za-z])$/.exec(text);
@@ -52,13 +51,14 @@ export function createMatrixFrame(spec, rows, cols, cells) {
     notes.push(overview);
   }
   // (A figure taken from an earlier step says so, and `inputs_hide=1` hides it: share/hide.js.)
-  const el = h('figure', { className: `matrix m-${name}${spec.tag ? ' from-step' : ''}`, dataset: { matrixFigure: name, ...(head === null ? {} : { head: String(head) }) } }, [
-    caption,
-    h('div', { className: 'scroll' }, [cells]),
-    legend,
-    error,
-    ...notes,
-  ]);
+  const el = h(
+    'figure',
+    {
+      className: `matrix m-${name}${spec.tag ? ' from-step' : ''}`,
+      dataset: { matrixFigure: name, ...(head === null ? {} : { head: String(head) }) },
+    },
+    [caption, h('div', { className: 'scroll' }, [cells]), legend, error, ...notes],
+  );
 
   let legendKey = '';
   return {
@@ -89,12 +89,14 @@ export function createMatrixFrame(spec, rows, cols, cells) {
     drawOverview(matrix) {
       if (!overview) return;
       drawing.sliced(overview, () => {
-        overview.replaceChildren(renderHeatmapCanvas({
-          matrix,
-          kind: spec.kind === 'signed' ? 'signed' : 'weights',
-          label: `${spec.title} ${matrix.rows} × ${matrix.cols}`,
-          describe: (r, c, value) => t('legend.canvasCell', { row: r + 1, col: c + 1, token: rowLabels[r] ?? '', value }),
-        }));
+        overview.replaceChildren(
+          renderHeatmapCanvas({
+            matrix,
+            kind: spec.kind === 'signed' ? 'signed' : 'weights',
+            label: `${spec.title} ${matrix.rows} × ${matrix.cols}`,
+            describe: (r, c, value) => t('legend.canvasCell', { row: r + 1, col: c + 1, token: rowLabels[r] ?? '', value }),
+          }),
+        );
       }); // (a newer update's replaces it)
     },
     setError(text) {

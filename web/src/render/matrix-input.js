@@ -44,9 +44,13 @@ export function attachMatrixInput(surface, spec, events) {
     // Into view with the frame's own layout: scrolling now would lay the page out before the new
     // numbers are even styled.
     if (scroll) {
-      drawing.afterFrame(el, () => {
-        if (document.activeElement === el) box?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-      }, { background: true });
+      drawing.afterFrame(
+        el,
+        () => {
+          if (document.activeElement === el) box?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+        },
+        { background: true },
+      );
     }
     return el;
   }

@@ -20,12 +20,19 @@ export function createMatrixPixels(spec) {
   canvas.style.width = `${cols * PITCH}px`;
   canvas.style.height = `${rows * PITCH}px`;
   // Row labels as text (tokens come from the reader: textContent only), one per cell row.
-  const labels = h('div', { className: 'hv-cells-rows', style: { lineHeight: `${PITCH}px` } }, Array.from({ length: rows }, (_, r) => {
-    const text = rowLabels[r] ?? String(r + 1);
-    return h('div', { text, title: text });
-  }));
+  const labels = h(
+    'div',
+    { className: 'hv-cells-rows', style: { lineHeight: `${PITCH}px` } },
+    Array.from({ length: rows }, (_, r) => {
+      const text = rowLabels[r] ?? String(r + 1);
+      return h('div', { text, title: text });
+    }),
+  );
   const readout = h('p', { className: 'canvas-readout', 'aria-live': 'polite' });
-  const body = h('div', { className: 'hv-cells-body' }, [labels, h('div', { className: 'hv-cells-map' }, [canvas, h('div', { className: 'hv-cells-gaps' })])]);
+  const body = h('div', { className: 'hv-cells-body' }, [
+    labels,
+    h('div', { className: 'hv-cells-map' }, [canvas, h('div', { className: 'hv-cells-gaps' })]),
+  ]);
   const frame = createGridFrame(spec, rows, cols, body, readout);
   frame.el.classList.add('hv-cells');
 
@@ -44,20 +51,24 @@ export function createMatrixPixels(spec) {
   const clamp = (px, n) => Math.min(n - 1, Math.max(0, Math.floor(px / PITCH)));
   const showRef = ({ row, col }) => show(row, col);
   // Read-only: no editor, no toggle. The map is scrolled to as a whole (box: null).
-  attachMatrixInput({
-    root: canvas,
-    rows,
-    cols,
-    entryAt(event) {
-      const box = canvas.getBoundingClientRect();
-      return { r: clamp(event.clientY - box.top, rows), c: clamp(event.clientX - box.left, cols) };
+  attachMatrixInput(
+    {
+      root: canvas,
+      rows,
+      cols,
+      entryAt(event) {
+        const box = canvas.getBoundingClientRect();
+        return { r: clamp(event.clientY - box.top, rows), c: clamp(event.clientX - box.left, cols) };
+      },
+      focusedEntry: (event) => (event.target === canvas ? { ...at } : null),
+      target(r, c) {
+        at = { r, c };
+        return { el: canvas, box: null };
+      },
     },
-    focusedEntry: (event) => (event.target === canvas ? { ...at } : null),
-    target(r, c) {
-      at = { r, c };
-      return { el: canvas, box: null };
-    },
-  }, spec, { preview: showRef, select: showRef });
+    spec,
+    { preview: showRef, select: showRef },
+  );
 
   // (No highlight, focusEntry or prepare: no lesson step shows a head's map this way.)
   return {

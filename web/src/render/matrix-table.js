@@ -52,7 +52,8 @@ export function createMatrixTable(spec, events) {
       colHeads.push(h('th', { scope: 'col', title: colTokens ? colTokens[c] : null }, label));
     }
     headRow.append(...colHeads);
-    if (spec.sumColumn) headRow.append(h('th', { scope: 'col', className: 'sumhead', title: t('lesson.rowSum') }, [h('span', { className: 'idx', text: 'Σ' })]));
+    if (spec.sumColumn)
+      headRow.append(h('th', { scope: 'col', className: 'sumhead', title: t('lesson.rowSum') }, [h('span', { className: 'idx', text: 'Σ' })]));
     return [headRow];
   }
 
@@ -80,7 +81,11 @@ export function createMatrixTable(spec, events) {
         if (first) {
           const k = r * cols + c;
           const n = r * first.matrix.cols + c;
-          ({ text: shownText[k], cls: shownClass[k], title: shownTitle[k] } = gridLook(r, c, first.matrix.data[n], first.mask?.data[n] === 1, first.fill, isAsked(first.matrix, n)));
+          ({
+            text: shownText[k],
+            cls: shownClass[k],
+            title: shownTitle[k],
+          } = gridLook(r, c, first.matrix.data[n], first.mask?.data[n] === 1, first.fill, isAsked(first.matrix, n)));
           look = ` style="${shownClass[k]}" title="${shownTitle[k]}">${shownText[k]}`;
         }
         html += `<td ${cellAttrs} data-row="${r}" data-col="${c}"${tabIndex}${look || '>'}</td>`;
@@ -105,7 +110,9 @@ export function createMatrixTable(spec, events) {
   // The hatch of masked cells is the table's background (main.css): grey under scores, light
   // under weights; M's changes with the fill (yellow for a fill of 0, set in update()).
   const plain = spec.kind === 'plain';
-  const classes = inGrid ? ['hv-table', numbers ? null : 'compact'] : ['heatmap', plain ? 'plain' : spec.kind === 'weights' ? 'hatch-light' : 'hatch-grey'];
+  const classes = inGrid
+    ? ['hv-table', numbers ? null : 'compact']
+    : ['heatmap', plain ? 'plain' : spec.kind === 'weights' ? 'hatch-light' : 'hatch-grey'];
   if (colTokens) classes.push('square');
   if (spec.editable) classes.push('editable');
   if (spec.toggle) classes.push('toggle');
@@ -165,8 +172,15 @@ export function createMatrixTable(spec, events) {
         const k = r * cols + c;
         const value = data[n];
         const isMasked = mask ? mask.data[n] === 1 : false;
-        const look = blankCols.includes(c) ? BLANK : fill ? gridLook(r, c, value, isMasked, fill, isAsked(matrix, n))
-          : isAsked(matrix, n) ? ASKED_LOOK : plain ? writePlainLook(plainLook, value, isMasked) : cellLook(spec.kind, value, isMasked, scale, fillText);
+        const look = blankCols.includes(c)
+          ? BLANK
+          : fill
+            ? gridLook(r, c, value, isMasked, fill, isAsked(matrix, n))
+            : isAsked(matrix, n)
+              ? ASKED_LOOK
+              : plain
+                ? writePlainLook(plainLook, value, isMasked)
+                : cellLook(spec.kind, value, isMasked, scale, fillText);
         const { text } = look;
         const cls = c === spec.barCol ? `${look.cls} bar` : look.cls;
         if (c === spec.barCol && shownText[k] !== text) cells[k].style.setProperty('--bar', `${barShare(value) * 100}%`);
@@ -231,31 +245,37 @@ export function createMatrixTable(spec, events) {
   }
 
   const entryOf = (td) => ({ r: Number(td.dataset.row), c: Number(td.dataset.col) });
-  const { focusEntry } = !events ? { focusEntry: () => null } : attachMatrixInput({
-    root: table,
-    rows,
-    cols,
-    entryAt(event) {
-      const td = event.target.closest?.('td[data-col]');
-      return td && body.contains(td) ? entryOf(td) : null;
-    },
-    focusedEntry: (event) => (event.target.matches?.('td[data-col]') ? entryOf(event.target) : null),
-    onFocus({ r, c }) {
-      const td = cells[r * cols + c];
-      if (tabStop && tabStop !== td) tabStop.tabIndex = -1;
-      td.tabIndex = 0;
-      tabStop = td;
-    },
-    target(r, c) {
-      const td = cells[r * cols + c];
-      return td ? { el: td, box: td } : null;
-    },
-    editorAt(r, c) {
-      const td = cells[r * cols + c];
-      return td ? overCell(td) : null;
-    },
-    setError: frame.setError,
-  }, spec, events);
+  const { focusEntry } = !events
+    ? { focusEntry: () => null }
+    : attachMatrixInput(
+        {
+          root: table,
+          rows,
+          cols,
+          entryAt(event) {
+            const td = event.target.closest?.('td[data-col]');
+            return td && body.contains(td) ? entryOf(td) : null;
+          },
+          focusedEntry: (event) => (event.target.matches?.('td[data-col]') ? entryOf(event.target) : null),
+          onFocus({ r, c }) {
+            const td = cells[r * cols + c];
+            if (tabStop && tabStop !== td) tabStop.tabIndex = -1;
+            td.tabIndex = 0;
+            tabStop = td;
+          },
+          target(r, c) {
+            const td = cells[r * cols + c];
+            return td ? { el: td, box: td } : null;
+          },
+          editorAt(r, c) {
+            const td = cells[r * cols + c];
+            return td ? overCell(td) : null;
+          },
+          setError: frame.setError,
+        },
+        spec,
+        events,
+      );
 
   return {
     el,

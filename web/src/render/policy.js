@@ -18,8 +18,8 @@ export const printed = (n) => Math.min(n, L.printedCorner);
  */
 export function lessonPage({ tokens, keys = tokens, dModel, single, stepCells = 0, pageCells = 0 }) {
   const sliced = tokens > L.printedCorner || keys > L.printedCorner;
-  const tokensOnCanvas = !sliced && dModel < L.weightCanvasFromDModel
-    && (single ? count(stepCells) > L.stepTableCells : count(pageCells) > L.allStepsTableCells);
+  const tokensOnCanvas =
+    !sliced && dModel < L.weightCanvasFromDModel && (single ? count(stepCells) > L.stepTableCells : count(pageCells) > L.allStepsTableCells);
   return { sliced, tokensOnCanvas };
 }
 

@@ -119,8 +119,10 @@ export function createScheduler() {
     checkEmpty();
   }
 
-  const jobOf = (fn, { rank = () => 0, waitMs = lessonIdleWaitMs, costCapMs = Infinity, firstCostMs = idleJobMs, anyRoom = false, background = false } = {}) =>
-    ({ run: fn, rank, waitMs, costCapMs, firstCostMs, anyRoom, background, since: performance.now() });
+  const jobOf = (
+    fn,
+    { rank = () => 0, waitMs = lessonIdleWaitMs, costCapMs = Infinity, firstCostMs = idleJobMs, anyRoom = false, background = false } = {},
+  ) => ({ run: fn, rank, waitMs, costCapMs, firstCostMs, anyRoom, background, since: performance.now() });
 
   return {
     now(key, fn) {
@@ -172,7 +174,10 @@ export function createScheduler() {
     /** run() every `ms` until cancel(key) (an animation: whenDrawn() does not wait for it). */
     every(key, ms, fn) {
       cancel(key);
-      repeating.set(key, setInterval(() => run(key, jobOf(fn), false), ms));
+      repeating.set(
+        key,
+        setInterval(() => run(key, jobOf(fn), false), ms),
+      );
     },
     /** Drops key's job (from one lane only, when named). */
     cancel(key, lane) {

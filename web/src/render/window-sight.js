@@ -55,9 +55,12 @@ export function watchNear(target, listener, marginPx = nearPx) {
   let watch = nearWatches.get(marginPx);
   if (!watch) {
     const listeners = new WeakMap();
-    const observer = new IntersectionObserver((entries) => {
-      for (const entry of entries) listeners.get(entry.target)?.(entry.isIntersecting, entry);
-    }, { rootMargin: `${marginPx}px 0px` });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) listeners.get(entry.target)?.(entry.isIntersecting, entry);
+      },
+      { rootMargin: `${marginPx}px 0px` },
+    );
     watch = { observer, listeners };
     nearWatches.set(marginPx, watch);
   }

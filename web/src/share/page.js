@@ -98,7 +98,8 @@ export function installSharing({ doc = document, win = window } = {}) {
       }
     }
     pending = false;
-    if (embed && linkLength(current.parts, { lang: current.lang }) <= LINK_MAX_CHARS) embed.setLink(fullLink(linkOf(current.parts, { lang: current.lang })));
+    if (embed && linkLength(current.parts, { lang: current.lang }) <= LINK_MAX_CHARS)
+      embed.setLink(fullLink(linkOf(current.parts, { lang: current.lang })));
     // Too long to keep in the address: the link the page was opened with stays while nothing
     // changed; else no fragment, rather than one that no longer says what is on screen.
     const fits = linkLength(current.parts, { lang: current.lang, view }) <= ADDRESS_MAX_CHARS;
@@ -126,10 +127,23 @@ export function installSharing({ doc = document, win = window } = {}) {
   const bar = h(doc, 'div', { id: 'share-bar', className: 'share-bar', role: 'group' });
   const copy = h(doc, 'button', { type: 'button', id: 'share-copy', className: 'share-primary', dataset: { i18n: 'share.copy' } });
   const status = h(doc, 'span', { id: 'share-status', className: 'share-status', role: 'status' });
-  const linkBox = h(doc, 'input', { id: 'share-link', className: 'share-link', readonly: true, hidden: true, dataset: { i18nAria: 'share.linkLabel' } });
+  const linkBox = h(doc, 'input', {
+    id: 'share-link',
+    className: 'share-link',
+    readonly: true,
+    hidden: true,
+    dataset: { i18nAria: 'share.linkLabel' },
+  });
   const opener = (panel, key) =>
     h(doc, 'button', { type: 'button', dataset: { shareOpen: panel, i18n: key }, 'aria-expanded': 'false', 'aria-controls': panel });
-  bar.append(copy, opener('share-gallery', 'share.galleryButton'), opener('share-embed', 'share.embedButton'), opener('share-export', 'share.exportButton'), status, linkBox);
+  bar.append(
+    copy,
+    opener('share-gallery', 'share.galleryButton'),
+    opener('share-embed', 'share.embedButton'),
+    opener('share-export', 'share.exportButton'),
+    status,
+    linkBox,
+  );
   const header = doc.querySelector('header.top');
   (header?.querySelector('.lang') ?? header)?.before(bar);
   if (!header) doc.body.prepend(bar);
@@ -199,7 +213,10 @@ export function installSharing({ doc = document, win = window } = {}) {
   const output = (id, labelKey, rows) => {
     const area = h(doc, 'textarea', { id, readonly: true, rows: String(rows), spellcheck: 'false' });
     const copyButton = h(doc, 'button', { type: 'button', dataset: { copy: id, i18n: 'embed.copy' } });
-    return h(doc, 'div', { className: 'share-output' }, [h(doc, 'label', { for: id, dataset: { i18n: labelKey } }), h(doc, 'div', { className: 'share-output-row' }, [area, copyButton])]);
+    return h(doc, 'div', { className: 'share-output' }, [
+      h(doc, 'label', { for: id, dataset: { i18n: labelKey } }),
+      h(doc, 'div', { className: 'share-output-row' }, [area, copyButton]),
+    ]);
   };
   embedPanel.append(
     h(doc, 'h2', { dataset: { i18n: 'embed.title' } }),
@@ -224,9 +241,14 @@ export function installSharing({ doc = document, win = window } = {}) {
     const area = doc.getElementById(id);
     copyText(area.value, area).then((ok) => {
       event.target.textContent = current?.t(ok ? 'embed.copied' : 'share.copyFailed') ?? '';
-      drawing.later(event.target, noteShownMs, () => {
-        event.target.textContent = current?.t('embed.copy') ?? '';
-      }, { background: true });
+      drawing.later(
+        event.target,
+        noteShownMs,
+        () => {
+          event.target.textContent = current?.t('embed.copy') ?? '';
+        },
+        { background: true },
+      );
     });
   });
 
@@ -283,9 +305,14 @@ export function installSharing({ doc = document, win = window } = {}) {
     status.textContent = current.t(ok ? 'share.copied' : 'share.copyFailed');
     status.dataset.state = ok ? 'ok' : 'failed';
     if (!ok) linkBox.select();
-    drawing.later(status, noteShownMs, () => {
-      status.textContent = '';
-    }, { background: true });
+    drawing.later(
+      status,
+      noteShownMs,
+      () => {
+        status.textContent = '';
+      },
+      { background: true },
+    );
   });
 
   const fullLink = (hash) => `${pageAddress(win)}${hash}`;
@@ -294,7 +321,8 @@ export function installSharing({ doc = document, win = window } = {}) {
   function renderNotice() {
     if (!current) return;
     // Unchanged (as on most updates: no notice), nothing is rewritten, so nothing is laid out again.
-    if (notice.length || noticeList.firstChild) noticeList.replaceChildren(...notice.map((item) => h(doc, 'li', { text: current.t(item.key, item.params) })));
+    if (notice.length || noticeList.firstChild)
+      noticeList.replaceChildren(...notice.map((item) => h(doc, 'li', { text: current.t(item.key, item.params) })));
     if (noticeBox.hidden !== (notice.length === 0)) noticeBox.hidden = notice.length === 0;
   }
 
@@ -302,7 +330,13 @@ export function installSharing({ doc = document, win = window } = {}) {
     if (!current) return;
     const { t, lang } = current;
     if (!embedPanel.hidden) {
-      const names = [...controlsOnPage(doc, ALL_FIELDS.map((field) => field.key)), ...PAGE_PARTS];
+      const names = [
+        ...controlsOnPage(
+          doc,
+          ALL_FIELDS.map((field) => field.key),
+        ),
+        ...PAGE_PARTS,
+      ];
       const label = (name) => {
         const key = PAGE_PARTS.includes(name) ? `embed.part.${name}` : `embed.field.${name}`;
         const text = t(key);

@@ -7,7 +7,9 @@ import { tokenize as tokenizeText } from '../engine/tokenize.js';
 // Intl.Segmenter words (so 我爱自然语言处理 gives 我 / 爱 / 自然 / 语言 / 处理).
 export function tokenize(sentence, mode = 'whitespace') {
   if (mode === 'char' || mode === 'word') return tokenizeText(String(sentence), mode);
-  return String(sentence).split(/\s+/).filter((token) => token.length > 0);
+  return String(sentence)
+    .split(/\s+/)
+    .filter((token) => token.length > 0);
 }
 
 // The length of a text in UTF-8 bytes, as the engine counts a token's (a lone surrogate: 3).
@@ -47,7 +49,10 @@ const NON_ASCII = /[^\x00-\x7f]/;
 export function asciiNumbers(text) {
   const string = String(text);
   if (!NON_ASCII.test(string)) return string;
-  return string.normalize('NFKC').replace(/\u2212/g, '-').replace(/\u3002/g, '.');
+  return string
+    .normalize('NFKC')
+    .replace(/\u2212/g, '-')
+    .replace(/\u3002/g, '.');
 }
 
 // A whole number written with digits only (surrounding spaces allowed), or null.

@@ -221,25 +221,31 @@ export const TRAIN_RECIPE = Object.freeze({
   checkpointTasks: Object.freeze(['previous', 'induction', 'sort']),
   steps: Object.freeze([0, 100000]),
   // { prefix, key, kind, range | values, since (the first version that writes it) }, in order.
-  items: Object.freeze([
-    { prefix: 'T', key: 'contextLength', kind: 'int', range: [2, 128], since: 2 },
-    { prefix: 'B', key: 'batchSize', kind: 'int', range: [1, 256], since: 2 },
-    // Tokens of 1 to 16 characters joined by '.', with '%', '.' and '_' written as %25, %2E, %5F.
-    { prefix: 'V', key: 'vocab', kind: 'vocab', range: [2, 256], chars: 16, since: 2 },
-    { prefix: 'L', key: 'layers', kind: 'int', range: [1, 4], since: 1 },
-    { prefix: 'H', key: 'heads', kind: 'int', range: [1, 8], since: 1 },
-    { prefix: 'C', key: 'dModel', kind: 'int', range: [4, 128], since: 1 },
-    { prefix: 'mlp', key: 'mlp', kind: 'bool', since: 1 },
-    { prefix: 'ln', key: 'layerNorm', kind: 'bool', since: 1 },
-    { prefix: 'pos', key: 'positions', kind: 'enum', values: ['none', 'sinusoidal', 'learned'], since: 1 },
-    { prefix: 'lr', key: 'learningRate', kind: 'rate', range: [1e-5, 1], since: 1 },
-    { prefix: 'seed', key: 'seed', kind: 'int', range: [0, MAX_SEED], since: 1 },
-  ].map(Object.freeze)),
+  items: Object.freeze(
+    [
+      { prefix: 'T', key: 'contextLength', kind: 'int', range: [2, 128], since: 2 },
+      { prefix: 'B', key: 'batchSize', kind: 'int', range: [1, 256], since: 2 },
+      // Tokens of 1 to 16 characters joined by '.', with '%', '.' and '_' written as %25, %2E, %5F.
+      { prefix: 'V', key: 'vocab', kind: 'vocab', range: [2, 256], chars: 16, since: 2 },
+      { prefix: 'L', key: 'layers', kind: 'int', range: [1, 4], since: 1 },
+      { prefix: 'H', key: 'heads', kind: 'int', range: [1, 8], since: 1 },
+      { prefix: 'C', key: 'dModel', kind: 'int', range: [4, 128], since: 1 },
+      { prefix: 'mlp', key: 'mlp', kind: 'bool', since: 1 },
+      { prefix: 'ln', key: 'layerNorm', kind: 'bool', since: 1 },
+      { prefix: 'pos', key: 'positions', kind: 'enum', values: ['none', 'sinusoidal', 'learned'], since: 1 },
+      { prefix: 'lr', key: 'learningRate', kind: 'rate', range: [1e-5, 1], since: 1 },
+      { prefix: 'seed', key: 'seed', kind: 'int', range: [0, MAX_SEED], since: 1 },
+    ].map(Object.freeze),
+  ),
 });
 /** A recipe item's table entry by config key. */
 export const recipeItem = (key) => TRAIN_RECIPE.items.find((item) => item.key === key);
 
-const VOCAB_ESCAPES = [['%', '%25'], ['.', '%2E'], ['_', '%5F']];
+const VOCAB_ESCAPES = [
+  ['%', '%25'],
+  ['.', '%2E'],
+  ['_', '%5F'],
+];
 const writeVocabToken = (token) => VOCAB_ESCAPES.reduce((text, [c, code]) => text.replaceAll(c, code), token);
 const readVocabToken = (text) => VOCAB_ESCAPES.reduceRight((token, [c, code]) => token.replaceAll(code, c), text);
 const recipeText = {
@@ -264,8 +270,19 @@ const recipeValue = {
     return fits && tokens.every((token) => token.length >= 1 && token.length <= item.chars && token.isWellFormed()) ? tokens : null;
   },
 };
-const expectedOf = (item) => (item.values ? item.values.join(', ') : item.kind === 'bool' ? '0, 1' : item.kind === 'vocab' ? `${item.range[0]} … ${item.range[1]} tokens of 1 … ${item.chars} characters, joined by '.'` : `${item.range[0]} … ${item.range[1]}`);
-const formOf = (version) => TRAIN_RECIPE.items.filter((item) => item.since <= version).map((item) => `${item.prefix}<${item.key}>`).join('_');
+const expectedOf = (item) =>
+  item.values
+    ? item.values.join(', ')
+    : item.kind === 'bool'
+      ? '0, 1'
+      : item.kind === 'vocab'
+        ? `${item.range[0]} … ${item.range[1]} tokens of 1 … ${item.chars} characters, joined by '.'`
+        : `${item.range[0]} … ${item.range[1]}`;
+const formOf = (version) =>
+  TRAIN_RECIPE.items
+    .filter((item) => item.since <= version)
+    .map((item) => `${item.prefix}<${item.key}>`)
+    .join('_');
 
 /** { task, checkpoint, config (every item's key) | null, steps } → text (the current version). */
 export function formatTrainText({ task, checkpoint = false, config = null, steps = 0 }) {
@@ -287,7 +304,8 @@ export function readTrainText(text) {
   const task = items.shift();
   if (!TRAIN_RECIPE.tasks.includes(task)) return problem('task', { value: task, tasks: TRAIN_RECIPE.tasks.join(', ') });
   const version = /^v\d{1,3}$/.test(items[0] ?? '') ? Number(items.shift().slice(1)) : 1;
-  if (version < 1 || version > TRAIN_RECIPE.version) return problem('form', { value: `v${version}`, form: `v${TRAIN_RECIPE.version}_${formOf(TRAIN_RECIPE.version)}` });
+  if (version < 1 || version > TRAIN_RECIPE.version)
+    return problem('form', { value: `v${version}`, form: `v${TRAIN_RECIPE.version}_${formOf(TRAIN_RECIPE.version)}` });
   const stepsItem = items.pop() ?? '';
   const steps = /^s/.test(stepsItem) ? wholeIn(stepsItem.slice(1), TRAIN_RECIPE.steps) : null;
   if (steps === null) return problem('steps', { value: stepsItem, max: TRAIN_RECIPE.steps[1] });
@@ -315,7 +333,23 @@ export function parseTrainText(text) {
 }
 
 // Parts of the page that are not fields but can be hidden as well (`prose_hide=1`, …).
-export const PAGE_PARTS = Object.freeze(['prose', 'presets', 'lang', 'share', 'export', 'overview', 'lesson', 'inputs', 'tokenView', 'positionsView', 'crossView', 'perf', 'flashView', 'kvView', 'ropeView']);
+export const PAGE_PARTS = Object.freeze([
+  'prose',
+  'presets',
+  'lang',
+  'share',
+  'export',
+  'overview',
+  'lesson',
+  'inputs',
+  'tokenView',
+  'positionsView',
+  'crossView',
+  'perf',
+  'flashView',
+  'kvView',
+  'ropeView',
+]);
 
 /** The table frozen, after checking that no param is used twice or reserved. */
 export function checkTable(fields) {

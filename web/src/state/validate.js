@@ -196,7 +196,8 @@ export function validateStructure(draft, { heads, maxTokens }) {
     if (S > maxTokens) return { ok: false, error: { key: 'heads.error.sourceTooMany', params: { T: S, max: maxTokens }, field: 'source' } };
   }
   // RoPE and ALiBi measure distances within one sequence (the engine refuses them with a source).
-  if (fields.cross && (fields.positional === 'rope' || fields.alibi)) return { ok: false, error: { key: 'modern.error.cross', params: {}, field: null } };
+  if (fields.cross && (fields.positional === 'rope' || fields.alibi))
+    return { ok: false, error: { key: 'modern.error.cross', params: {}, field: null } };
   // Padding flags follow the source (new tokens are not padding); null when none is set.
   fields.sourcePadding = fitFlags(fields.sourcePadding, S);
   return { ok: true, fields };

@@ -128,10 +128,22 @@ export function createTokenView(callbacks) {
     // lines and leaves the rest as it is: rebuilt, the panel's labels were restyled, laid out and
     // painted anew at every change. The focused token's lines and weights are drawn again.
     const cross = Boolean(result.source);
-    const texts = ['heads.tokens.queries', cross ? 'heads.tokens.sourceKeys' : 'heads.tokens.keys', 'heads.tokens.aria', 'heads.tokens.heads'].map((key) => t(key));
+    const texts = ['heads.tokens.queries', cross ? 'heads.tokens.sourceKeys' : 'heads.tokens.keys', 'heads.tokens.aria', 'heads.tokens.heads'].map(
+      (key) => t(key),
+    );
     // (Padding only strikes keys through: it is re-marked in place, not a reason to rebuild.)
-    const made = JSON.stringify([tokens, keyTokens, T, Tk, heads, selected, cross, texts,
-      t('heads.tokens.title', { h: selected + 1 }), t(cross ? 'heads.tokens.captionCross' : 'heads.tokens.caption')]);
+    const made = JSON.stringify([
+      tokens,
+      keyTokens,
+      T,
+      Tk,
+      heads,
+      selected,
+      cross,
+      texts,
+      t('heads.tokens.title', { h: selected + 1 }),
+      t(cross ? 'heads.tokens.captionCross' : 'heads.tokens.caption'),
+    ]);
     const markPadded = () => {
       const struck = new Set(padded);
       for (const key of svg.querySelectorAll('[data-tv-k]')) key.classList.toggle('padded', struck.has(Number(key.dataset.tvK)));
@@ -173,7 +185,10 @@ export function createTokenView(callbacks) {
     el.replaceChildren(
       h('h2', { text: t('heads.tokens.title', { h: selected + 1 }) }),
       h('p', { className: 'caption', text: t(result.source ? 'heads.tokens.captionCross' : 'heads.tokens.caption') }),
-      h('div', { className: 'tv-heads', role: 'group', 'aria-label': t('heads.tokens.heads') }, [h('span', { className: 'hs-label', text: t('heads.tokens.heads') }), ...choices]),
+      h('div', { className: 'tv-heads', role: 'group', 'aria-label': t('heads.tokens.heads') }, [
+        h('span', { className: 'hs-label', text: t('heads.tokens.heads') }),
+        ...choices,
+      ]),
       ...notes,
       nanNote,
       h('div', { className: 'tv-scroll' }, [stage]),
@@ -275,18 +290,22 @@ function drawLabels({ geometry, tokens, keyTokens, color, t, cross }) {
   ]);
   const text = (attrs, content) => svgEl('text', attrs, content);
   svg.append(text({ x: leftX - valueW, y: 16, 'text-anchor': 'end', class: 'tv-head-label' }, t('heads.tokens.queries')));
-  svg.append(text({ x: rightX + valueW, y: 16, 'text-anchor': 'start', class: 'tv-head-label' }, t(cross ? 'heads.tokens.sourceKeys' : 'heads.tokens.keys')));
+  svg.append(
+    text({ x: rightX + valueW, y: 16, 'text-anchor': 'start', class: 'tv-head-label' }, t(cross ? 'heads.tokens.sourceKeys' : 'heads.tokens.keys')),
+  );
   const side = (count, list, kind) => {
     const group = svgEl('g', { class: `tv-side tv-${kind}` });
     for (let i = 0; i < count; i += 1) {
       const yy = y(i, count) + font * 0.35;
-      const label = kind === 'q'
-        ? text({ x: leftX - valueW, y: yy, 'text-anchor': 'end', 'font-size': font, tabindex: 0, 'data-tv-q': i }, short(list[i]))
-        : text({ x: rightX + valueW, y: yy, 'text-anchor': 'start', 'font-size': font, tabindex: 0, 'data-tv-k': i }, short(list[i]));
+      const label =
+        kind === 'q'
+          ? text({ x: leftX - valueW, y: yy, 'text-anchor': 'end', 'font-size': font, tabindex: 0, 'data-tv-q': i }, short(list[i]))
+          : text({ x: rightX + valueW, y: yy, 'text-anchor': 'start', 'font-size': font, tabindex: 0, 'data-tv-k': i }, short(list[i]));
       label.append(svgEl('title', {}, list[i]));
-      const value = kind === 'q'
-        ? text({ x: leftX - 6, y: yy, 'text-anchor': 'end', 'font-size': font - 2, class: 'tv-w', 'data-tv-w': `q${i}` }, '')
-        : text({ x: rightX + 6, y: yy, 'text-anchor': 'start', 'font-size': font - 2, class: 'tv-w', 'data-tv-w': `k${i}` }, '');
+      const value =
+        kind === 'q'
+          ? text({ x: leftX - 6, y: yy, 'text-anchor': 'end', 'font-size': font - 2, class: 'tv-w', 'data-tv-w': `q${i}` }, '')
+          : text({ x: rightX + 6, y: yy, 'text-anchor': 'start', 'font-size': font - 2, class: 'tv-w', 'data-tv-w': `k${i}` }, '');
       group.append(label, value);
     }
     svg.append(group);

@@ -33,20 +33,20 @@ export function createTrainPanel({ node, noticeNode, t, build, estimate, changed
 
   // ---- what the panel holds ---------------------------------------------------------------------
   let worker = null;
-  let model = null;         // { task, checkpoint (the file's object or null), config (the full one) }
-  let wanted = null;        // a model asked for before the engine's build was known
+  let model = null; // { task, checkpoint (the file's object or null), config (the full one) }
+  let wanted = null; // a model asked for before the engine's build was known
   let running = false;
-  let history = [];         // [{ step, loss, accuracy }]
-  let last = null;          // the worker's last state
+  let history = []; // [{ step, loss, accuracy }]
+  let last = null; // the worker's last state
   let linkText = '';
   let example = [];
-  let retraining = null;    // the step a link's model is being trained to
-  let reveal = false;       // a link opened a model: the panel comes into view once the page has drawn
-  let linkParsed = null;    // a link's model, decided on once the engine is known (linkTraining)
-  let linkModel = null;     // a link's untrained model, opened when the panel comes near the window
-  let offer = null;         // a link's training waiting for a click: { model (open()'s argument), seconds, opened, started }
-  let opening = false;      // until the worker says the new model is open, its news is the old one's
-  let kept = null;          // the model on screen while a new one opens: back if the core refuses it
+  let retraining = null; // the step a link's model is being trained to
+  let reveal = false; // a link opened a model: the panel comes into view once the page has drawn
+  let linkParsed = null; // a link's model, decided on once the engine is known (linkTraining)
+  let linkModel = null; // a link's untrained model, opened when the panel comes near the window
+  let offer = null; // a link's training waiting for a click: { model (open()'s argument), seconds, opened, started }
+  let opening = false; // until the worker says the new model is open, its news is the old one's
+  let kept = null; // the model on screen while a new one opens: back if the core refuses it
   let learnerChose = false; // the model the panel opens by itself is no part of the link until changed
 
   const renderStatic = () => view.renderStatic({ vocab: model?.config?.vocab, history, running });
@@ -54,7 +54,12 @@ export function createTrainPanel({ node, noticeNode, t, build, estimate, changed
     running = now;
     view.renderButtons(running);
   };
-  const drawOffer = () => view.drawOffer(offer && { task: offer.model.task, steps: offer.model.steps, seconds: offer.seconds, started: offer.started }, { last, running, noticeNode });
+  const drawOffer = () =>
+    view.drawOffer(offer && { task: offer.model.task, steps: offer.model.steps, seconds: offer.seconds, started: offer.started }, {
+      last,
+      running,
+      noticeNode,
+    });
 
   // A command's answer is the worker's next state: the page counts as drawn only once it came
   // (render/scheduler.js, track), so a reader's next look — and a test's — finds it.

@@ -38,7 +38,8 @@ export function readSequence(text, vocab, contextLength) {
     }
   }
   const unknown = tokens.find((token) => !known.has(token));
-  if (unknown !== undefined) return { ok: false, key: 'train.error.unknownToken', params: { token: unknown, vocab: vocab.map(shownToken).join(' ') } };
+  if (unknown !== undefined)
+    return { ok: false, key: 'train.error.unknownToken', params: { token: unknown, vocab: vocab.map(shownToken).join(' ') } };
   if (tokens.length === 0) return { ok: false, key: 'train.error.empty', params: {} };
   if (tokens.length > contextLength) return { ok: false, key: 'train.error.tooLong', params: { T: tokens.length, max: contextLength } };
   return { ok: true, tokens };

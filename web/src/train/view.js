@@ -32,17 +32,37 @@ const swatch = (color) => h('span', { className: 'swatch', style: { background: 
 
 /** node: the panel's section (its children are made here); t(): the translator. */
 export function createTrainView(node, t) {
-  const taskSelect = h('select', { id: 'train-task' }, TRAIN_RECIPE.tasks.map((task) => h('option', { value: task, dataset: { trainI18n: `train.task.${task}` } })));
+  const taskSelect = h(
+    'select',
+    { id: 'train-task' },
+    TRAIN_RECIPE.tasks.map((task) => h('option', { value: task, dataset: { trainI18n: `train.task.${task}` } })),
+  );
   const taskNote = h('p', { className: 'hint train-task-note' });
-  const whole = (id, key) => h('input', { id, type: 'number', min: recipeItem(key).range[0], max: recipeItem(key).range[1], step: 1, inputMode: 'numeric' });
+  const whole = (id, key) =>
+    h('input', { id, type: 'number', min: recipeItem(key).range[0], max: recipeItem(key).range[1], step: 1, inputMode: 'numeric' });
   const [fewestLayers, mostLayers] = recipeItem('layers').range;
-  const layers = h('select', { id: 'train-layers' }, Array.from({ length: mostLayers - fewestLayers + 1 }, (_, i) => h('option', { value: String(fewestLayers + i), text: String(fewestLayers + i) })));
+  const layers = h(
+    'select',
+    { id: 'train-layers' },
+    Array.from({ length: mostLayers - fewestLayers + 1 }, (_, i) => h('option', { value: String(fewestLayers + i), text: String(fewestLayers + i) })),
+  );
   const heads = whole('train-heads', 'heads');
   const dModel = whole('train-d-model', 'dModel');
   const [mlp, mlpLabel] = check('train-mlp', 'train.mlp');
   const [layerNorm, lnLabel] = check('train-ln', 'train.layerNorm');
-  const positions = h('select', { id: 'train-positions' }, recipeItem('positions').values.map((kind) => h('option', { value: kind, dataset: { trainI18n: `train.positions.${kind}` } })));
-  const learningRate = h('input', { id: 'train-lr', type: 'number', min: recipeItem('learningRate').range[0], max: recipeItem('learningRate').range[1], step: 'any', inputMode: 'decimal' });
+  const positions = h(
+    'select',
+    { id: 'train-positions' },
+    recipeItem('positions').values.map((kind) => h('option', { value: kind, dataset: { trainI18n: `train.positions.${kind}` } })),
+  );
+  const learningRate = h('input', {
+    id: 'train-lr',
+    type: 'number',
+    min: recipeItem('learningRate').range[0],
+    max: recipeItem('learningRate').range[1],
+    step: 'any',
+    inputMode: 'decimal',
+  });
   const seed = whole('train-seed', 'seed');
   const trainButton = h('button', { type: 'button', className: 'primary', id: 'train-run', dataset: { trainI18n: 'train.train' } });
   const stepButton = h('button', { type: 'button', id: 'train-step', dataset: { trainI18n: 'train.step' } });
@@ -60,8 +80,11 @@ export function createTrainView(node, t) {
   const curveEmpty = h('p', { className: 'train-curve-empty', dataset: { trainI18n: 'train.curve.empty' } });
   const curveRange = h('p', { className: 'train-curve-empty', id: 'train-curve-range' });
   const curveKey = h('p', { className: 'train-curve-key' }, [
-    swatch(COLORS.danger), h('span', { dataset: { trainI18n: 'train.curve.loss' } }), ' ',
-    swatch(COLORS.accent), h('span', { dataset: { trainI18n: 'train.curve.accuracy' } }),
+    swatch(COLORS.danger),
+    h('span', { dataset: { trainI18n: 'train.curve.loss' } }),
+    ' ',
+    swatch(COLORS.accent),
+    h('span', { dataset: { trainI18n: 'train.curve.accuracy' } }),
   ]);
 
   const sequence = h('input', { id: 'train-sequence', type: 'text', spellcheck: 'false', autocomplete: 'off' });
@@ -79,9 +102,13 @@ export function createTrainView(node, t) {
     h('div', { className: 'row' }, [field('train.task', taskSelect, 'field'), taskNote]),
     h('fieldset', { className: 'row train-model' }, [
       h('legend', { dataset: { trainI18n: 'train.model' } }),
-      field('train.layers', layers), field('train.heads', heads), field('train.dModel', dModel),
+      field('train.layers', layers),
+      field('train.heads', heads),
+      field('train.dModel', dModel),
       h('div', { className: 'field small checks' }, [mlpLabel, lnLabel]),
-      field('train.positions', positions), field('train.learningRate', learningRate), field('train.seed', seed),
+      field('train.positions', positions),
+      field('train.learningRate', learningRate),
+      field('train.seed', seed),
     ]),
     h('div', { className: 'train-buttons' }, [trainButton, stepButton, resetButton]),
   ]);
@@ -92,7 +119,13 @@ export function createTrainView(node, t) {
     message,
     status,
     h('div', { className: 'train-body' }, [
-      h('figure', { className: 'train-curve-box' }, [h('figcaption', { dataset: { trainI18n: 'train.curve' } }), curveSvg, curveEmpty, curveRange, curveKey]),
+      h('figure', { className: 'train-curve-box' }, [
+        h('figcaption', { dataset: { trainI18n: 'train.curve' } }),
+        curveSvg,
+        curveEmpty,
+        curveRange,
+        curveKey,
+      ]),
       h('div', { className: 'train-sequence' }, [
         field('train.sequence', sequence, 'field'),
         sequenceHint,
@@ -122,42 +155,52 @@ export function createTrainView(node, t) {
     if (key !== mapsKey) {
       mapsKey = key;
       holders = [];
-      maps.replaceChildren(...run.maps.map((layerHeads, l) => {
-        const row = layerHeads.map((_, k) => {
-          const holder = h('div', { className: 'train-map-figure' });
-          holders.push(holder);
-          return h('div', { className: 'train-map' }, [
-            h('p', { className: 'train-map-title', text: tr('train.head', { h: k + 1 }) }),
-            holder,
-            // (Its name begins with the text it shows, and says which head.)
-            h('button', { type: 'button', className: 'link', dataset: { openLayer: String(l), openHead: String(k) } }, [
-              tr('train.openLesson'),
-              h('span', { className: 'sr-only', text: ` (${tr('train.openLesson.which', { l: l + 1, h: k + 1 })})` }),
-            ]),
+      maps.replaceChildren(
+        ...run.maps.map((layerHeads, l) => {
+          const row = layerHeads.map((_, k) => {
+            const holder = h('div', { className: 'train-map-figure' });
+            holders.push(holder);
+            return h('div', { className: 'train-map' }, [
+              h('p', { className: 'train-map-title', text: tr('train.head', { h: k + 1 }) }),
+              holder,
+              // (Its name begins with the text it shows, and says which head.)
+              h('button', { type: 'button', className: 'link', dataset: { openLayer: String(l), openHead: String(k) } }, [
+                tr('train.openLesson'),
+                h('span', { className: 'sr-only', text: ` (${tr('train.openLesson.which', { l: l + 1, h: k + 1 })})` }),
+              ]),
+            ]);
+          });
+          return h('div', { className: 'train-layer' }, [
+            h('h4', { text: tr('train.layer', { l: l + 1 }) }),
+            h('div', { className: 'train-layer-heads' }, row),
           ]);
-        });
-        return h('div', { className: 'train-layer' }, [h('h4', { text: tr('train.layer', { l: l + 1 }) }), h('div', { className: 'train-layer-heads' }, row)]);
-      }));
+        }),
+      );
     }
     const mask = causalMask(T);
-    run.maps.forEach((layerHeads, l) => layerHeads.forEach((data, k) => {
-      const figure = renderGrid({
-        matrix: { rows: T, cols: T, data },
-        name: 'train-map',
-        head: l * H + k,
-        rowLabels: labels,
-        colLabels: labels,
-        mask,
-        fill: weightFill(mask),
-        maxRows: T,
-        maxCols: T,
-        surface: 'pixels',
-        label: tr('train.map.label', { l: l + 1, h: k + 1, T }),
-        t: tr,
-      }, gridCache);
-      const holder = holders[l * H + k];
-      if (holder.firstChild !== figure) holder.replaceChildren(figure);
-    }));
+    run.maps.forEach((layerHeads, l) =>
+      layerHeads.forEach((data, k) => {
+        const figure = renderGrid(
+          {
+            matrix: { rows: T, cols: T, data },
+            name: 'train-map',
+            head: l * H + k,
+            rowLabels: labels,
+            colLabels: labels,
+            mask,
+            fill: weightFill(mask),
+            maxRows: T,
+            maxCols: T,
+            surface: 'pixels',
+            label: tr('train.map.label', { l: l + 1, h: k + 1, T }),
+            t: tr,
+          },
+          gridCache,
+        );
+        const holder = holders[l * H + k];
+        if (holder.firstChild !== figure) holder.replaceChildren(figure);
+      }),
+    );
   }
 
   function drawPredictions(run, vocab) {
@@ -172,14 +215,25 @@ export function createTrainView(node, t) {
         h('span', { className: 'sr-only', text: tr(right ? 'train.right' : 'train.wrong') }),
       ]);
     });
-    predictions.replaceChildren(h('table', {}, [
-      h('tbody', {}, [
-        cells(tr('train.row.tokens'), run.tokens.map((token) => h('td', { text: shownToken(typeof token === 'number' ? vocab[token] : token) }))),
-        cells(tr('train.row.predicted'), run.predictions.map((id) => h('td', { className: 'predicted', text: shownToken(vocab[id]) }))),
-        cells(tr('train.row.expected'), run.targets.map((id) => h('td', { text: id < 0 ? '' : shownToken(vocab[id]) }))),
-        cells(tr('train.row.mark'), marks),
+    predictions.replaceChildren(
+      h('table', {}, [
+        h('tbody', {}, [
+          cells(
+            tr('train.row.tokens'),
+            run.tokens.map((token) => h('td', { text: shownToken(typeof token === 'number' ? vocab[token] : token) })),
+          ),
+          cells(
+            tr('train.row.predicted'),
+            run.predictions.map((id) => h('td', { className: 'predicted', text: shownToken(vocab[id]) })),
+          ),
+          cells(
+            tr('train.row.expected'),
+            run.targets.map((id) => h('td', { text: id < 0 ? '' : shownToken(vocab[id]) })),
+          ),
+          cells(tr('train.row.mark'), marks),
+        ]),
       ]),
-    ]));
+    );
   }
 
   function drawCurve(history) {
@@ -272,7 +326,8 @@ export function createTrainView(node, t) {
       status.dataset.running = String(Boolean(last.running)); // (the worker's own word: it trains on, or not)
       let text = tr('train.status', figures);
       if (retraining !== null) text = `${tr('train.status.retraining', { step: retraining })} ${text}`;
-      if (checkpoint) text = `${tr('train.status.checkpoint', { steps: checkpoint.step, accuracy: percent(checkpoint.evaluation.accuracy), step: last.step })} ${text}`;
+      if (checkpoint)
+        text = `${tr('train.status.checkpoint', { steps: checkpoint.step, accuracy: percent(checkpoint.evaluation.accuracy), step: last.step })} ${text}`;
       setText(status, text);
       drawCurve(history);
       if (last.run) {

@@ -14,7 +14,7 @@ function hashedRows(rows) {
   for (let r = 0; r < rows.length; ++r) {
     const row = rows[r];
     for (let c = 0; c < row.length; ++c) hash = mix(hash, row[c]);
-    hash = mix(hash, row.length);  // [[1, 2], [3]] and [[1], [2, 3]] differ
+    hash = mix(hash, row.length); // [[1, 2], [3]] and [[1], [2, 3]] differ
   }
   return `#${rows.length}x${rows[0].length}:${hash >>> 0}`;
 }

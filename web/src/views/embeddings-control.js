@@ -42,7 +42,11 @@ export function createEmbeddingsControl(deps) {
       previousTokens: editorTokens,
       previousRows: matches ? parsed.rows : [],
       remembered,
-      fallback: (needed) => deps.perTokenVectors(needed.map((i) => tokens[i]), dModel), // (the rows with nothing to keep)
+      fallback: (needed) =>
+        deps.perTokenVectors(
+          needed.map((i) => tokens[i]),
+          dModel,
+        ), // (the rows with nothing to keep)
     });
     if (!rows) return;
     // Opened, or small: its text at once; else, while the reader types elsewhere, after the frame.
