@@ -234,8 +234,11 @@ async function start() {
   links.computeWaiting();
 }
 
-start().catch((error) => {
-  // Last resort: report rather than leave an uncaught rejection.
-  console.error(error);
-  controller.notice({ key: 'error.unexpected', params: { message: error?.message ?? String(error) } });
-});
+// The page counts as drawn only once the engine has loaded and the link's state is on screen.
+drawing.track(
+  start().catch((error) => {
+    // Last resort: report rather than leave an uncaught rejection.
+    console.error(error);
+    controller.notice({ key: 'error.unexpected', params: { message: error?.message ?? String(error) } });
+  }),
+);

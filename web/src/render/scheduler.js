@@ -74,13 +74,22 @@ export function createScheduler() {
     return best;
   }
 
+  // Idle time is asked for twice: an idle callback, and a background task where the browser has
+  // them (after a click Chromium grants no idle period while nothing is drawn, for about a second).
+  // The first to come drains the lane; the other finds it asked for no more.
+  let idleTicket = 0;
   function askIdle() {
     if (idleAsked) return;
     idleAsked = true;
+    const ticket = ++idleTicket;
     const now = performance.now();
     let timeout = Infinity;
     for (const job of lanes.idle.values()) timeout = Math.min(timeout, job.since + job.waitMs - now);
-    whenFrameIsOut(() => requestIdle(drainIdle, { timeout: Math.max(1, timeout) }));
+    const drain = (deadline) => idleAsked && ticket === idleTicket && drainIdle(deadline);
+    whenFrameIsOut(() => {
+      requestIdle(drain, { timeout: Math.max(1, timeout) });
+      requestBackground(drain);
+    });
   }
   function drainIdle(deadline) {
     idleAsked = false;
@@ -269,6 +278,18 @@ export function justAfterFrame(fn) {
 export function idleHasRoom(deadline, costMs, waitedMs, maxWaitMs) {
   if (!deadline?.timeRemaining || deadline.didTimeout || waitedMs >= maxWaitMs) return true;
   return !framePending && deadline.timeRemaining() >= Math.min(costMs, idleFitCapMs);
+}
+
+/** fn(deadline) in a task of the lowest priority (after input and rendering), where the browser
+ *  has scheduler.postTask; the deadline counts down from the longest idle period a browser grants. */
+export function requestBackground(fn) {
+  globalThis.scheduler?.postTask?.(
+    () => {
+      const start = performance.now();
+      fn({ didTimeout: false, timeRemaining: () => Math.max(0, emulatedIdleMs - (performance.now() - start)) });
+    },
+    { priority: 'background' },
+  );
 }
 
 /** requestIdleCallback(fn, options) where the browser has it, else (Safari, Node) the usual
