@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { baseUrl, dist, launchChromium, linkNow, screenshots, serveStatic, whenDrawn } from './harness.mjs';
+import { baseUrl, dist, freshPage, launchChromium, linkNow, screenshots, serveStatic, whenDrawn } from './harness.mjs';
 import { lessonRow } from './heads-harness.mjs';
 import { parseCell } from '../../web/src/render/format.js';
 
@@ -28,9 +28,8 @@ export async function startLesson() {
   /** A fresh page at `hash` (width × height; init: a script run before the page's), once a
    *  matrix of a step shown is there → { page, errors, close }. */
   async function open(hash = '', { width = 1280, height = 900, init = null } = {}) {
-    const context = await browser.newContext({ viewport: { width, height }, locale: 'en-US' });
-    if (init) await context.addInitScript(init);
-    const page = await context.newPage();
+    const { page, close } = await freshPage(browser, { viewport: { width, height }, locale: 'en-US' });
+    if (init) await page.addInitScript(init);
     const errors = [];
     page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
     page.on('console', (message) => {
@@ -41,7 +40,7 @@ export async function startLesson() {
     });
     await page.goto(`${base}index.html${hash}`);
     await page.waitForSelector(`${SHOWN} [data-matrix]`);
-    return { page, errors, close: () => context.close() };
+    return { page, errors, close };
   }
 
   async function close() {
@@ -67,8 +66,21 @@ export const shownSteps = (page) => page.$$eval(SHOWN, (s) => s.map((n) => n.dat
 export const explanation = (page) => page.innerText('#explain .explain-lines');
 /** The number an explanation ends with (≈ 0.423). */
 export const explainedValue = async (page) => (await explanation(page)).trim().split(/\s/).pop();
-/** Two frames rendered: what a change or a scroll drew, and what the page did in the frame after. */
-export const twoFrames = (page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+/** Two frames rendered: what a change or a scroll drew, and what the page did in the frame after;
+ *  then the first report of an observer made now, which Chromium delivers after the reports of
+ *  the page's own observers on those frames (the page learns where its figures are from them:
+ *  render/window-sight.js). On a busy machine those could still be on their way after two frames. */
+export const twoFrames = (page) =>
+  page.evaluate(async () => {
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    await new Promise((resolve) => {
+      const observer = new IntersectionObserver(() => {
+        observer.disconnect();
+        resolve();
+      });
+      observer.observe(document.body);
+    });
+  });
 
 /** The point of entry (row, col) of a matrix on a canvas, its box scrolled sideways to put that
  *  column just right of the row labels (which stay in place over the canvas). */
