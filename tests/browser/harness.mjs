@@ -63,8 +63,7 @@ export const launchChromium = () => chromium.launch({ executablePath: '/usr/bin/
 /**
  * A page as fresh as a new browser's first tab: nothing stored, its own session. Pages with the
  * same context options share one context, so that the browser's caches (the compiled scripts and
- * WebAssembly) are warm: a page opened in a new context each time took about twice as long, in
- * CPU and wall time (docs/performance.md, "The browser tests' pages"). What a page stores
+ * WebAssembly) stay warm (docs/performance.md, "The browser tests' pages"). What a page stores
  * (localStorage, IndexedDB, cookies) is cleared when it closes, for every origin it showed.
  * → { page, context, close() }
  */

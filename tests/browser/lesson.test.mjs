@@ -1143,8 +1143,11 @@ test('a change shows at once in the window, and the rest of the page is up to da
       await twoFrames(page);
       await whenDrawn(page);
       const [before, during] = await page.evaluate(async () => {
-        const read = () =>
-          document.querySelector('section.lesson-step:not(.parked) td[data-matrix="masked"][data-head="0"][data-row="1"][data-col="0"]').textContent;
+        // The lowest entry of S + M in the window, clear of its edge (column 1: no row masks it).
+        const cell = [...document.querySelectorAll('section.lesson-step:not(.parked) td[data-matrix="masked"][data-head="0"][data-col="0"]')]
+          .filter((td) => td.getBoundingClientRect().top >= 40 && td.getBoundingClientRect().bottom <= innerHeight - 40)
+          .pop();
+        const read = () => cell.textContent;
         const was = read();
         const box = document.querySelector('#lesson-scale');
         box.checked = false;
