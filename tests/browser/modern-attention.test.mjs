@@ -282,8 +282,8 @@ test('tiny tiles count as work: 1 × 1 tiles of 64 tokens and 24 heads wait for 
     await page.waitForSelector('#flash-view [data-modern-compute]');
     await whenDrawn(page);
     assert.equal(await page.$('#flash-view [data-step-buttons="flash"]'), null);
-    // The gate itself, not the length of tasks (the trace took one task of 380 ms; a task's length
-    // also moves with the machine's load): the engine made no trace of these tiles.
+    // The gate itself rather than the length of tasks (which moves with the machine's load): the
+    // engine made no trace of these tiles.
     assert.deepEqual(
       (await page.evaluate(() => window.attentionPlayground.engineRuns())).filter((key) => key.startsWith('trace|')),
       [],

@@ -10,7 +10,7 @@ export function toRows({ rows, cols, data }) {
 
 const indexLabels = (n) => Array.from({ length: n }, (_, i) => String(i + 1));
 
-// result: engine.compute(…) → [{ id, name, head, symbol, kind, matrix, rowLabels, colLabels }]
+// result: what engine.compute returns → [{ id, name, head, symbol, kind, matrix, rowLabels, colLabels }]
 //   id      'x', 'weights.2' (head 2), 'wq', …: stable, used in file names and by the page
 //   name    the page's data-matrix name (render/matrix-table.js) or wq, wk, wv, wo, mask
 //   head    0-based head index for per-head matrices, else undefined
