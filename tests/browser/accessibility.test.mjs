@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { baseUrl, dist, freshPage, launchChromium, repo, serveStatic, whenDrawn } from './harness.mjs';
+import { baseUrl, dist, launchChromium, repo, serveStatic, whenDrawn } from './harness.mjs';
 import { HATCHES, MIN_CONTRAST, contrast } from '../../web/src/render/colors.js';
 
 const AXE = readFileSync(path.join(repo, 'node_modules/axe-core/axe.min.js'), 'utf8');
@@ -25,11 +25,12 @@ after(async () => {
 
 // A fresh page at `hash` (1440 × 900), once a matrix of a shown step is drawn and the page is idle.
 async function open(hash) {
-  const { page, close } = await freshPage(browser, { viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+  const page = await context.newPage();
   await page.goto(`${baseUrl(server)}index.html${hash}`);
   await page.waitForSelector(`${SHOWN} figure [data-matrix]`, { timeout: 60000 }); // (not a folded lab's)
   await whenDrawn(page);
-  return { page, close };
+  return { page, close: () => context.close() };
 }
 
 // axe over the whole page, with every part drawn (parts off screen skip rendering while

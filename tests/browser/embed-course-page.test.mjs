@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { baseUrl, dist, freshPage, serveStatic, saveScreenshot } from './harness.mjs';
+import { baseUrl, dist, serveStatic, saveScreenshot } from './harness.mjs';
 import { openPage, printedCells, rowTexts, screenshots, startHarness } from './share-harness.mjs';
 
 let harness;
@@ -193,7 +193,8 @@ test('the two elements keep their own state; each "open in the full playground" 
 // that records console warnings and errors.
 async function openWithPages(url, pages) {
   for (const [name, html] of Object.entries(pages)) writeFileSync(path.join(site.root, name), html);
-  const { page, close } = await freshPage(harness.browser, { viewport: { width: 1280, height: 900 } });
+  const context = await harness.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
   const warnings = [];
   const errors = [];
   page.on('console', (message) => {
@@ -202,7 +203,7 @@ async function openWithPages(url, pages) {
   });
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
   await page.goto(url);
-  return { page, warnings, errors, close };
+  return { page, warnings, errors, close: () => context.close() };
 }
 
 // Every message a window hears, as [origin, data] (kept in window.heard).

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { baseUrl, dist, freshPage, launchChromium, repo, screenshots, serveStatic, whenDrawn, saveScreenshot } from './harness.mjs';
+import { baseUrl, dist, launchChromium, repo, screenshots, serveStatic, whenDrawn, saveScreenshot } from './harness.mjs';
 
 let server;
 let site; // the repository, for examples/course-page.html (its frames load ../dist/)
@@ -40,8 +40,8 @@ const WORKED = {
 const linkOf = (exercise, extra = '') => `#preset=journey&v=1&step=all${extra}&ex=${encodeURIComponent(JSON.stringify(exercise))}`;
 
 async function open(hash, { viewport = { width: 1440, height: 900 }, context = null } = {}) {
-  // (a context of the test's own: its pages share what they store)
-  const { page, close } = context ? { page: await context.newPage() } : await freshPage(browser, { viewport, locale: 'en-US' });
+  const own = context ?? (await browser.newContext({ viewport, locale: 'en-US' }));
+  const page = await own.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => message.type() === 'error' && errors.push(`console: ${message.text()}`));
@@ -49,7 +49,7 @@ async function open(hash, { viewport = { width: 1440, height: 900 }, context = n
   await page.waitForSelector('#exercise .exercise-q');
   await page.waitForSelector('#results td[data-matrix="weights"]');
   await whenDrawn(page);
-  return { page, errors, close: close ?? (() => page.close()) };
+  return { page, errors, close: () => (context ? page.close() : own.close()) };
 }
 
 // Every text node and attribute of the page that shows one of `values` as the page prints numbers.

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { baseUrl, dist, freshPage, launchChromium, screenshots, serveStatic, whenDrawn, saveScreenshot } from './harness.mjs';
+import { baseUrl, dist, launchChromium, screenshots, serveStatic, whenDrawn, saveScreenshot } from './harness.mjs';
 import { lessonRow } from './heads-harness.mjs';
 
 let server;
@@ -21,13 +21,14 @@ after(async () => {
 });
 
 async function open(hash, viewport, { touch = false } = {}) {
-  const { page, close } = await freshPage(browser, { viewport, locale: 'en-US', hasTouch: touch, isMobile: touch });
+  const context = await browser.newContext({ viewport, locale: 'en-US', hasTouch: touch, isMobile: touch });
+  const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => message.type() === 'error' && errors.push(`console: ${message.text()}`));
   await page.goto(`${baseUrl(server)}index.html${hash}`);
   await page.waitForSelector('#overview td[data-matrix="weights"]');
-  return { page, errors, close };
+  return { page, errors, close: () => context.close() };
 }
 
 const overviewRow = (page, row) =>

@@ -60,38 +60,6 @@ export const baseUrl = (server) => `http://127.0.0.1:${server.address().port}/`;
 
 export const launchChromium = () => chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS] });
 
-/**
- * A page as fresh as a new browser's first tab: nothing stored, its own session. Pages with the
- * same context options share one context, so that the browser's caches (the compiled scripts and
- * WebAssembly) stay warm (docs/performance.md, "The browser tests' pages"). What a page stores
- * (localStorage, IndexedDB, cookies) is cleared when it closes, for every origin it showed.
- * → { page, context, close() }
- */
-export async function freshPage(browser, options = {}) {
-  let contexts = sharedContexts.get(browser);
-  if (!contexts) sharedContexts.set(browser, (contexts = new Map()));
-  const key = JSON.stringify(options);
-  if (!contexts.has(key)) contexts.set(key, browser.newContext(options));
-  const context = await contexts.get(key);
-  const page = await context.newPage();
-  const origins = new Set();
-  page.on('request', (request) => {
-    const { protocol, origin } = new URL(request.url());
-    if (protocol === 'http:' || protocol === 'https:') origins.add(origin);
-  });
-  const close = async () => {
-    if (page.isClosed()) return;
-    const session = await context.newCDPSession(page);
-    for (const origin of origins) {
-      await session.send('Storage.clearDataForOrigin', { origin, storageTypes: 'cookies,local_storage,indexeddb,cache_storage,service_workers' });
-    }
-    await session.detach();
-    await page.close();
-  };
-  return { page, context, close };
-}
-const sharedContexts = new WeakMap(); // browser → (options → context)
-
 /** Opens the settings under the sentence (closed on a fresh page), as a reader who wants to
  *  change d_model, the heads or the mask would. */
 export async function openSettings(page) {

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freshPage, launchChromium, screenshotDrawn, serveStatic, openSettings, whenDrawn } from './harness.mjs';
+import { launchChromium, screenshotDrawn, serveStatic, openSettings, whenDrawn } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const dist = path.resolve(process.env.PLAYGROUND_DIST ?? path.join(here, '../../dist'));
@@ -23,7 +23,8 @@ export async function startBrowser() {
   // A fresh page at 1280 px that records every page error and console error. `ready`: what shows
   // the lesson is drawn (a table's output cell; from 8 tokens on the lesson draws canvases).
   async function open(hash = '', { locale = 'en-US', ready = 'section.lesson-step:not(.parked) td[data-matrix="output"]' } = {}) {
-    const { page, close } = await freshPage(browser, { viewport: { width: 1280, height: 900 }, locale });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
+    const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
     page.on('console', (message) => {
@@ -34,7 +35,7 @@ export async function startBrowser() {
     await page.waitForSelector(ready);
     await page.waitForSelector('#head-split [data-hs-part]');
     await openSettings(page);
-    return { page, errors, close };
+    return { page, errors, close: () => context.close() };
   }
 
   async function close() {

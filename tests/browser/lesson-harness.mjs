@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { baseUrl, dist, freshPage, launchChromium, linkNow, screenshots, serveStatic, whenDrawn } from './harness.mjs';
+import { baseUrl, dist, launchChromium, linkNow, screenshots, serveStatic, whenDrawn } from './harness.mjs';
 import { lessonRow } from './heads-harness.mjs';
 import { parseCell } from '../../web/src/render/format.js';
 
@@ -28,8 +28,9 @@ export async function startLesson() {
   /** A fresh page at `hash` (width × height; init: a script run before the page's), once a
    *  matrix of a step shown is there → { page, errors, close }. */
   async function open(hash = '', { width = 1280, height = 900, init = null } = {}) {
-    const { page, close } = await freshPage(browser, { viewport: { width, height }, locale: 'en-US' });
-    if (init) await page.addInitScript(init);
+    const context = await browser.newContext({ viewport: { width, height }, locale: 'en-US' });
+    if (init) await context.addInitScript(init);
+    const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
     page.on('console', (message) => {
@@ -40,7 +41,7 @@ export async function startLesson() {
     });
     await page.goto(`${base}index.html${hash}`);
     await page.waitForSelector(`${SHOWN} [data-matrix]`);
-    return { page, errors, close };
+    return { page, errors, close: () => context.close() };
   }
 
   async function close() {

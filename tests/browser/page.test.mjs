@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freshPage, launchChromium, screenshotDrawn, serveStatic, openSettings, saveScreenshot } from './harness.mjs';
+import { launchChromium, screenshotDrawn, serveStatic, openSettings, saveScreenshot } from './harness.mjs';
 import { lessonRow } from './heads-harness.mjs';
 
 import { COMPILE_HINT } from '../../tools/compile-hints.mjs';
@@ -39,7 +39,8 @@ after(async () => {
 // A fresh page at 1280 px that records every page error and console error.
 // `withoutSimd`: the page is told that WebAssembly SIMD is missing (as in Safari before 16.4).
 async function open(hash = '', { withoutSimd = false } = {}) {
-  const { page, close } = await freshPage(browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  const page = await context.newPage();
   if (withoutSimd) {
     // Feature detection validates a tiny SIMD module; make every validation fail.
     await page.addInitScript(() => {
@@ -54,7 +55,7 @@ async function open(hash = '', { withoutSimd = false } = {}) {
   await page.goto(`${base}index.html${hash}`);
   await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="output"]');
   await openSettings(page);
-  return { page, errors, close };
+  return { page, errors, close: () => context.close() };
 }
 
 const cellSelector = (matrix, head, row) =>

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freshPage, launchChromium, serveStatic } from './harness.mjs';
+import { launchChromium, serveStatic } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repo = path.resolve(here, '../..');
@@ -34,19 +34,15 @@ export async function startHarness() {
 
 /** A fresh page at 1280 px that records page errors and console errors. */
 export async function openPage(browser, url, { permissions = [], acceptDownloads = false } = {}) {
-  const { page, context, close } = await freshPage(browser, {
-    viewport: { width: 1280, height: 900 },
-    locale: 'en-US',
-    permissions,
-    acceptDownloads,
-  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', permissions, acceptDownloads });
+  const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`console: ${message.text()}`);
   });
   await page.goto(url);
-  return { page, context, errors, close };
+  return { page, context, errors, close: () => context.close() };
 }
 
 /** Every printed matrix cell of a page or frame: 'matrix/head/row/col' → text. */

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { createAttention } from '../../web/src/engine/attention.js';
 import { openCheckpoint } from '../../web/src/engine/checkpoint.js';
 import { parseTrainText } from '../../web/src/state/schema.js';
-import { baseUrl, dist, freshPage, launchChromium, linkNow, repo, screenshotDrawn, screenshots, serveStatic, whenDrawn } from './harness.mjs';
+import { baseUrl, dist, launchChromium, linkNow, repo, screenshotDrawn, screenshots, serveStatic, whenDrawn } from './harness.mjs';
 
 let server;
 let browser;
@@ -30,7 +30,8 @@ after(async () => {
 // A fresh page at `hash`, every task over 50 ms recorded (window.longTasks), the Train panel in view.
 // withoutSimd: the page is told that WebAssembly SIMD is missing, and picks the scalar build.
 async function open(hash = '', { width = 1440, withoutSimd = false, locale = 'en-US', url = null, skipPanel = false } = {}) {
-  const { page, close } = await freshPage(browser, { viewport: { width, height: 900 }, locale, acceptDownloads: true });
+  const context = await browser.newContext({ viewport: { width, height: 900 }, locale, acceptDownloads: true });
+  const page = await context.newPage();
   await page.addInitScript((noSimd) => {
     if (noSimd) WebAssembly.validate = () => false;
     // The training workers the page starts (a link must not start one nobody sees).
@@ -58,7 +59,7 @@ async function open(hash = '', { width = 1440, withoutSimd = false, locale = 'en
     await page.locator('#train').scrollIntoViewIfNeeded();
     await waitForState(page);
   }
-  return { page, errors, close };
+  return { page, errors, close: () => context.close() };
 }
 
 // What the panel's status says: { step, loss, accuracy } (the last of its figures).
