@@ -55,7 +55,7 @@ const embeddings = createEmbeddingsControl({
   nodes: { textarea: $('#embeddings-text'), labels: $('#row-labels'), pager: $('#embeddings-editor') },
   store,
   t,
-  perTokenVectors: (tokens, dModel) => runner.tokenEmbeddings(tokens, dModel),
+  perTokenVectors: runner.tokenEmbeddings, // (the runner is the engine's one caller)
   limits,
 });
 const lesson = createLesson({
