@@ -58,11 +58,8 @@ test('the numbers quoted in the examples’ texts are what the engine computes',
     ['0.71', '1.41', '0.71'],
   );
   assert.deepEqual(weightsRow(q2, 1), ['0.248', '0.503', '0.248']);
-  for (const [id, text] of [
-    ['journey', '0.423, 0.577'],
-    ['cat-sat', '0.274, 0.452, 0.274'],
-    ['self-test-2', '0.248, 0.503, 0.248'],
-  ]) {
+  // (the journey's and question 2's rows are what the course's exercises ask: no card prints them)
+  for (const [id, text] of [['cat-sat', '0.274, 0.452, 0.274']]) {
     assert.ok(DICTIONARIES.en[`gallery.${id}.text`].includes(text), id);
     assert.ok(DICTIONARIES['zh-CN'][`gallery.${id}.text`].includes(text), id);
   }

@@ -88,6 +88,9 @@ const exercise = createExercisePanel($('#exercise'), {
   lang: () => page.lang,
   changed: () => controller.redraw(),
   post: (score) => share.postExercise(score),
+  presetId: () => store.presetId,
+  limits,
+  restore: (own) => links.restoreState(own),
 });
 const builder = createExerciseBuilder($('#exercise-builder'), {
   t,

@@ -78,12 +78,13 @@ function heavyPanel(panel, config, state) {
 /**
  * The runs of `state` (a valid state). shown: the panels on the page (a Set of 'lesson',
  * 'positions', 'flash', 'kv', 'rope'; the others only read the main run); asked: the work keys
- * of heavy panels a reader asked for; exercise: { open, dots } — an exercise with open questions
- * keeps the panels that cannot hide its entries waiting, and `dots` asks for the unscaled run.
+ * of heavy panels a reader asked for; exercise: { open, dots, own } — an exercise with open
+ * questions keeps the panels that cannot hide its entries waiting, `dots` asks for the unscaled
+ * run, and `own` is the state its questions are about (its runs: the main one's when unchanged).
  * → { config, runs: [{ id, kind: 'compute' | 'trace' | 'decode', config, options, key, lazy, same }],
  *     waiting: { panel: reason } } where reason is 'heavy' (a click computes it) or 'exercise'.
  */
-export function planRuns(state, { shown = new Set(), asked = new Set(), exercise = { open: false, dots: false }, limits = {} } = {}) {
+export function planRuns(state, { shown = new Set(), asked = new Set(), exercise = { open: false, dots: false, own: null }, limits = {} } = {}) {
   const config = toEngineConfig(state);
   const runs = [];
   const waiting = {};
@@ -95,6 +96,11 @@ export function planRuns(state, { shown = new Set(), asked = new Set(), exercise
     return same ?? key;
   };
   const main = add('main', 'compute', config);
+  if (exercise.own) {
+    const own = toEngineConfig(exercise.own);
+    add('exercise', 'compute', own);
+    add('exercise.dots', 'compute', { ...without(own, AFTER_SCORES), scale: false }, { lazy: !exercise.dots });
+  }
 
   // The lesson's companions (lesson/companions.js reads them): the unscaled scores, the stable run
   // beside a naive softmax, the other of none and causal, and the run without the mask.

@@ -103,7 +103,12 @@ export function createRunner(deps) {
       kept = new Map();
       const [main] = plan.runs;
       const shape = shapeOf(main.config);
-      if (!known(main) && worthAWorker(shape.T, shape.Tk, shape.dModel, shape.heads)) {
+      // (any run of that size, a lazy one too: read by a view, it would block the page as long)
+      const heavy = (run) => {
+        const { T, Tk, dModel, heads } = shapeOf(run.config);
+        return !known(run) && worthAWorker(T, Tk, dModel, heads);
+      };
+      if (plan.runs.some(heavy)) {
         // One after the other in the worker, the lazy runs too: on the page they would block it as
         // long as the main one.
         const pending = (async () => {

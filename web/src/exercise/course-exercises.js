@@ -2,11 +2,19 @@
 // its five self-test questions, and one exercise per misconception it lists. Each is a gallery
 // example (share/gallery.js): a preset, the changes it needs, and the exercise's link text. The
 // numbers asked are the engine's; only the texts of choices are written here. No DOM.
+import { presetState } from '../state/url.js';
 import { readExercise, writeExercise } from './exercise-text.js';
+import { pinnedTextOf } from './pinned-state.js';
 
 const text = (en, zh) => ({ en, 'zh-CN': zh });
-// As the builder writes it: the right options as checks, not indices.
-const linkText = (exercise) => writeExercise(readExercise(JSON.stringify(exercise)).exercise);
+
+// A gallery example of `exercise` on `preset` with `changes`, its link text as the builder writes
+// it: pinned to that state, the right options as checks, not indices.
+function example(id, exercise, preset, changes) {
+  const read = readExercise(JSON.stringify(exercise)).exercise;
+  const state = pinnedTextOf(preset, { ...presetState(preset), ...changes });
+  return { id, preset, changes: { ...changes, exercise: writeExercise({ ...read, state }) } };
+}
 
 const worked = {
   title: text('The worked example: s₂₁, a₂₁ and o₂', '教程中的例子：s₂₁、a₂₁ 和 o₂'),
@@ -79,10 +87,11 @@ const selfTest = {
       ),
       options: [
         text(
-          '[0.248, 0.503, 0.248]: the printed one is far too peaked (even softmax([2, 4, 2]) without ÷ √8 is [0.106, 0.787, 0.106])',
-          '[0.248, 0.503, 0.248]：印刷的答案过于尖锐（不除以 √8 的 softmax([2, 4, 2]) 也只是 [0.106, 0.787, 0.106]）',
+          'The page’s row, much flatter: the printed one is far too peaked, even for the scores without ÷ √8',
+          '页面上的那一行，平坦得多：印刷的答案过于尖锐，即使不除以 √8 也是如此',
         ),
         text('[0.09, 0.82, 0.09], as printed', '[0.09, 0.82, 0.09]，与印刷的相同'),
+        text('Both: they differ only by rounding', '两者都对：只差在四舍五入'),
       ],
       answer: 0,
       hint: text('Compare with row 2 of A on the page.', '与页面上 A 的第 2 行比较。'),
@@ -119,6 +128,7 @@ const selfTest = {
           'masked（因果）self-attention：上三角（未来）被填成 −1e9。',
         ),
         text('Plain self-attention: every position sees every other.', '普通 self-attention：每个位置都看得到所有位置。'),
+        text('Cross-attention: the mask picks which encoder positions to read.', 'cross-attention：掩码挑选要读取的编码器位置。'),
       ],
       answer: 0,
       hint: text('In the settings choose the mask “causal” and the fill −1e9, and look at M.', '在设置中选择“因果”掩码和填充值 −1e9，看看 M。'),
@@ -185,6 +195,7 @@ const largeWeight = {
           '因果掩码只让它看到自己：一行的权重在它看得到的键之间分配 1，与关系强弱无关。',
         ),
         text('“Your” is strongly related to itself.', '“Your”与自己关系最强。'),
+        text('Its score there is the largest of the whole matrix.', '它在那里的分数是整个矩阵中最大的。'),
       ],
       answer: 0,
       hint: text('Weights are relative within their row.', '权重只在同一行内相对比较。'),
@@ -206,6 +217,7 @@ const softmaxAxis = {
       options: [
         text('Each row: one query’s weights over its keys', '每一行：一个查询在其各个键上的权重'),
         text('Each column: one key’s weights over the queries', '每一列：一个键在各个查询上的权重'),
+        text('All the entries of A together', 'A 的全部元素加在一起'),
       ],
       answer: 0,
       hint: text(
@@ -231,6 +243,7 @@ const order = {
           '相同的行，只是随 token 一起交换了位置：单靠注意力看不到顺序',
         ),
         text('Every row changes', '每一行都会变'),
+        text('Every row stays where it was: each position keeps its output', '每一行都留在原处：每个位置保留自己的输出'),
       ],
       answer: 0,
       hint: text(
@@ -243,14 +256,10 @@ const order = {
 
 /** The gallery's exercises: { id, preset, changes }; texts gallery.<id>.title / .text. */
 export const COURSE_EXERCISES = Object.freeze([
-  { id: 'exercise-worked', preset: 'journey', changes: { step: 'all', exercise: linkText(worked) } },
-  { id: 'exercise-self-test', preset: 'selftest', changes: { step: 'softmax', exercise: linkText(selfTest) } },
-  { id: 'exercise-fill-zero', preset: 'journey', changes: { step: 'softmax', maskFill: '0', exercise: linkText(fillZero) } },
-  { id: 'exercise-large-weight', preset: 'journey', changes: { step: 'softmax', exercise: linkText(largeWeight) } },
-  { id: 'exercise-softmax-axis', preset: 'journey', changes: { step: 'softmax', exercise: linkText(softmaxAxis) } },
-  {
-    id: 'exercise-order',
-    preset: 'default',
-    changes: { mask: 'none', weights: 'identity', dModel: 4, heads: 1, step: 'output', exercise: linkText(order) },
-  },
+  example('exercise-worked', worked, 'journey', { step: 'all' }),
+  example('exercise-self-test', selfTest, 'selftest', { step: 'softmax' }),
+  example('exercise-fill-zero', fillZero, 'journey', { step: 'softmax', maskFill: '0' }),
+  example('exercise-large-weight', largeWeight, 'journey', { step: 'softmax' }),
+  example('exercise-softmax-axis', softmaxAxis, 'journey', { step: 'softmax' }),
+  example('exercise-order', order, 'default', { mask: 'none', weights: 'identity', dModel: 4, heads: 1, step: 'output' }),
 ]);

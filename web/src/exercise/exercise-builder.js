@@ -3,10 +3,13 @@
 // optional), the list is reordered, and the result is a link and an embed snippet. The builder
 // writes only the questions: the answers stay the engine's (exercise-text.js).
 import { h, setHidden, setText } from '../render/dom.js';
-import { EXERCISE_LIMITS, parseCellRef } from '../state/schema.js';
+import { EXERCISE_LIMITS, fieldOf, parseCellRef } from '../state/schema.js';
 import { encodeHash } from '../state/url.js';
 import { iframeSnippet } from '../share/page.js';
 import { readExercise, writeExercise } from './exercise-text.js';
+import { pinnedTextOf } from './pinned-state.js';
+
+const EXERCISE_FIELD = fieldOf('exercise');
 
 const LANGS = ['en', 'zh-CN'];
 
@@ -182,9 +185,10 @@ export function createExerciseBuilder(node, deps) {
     return t('builder.what.choice');
   }
 
-  // The link's text of the exercise; what the page cannot read of it (an empty option, a right
-  // option out of range) is said, and the link holds what reads.
-  function exerciseText() {
+  // The link's text of the exercise, pinned to the page's state (pinned-state.js); what the page
+  // cannot read of it (an empty option, a right option out of range) is said, and the link holds
+  // what reads.
+  function exerciseText(current) {
     const clean = (text) => Object.fromEntries(Object.entries(text).filter(([, v]) => v.trim() !== ''));
     const raw = {
       title: clean(title),
@@ -196,7 +200,10 @@ export function createExerciseBuilder(node, deps) {
       })),
     };
     const { exercise, problems } = readExercise(JSON.stringify(raw));
-    return { text: exercise ? writeExercise(exercise) : '', problems };
+    if (!exercise || !current) return { text: '', problems };
+    const text = writeExercise({ ...exercise, state: pinnedTextOf(current.presetId, current.state) });
+    if (text.length <= EXERCISE_FIELD.maxLength) return { text, problems };
+    return { text: '', problems: [...problems, { key: 'builder.tooLong', params: { max: EXERCISE_FIELD.maxLength } }] };
   }
 
   function update() {
@@ -215,8 +222,8 @@ export function createExerciseBuilder(node, deps) {
     setText(linkLabel, t('builder.link'));
     setText(snippetLabel, t('builder.snippet'));
     setText(tryIt, t('builder.try'));
-    const { text, problems } = exerciseText();
     const current = deps.current();
+    const { text, problems } = exerciseText(current);
     setHidden(full, !problems.length);
     setText(full, problems.map((p) => t(p.key, p.params)).join(' '));
     if (!current || !text) {

@@ -1,6 +1,8 @@
 // The exercise of a link (`ex`): its questions above the lesson, each checked against the
-// engine's numbers; while a question is open, what it asks is "?" everywhere on the page
-// (present.js). A wrong answer gets the teacher's hint, a second one the worked explanation.
+// engine's numbers for the exercise's own state (pinned-state.js), whatever the reader changed
+// since; while a question is open, what it asks is "?" everywhere on the page (present.js). A
+// wrong answer gets the teacher's hint; a second one, "show", or a choice's first try ends the
+// question with the worked explanation (docs/exercises.md: scoring).
 // Answers are kept per exercise in localStorage (progress.js); in a frame each answer is posted
 // to the host page (docs/embedding.md). Texts go in through textContent only.
 import './exercise.css';
@@ -9,31 +11,36 @@ import { companionsOf, withFields } from '../lesson/companions.js';
 import { explainCell } from '../lesson/explain.js';
 import { checkChoice, checkNumber, checkPattern, expectedNumber, expectedPattern } from './answers.js';
 import { questionsInRange, readExercise, textIn } from './exercise-text.js';
+import { optionOrder } from './option-order.js';
+import { computedKey, pinnedAsIs, readPinned } from './pinned-state.js';
 import { askedCells, createPresenter } from './present.js';
-import { exerciseId, loadProgress, saveProgress, scoreOf } from './progress.js';
-
-const TRIES_TO_REVEAL = 2;
+import { closes, exerciseId, isDone, loadProgress, saveProgress, scoreOf } from './progress.js';
 
 /**
  * node: the panel (a section); deps: { t(), lang(), changed() (the page draws again: the open
- * questions changed), post(message) (to the host page, in a frame) }.
- * → { needs(state) → { open, dots } (what the page's plan must know), update(results, state) → presenter, presenter }
+ * questions changed), post(message) (to the host page, in a frame), presetId() (the page's
+ * preset), limits(), restore({ presetId, draft }) (load the exercise's own state) }.
+ * → { needs(state) → { open, dots, own } (what the page's plan must know), update(results, state) → presenter, presenter }
  */
 export function createExercisePanel(node, deps) {
   const title = h('h2', { id: 'exercise-title' });
   const score = h('p', { className: 'exercise-score', role: 'status' });
   const problems = h('ul', { className: 'exercise-problems' });
+  const exploring = h('p', { className: 'exercise-exploring', role: 'status' });
+  const back = h('button', { type: 'button', className: 'choice exercise-back' });
+  const exploringBox = h('div', { className: 'exercise-exploring-box' }, [exploring, back]);
   const list = h('ol', { className: 'exercise-questions' });
   const restart = h('button', { type: 'button', className: 'choice exercise-restart' });
-  node.replaceChildren(title, score, problems, list, restart);
+  node.replaceChildren(title, score, problems, exploringBox, list, restart);
   node.setAttribute('aria-labelledby', 'exercise-title');
 
   let text = null; // the `ex` text shown
   let exercise = null;
   let readProblems = [];
   let id = '';
+  let pinned = null; // { presetId, state, draft, key }: the state the questions are about
   let progress = {};
-  let current = null; // { result, state, results }: the plan's results, entries and all
+  let current = null; // { result, own, state, results }: the plan's results (own: the exercise's run), entries and all
   let kept = [];
   let presenter = createPresenter([], null);
   let drawnKey = '';
@@ -45,31 +52,47 @@ export function createExercisePanel(node, deps) {
     }
   })();
 
-  const done = (i) => Boolean(progress[i]?.correct) || (progress[i]?.tries ?? 0) >= TRIES_TO_REVEAL;
+  const done = (i) => isDone(progress[i]);
 
   function read(state) {
     if (state.exercise === text) return;
     text = state.exercise;
     ({ exercise, problems: readProblems } = readExercise(text));
+    pinned = null;
+    if (exercise) {
+      // (an exercise of an older page names no state: it is about the one it opened with)
+      const own = exercise.state === null ? pinnedAsIs(deps.presetId(), state) : readPinned(exercise.state, deps.limits());
+      if (own.ok) pinned = { ...own, key: computedKey(own.state) };
+      else {
+        readProblems = [...readProblems, { key: 'exercise.problem.state', params: {} }];
+        exercise = null;
+      }
+    }
     id = exercise ? exerciseId(text) : '';
     progress = exercise ? loadProgress(storage, id) : {};
   }
 
   // What the plan must know: whether a question is open (the panels that cannot hide its entries
-  // wait), and whether one asks for QKᵀ (the unscaled run).
+  // wait), whether one asks for QKᵀ (the unscaled run), and the exercise's own state (its runs).
   function needs(state) {
     read(state);
-    if (!exercise) return { open: false, dots: false };
+    if (!exercise) return { open: false, dots: false, own: null };
     const questions = exercise.questions.filter((_, index) => !done(index));
-    return { open: questions.some((q) => q.kind !== 'choice'), dots: exercise.questions.some((q) => q.cell?.name === 'dots') };
+    return {
+      open: questions.some((q) => q.kind !== 'choice'),
+      dots: exercise.questions.some((q) => q.cell?.name === 'dots'),
+      own: pinned.state,
+    };
   }
 
   function update(results, state) {
     const t = deps.t();
     read(state);
     const result = results.get('main');
-    current = { result, state, results };
+    const own = (exercise && results.get('exercise')) || result;
+    current = { result, own, state, results };
     setHidden(node, !exercise && !readProblems.length);
+    drawExploring(exercise !== null && computedKey(state) !== pinned.key, t);
     if (!exercise) {
       kept = [];
       presenter = createPresenter([], result);
@@ -80,13 +103,21 @@ export function createExercisePanel(node, deps) {
       setHidden(restart, true);
       return presenter;
     }
-    const inRange = questionsInRange(exercise, result);
+    const inRange = questionsInRange(exercise, own);
     kept = inRange.kept;
     drawProblems([...readProblems, ...inRange.problems], t);
     const open = kept.filter(({ index }) => !done(index));
     presenter = createPresenter(askedCells(open), result, { overQueries: state.softmaxOver === 'queries' });
     draw(t);
     return presenter;
+  }
+
+  // The reader changed what the exercise computes: its questions stay about its own state.
+  function drawExploring(away, t) {
+    setHidden(exploringBox, !away);
+    if (!away) return;
+    setText(exploring, t('exercise.exploring'));
+    setText(back, t('exercise.backToOwn'));
   }
 
   function drawProblems(items, t) {
@@ -114,7 +145,7 @@ export function createExercisePanel(node, deps) {
   }
 
   function record(index, entry) {
-    progress = { ...progress, [index]: entry };
+    progress = { ...progress, [index]: { ...entry, closed: closes(exercise.questions[index], entry) } };
     saveProgress(storage, id, progress);
     const s = scoreOf(
       progress,
@@ -126,14 +157,22 @@ export function createExercisePanel(node, deps) {
 
   function questionItem(q, index, n, t, lang) {
     const entry = progress[index];
-    const state = entry?.correct ? 'right' : done(index) ? 'wrong' : 'open';
+    const state = entry?.correct ? 'right' : done(index) ? (entry.shown ? 'shown' : 'wrong') : 'open';
     const item = h('li', { className: 'exercise-q', dataset: { q: String(index), state } });
     const promptId = `exercise-q${index}-prompt`;
     item.append(h('p', { className: 'exercise-prompt', id: promptId, text: promptOf(q, t, lang) }));
     const feedback = h('p', { className: 'exercise-feedback' });
     const answerBox = answerControls(q, index, promptId, t, lang, entry, state !== 'open');
     item.append(answerBox.el, feedback);
-    if (entry && !entry.correct && !done(index)) feedback.textContent = [t('exercise.wrong'), textIn(q.hint, lang) || t('exercise.noHint')].join(' ');
+    if (state === 'open' && q.kind !== 'choice') {
+      // (shown, the question is answered and not right: the value was read, not predicted)
+      const show = h('button', { type: 'button', className: 'choice exercise-show', text: t('exercise.show') });
+      show.addEventListener('click', () => record(index, { tries: entry?.tries ?? 0, correct: false, shown: true, answer: entry?.answer }));
+      answerBox.el.append(show);
+    }
+    if (entry && !entry.correct && !entry.shown) {
+      feedback.textContent = done(index) ? t('exercise.wrong') : [t('exercise.wrong'), textIn(q.hint, lang) || t('exercise.noHint')].join(' ');
+    }
     if (entry?.correct) feedback.textContent = t('exercise.right');
     if (done(index)) item.append(workedAnswer(q, t, entry));
     answerBox.onCheck = (answer) => {
@@ -149,14 +188,14 @@ export function createExercisePanel(node, deps) {
   }
 
   function promptOf(q, t, lang) {
-    const own = textIn(q.prompt, lang);
-    if (own) return own;
-    const { result } = current;
+    const written = textIn(q.prompt, lang);
+    if (written) return written;
+    const { own } = current;
     if (q.kind === 'number') {
       return t('exercise.prompt.number', { symbol: symbolOf(q.cell, t), tolerance: String(q.tolerance) });
     }
     const { row, head, name } = q.row;
-    const token = result.tokens[row];
+    const token = own.tokens[row];
     if (name === 'mask') return t('exercise.prompt.masked', { row: row + 1, token });
     return t(q.find === 'largest' ? 'exercise.prompt.largest' : 'exercise.prompt.zeros', { row: row + 1, token, head: head + 1 });
   }
@@ -165,7 +204,7 @@ export function createExercisePanel(node, deps) {
   // entries are NaN there (only the symbol is read).
   function symbolOf(cell, t) {
     try {
-      const shown = presenter.result(current.result);
+      const shown = presenter.result(current.own);
       const ctx = { result: shown, state: current.state, t, dots: shown, compare: null }; // (any run: the symbol alone is read)
       return explainCell(cell, ctx)?.symbol ?? cell.name;
     } catch {
@@ -196,7 +235,7 @@ export function createExercisePanel(node, deps) {
       return box;
     }
     if (q.kind === 'pattern') {
-      const keys = (current.result.source ?? current.result).tokens;
+      const keys = (current.own.source ?? current.own).tokens;
       const marked = Array.isArray(entry?.answer) ? entry.answer.slice(0, keys.length) : keys.map(() => false);
       const toggles = keys.map((token, c) => {
         const toggle = h('button', {
@@ -220,10 +259,10 @@ export function createExercisePanel(node, deps) {
       return box;
     }
     const name = `exercise-q${index}-choice`;
-    const radios = q.options.map((option, k) => {
+    const radios = optionOrder(id, index, q.options.length).map((k) => {
       const radio = h('input', { type: 'radio', name, value: String(k), disabled: closed });
       if (entry?.answer === k) radio.checked = true;
-      return h('label', { className: 'opt' }, [radio, ' ', h('span', { text: textIn(option, lang) })]);
+      return h('label', { className: 'opt' }, [radio, ' ', h('span', { text: textIn(q.options[k], lang) })]);
     });
     button.addEventListener('click', () => {
       const picked = box.el.querySelector(`input[name="${name}"]:checked`);
@@ -236,20 +275,25 @@ export function createExercisePanel(node, deps) {
     return box;
   }
 
-  // The engine's numbers for a question (never from the link): the unscaled run for QKᵀ.
+  // The engine's numbers for a question (never from the link, never from the reader's changes):
+  // the exercise's own run, and its unscaled run for QKᵀ.
   function check(q, answer) {
-    const { result } = current;
+    const { own } = current;
     if (q.kind === 'choice') return checkChoice(q, answer.picked);
-    if (q.kind === 'pattern') return checkPattern(q, answer.marked, expectedPattern(q, result));
-    const dots = q.cell.name === 'dots' ? current.results.get('dots') : null;
-    const checked = checkNumber(q, answer.typed, expectedNumber(q, result, dots));
+    if (q.kind === 'pattern') return checkPattern(q, answer.marked, expectedPattern(q, own));
+    const dots = q.cell.name === 'dots' ? current.results.get('exercise.dots') : null;
+    const checked = checkNumber(q, answer.typed, expectedNumber(q, own, dots));
     return checked.ok ? checked : null;
   }
+
+  // The exercise's own runs, as the lesson's explanations read a page's results.
+  const ownResults = () => ({ get: (runId) => ({ main: current.own, dots: current.results.get('exercise.dots') })[runId] ?? null });
 
   // After the answer or two tries: the core's value and the explanation panel's worked lines.
   function workedAnswer(q, t, entry) {
     const box = h('div', { className: 'exercise-worked' });
-    const { result, state } = current;
+    const { own: result } = current;
+    const state = pinned.state;
     if (q.kind === 'choice') {
       box.append(h('p', { text: t('exercise.answerWas', { answer: textIn(q.options[q.answer], deps.lang()) }) }));
       return box;
@@ -274,7 +318,7 @@ export function createExercisePanel(node, deps) {
       return box;
     }
     try {
-      const explained = explainCell(q.cell, withFields(companionsOf(current.results), { state, t }));
+      const explained = explainCell(q.cell, withFields(companionsOf(ownResults()), { state, t }));
       if (explained) {
         box.append(h('p', { className: 'exercise-heading', text: `${explained.symbol} — ${explained.heading}` }));
         for (const line of explained.lines) box.append(h('p', { className: 'exercise-line', text: line }));
@@ -284,6 +328,8 @@ export function createExercisePanel(node, deps) {
     }
     return box;
   }
+
+  back.addEventListener('click', () => deps.restore(pinned));
 
   restart.addEventListener('click', () => {
     progress = {};

@@ -1,5 +1,5 @@
-// An exercise as the link carries it (the `ex` field): JSON text of a title and questions, each
-// one of
+// An exercise as the link carries it (the `ex` field): JSON text of a title, the state it is
+// about (`state`, pinned-state.js) and questions, each one of
 //   { kind: 'number', cell: 'weights.1.2.1', tolerance?: 0.01, prompt?, hint? }   predict an entry
 //   { kind: 'pattern', row: 'weights.1.2' | 'mask.2', find: 'zeros' | 'largest', prompt?, hint? }
 //   { kind: 'choice', prompt, options: [text, …], check: hash, hint? }
@@ -108,20 +108,24 @@ export function readExercise(text) {
   const questions = [];
   data.questions.slice(0, EXERCISE_LIMITS.questions).forEach((q, i) => {
     const read = readQuestion(q);
-    if (read) questions.push(read);
+    if (read)
+      questions.push({ ...read, place: i }); // (its place in the link names it)
     else problems.push({ key: 'exercise.problem.question', params: { n: i + 1 } });
   });
   const title = readText(data.title) ?? {};
-  return { exercise: questions.length ? { title, questions } : null, problems };
+  // (a link of an older page has no state: the page pins the one it opened with)
+  const state = typeof data.state === 'string' ? data.state : null;
+  return { exercise: questions.length ? { title, state, questions } : null, problems };
 }
 
 const writeTextValue = (text) =>
   text && Object.keys(text).length ? (Object.keys(text).length === 1 && text.en !== undefined ? text.en : text) : undefined;
 
 /** The `ex` text of an exercise (readExercise's inverse, up to the order of fields). */
-export function writeExercise({ title = {}, questions }) {
+export function writeExercise({ title = {}, state = null, questions }) {
   const out = {
     title: writeTextValue(title),
+    state: state ?? undefined,
     questions: questions.map((q) => {
       const common = { prompt: writeTextValue(q.prompt), hint: writeTextValue(q.hint) };
       if (q.kind === 'number') return { kind: 'number', cell: formatCellRef(q.cell), tolerance: q.tolerance, ...common };
@@ -142,7 +146,7 @@ export function questionsInRange(exercise, result) {
   exercise.questions.forEach((q, i) => {
     const ok = q.kind === 'choice' || fits(q, result);
     if (ok) kept.push({ question: q, index: i });
-    else problems.push({ key: 'exercise.problem.range', params: { n: i + 1 } });
+    else problems.push({ key: 'exercise.problem.range', params: { n: q.place + 1 } });
   });
   return { kept, problems };
 }

@@ -180,6 +180,19 @@ export function hiddenEntries(cells, result, { overQueries = false } = {}) {
   return { grids, rows: rowFlags };
 }
 
+/** The matrices of `result` the views show: [{ name, head (null: the model's), matrix }]. */
+export function shownMatrices(result) {
+  const out = [];
+  for (const name of MODEL) {
+    const matrix = result[name] ?? result.weights?.[name];
+    if (matrix?.data) out.push({ name, head: null, matrix });
+  }
+  result.perHead.forEach((head, h) => {
+    for (const name of HEAD) if (head[name]?.data) out.push({ name, head: h, matrix: head[name] });
+  });
+  return out;
+}
+
 /** Whether any entry is hidden. */
 export const hidesAnything = (hidden) => [...hidden.grids.values()].some((g) => g.flags.includes(1));
 

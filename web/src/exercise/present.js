@@ -2,7 +2,35 @@
 // runs with every entry those questions ask for (and every entry computed from one) taken out
 // (hidden-entries.js). The views draw only these copies, so no text, label, tooltip, colour or
 // export of theirs can hold an answer. No DOM.
-import { hiddenEntries, redactResult } from './hidden-entries.js';
+import { hiddenEntries, redactResult, shownMatrices } from './hidden-entries.js';
+
+// Two entries are one number when they agree to float32's precision (Q = X with identity weights,
+// s₁₂ = s₂₁ when Q = K): showing either shows both.
+const same = (a, b) => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b));
+// 0 and ±1 are the mask's and identity weights' constants: equal to them says nothing of an answer.
+const telling = (v) => Number.isFinite(v) && v !== 0 && Math.abs(v) !== 1;
+
+/** The entries of `result` equal to an asked one (a row asked: any of its entries), as cells. */
+export function twinsOf(cells, result) {
+  const matrices = shownMatrices(result);
+  const values = [];
+  for (const { name, head = null, row, col } of cells) {
+    const m = matrices.find((entry) => entry.name === name && entry.head === head)?.matrix;
+    if (!m || row < 0 || row >= m.rows) continue;
+    const cols = col === null || col === undefined ? [...Array(m.cols).keys()] : [col];
+    for (const c of cols) if (c >= 0 && c < m.cols) values.push(m.data[row * m.cols + c]);
+  }
+  const wanted = values.filter(telling);
+  if (!wanted.length) return [];
+  const twins = [];
+  for (const { name, head, matrix } of matrices) {
+    for (let n = 0; n < matrix.data.length; n += 1) {
+      const v = matrix.data[n];
+      if (wanted.some((w) => same(v, w))) twins.push({ name, head, row: Math.floor(n / matrix.cols), col: n % matrix.cols });
+    }
+  }
+  return twins;
+}
 
 /** The cells the open questions hide: a number question its cell, a pattern question its row. */
 export function askedCells(open) {
@@ -13,13 +41,24 @@ export function askedCells(open) {
   });
 }
 
+// The page makes a presenter per change; the twins of one result and one set of questions are found once.
+const twinsMade = new WeakMap();
+function keptTwins(cells, result) {
+  if (!twinsMade.has(result)) twinsMade.set(result, new Map());
+  const byCells = twinsMade.get(result);
+  const key = JSON.stringify(cells);
+  if (!byCells.has(key)) byCells.set(key, twinsOf(cells, result));
+  return byCells.get(key);
+}
+
 /**
  * A presenter for one result: `results(raw)` → the plan's results (compute/runner.js) with every
  * asked entry taken out of every run a view reads (the raw ones when nothing is asked), and
  * `result(raw)` the same for one run. Copies are made once per raw run; lazy runs stay lazy.
  */
 export function createPresenter(cells, result, { overQueries = false } = {}) {
-  const hidden = cells.length ? hiddenEntries(cells, result, { overQueries }) : null;
+  const asked = cells.length ? [...cells, ...keptTwins(cells, result)] : cells;
+  const hidden = asked.length ? hiddenEntries(asked, result, { overQueries }) : null;
   const made = new WeakMap();
   const redact = (run, names) => {
     if (!hidden || !run) return run;

@@ -1,5 +1,5 @@
 // A learner's answers, kept in the browser per exercise (localStorage), so that a reload finds
-// them: { [question index]: { tries, correct, answer } }. A storage that is full, disabled or
+// them: { [question index]: { tries, correct, answer, closed?, shown? } }. A storage that is full, disabled or
 // holding something else reads as no progress and never stops the page. No DOM.
 import { textHash } from './exercise-text.js';
 
@@ -9,6 +9,16 @@ const PREFIX = 'attention-playground:exercise:';
 export const exerciseId = (text) => textHash(text);
 
 const validEntry = (e) => e && typeof e === 'object' && Number.isInteger(e.tries) && e.tries >= 0 && typeof e.correct === 'boolean';
+
+// A number or pattern question closes on a right answer, the second wrong one, or "show"; a
+// choice on its first answer (with two or three options, a second try would be a guess).
+const TRIES = { number: 2, pattern: 2, choice: 1 };
+
+/** Whether `entry`, just recorded for `question`, ends it (its answer is shown from now on). */
+export const closes = (question, entry) => entry.correct || Boolean(entry.shown) || entry.tries >= TRIES[question.kind];
+
+/** Whether a question with this progress entry is answered: right, or its answer shown. */
+export const isDone = (entry) => Boolean(entry && (entry.correct || entry.closed || entry.shown || entry.tries >= 2));
 
 export function loadProgress(storage, id) {
   try {
@@ -34,9 +44,9 @@ export function scoreOf(progress, indices) {
   let correct = 0;
   for (const i of indices) {
     const entry = progress[i];
-    if (!entry) continue;
-    if (entry.correct || entry.tries >= 2) answered += 1; // (after two tries the answer is shown)
-    if (entry.correct) correct += 1;
+    if (!isDone(entry)) continue;
+    answered += 1;
+    if (entry.correct && !entry.shown) correct += 1;
   }
   return { answered, correct, total: indices.length };
 }

@@ -5,6 +5,11 @@ export default {
   'exercise.titleNamed': 'Exercise: {title}',
   'exercise.score': '{answered} of {total} done · {correct} right',
   'exercise.restart': 'Start again',
+  'exercise.show': 'Show the answer',
+  'exercise.exploring':
+    'You changed what the page computes: these are not the exercise’s numbers. Its questions are still about its own state, and are checked against it.',
+  'exercise.backToOwn': 'Back to the exercise',
+  'exercise.problem.state': 'The exercise names a state the page cannot open (the link was changed): its questions are left out.',
   'exercise.check': 'Check',
   'exercise.yourAnswer': 'Your answer',
   'exercise.right': '✓ Right.',
@@ -28,7 +33,7 @@ export default {
     'The course’s six tokens, by hand: each number asked is “?” everywhere on the page until you have typed it and checked it; a wrong answer gets a hint, a second one the worked line.',
   'gallery.exercise-self-test.title': 'Exercise: the course’s five self-test questions',
   'gallery.exercise-self-test.text':
-    'Five questions of the material, checked on the page. Question 2 is computed by the core: its answer is [0.248, 0.503, 0.248], not the [0.09, 0.82, 0.09] the material prints.',
+    'Five questions of the material, checked on the page. Question 2 is computed by the core, and its answer is not the [0.09, 0.82, 0.09] the material prints.',
   'gallery.exercise-fill-zero.title': 'Exercise: what does a fill of 0 do?',
   'gallery.exercise-fill-zero.text':
     'The worked example masked with 0 instead of −∞: mark the weights of the first row that are still zero, then say what the mask must put in the scores.',
@@ -71,6 +76,8 @@ export default {
   'builder.what.largest': 'Mark the largest key of {row}',
   'builder.what.masked': 'Mark the masked keys of {row}',
   'builder.what.choice': 'Multiple choice',
+  'builder.tooLong':
+    'The exercise and the page’s state it is about come to more than {max} characters in a link: use fewer or shorter texts, or a smaller state.',
   'builder.link': 'Link to the exercise',
   'builder.snippet': 'Embed snippet (the frame posts each score to your page: docs/exercises.md)',
   'builder.try': 'Open the exercise',

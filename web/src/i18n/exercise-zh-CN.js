@@ -5,6 +5,10 @@ export default {
   'exercise.titleNamed': '练习：{title}',
   'exercise.score': '已完成 {answered}/{total} · 答对 {correct}',
   'exercise.restart': '重新开始',
+  'exercise.show': '显示答案',
+  'exercise.exploring': '你改动了页面的计算：这些不是练习的数字。练习的题目仍然针对它自己的状态，并按那个状态检查答案。',
+  'exercise.backToOwn': '回到练习',
+  'exercise.problem.state': '练习所指的状态无法打开（链接被改动过）：题目已略去。',
   'exercise.check': '检查',
   'exercise.yourAnswer': '你的答案',
   'exercise.right': '✓ 正确。',
@@ -27,8 +31,7 @@ export default {
   'gallery.exercise-worked.text':
     '教程中的六个 token，手算：所问的每个数在你填写并检查之前，在页面各处都显示为“?”；答错一次给提示，两次给出计算过程。',
   'gallery.exercise-self-test.title': '练习：教程的五道自测题',
-  'gallery.exercise-self-test.text':
-    '资料中的五道自测题，在页面上检查。题 2 由核心实际计算：答案是 [0.248, 0.503, 0.248]，而不是资料印的 [0.09, 0.82, 0.09]。',
+  'gallery.exercise-self-test.text': '资料中的五道自测题，在页面上检查。题 2 由核心实际计算，答案并不是资料印的 [0.09, 0.82, 0.09]。',
   'gallery.exercise-fill-zero.title': '练习：填充值为 0 会怎样？',
   'gallery.exercise-fill-zero.text': '教程的例子用 0 而不是 −∞ 做掩码：标出第一行中仍为 0 的权重，再说出掩码应该往分数里填什么。',
   'gallery.exercise-large-weight.title': '练习：权重越大关系越强吗？',
@@ -68,6 +71,7 @@ export default {
   'builder.what.largest': '标出 {row} 中最大的键',
   'builder.what.masked': '标出 {row} 中被遮住的键',
   'builder.what.choice': '选择题',
+  'builder.tooLong': '练习连同它所针对的页面状态在链接中超过 {max} 个字符：请减少或缩短文字，或使用更小的状态。',
   'builder.link': '练习链接',
   'builder.snippet': '嵌入代码（iframe 会把每次的成绩发给你的页面：见 docs/exercises.md）',
   'builder.try': '打开练习',

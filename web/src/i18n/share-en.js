@@ -46,7 +46,7 @@ export default {
   'gallery.open': 'Open',
   'gallery.journey.title': 'The course’s worked example',
   'gallery.journey.text':
-    '“Your journey starts with one step”, d_model = 3, identity weights and a causal mask, exactly as in the course: Q = K = V = X, the scores are divided by √3, and the second row of A is [0.423, 0.577, 0, 0, 0, 0]. Every matrix printed in the course can be checked here to 3 decimals.',
+    '“Your journey starts with one step”, d_model = 3, identity weights and a causal mask, exactly as in the course: Q = K = V = X and the scores are divided by √3. Every matrix printed in the course can be checked here to 3 decimals.',
   'gallery.journey-bidirectional.title': 'The same example without the mask',
   'gallery.journey-bidirectional.text':
     'The worked example with M = 0: every token now also reads from the tokens after it, so “Your” no longer attends only to itself. The scores S are unchanged; only which keys enter each softmax differs. Compare row by row with the causal version.',
@@ -58,7 +58,7 @@ export default {
     'The hand-computed example of the self-test note: d_k = 4, identity weights, so the query of “cat” is [1, 0, 1, 0] and the keys are [1,1,0,0], [1,0,1,0], [0,1,1,0]. Its scores are [1, 2, 1] / 2 and its weights [0.274, 0.452, 0.274]; the note rounds the middle one to 0.46.',
   'gallery.self-test-2.title': 'Self-test question 2, computed',
   'gallery.self-test-2.text':
-    'd_k = 8 and the query row’s scores before scaling are [2, 4, 2]. Divided by √8 they are [0.71, 1.41, 0.71], and softmax gives [0.248, 0.503, 0.248], not the [0.09, 0.82, 0.09] of the note’s answer. Switch the scaling off to see [0.107, 0.787, 0.107]: neither matches the note.',
+    'd_k = 8 and the query row’s scores before scaling are [2, 4, 2]. Divide them by √8 and take the softmax: the row is far flatter than the [0.09, 0.82, 0.09] of the note’s answer. Switch the scaling off: even then it does not match the note.',
   'gallery.default.title': 'The default: two heads, random weights',
   'gallery.default.text':
     'Six tokens, d_model = 6, two heads of d_k = 3, weights drawn from seed 0. The weights are random, not trained, so the patterns carry no meaning about the sentence: they only show the mechanics.',

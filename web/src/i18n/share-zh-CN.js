@@ -42,7 +42,7 @@ export default {
   'gallery.open': '打开',
   'gallery.journey.title': '教程中的例子',
   'gallery.journey.text':
-    '“Your journey starts with one step”，d_model = 3，单位阵权重，因果掩码，与教程完全一致：Q = K = V = X，注意力分数除以 √3，A 的第 2 行是 [0.423, 0.577, 0, 0, 0, 0]。教程中打印的每个矩阵都可以在这里核对到小数点后 3 位。',
+    '“Your journey starts with one step”，d_model = 3，单位阵权重，因果掩码，与教程完全一致：Q = K = V = X，注意力分数除以 √3。教程中打印的每个矩阵都可以在这里核对到小数点后 3 位。',
   'gallery.journey-bidirectional.title': '同一个例子，去掉掩码',
   'gallery.journey-bidirectional.text':
     '把教程例子的 M 设为 0：每个 token 现在也能读取它后面的 token，“Your”不再只关注自己。注意力分数 S 不变，变的只是哪些键进入每一行的 softmax。请与因果版本逐行对比。',
@@ -54,7 +54,7 @@ export default {
     '自测笔记中的手算例子：d_k = 4，单位阵权重，因此 “cat” 的查询是 [1, 0, 1, 0]，三个键是 [1,1,0,0]、[1,0,1,0]、[0,1,1,0]。它的分数是 [1, 2, 1] / 2，权重是 [0.274, 0.452, 0.274]；笔记把中间一项约为 0.46。',
   'gallery.self-test-2.title': '自测题 2，实际算一遍',
   'gallery.self-test-2.text':
-    'd_k = 8，查询行缩放前的分数是 [2, 4, 2]。除以 √8 得 [0.71, 1.41, 0.71]，softmax 之后是 [0.248, 0.503, 0.248]，而不是笔记答案中的 [0.09, 0.82, 0.09]。关闭缩放会得到 [0.107, 0.787, 0.107]：两者都与笔记不符。',
+    'd_k = 8，查询行缩放前的分数是 [2, 4, 2]。除以 √8 再做 softmax：这一行远比笔记答案中的 [0.09, 0.82, 0.09] 平坦。关闭缩放：仍然与笔记不符。',
   'gallery.default.title': '默认示例：两个头，随机权重',
   'gallery.default.text':
     '6 个 token，d_model = 6，两个 d_k = 3 的头，权重由种子 0 生成。权重是随机的而不是训练出来的，所以这些模式并不反映句子的含义，只展示计算过程。',

@@ -4,6 +4,7 @@
 // opens its preset instead, saying why, unless a result is on screen already.
 import { PRESETS } from '../state/presets.js';
 import { stateToDraft } from '../state/draft.js';
+import { LOOK_KEYS } from '../state/schema.js';
 import { decodeHash, decodeSteps } from '../state/url.js';
 import { runSliced } from '../render/scheduler.js';
 import { THRESHOLDS } from '../render/thresholds.js';
@@ -64,6 +65,13 @@ export function createLinks(deps) {
     computeWaiting() {
       if (waiting !== null) compute(waiting);
       waiting = null;
+    },
+    /** A state the page keeps (an exercise's own): what it computes loaded, where the reader looks kept. */
+    restoreState({ presetId, draft }) {
+      const here = store.draft;
+      const next = { ...draft };
+      for (const key of LOOK_KEYS) if (key in here) next[key] = here[key];
+      load(next, presetId, { from: 'exercise' });
     },
     /** A preset of the examples menu. */
     preset(presetId) {

@@ -74,6 +74,8 @@ export const RESERVED = new Set(['v', 'preset', 'lang', 'embed']);
 //   min, max    int, float: the range; values outside it are clamped (and reported);
 //               matrix: the range of every entry (default ±LIMITS.maxEntry), clamped likewise
 //   maxLength   string: longer values are ignored
+//   compressible  string: may be written '~' + lz-string when that is clearly shorter, as the
+//               structured kinds are (expanded at most to maxLength)
 //   nullText    matrix, bools, boolMatrix: how null is written (default ''); '' always reads as null
 //   shape(state) → [rows, cols]   matrix: the required shape, given earlier fields
 //   check(value, state) → null | { key, params }   any other rule against earlier fields
@@ -172,7 +174,7 @@ export const ALL_FIELDS = checkTable([
   { key: 'shuffle', param: 'shuf', kind: 'int', group: 'structure', default: 0, min: 0, max: MAX_SHUFFLE_SEED },
   { key: 'split', param: 'split', kind: 'enum', group: 'structure', values: ['all', ...SPLIT_STAGES], default: 'all', look: true },
   // An exercise (exercise/exercise-text.js, within EXERCISE_LIMITS below): its questions, never their answers.
-  { key: 'exercise', param: 'ex', kind: 'string', group: 'lesson', default: '', maxLength: 20000, look: true },
+  { key: 'exercise', param: 'ex', kind: 'string', group: 'lesson', default: '', maxLength: 20000, compressible: true, look: true },
   // The Train panel's model: task, base (seed or checkpoint), config and steps (TRAIN_RECIPE below);
   // '' = none. It changes no number of the lesson's example (`look`).
   {

@@ -92,7 +92,7 @@ function* linkTextSteps(field, value) {
     escaped = escapeValue(plain);
     length = escaped.length;
   }
-  if (STRUCTURED.has(field.kind) && length >= 256) {
+  if (packs(field) && length >= 256) {
     // "Clearly shorter": at most 70 % of the plain text (a few rows of typed numbers stay
     // readable), and small enough to read back. Compressing stops once it cannot be either.
     const room = Math.min(LIMITS.maxCompressed, Math.floor(0.7 * length) - 1);
@@ -185,7 +185,7 @@ const shorten = (text) => {
 // A value's text in the link, a '~' one expanded first (state: the fields read so far, for its
 // textLimit). → readValueSteps's result (schema.js)
 function* readLinkValueSteps(field, text, state) {
-  if (!STRUCTURED.has(field.kind) || !text.startsWith(COMPRESSED)) return yield* readValueSteps(field, text);
+  if (!packs(field) || !text.startsWith(COMPRESSED)) return yield* readValueSteps(field, text);
   const packed = text.slice(1);
   if (packed.length > LIMITS.maxCompressed) return fail('share.ignored.tooLong', { length: text.length });
   // Bounded by what it writes: 16 KB of '~' can stand for tens of millions of characters.
@@ -197,8 +197,12 @@ function* readLinkValueSteps(field, text, state) {
 
 const fail = (key, params = {}) => ({ ok: false, key, params });
 
+// Whether a value of `field` may be written compressed ('~').
+const packs = (field) => STRUCTURED.has(field.kind) || Boolean(field.compressible);
+
 // The most characters a value of `field` can have after the fields in `state` (see textLimit).
 function textLimit(field, state) {
+  if (field.kind === 'string') return field.maxLength;
   const limit = field.textLimit && Number.isInteger(state.dModel) && typeof state.sentence === 'string' ? field.textLimit(state) : NaN;
   if (Number.isFinite(limit) && limit >= 1) return limit;
   if (field.kind === 'bools') return 4096;
