@@ -1,9 +1,10 @@
 // The example course page (examples/course-page.html) with an iframe and two
 // <attention-playground> elements: each embed shows the worked numbers, fits its height through
 // the postMessage protocol, keeps its own state, leaks no style either way, and carries an
-// "open in the full playground" link with its current state. Then hostile hosts and frames: an
-// element's `src` cannot run script, a frame of another origin or page cannot set the height or
-// data-link, and the reader's state reaches only a parent that asks. Needs the built site.
+// "open in the full playground" link with its current state; its two exercises show their scores.
+// Then hostile hosts and frames: an element's `src` cannot run script, a frame of another origin
+// or page cannot set the height or data-link, and the reader's state reaches only a parent that
+// asks. Needs the built site.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -181,6 +182,54 @@ test('the two elements keep their own state; each "open in the full playground" 
     } finally {
       await full.close();
     }
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the course page shows the score of each exercise under it, and only a possible score for that exercise', async () => {
+  const { page, errors, close } = await openPage(harness.browser, `${harness.base}examples/course-page.html`);
+  try {
+    const scoreText = (id) => page.textContent(`#${id}-score`);
+    await page.locator('#exercise-softmax-axis').scrollIntoViewIfNeeded();
+    const { frame } = await frameOf(page, '#exercise-softmax-axis');
+    // The choice (question 2): right at the first try. The page asked for scores, so it hears it.
+    const choice = '#exercise li[data-q="1"]';
+    await frame.check(`${choice} input[value="0"]`);
+    await frame.click(`${choice} .exercise-check`);
+    await frame.waitForSelector(`${choice}[data-state="right"]`);
+    await page.waitForFunction(() => document.getElementById('exercise-softmax-axis-score').textContent === '已完成 1/2，答对 1');
+    assert.equal(await scoreText('exercise-worked'), '尚未作答', 'each exercise has its own score');
+
+    // Made-up scores, posted in the frame as from its console: none that no playground could post
+    // is shown, nor one for another exercise, nor one posted by the course page itself.
+    const ids = {
+      own: await page.getAttribute('#exercise-softmax-axis', 'data-exercise'),
+      other: await page.getAttribute('#exercise-worked', 'data-exercise'),
+    };
+    await page.evaluate(() => {
+      const output = document.getElementById('exercise-softmax-axis-score');
+      window.shown = [];
+      new MutationObserver(() => window.shown.push(output.textContent)).observe(output, { childList: true, characterData: true, subtree: true });
+    });
+    const score = (fields) => ({ protocol: 'attention-playground', version: 3, type: 'attention-playground:exercise', ...fields });
+    const say = (fields) => frame.evaluate((data) => parent.postMessage(data, '*'), score(fields));
+    for (const fields of [
+      { exercise: ids.own, answered: 999, correct: 999, total: 3 },
+      { exercise: ids.own, answered: 1, correct: 2, total: 2 },
+      { exercise: ids.own, answered: 1.5, correct: 1, total: 2 },
+      { exercise: ids.own, answered: 1, correct: 1, total: 21 },
+      { exercise: ids.other, answered: 5, correct: 5, total: 5 },
+    ]) {
+      await say(fields);
+    }
+    await page.evaluate((data) => postMessage(data, '*'), score({ exercise: ids.own, answered: 2, correct: 0, total: 2 }));
+    // A possible score is shown: a score proves nothing of what the learner knows (docs/exercises.md).
+    await say({ exercise: ids.own, answered: 2, correct: 2, total: 2 });
+    await page.waitForFunction(() => document.getElementById('exercise-softmax-axis-score').textContent === '已完成 2/2，答对 2');
+    assert.deepEqual(await page.evaluate(() => window.shown), ['已完成 2/2，答对 2']);
+    assert.equal(await scoreText('exercise-worked'), '尚未作答');
     assert.deepEqual(errors, []);
   } finally {
     await close();

@@ -1,6 +1,6 @@
 // The postMessage protocol of embeds (web/src/embed/protocol.js, embed-mode.js, docs/embedding.md):
 // what a host may believe of a message, which pages an element may show, and that the reader's
-// state leaves the embed only when its parent asks, for the origin that asked.
+// state and exercise scores leave the embed only when its parent asks, for the origin that asked.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -21,9 +21,10 @@ import {
 import { decodeHash } from '../../web/src/state/url.js';
 
 test('messages are tagged with the protocol and its version', () => {
-  assert.deepEqual(makeMessage('resize', { height: 612.2 }), { protocol: PROTOCOL, version: 2, type: 'resize', height: 613 });
-  assert.deepEqual(makeMessage('request-height'), { protocol: PROTOCOL, version: 2, type: 'request-height' });
-  assert.deepEqual(makeMessage('request-state', { watch: true }), { protocol: PROTOCOL, version: 2, type: 'request-state', watch: true });
+  assert.deepEqual(makeMessage('resize', { height: 612.2 }), { protocol: PROTOCOL, version: 3, type: 'resize', height: 613 });
+  assert.deepEqual(makeMessage('request-height'), { protocol: PROTOCOL, version: 3, type: 'request-height' });
+  assert.deepEqual(makeMessage('request-state', { watch: true }), { protocol: PROTOCOL, version: 3, type: 'request-state', watch: true });
+  assert.deepEqual(makeMessage('request-exercise'), { protocol: PROTOCOL, version: 3, type: 'request-exercise' });
   assert.deepEqual(MESSAGE_TYPES, [
     'ready',
     'resize',
@@ -33,6 +34,7 @@ test('messages are tagged with the protocol and its version', () => {
     'request-height',
     'request-state',
     'request-drawn',
+    'request-exercise',
   ]);
   // 'drawn' answers 'request-drawn' with its id, a whole number; anything else is not a message.
   assert.deepEqual(readMessage(makeMessage('request-drawn', { id: 7 })), { type: 'request-drawn', id: 7 });
@@ -41,13 +43,12 @@ test('messages are tagged with the protocol and its version', () => {
   const score = { exercise: '0a1b2c3d', answered: 2, correct: 1, total: 5 };
   assert.deepEqual(makeMessage('attention-playground:exercise', score), {
     protocol: PROTOCOL,
-    version: 2,
+    version: 3,
     type: 'attention-playground:exercise',
     ...score,
   });
   assert.deepEqual(readMessage(makeMessage('attention-playground:exercise', score)), { type: 'attention-playground:exercise', ...score });
-  assert.equal(readMessage({ ...makeMessage('attention-playground:exercise', score), total: -1 }), null);
-  assert.equal(readMessage({ ...makeMessage('attention-playground:exercise', score), exercise: '<img>'.repeat(20) }), null);
+  // (every impossible score: embed-exercise-scores.test.mjs)
   assert.throws(() => makeMessage('eval'), /unknown message type/);
 });
 
@@ -58,6 +59,7 @@ test('what makeMessage writes, readMessage reads', () => {
   assert.deepEqual(readMessage(makeMessage('request-height')), { type: 'request-height' });
   assert.deepEqual(readMessage(makeMessage('request-state', { watch: true })), { type: 'request-state', watch: true });
   assert.deepEqual(readMessage(makeMessage('request-state')), { type: 'request-state', watch: false });
+  assert.deepEqual(readMessage(makeMessage('request-exercise')), { type: 'request-exercise' });
   // A later version may add fields: they are ignored. Version 1 messages still read.
   assert.deepEqual(readMessage({ ...makeMessage('resize', { height: 100 }), version: 3, extra: [1] }), { type: 'resize', height: 100 });
   assert.deepEqual(readMessage({ protocol: PROTOCOL, version: 1, type: 'resize', height: 100 }), { type: 'resize', height: 100 });
@@ -102,7 +104,7 @@ test('anything else is not a message of ours, and nothing throws', () => {
 test('a height is kept between 80 and 20 000 px; one that is not a finite number is ignored', () => {
   assert.equal(MIN_HEIGHT, 80);
   assert.equal(MAX_HEIGHT, 20000);
-  const height = (h) => readMessage({ protocol: PROTOCOL, version: 2, type: 'resize', height: h })?.height ?? null;
+  const height = (h) => readMessage({ protocol: PROTOCOL, version: 3, type: 'resize', height: h })?.height ?? null;
   assert.equal(height(100000), 20000);
   assert.equal(height(1e300), 20000);
   assert.equal(height(Number.MAX_VALUE), 20000);
@@ -288,4 +290,36 @@ test('a request that comes before the first result is answered when the state ex
     states().map((p) => [p.data.link, p.targetOrigin]),
     [[LINK_A, 'https://course.example']],
   );
+});
+
+// ---- exercise scores: the same rule as the state (createScorePoster: embed-exercise-scores.test.mjs) ----
+
+const SCORE = { exercise: '926aa318', answered: 1, correct: 1, total: 5 };
+const scoresOf = (posted) => posted.filter((p) => p.data.type === 'attention-playground:exercise').map((p) => [p.data, p.targetOrigin]);
+
+test('the embed posts no score before its parent asks, then the latest at once and later ones, to that origin', () => {
+  const { embed, receive, posted } = embedInFrame();
+  embed.postExercise({ ...SCORE, answered: 0, correct: 0 });
+  embed.postExercise(SCORE);
+  receive(makeMessage('request-state', { watch: true })); // the state's request is not the scores'
+  receive(makeMessage('request-height'));
+  assert.deepEqual(scoresOf(posted), []);
+  receive(makeMessage('request-exercise'), { origin: 'https://course.example' });
+  const later = { ...SCORE, answered: 2 };
+  embed.postExercise(later);
+  assert.deepEqual(scoresOf(posted), [
+    [makeMessage('attention-playground:exercise', SCORE), 'https://course.example'],
+    [makeMessage('attention-playground:exercise', later), 'https://course.example'],
+  ]);
+});
+
+test('nobody but the parent can ask for the scores, and an opaque origin cannot be answered', () => {
+  const { embed, receive, posted } = embedInFrame();
+  embed.postExercise(SCORE);
+  receive(makeMessage('request-exercise'), { source: { postMessage() {} }, origin: 'https://evil.example' });
+  receive(makeMessage('request-exercise'), { source: null, origin: 'https://evil.example' });
+  receive(makeMessage('request-exercise'), { origin: 'null' });
+  receive({ type: 'request-exercise' }, { origin: 'https://course.example' }); // not the protocol
+  embed.postExercise(SCORE);
+  assert.deepEqual(scoresOf(posted), []);
 });

@@ -4,7 +4,8 @@
 // shadow root holding an iframe of the playground in embed mode: the iframe is a separate
 // document, so two elements on a page share no state, and neither their styles nor the host's
 // cross the shadow boundary. The iframe reports its height (embed/protocol.js) and the element
-// fits it. Attributes (docs/embedding.md):
+// fits it; it asks for the state (data-link) and for exercise scores (the `exercise` event).
+// Attributes (docs/embedding.md):
 //   preset      an example of the playground (default: the playground's default)
 //   lang        'en' or 'zh-CN'
 //   link        a playground link (e.g. from "Copy link"); preset/lang/hide override it
@@ -17,7 +18,7 @@
 // A CMS may let authors write this element, so nothing an author or the framed page does may
 // run script in the host or write outside the element: `src` is checked, and messages are read
 // only from the element's own frame showing a page of the origin `src` names.
-import { embedFragment, fitHeight, linkToPage, makeMessage, playgroundPage, readMessage } from './protocol.js';
+import { EXERCISE_SCORE, embedFragment, fitHeight, linkToPage, makeMessage, playgroundPage, readMessage } from './protocol.js';
 
 // This file is dist/attention-playground.js next to dist/index.html once built, and
 // web/src/embed/element.js under the dev server.
@@ -53,7 +54,7 @@ class AttentionPlaygroundElement extends HTMLElement {
     }
     if (message.height !== undefined) this.#frame.style.height = `${message.height}px`;
     if (message.type === 'ready') {
-      this.#post(makeMessage('request-state', { watch: true }));
+      this.#askForStateAndScores();
       this.#readyNow();
     }
     if (message.type === 'drawn') {
@@ -61,7 +62,8 @@ class AttentionPlaygroundElement extends HTMLElement {
       this.#drawnWaiting.delete(message.id);
     }
     if (message.link) this.dataset.link = message.link;
-    this.dispatchEvent(new CustomEvent(`attention-playground-${message.type}`, { detail: message }));
+    const name = message.type === EXERCISE_SCORE ? 'exercise' : message.type;
+    this.dispatchEvent(new CustomEvent(`attention-playground-${name}`, { detail: message }));
   };
 
   constructor() {
@@ -74,7 +76,7 @@ class AttentionPlaygroundElement extends HTMLElement {
     this.#frame.title = 'Attention playground';
     this.#frame.addEventListener('load', () => {
       this.#post(makeMessage('request-height'));
-      this.#post(makeMessage('request-state', { watch: true })); // for data-link
+      this.#askForStateAndScores();
     });
     root.append(style, this.#frame);
   }
@@ -108,6 +110,12 @@ class AttentionPlaygroundElement extends HTMLElement {
       this.#drawnWaiting.set(id, resolve);
       this.#post(makeMessage('request-drawn', { id }));
     });
+  }
+
+  // Again at 'ready': the frame may not listen yet when it has loaded.
+  #askForStateAndScores() {
+    this.#post(makeMessage('request-state', { watch: true })); // for data-link
+    this.#post(makeMessage('request-exercise')); // for the exercise event
   }
 
   // Only to the origin of the page the frame was given: if it is showing another, the browser drops it.

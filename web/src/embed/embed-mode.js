@@ -1,6 +1,7 @@
 // Embed mode (`embed=1` in the link): a compact page without header, footer or sharing tools, an
 // "open in the full playground" link on top, and the page's height reported to the page that
 // holds the iframe (protocol.js, docs/embedding.md).
+import { createScorePoster } from './exercise-scores.js';
 import { makeMessage, readMessage } from './protocol.js';
 import { drawing } from '../render/scheduler.js';
 
@@ -71,6 +72,8 @@ export function enterEmbedMode(doc = document, win = window) {
     }
     if (!asker.watch) asker = null;
   };
+  // Exercise scores follow the same rule, to the origin of a request-exercise (exercise-scores.js).
+  const scores = createScorePoster(win.parent);
 
   if (inFrame) {
     new win.ResizeObserver(() => report()).observe(doc.documentElement);
@@ -88,14 +91,14 @@ export function enterEmbedMode(doc = document, win = window) {
         asker = { origin: event.origin, watch: message.watch };
         sendState();
       }
+      if (message?.type === 'request-exercise') scores.asked(event.origin);
     });
   }
 
   let readySent = false;
   return {
-    // To any origin, as heights: a score says what the reader answered, not what they typed.
-    postExercise({ exercise, answered, correct, total }) {
-      if (inFrame) win.parent.postMessage(makeMessage('attention-playground:exercise', { exercise, answered, correct, total }), '*');
+    postExercise(score) {
+      if (inFrame) scores.post(score);
     },
     setLink(url) {
       link.href = url;

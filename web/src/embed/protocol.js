@@ -1,13 +1,14 @@
 // The postMessage protocol between an embedded playground (an iframe in embed mode) and the page
 // that holds it. docs/embedding.md documents it for course authors, with the origin rules. No DOM here.
 //
-// Every message is a plain object { protocol: 'attention-playground', version: 2, type, … }:
+// Every message is a plain object { protocol: 'attention-playground', version: 3, type, … }:
 //   embed → host  { type: 'ready',  height }        once, when the first result is on screen
 //   embed → host  { type: 'resize', height }        whenever the content's height changes
 //   embed → host  { type: 'state',  link }          only in answer to 'request-state', and only
 //                                                   to the origin that asked
 //   embed → host  { type: 'attention-playground:exercise', exercise, answered, correct, total }
-//                                                   after each answer to an exercise (exercise: its id)
+//                                                   after each answer to an exercise (exercise: its
+//                                                   id), only to the origin that sent 'request-exercise'
 //   embed → host  { type: 'drawn', id }             in answer to 'request-drawn' (to any origin: it
 //                                                   says nothing of the state), once every part of
 //                                                   the embed shows its current state
@@ -15,15 +16,20 @@
 //   host → embed  { type: 'request-drawn', id }     asks for a 'drawn' (id: a whole number, echoed)
 //   host → embed  { type: 'request-state', watch }  asks for a 'state' now (watch: true → and
 //                                                   after every change, until asked again)
+//   host → embed  { type: 'request-exercise' }      asks for the latest score now and every later one
 // height: CSS pixels of the embed's content; link: an http(s) or file URL of the full
 // playground showing the same state. Unknown fields are ignored (later versions may add some);
 // anything else — another protocol, a wrong type, a bad height or link — is not a message of ours.
+import { EXERCISE_LIMITS } from '../state/schema.js';
+
 export const PROTOCOL = 'attention-playground';
 // 2: the state (what the reader typed) is no longer broadcast; 'ready' carries no link.
-export const PROTOCOL_VERSION = 2;
+// 3: nor are exercise scores: a host asks for them with 'request-exercise'.
+export const PROTOCOL_VERSION = 3;
 
-const FROM_EMBED = new Set(['ready', 'resize', 'state', 'drawn', 'attention-playground:exercise']);
-const FROM_HOST = new Set(['request-height', 'request-state', 'request-drawn']);
+export const EXERCISE_SCORE = 'attention-playground:exercise';
+const FROM_EMBED = new Set(['ready', 'resize', 'state', 'drawn', EXERCISE_SCORE]);
+const FROM_HOST = new Set(['request-height', 'request-state', 'request-drawn', 'request-exercise']);
 export const MESSAGE_TYPES = Object.freeze([...FROM_EMBED, ...FROM_HOST]);
 
 // The heights a host gives an embed: below MIN the "open in the full playground" bar alone would
@@ -88,9 +94,28 @@ export function linkToPage(link, page) {
   return url.href === new URL(page).href.split('#')[0] ? safe : null;
 }
 
+// An exercise's id as the page writes it (exercise/progress.js: a hash of its text).
+const EXERCISE_ID = /^[0-9a-f]{8}$/;
+
 /**
- * event.data → { type, height?, link?, watch? } for a valid message of this protocol, else null.
- * A height is any finite number, given back fitted (fitHeight). Never throws, whatever `data` is.
+ * { exercise, answered, correct, total } of a score the playground could have posted, else null:
+ * whole numbers with 0 ≤ correct ≤ answered ≤ total, 1 ≤ total ≤ EXERCISE_LIMITS.questions (a
+ * score follows an answer to one of its questions). Each field is read once: a getter cannot pass
+ * the checks with one value and hand over another.
+ */
+export function readScore(data) {
+  if (!data || typeof data !== 'object') return null;
+  const { exercise, answered, correct, total } = data;
+  if (typeof exercise !== 'string' || !EXERCISE_ID.test(exercise)) return null;
+  if (![answered, correct, total].every(Number.isInteger)) return null;
+  if (correct < 0 || correct > answered || answered > total || total < 1 || total > EXERCISE_LIMITS.questions) return null;
+  return { exercise, answered, correct, total };
+}
+
+/**
+ * event.data → { type, height?, link?, watch?, id?, exercise?, answered?, correct?, total? } for a
+ * valid message of this protocol, else null. A height is any finite number, given back fitted
+ * (fitHeight); a score is one readScore accepts. Never throws, whatever `data` is.
  */
 export function readMessage(data) {
   try {
@@ -114,11 +139,10 @@ export function readMessage(data) {
       if (!Number.isSafeInteger(data.id) || data.id < 0) return null;
       message.id = data.id;
     }
-    if (data.type === 'attention-playground:exercise') {
-      const counts = [data.answered, data.correct, data.total];
-      if (typeof data.exercise !== 'string' || data.exercise.length > 64 || !counts.every((n) => Number.isInteger(n) && n >= 0 && n <= 1000))
-        return null;
-      Object.assign(message, { exercise: data.exercise, answered: data.answered, correct: data.correct, total: data.total });
+    if (data.type === EXERCISE_SCORE) {
+      const score = readScore(data);
+      if (score === null) return null;
+      Object.assign(message, score);
     }
     return message;
   } catch {

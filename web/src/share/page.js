@@ -402,7 +402,7 @@ export function installSharing({ doc = document, win = window } = {}) {
     /** The hash of the state shown now (the address may be written a moment later). */
     currentHash: hashNow,
 
-    /** An exercise's score, to the page that holds this one in a frame (embed mode only). */
+    /** An exercise's score, to the page that holds this one in a frame once it asks (embed mode only). */
     postExercise: (score) => embed?.postExercise(score),
 
     flush,
