@@ -163,20 +163,20 @@ test('answers survive a reload, per exercise, and the example course page collec
     // The example course page holds an exercise in a frame and shows the score it posts.
     const host = await context.newPage();
     await host.goto(`${baseUrl(site)}examples/course-page.html`);
-    await host.locator('#exercise-iframe').scrollIntoViewIfNeeded();
-    const frame = await (await host.waitForSelector('#exercise-iframe')).contentFrame();
+    await host.locator('#exercise-worked').scrollIntoViewIfNeeded();
+    const frame = await (await host.waitForSelector('#exercise-worked')).contentFrame();
     await frame.waitForSelector('#exercise-q0');
-    assert.match(await frame.innerText('#exercise h2'), /练习：教程例子中的 s₂₁ 和 a₂₁/);
+    assert.match(await frame.innerText('#exercise h2'), /练习：教程中的例子：s₂₁、a₂₁ 和 o₂/);
     assert.equal(await frame.textContent('td[data-matrix="weights"][data-row="1"][data-col="0"]'), '?');
     assert.match(await frame.innerText('#exercise li[data-q="0"] .exercise-prompt'), /先预测 s₂₁/);
     await frame.fill('#exercise-q0', '0,551');
     await frame.press('#exercise-q0', 'Enter');
-    await host.waitForFunction(() => document.getElementById('exercise-score').textContent === '已完成 1/2，答对 1');
+    await host.waitForFunction(() => document.getElementById('exercise-worked-score').textContent === '已完成 1/5，答对 1');
     await frame.fill('#exercise-q1', '0.3');
     await frame.press('#exercise-q1', 'Enter');
     await frame.waitForSelector('#exercise li[data-q="1"] .exercise-feedback:not(:empty)');
-    assert.equal(await host.textContent('#exercise-score'), '已完成 1/2，答对 1', 'one wrong try: not done yet');
-    await saveScreenshot(host.locator('#exercise-iframe'), { path: path.join(screenshots, 'exercise-course-page.png'), keep: true });
+    assert.equal(await host.textContent('#exercise-worked-score'), '已完成 1/5，答对 1', 'one wrong try: not done yet');
+    await saveScreenshot(host.locator('#exercise-worked'), { path: path.join(screenshots, 'exercise-course-page.png'), keep: true });
   } finally {
     await context.close();
   }
