@@ -10,15 +10,14 @@ const same = (a, b) => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b));
 // 0 and ±1 are the mask's and identity weights' constants: equal to them says nothing of an answer.
 const telling = (v) => Number.isFinite(v) && v !== 0 && Math.abs(v) !== 1;
 
-/** The entries of `result` equal to an asked one (a row asked: any of its entries), as cells. */
+/** The entries of `result` equal to an asked one, as cells. (A pattern's row asks which keys,
+ *  not a value: an equal value elsewhere says nothing of it.) */
 export function twinsOf(cells, result) {
   const matrices = shownMatrices(result);
   const values = [];
   for (const { name, head = null, row, col } of cells) {
     const m = matrices.find((entry) => entry.name === name && entry.head === head)?.matrix;
-    if (!m || row < 0 || row >= m.rows) continue;
-    const cols = col === null || col === undefined ? [...Array(m.cols).keys()] : [col];
-    for (const c of cols) if (c >= 0 && c < m.cols) values.push(m.data[row * m.cols + c]);
+    if (m && col !== null && col !== undefined && row >= 0 && row < m.rows && col >= 0 && col < m.cols) values.push(m.data[row * m.cols + col]);
   }
   const wanted = values.filter(telling);
   if (!wanted.length) return [];
@@ -67,6 +66,8 @@ export function createPresenter(cells, result, { overQueries = false } = {}) {
   };
   return {
     hidden,
+    /** What is hidden, as a key ('' when nothing is): a view drawn under another key may show it. */
+    key: hidden ? `exercise:${JSON.stringify(cells)}` : '',
     result: (raw) => redact(raw),
     results(raw) {
       if (!hidden) return raw;

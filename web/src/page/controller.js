@@ -99,7 +99,7 @@ export function createController(deps) {
       result: results.get('main'),
       t: deps.t(),
       limits: deps.engine().info.limits,
-      redacted: presenter.hidden ? 'exercise' : '',
+      redacted: presenter.key, // ('' when nothing is hidden)
       loaded: Boolean(meta.loaded),
       fresh: Boolean(meta.loaded || meta.redraw), // (everything drawn again, not only what is looked at)
     };

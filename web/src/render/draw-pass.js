@@ -30,7 +30,7 @@ export function createDrawPass() {
      * not redrawn). Not displayed until first drawn (.hv-undrawn).
      */
     add(name, el, draw, keyOf) {
-      views.set(name, { el, draw, keyOf, drawn: null });
+      views.set(name, { el, draw, keyOf, drawn: null, redaction: '' });
       el.classList.add('hv-undrawn');
       if (!sightKnown) return;
       watchSight(el, (entry) => {
@@ -51,12 +51,15 @@ export function createDrawPass() {
           drawing.cancel(view); // (back to what is on screen: an older pending draw is stale)
           continue;
         }
+        // An exercise now hides entries this view may show: drawn at once, never left stale.
+        const hidesMore = Boolean(ctx.redacted) && view.redaction !== ctx.redacted;
         const job = measured(name, () => {
           view.drawn = key;
+          view.redaction = ctx.redacted;
           view.el.classList.remove('hv-undrawn'); // (shown even if drawing fails)
           view.draw(ctx);
         });
-        if (name === now || !sightKnown) drawing.now(view, job);
+        if (name === now || !sightKnown || hidesMore) drawing.now(view, job);
         else if (onScreen.has(view.el)) drawing.afterFrame(view, job);
         else drawing.idle(view, job, { waitMs: headsIdleWaitMs, rank: () => (onScreen.has(view.el) ? 0 : 1) });
       }
