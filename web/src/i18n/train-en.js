@@ -15,7 +15,7 @@ export default {
   'train.taskNote.reverse': 'After |, write the tokens before it in reverse order.',
   'train.taskNote.sort': 'After |, write the tokens before it in sorted order.',
   'train.taskNote.text':
-    'Predict the next character of a short built-in text (the course’s sentence, Chinese included, and the opening of Alice in Wonderland).',
+    'Predict the next character of a short built-in text (the course’s sentence, Chinese included, and the opening of Alice in Wonderland). The accuracy is measured on that same text: a high one means the model knows it by heart, not that it can read new text.',
   'train.model': 'Model',
   'train.layers': 'Layers',
   'train.heads': 'Heads',

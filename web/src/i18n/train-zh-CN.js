@@ -12,7 +12,8 @@ export default {
   'train.taskNote.induction': '一个片段重复出现；在第二遍中，根据第一遍预测下一个词元。两层：前一词元头为归纳头提供信息。',
   'train.taskNote.reverse': '在 | 之后，按相反顺序写出它前面的词元。',
   'train.taskNote.sort': '在 | 之后，按排序后的顺序写出它前面的词元。',
-  'train.taskNote.text': '预测一段内置短文本的下一个字符（课程的例句，含中文，以及《爱丽丝梦游仙境》的开头）。',
+  'train.taskNote.text':
+    '预测一段内置短文本的下一个字符（课程的例句，含中文，以及《爱丽丝梦游仙境》的开头）。准确率是在同一段文本上测得的：准确率高说明模型把它背下来了，并不说明它能读懂新的文本。',
   'train.model': '模型',
   'train.layers': '层数',
   'train.heads': '头数',
