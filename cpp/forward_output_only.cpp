@@ -7,7 +7,7 @@
 //   l' = α·l + Σ_j e^(z_j − m')     o' = α·o + Σ_j e^(z_j − m')·v_j
 //
 // and at the end o / l is the row of softmax(z)·V. Tiles entirely hidden by a −∞ mask (above the
-// diagonal of a causal mask, outside a window) are never computed.
+// diagonal of a causal mask, outside a window, all padding, custom cells) are never computed.
 //
 // trace_output_only runs the same loops with a tile of the caller's size and records each step
 // (FlashTrace): the recording is a branch per tile, not a second implementation.
@@ -211,14 +211,16 @@ std::string run_tiled(const Config& config, const std::vector<int>& weight_rows,
                 const int i1 = std::min(T, i0 + tiling.block_rows), rows = i1 - i0;
                 const auto [visible_lo, visible_hi] = key_range(rule, infinite_fill, i0, i1);
                 // Tiles start on a strip boundary; keys before `lo` that this adds are masked
-                // anyway. A trace walks the whole grid and records the tiles it skips.
+                // anyway. A trace walks the whole grid and records the tiles it skips; padding and
+                // custom cells, which this range does not see, are checked tile by tile below.
                 const int lo = tiling.trace ? c0 : std::max(visible_lo - visible_lo % S, c0);
                 const int hi = tiling.trace ? c1 : std::min(visible_hi, c1);
                 float* const out = r.head_out.row(i0);
                 for (int j0 = lo; j0 < hi; j0 += tiling.tile_keys) {
                     const int j1 = std::min(hi, j0 + tiling.tile_keys), keys = j1 - j0;
-                    if (trace && (j1 <= visible_lo || j0 >= visible_hi)) {
-                        record_tile(*trace, h, i0, rows, j0, keys, true);
+                    // A tile hidden from every row adds e^(−∞) = 0 to each: skipped whatever hides it.
+                    if (infinite_fill && rule.hides_all(i0, i1, j0, j1)) {
+                        if (trace) record_tile(*trace, h, i0, rows, j0, keys, true);
                         continue;
                     }
                     // pass 2: raw dot products of the block's queries with the tile's keys

@@ -46,6 +46,17 @@ struct MaskRule {
     }
     // True when [first_visible, last_visible] is the whole story (no per-entry check needed).
     bool is_band() const { return padding.empty() && kind != MaskKind::Custom; }
+
+    // True when no query of [i0, i1) may see any key of [j0, j1), whatever hides them (band,
+    // padding, custom cells). A band answers in a step per row; only visible-looking keys are read.
+    bool hides_all(int i0, int i1, int j0, int j1) const {
+        for (int i = i0; i < i1; ++i) {
+            const int hi = std::min(j1, last_visible(i) + 1);
+            for (int j = std::max(j0, first_visible(i)); j < hi; ++j)
+                if (!masked(i, j)) return false;
+        }
+        return true;
+    }
 };
 
 // (T, Tk), 1 = query i may not see key j. `config` must have passed `validate`.

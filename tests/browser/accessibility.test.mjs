@@ -72,6 +72,7 @@ const STATES = [
   // Today's attention: RoPE and ALiBi on, the FlashAttention and KV cache panels at a middle step.
   ['RoPE, ALiBi and the modern panels mid-way', '#preset=journey&pos=rope&alibi=1&step=mask&tile=5&kvt=4'],
   ['the modern panels in Chinese, past the trace limit', '#lang=zh-CN&pos=rope&s=' + 'w '.repeat(70)],
+  ['the FlashAttention trace of cross-attention at a tile padding hides', '#cross=1&spad=00110&tile=2'],
 ];
 const PANELS = [
   ['the export panel open', 'share-export'],

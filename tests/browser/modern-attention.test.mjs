@@ -1,5 +1,6 @@
 // Today's attention in a real browser, used as a reader would: step through FlashAttention's
-// tiles and read m, ℓ and the final difference; step the KV cache; switch to RoPE and read the
+// tiles and read m, ℓ and the final difference, also in cross-attention with padded source
+// tokens (their tiles skipped and said why); step the KV cache; switch to RoPE and read the
 // shift demonstration; turn ALiBi on and read a bias entry. What the page prints is checked digit
 // for digit against the engine run in Node on the same state (formatCell), and the engine's
 // values against the float64 reference (tests/js/reference64.mjs) to 1e-5 relative. Links round
@@ -13,8 +14,8 @@ import { formatCell } from '../../web/src/render/format.js';
 import { engineConfigOf } from '../../web/src/share/engine-config.js';
 import { decodeHash } from '../../web/src/state/url.js';
 import { forward64 } from '../js/reference64.mjs';
-import { hvRow, lessonRow, panelShot, screenshots, startBrowser } from './heads-harness.mjs';
-import { whenDrawn } from './harness.mjs';
+import { hvRow, lessonRow, panelShot, retype, screenshots, startBrowser } from './heads-harness.mjs';
+import { linkNow, whenDrawn } from './harness.mjs';
 
 let harness;
 let engine;
@@ -92,6 +93,73 @@ test('FlashAttention: stepping through the worked example’s 2 × 2 tiles, m an
     await page.waitForFunction(() => /Tile 1 of 6/.test(document.querySelector('[data-step-buttons="flash"] .md-where').textContent));
     await page.waitForFunction(() => location.hash.includes('br=3'));
     await panelShot(page, '#flash-view', shot('modern-flash-en.png'), { keep: true });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('FlashAttention in cross-attention: target × source tiles, labelled by their tokens; tiles of padding skipped, hatched and said why', async () => {
+  const { page, errors, close } = await harness.open('');
+  try {
+    // As a reader: cross-attention on, a source of five words typed, its 3rd and 4th tokens clicked as padding.
+    await page.check('#cross-mode');
+    await retype(page, '#source-sentence', 'die Katze schläft sehr gut');
+    await page.waitForSelector('#source-chips button[data-pad="4"]');
+    await page.click('#source-chips button[data-pad="2"]');
+    await page.click('#source-chips button[data-pad="3"]');
+    await whenDrawn(page);
+    await toPanel(page, 'flash-view');
+    const target = ['Your', 'journey', 'starts', 'with', 'one', 'step'];
+    const source = ['die', 'Katze', 'schläft', 'sehr', 'gut'];
+    const grid = '#flash-view [data-hv-figure="flash-logits"]';
+    await page.waitForFunction((sel) => document.querySelector(sel)?.querySelector('.shape')?.textContent === '6 × 5', grid);
+    assert.match(await page.textContent(`${grid} figcaption`), /target tokens ask \(rows\), source tokens answer \(columns\)/);
+    assert.deepEqual(await page.$$eval(`${grid} tbody th`, (ths) => ths.map((th) => th.textContent)), target);
+    assert.deepEqual(await page.$$eval(`${grid} thead th[scope="col"]`, (ths) => ths.map((th) => th.textContent)), source);
+
+    // Br = Bc = 2: three blocks of queries × keys 1–2, 3–4 (both padding: skipped) and 5.
+    await linkNow(page);
+    const config = engineConfigOf(decodeHash(await page.evaluate(() => location.hash)).state);
+    assert.deepEqual(config.source.tokens, source);
+    const trace = engine.flashTrace(config, { blockRows: 2, blockKeys: 2 });
+    const tiles = trace.perHead[0].tiles;
+    assert.deepEqual(tiles.map((t) => (t.skipped ? 'x' : '.')).join(''), '.x..x..x.');
+    assert.match(await where(page, 'flash'), /Tile 1 of 9 \(head 1; 3 skipped by the mask\)/);
+    assert.deepEqual(await page.$$eval('#flash-skips li', (items) => items.map((li) => [li.dataset.flashSkipReason, li.textContent])), [
+      ['padding', '3 tiles skipped by padding — every key of the tile is a padding token'],
+    ]);
+    assert.equal(await page.getAttribute(grid, 'aria-describedby'), 'flash-key flash-skips');
+    // Every cell of a skipped tile says so; a computed one prints the engine's logit.
+    const titles = await page.$$eval(`${grid} td[data-col="2"], ${grid} td[data-col="3"]`, (cells) => [...new Set(cells.map((c) => c.title))]);
+    assert.deepEqual(titles, ['skipped, never computed: padding — every key of the tile is a padding token']);
+    assert.equal(await page.getAttribute(`${grid} td[data-row="5"][data-col="4"]`, 'title'), formatCell(tiles[8].logits.data[1]));
+
+    // Tile 2 (queries 1–2, keys 3–4) is skipped, and says why; tile 3's logits are labelled by the source token.
+    await page.click('[data-step-buttons="flash"] button[data-move="next"]');
+    await page.waitForSelector('#flash-view [data-flash-skipped="padding"]');
+    assert.match(await page.textContent('#flash-view h3'), /Tile 2: queries 1–2, keys 3–4/);
+    assert.match(await page.textContent('#flash-view [data-flash-skipped]'), /^Skipped by padding — every key of the tile is a padding token\./);
+    await panelShot(page, '#flash-view', shot('modern-flash-cross-en.png'), { keep: true });
+    await page.click('[data-step-buttons="flash"] button[data-move="next"]');
+    await page.waitForSelector('#flash-view [data-hv-figure="flash-tile"]');
+    assert.deepEqual(await page.$$eval('#flash-view [data-hv-figure="flash-tile"] thead th[scope="col"]', (ths) => ths.map((th) => th.textContent)), [
+      'gut',
+    ]);
+    assert.deepEqual(await hvRow(page, 'flash-tile', null, 1), [formatCell(tiles[2].logits.data[1])]);
+
+    // The last tile: the same output as the lesson's, and T × T_s in the memory figures.
+    await page.focus('[data-step-buttons="flash"] button[data-move="next"]');
+    await page.keyboard.press('End');
+    await page.waitForSelector('#flash-view [data-flash-final]');
+    assert.ok(Number(await page.getAttribute('#flash-view [data-flash-final]', 'data-flash-final')) <= 1e-5);
+    assert.match(await page.textContent('#flash-view tr[data-memory="scoresBytes"] th'), /T × T_s scores/);
+    assert.match(await page.textContent('#flash-view .md-memory thead'), /T = 6, T_s = 5/);
+    // A source past the trace's limit: said so, the memory figures alone.
+    await retype(page, '#source-sentence', Array.from({ length: 70 }, (_, n) => `w${n}`).join(' '));
+    await whenDrawn(page);
+    assert.match(await page.textContent('#flash-view [data-flash-limit]'), /for a source of T_s ≤ 64; this source has T_s = 70/);
+    assert.match(await page.textContent('#flash-view .md-memory thead'), /T = 6, T_s = 70/);
     assert.deepEqual(errors, []);
   } finally {
     await close();

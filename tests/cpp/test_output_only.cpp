@@ -140,6 +140,34 @@ TEST_CASE("forward-only equals the full pass for every mask and softmax option",
             CHECK_THAT(fast.row_weights[h](1, j), WithinAbs(full.heads[h].weights(199, j), 1e-5));
 }
 
+TEST_CASE("forward-only skips tiles padding or custom cells hide, with the same output", "[output-only][mask]") {
+    // 300 keys make tiles 0–127, 128–255 and 256–299: the middle one is hidden from some blocks
+    attn::Config c = sized(300, 12, 3);
+    const int T = 300;
+    SECTION("padding over a whole tile of keys") {
+        c.mask = attn::MaskKind::None;
+        c.padding.assign(T, 0);
+        std::fill(c.padding.begin() + 120, c.padding.begin() + 270, 1);
+    }
+    SECTION("custom cells hiding a tile from the first blocks, and a row from everything") {
+        c.mask = attn::MaskKind::Custom;
+        c.custom_mask.assign(std::size_t(T) * T, 0);
+        for (int i = 0; i < 48; ++i)
+            for (int j = 128; j < 256; ++j) c.custom_mask[std::size_t(i) * T + j] = 1;
+        for (int j = 0; j < T; ++j) c.custom_mask[std::size_t(100) * T + j] = 1;
+    }
+    attn::Result full;
+    attn::OutputOnlyResult fast;
+    REQUIRE(attn::compute(c, full).empty());
+    REQUIRE(attn::compute_output_only(c, {0, 100}, fast).empty());
+    CHECK(worst(fast.output, full.output) <= 1.0);
+    for (int h = 0; h < 3; ++h)
+        for (int j = 0; j < T; ++j) {
+            CHECK_THAT(fast.row_weights[h](0, j), WithinAbs(full.heads[h].weights(0, j), 1e-5));
+            CHECK_THAT(fast.row_weights[h](1, j), WithinAbs(full.heads[h].weights(100, j), 1e-5));
+        }
+}
+
 TEST_CASE("forward-only takes longer sequences than the full path", "[output-only][validation]") {
     attn::Config c = sized(1500, 4, 1);
     attn::Result full;

@@ -1,10 +1,14 @@
 // The FlashAttention trace and the incremental decode through the JavaScript API, in both builds:
-// the trace's tiles, skipped tiles and final output; the decode's rows against the full causal
-// pass for multi-head, grouped-query and multi-query attention; memory figures; refusals, after
-// which the engine holds no more memory than before.
+// the trace's tiles, skipped tiles (whatever part of the mask hides them) and final output, in
+// self- and cross-attention, also as the page's plan asks for it; the decode's rows against the
+// full causal pass for multi-head, grouped-query and multi-query attention; memory figures;
+// refusals, after which the engine holds no more memory than before.
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAttention, attentionMemory, kvCacheBytesPerToken, MODEL_SHAPES } from '../../web/src/engine/attention.js';
+import { skipReason } from '../../web/src/modern/flash-skips.js';
+import { decodeHash } from '../../web/src/state/url.js';
+import { resultsOf, runnerOf } from './page-runs.mjs';
 import { forward64, worstError } from './reference64.mjs';
 import { WORKED_EXAMPLE } from './worked-example.mjs';
 
@@ -14,6 +18,30 @@ before(async () => {
   for (const build of BUILDS) engines[build] = await createAttention({ build });
 });
 const tokens = (T) => Array.from({ length: T }, (_, t) => `k${t % 6}`);
+
+// Checks a trace against float64: each head's tiles cover T × Tk once; a tile is skipped exactly
+// when `hidden` hides every pair of it; the output and each head's o/ℓ are the reference's.
+function checkTrace(trace, ref, hidden) {
+  for (const [h, head] of trace.perHead.entries()) {
+    const seen = new Uint8Array(trace.T * trace.Tk);
+    for (const tile of head.tiles) {
+      let all = true;
+      for (let r = tile.row0; r < tile.row0 + tile.rows; r += 1) {
+        for (let c = tile.key0; c < tile.key0 + tile.keys; c += 1) {
+          seen[r * trace.Tk + c] += 1;
+          all &&= hidden(r, c);
+        }
+      }
+      assert.equal(tile.skipped, all, `head ${h}, tile at query ${tile.row0}, key ${tile.key0}`);
+    }
+    assert.ok(
+      seen.every((n) => n === 1),
+      `head ${h}: the tiles cover ${trace.T} × ${trace.Tk} once`,
+    );
+    assert.ok(worstError(head.context, ref.perHead[h].context) <= 1);
+  }
+  assert.ok(worstError(trace.output, ref.output) <= 1);
+}
 
 for (const build of BUILDS) {
   describe(`the ${build} build`, () => {
@@ -37,7 +65,7 @@ for (const build of BUILDS) {
       const full = engine().compute(WORKED_EXAMPLE);
       assert.ok(worstError(trace.output, forward64(full).output) <= 1);
       assert.ok(worstError(trace.perHead[0].context, forward64(full).perHead[0].context) <= 1);
-      assert.deepEqual(trace.memory.current, { T: 6, scoresBytes: 144, tiledBytes: 64, qkvoBytes: 288 });
+      assert.deepEqual(trace.memory.current, { T: 6, Tk: 6, scoresBytes: 144, tiledBytes: 64, qkvoBytes: 288 });
       assert.equal(trace.memory.long.scoresBytes, 8192 * 8192 * 4);
     });
 
@@ -66,6 +94,56 @@ for (const build of BUILDS) {
         });
       });
     }
+
+    for (const mask of ['none', 'causal']) {
+      test(`cross-attention (${mask}): 7 target tokens × 5 source tokens, the tiles padding hides skipped`, () => {
+        const padding = [false, false, true, true, true];
+        const source = { tokens: ['s0', 's1', 's2', 's3', 's4'] };
+        const config = { tokens: tokens(7), source, dModel: 6, heads: 2, mask, padding, seed: 9 };
+        const trace = engine().flashTrace(config, { blockRows: 3, blockKeys: 2 });
+        assert.deepEqual([trace.T, trace.Tk], [7, 5]);
+        const ref = forward64(engine().compute(config), { mask, padding });
+        checkTrace(trace, ref, (i, j) => padding[j] || (mask === 'causal' && j > i));
+        // keys 3–4 and 5 of every block: padding alone
+        const tiles = trace.perHead[0].tiles;
+        assert.deepEqual(
+          tiles.filter((t) => t.key0 >= 2).map((t) => [t.skipped, skipReason(config, t)]),
+          Array(6).fill([true, 'padding']),
+        );
+        assert.deepEqual(trace.memory.current, {
+          T: 7,
+          Tk: 5,
+          scoresBytes: 2 * 7 * 5 * 4,
+          tiledBytes: (2 * 2 * 7 + 6) * 4,
+          qkvoBytes: 2 * 12 * 6 * 4,
+        });
+      });
+    }
+
+    test('a custom mask that hides a whole tile skips it; a row that sees no key gives zeros', () => {
+      // queries 0–3 see none of keys 3–5; query 6 sees no key at all
+      const customMask = Array.from({ length: 7 }, (_, i) => Array.from({ length: 7 }, (_, j) => i === 6 || (i < 4 && j >= 3 && j < 6)));
+      const config = { tokens: tokens(7), dModel: 6, heads: 2, mask: 'custom', customMask, seed: 4 };
+      for (const blockRows of [1, 4]) {
+        const trace = engine().flashTrace(config, { blockRows, blockKeys: 3 });
+        checkTrace(trace, forward64(engine().compute(config), { customMask }), (i, j) => customMask[i][j]);
+        const skipped = trace.perHead[0].tiles.filter((t) => t.skipped);
+        assert.ok(skipped.every((t) => skipReason(config, t) === 'custom'));
+        assert.equal(skipped.length, blockRows === 1 ? 4 + 3 : 1); // (rows 1–4 × keys 4–6, then row 7 alone)
+        assert.ok(trace.perHead[1].context.data.subarray(6 * 3).every((v) => v === 0));
+      }
+    });
+
+    test('the page asks for the trace of its cross-attention through the plan: the source on the key axis', () => {
+      const { state } = decodeHash('#s=one+two+three+four+five+six+seven&cross=1&src=uno+dos+tres+cuatro+cinco&spad=00011&xc=1&br=2&bc=2');
+      const results = resultsOf(runnerOf(engine()), state, { shown: ['flash'] });
+      const trace = results.get('flash');
+      assert.deepEqual([trace.T, trace.Tk], [7, 5]);
+      const main = results.get('main');
+      assert.deepEqual(main.source.tokens, ['uno', 'dos', 'tres', 'cuatro', 'cinco']);
+      const padding = [false, false, false, true, true];
+      checkTrace(trace, forward64(main, { padding }), (i, j) => padding[j] || j > i);
+    });
 
     for (const [kind, kvHeads] of [
       ['multi-head', 6],

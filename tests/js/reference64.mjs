@@ -44,22 +44,36 @@ function rotate(row, first, dK, pos, theta = 10000, half = false) {
 const withBias = (m, bias) => (bias ? m.map((row) => row.map((value, c) => value + bias[c])) : m);
 
 /**
- * Forward pass in float64 from the inputs the core reports it used (x, the weights and biases).
- * rope: rotate q and k (positions from positionOffset; ropeTheta, ropeHalf for the halves'
- * pairing); alibi: add −m_h·|i − j| to the scores.
+ * Forward pass in float64 from the inputs the core reports it used (x, the source's x in
+ * cross-attention, the weights and biases). rope: rotate q and k (positions from positionOffset;
+ * ropeTheta, ropeHalf for the halves' pairing); alibi: add −m_h·|i − j| to the scores; padding
+ * (one flag per key) and customMask (T × keys flags, instead of `mask`) hide keys with −∞. A row
+ * that sees no key gets zero weights.
  */
 export function forward64(
   result,
-  { mask = 'causal', scale = true, rope = false, positionOffset = 0, alibi = false, ropeTheta = 10000, ropeHalf = false } = {},
+  {
+    mask = 'causal',
+    scale = true,
+    rope = false,
+    positionOffset = 0,
+    alibi = false,
+    ropeTheta = 10000,
+    ropeHalf = false,
+    padding = null,
+    customMask = null,
+  } = {},
 ) {
   const { T, dModel, heads, dK } = result;
   const kvHeads = result.kvHeads ?? heads;
   const x = matrixOf(result.x);
+  const xs = result.source ? matrixOf(result.source.x) : x; // the keys' and values' input
   const [wq, wk, wv, wo] = ['wq', 'wk', 'wv', 'wo'].map((n) => matrixOf(result.weights[n]));
   const biases = result.biases ?? {};
   const q = withBias(mul(x, wq), biases.bq);
-  const k = withBias(mul(x, wk), biases.bk);
-  const v = withBias(mul(x, wv), biases.bv);
+  const k = withBias(mul(xs, wk), biases.bk);
+  const v = withBias(mul(xs, wv), biases.bv);
+  const hidden = (i, j) => Boolean(padding?.[j]) || (customMask ? Boolean(customMask[i][j]) : mask === 'causal' && j > i);
   if (rope) {
     q.forEach((row, i) => {
       for (let h = 0; h < heads; ++h) rotate(row, h * dK, dK, positionOffset + i, ropeTheta, ropeHalf);
@@ -82,9 +96,10 @@ export function forward64(
       }),
     );
     const bias = scores.map((row, i) => row.map((_, j) => (alibi ? -slopes[h] * Math.abs(i - j) : 0)));
-    const masked = scores.map((row, i) => row.map((s, j) => (mask === 'causal' && j > i ? -Infinity : s + bias[i][j])));
+    const masked = scores.map((row, i) => row.map((s, j) => (hidden(i, j) ? -Infinity : s + bias[i][j])));
     const weights = masked.map((row) => {
       const max = Math.max(...row);
+      if (max === -Infinity) return row.map(() => 0);
       const e = row.map((s) => Math.exp(s - max));
       const sum = e.reduce((a, b) => a + b, 0);
       return e.map((value) => value / sum);

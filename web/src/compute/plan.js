@@ -126,9 +126,11 @@ export function planRuns(state, { shown = new Set(), asked = new Set(), exercise
 
   // Today's attention: the trace, the decode and RoPE's shifted runs. (Lazy, as the shuffle's: made
   // when their panel is drawn, which is after the frame near the window and in idle time else.)
+  // The trace takes the source too in cross-attention: its keys are the source's tokens.
+  const Tk = config.source?.tokens.length ?? T;
   const modern = {
     flash: () =>
-      T <= (limits.maxTokensTrace ?? 64) &&
+      Math.max(T, Tk) <= (limits.maxTokensTrace ?? 64) &&
       add('flash', 'trace', config, { options: { blockRows: state.flashRows, blockKeys: state.flashKeys }, lazy: true }),
     kv: () => add('decode', 'decode', { ...without(config, DECODE_DROPS), mask: 'causal' }, { lazy: true }),
     rope: () => {

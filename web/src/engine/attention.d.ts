@@ -133,7 +133,7 @@ export interface FlashTile {
   rows: number;
   key0: number;
   keys: number;
-  /** Hidden entirely by a −∞ mask: never computed, and none of the fields below. */
+  /** Every pair hidden by a −∞ mask (causal, window, prefix, padding, custom cells): never computed, and none of the fields below. */
   skipped: boolean;
   logits?: Matrix;          // rows×keys  z = (scaled score + bias + M)/τ, −Infinity where masked
   max?: Float32Array;       // rows: the running max m after this tile (−Infinity while nothing was visible)
@@ -146,22 +146,25 @@ export interface FlashTile {
 /** Bytes one layer's attention keeps (see memory-figures.js). */
 export interface AttentionMemory {
   T: number;
-  /** heads·T² values: the ordinary path's score matrices, O(T²). */
+  /** Keys: T, or the source's tokens in cross-attention. */
+  Tk: number;
+  /** heads·T·Tk values: the ordinary path's score matrices, O(T²). */
   scoresBytes: number;
   /** heads·2T + Br·Bc values: running m and ℓ, and one tile, O(T). */
   tiledBytes: number;
-  /** 4·T·dModel values: Q, K, V and the output, which both keep, O(T·d). */
+  /** 2·(T + Tk)·dModel values: Q and the output, K and V, which both keep, O(T·d). */
   qkvoBytes: number;
 }
 
 export interface FlashTraceResult {
+  /** Queries T and keys Tk (the source's tokens in cross-attention): the tiles cover T × Tk. */
   T: number; Tk: number; dModel: number; heads: number; kvHeads: number; dK: number;
   blockRows: number;
   blockKeys: number;
   /** Per head: its tiles in the order the path visits them (block of queries by block, tiles of keys left to right), and its output o/ℓ. */
   perHead: { tiles: FlashTile[]; context: Matrix /* T×dK */ }[];
   output: Matrix;           // T×dModel, the forward-only path's output
-  /** For this T, and for T = 8192 with the same heads and tile (4-byte values). */
+  /** For this T and Tk, and for T = Tk = 8192 with the same heads and tile (4-byte values). */
   memory: { current: AttentionMemory; long: AttentionMemory };
 }
 
@@ -362,7 +365,7 @@ export interface Trainer {
 export function createAttention(options?: { build?: 'auto' | 'simd' | 'scalar' }): Promise<AttentionEngine>;
 
 /** What each way of computing attention keeps, from shapes alone (bytesPerValue default 4). */
-export function attentionMemory(shape: { T: number; dModel: number; heads: number; blockRows: number; blockKeys: number; bytesPerValue?: number }): AttentionMemory;
+export function attentionMemory(shape: { T: number; Tk?: number; dModel: number; heads: number; blockRows: number; blockKeys: number; bytesPerValue?: number }): AttentionMemory;
 /** 2·kvHeads·dK·bytesPerValue (default 4): a decoder's KV cache per token and layer. */
 export function kvCacheBytesPerToken(shape: { kvHeads: number; dK: number; bytesPerValue?: number }): number;
 /** GPT-2 small, Llama 2 7B, Llama 3 8B (GQA), Mistral 7B (GQA), Falcon 7B (MQA). */

@@ -212,9 +212,10 @@ class AttentionEngine {
 
   /**
    * The forward-only path run with tiles of blockRows × blockKeys (1…64, T ≤ 64), every step
-   * recorded: per head, its tiles in the order the path visits them, each { row0, rows, key0,
-   * keys, skipped } and, unless skipped, its logits, the running max and sum after it, the
-   * rescale factor e^(m_old − m_new) and the partial output. See README "The JavaScript API".
+   * recorded: per head, its tiles over the T × Tk grid (Tk: the source's tokens in
+   * cross-attention) in the order the path visits them, each { row0, rows, key0, keys, skipped }
+   * and, unless skipped, its logits, the running max and sum after it, the rescale factor
+   * e^(m_old − m_new) and the partial output. See README "The JavaScript API".
    */
   flashTrace(config, tile = {}) {
     return this.#guarded(() => {
@@ -244,10 +245,11 @@ class AttentionEngine {
         options: { dModel, heads },
       } = c;
       const dK = dModel / heads;
+      const Tk = c.source ? c.source.tokens.length : T; // (cross-attention: the source's tokens are the keys)
       const shape = { dModel, heads, blockRows, blockKeys };
       return {
         T,
-        Tk: T,
+        Tk,
         dModel,
         heads,
         kvHeads: c.options.kvHeads || heads,
@@ -256,7 +258,7 @@ class AttentionEngine {
         blockKeys,
         perHead: traceTiles(parts, heads, dK),
         output: parts.output,
-        memory: { current: attentionMemory({ T, ...shape }), long: attentionMemory({ T: LONG_SEQUENCE, ...shape }) },
+        memory: { current: attentionMemory({ T, Tk, ...shape }), long: attentionMemory({ T: LONG_SEQUENCE, ...shape }) },
       };
     });
   }

@@ -4,21 +4,23 @@
 // published models.
 
 /**
- * Bytes each way keeps for one layer's attention over T tokens (4-byte floats unless told):
- * - scoresBytes: the ordinary path's T×T score (or weight) matrix for every head — O(T²);
+ * Bytes each way keeps for one layer's attention of T queries over Tk keys (Tk = T unless
+ * cross-attention; 4-byte floats unless told):
+ * - scoresBytes: the ordinary path's T×Tk score (or weight) matrix for every head — O(T²);
  * - tiledBytes: the tiled path's running max m and sum ℓ per row and head, and one Br×Bc tile
  *   of logits — O(T);
- * - qkvoBytes: Q, K, V and the output, T×dModel each, which both keep — O(T·d).
+ * - qkvoBytes: Q and the output (T×dModel each), K and V (Tk×dModel each), which both keep — O(T·d).
  */
 // The sequence length the trace's memory figures are also given for.
 export const LONG_SEQUENCE = 8192;
 
-export function attentionMemory({ T, dModel, heads, blockRows, blockKeys, bytesPerValue = 4 }) {
+export function attentionMemory({ T, Tk = T, dModel, heads, blockRows, blockKeys, bytesPerValue = 4 }) {
   return {
     T,
-    scoresBytes: heads * T * T * bytesPerValue,
+    Tk,
+    scoresBytes: heads * T * Tk * bytesPerValue,
     tiledBytes: (heads * 2 * T + blockRows * blockKeys) * bytesPerValue,
-    qkvoBytes: 4 * T * dModel * bytesPerValue,
+    qkvoBytes: 2 * (T + Tk) * dModel * bytesPerValue,
   };
 }
 

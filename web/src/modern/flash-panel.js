@@ -1,17 +1,22 @@
 // FlashAttention, tile by tile: the engine's trace of the tiled forward-only path
-// (engine.flashTrace) for the page's tokens and the selected head. The T × T logits with the
-// tile shown outlined, tiles already visited in colour, skipped ones (a −∞ mask hides all of
-// them) hatched; the tile's logits, the running max m and sum ℓ per row with the rescale factor
-// e^(m_old − m_new), and the partial output. At the last tile: the output against the page's.
-// Beside it, what each way keeps in memory (engine/memory-figures.js).
+// (engine.flashTrace) for the page's tokens and the selected head. The T × Tk logits (the source's
+// tokens on the key axis in cross-attention) with the tile shown outlined, tiles already visited
+// in colour, skipped ones (a −∞ mask hides all of them) hatched and listed by why; the tile's
+// logits, the running max m and sum ℓ per row with the rescale factor e^(m_old − m_new), and the
+// partial output. At the last tile: the output against the page's. Beside it, what each way keeps
+// in memory (engine/memory-figures.js).
 import { attentionMemory, LONG_SEQUENCE as LONG_T } from '../engine/memory-figures.js';
 import { h, placeChildren } from '../render/dom.js';
 import { HEAD_MASKED_CELL } from '../render/colors.js';
 import { bytesText, finiteFill, gridView, plainFill, smallText } from './figure.js';
+import { skipCounts, skipReason } from './flash-skips.js';
 import { createStepButtons } from './step-buttons.js';
 
 const TILE_SIDES = [1, 2, 3, 4, 5, 6, 8, 12, 16, 32, 64];
 const FUTURE_CELL = { background: 'var(--panel)', color: 'var(--faint)' }; // (a tile still to come: blank)
+const SKIPPED_CELL = { background: 'var(--hatch-grey)', color: 'var(--masked-ink)' };
+// The keys' tokens: the source's in cross-attention, else the sentence's own.
+const keyTokens = (result) => result.source?.tokens ?? result.tokens;
 
 /** callbacks: { change(partial), t } */
 export function createFlashPanel(callbacks) {
@@ -35,6 +40,8 @@ export function createFlashPanel(callbacks) {
   // The trace is the page's plan's (compute/plan.js: run 'flash').
   const traceOf = ({ results }) => ({ trace: results.get('flash'), error: results.error('flash')?.message ?? null });
 
+  const memoryAt = ({ T, Tk }, t) => (Tk === T ? t('modern.flash.memoryAt', { T }) : t('modern.flash.memoryAtCross', { T, Tk }));
+
   function memoryPart(memory, t) {
     const row = (key, field) =>
       h('tr', { dataset: { memory: field } }, [
@@ -49,12 +56,12 @@ export function createFlashPanel(callbacks) {
           h('thead', {}, [
             h('tr', {}, [
               h('th', { scope: 'col', text: t('modern.flash.memoryWhat') }),
-              h('th', { scope: 'col', text: t('modern.flash.memoryAt', { T: memory.current.T }) }),
+              h('th', { scope: 'col', text: memoryAt(memory.current, t) }),
               h('th', { scope: 'col', text: t('modern.flash.memoryAt', { T: memory.long.T }) }),
             ]),
           ]),
           h('tbody', {}, [
-            row('modern.flash.memoryScores', 'scoresBytes'),
+            row(memory.current.Tk === memory.current.T ? 'modern.flash.memoryScores' : 'modern.flash.memoryScoresCross', 'scoresBytes'),
             row('modern.flash.memoryTiled', 'tiledBytes'),
             row('modern.flash.memoryQkvo', 'qkvoBytes'),
           ]),
@@ -64,43 +71,70 @@ export function createFlashPanel(callbacks) {
     ]);
   }
 
-  // The T × T logits as far as the trace shows them: visited tiles coloured, the current one
-  // outlined, tiles not reached yet white, skipped ones hatched.
+  // The T × Tk logits as far as the trace shows them: visited tiles coloured, the current one
+  // outlined, tiles not reached yet white, skipped ones hatched (each cell's title says why).
   function scoresView(trace, head, at, ctx) {
-    const { t, result } = ctx;
-    const T = trace.T;
+    const { t, result, config } = ctx;
+    const { T, Tk } = trace;
     const tiles = trace.perHead[head].tiles;
-    const data = new Float32Array(T * T).fill(-Infinity);
-    const order = new Int32Array(T * T).fill(-1); // which tile each entry belongs to
+    const data = new Float32Array(T * Tk).fill(-Infinity);
+    const order = new Int32Array(T * Tk).fill(-1); // which tile each entry belongs to
     tiles.forEach((tile, n) => {
       for (let r = 0; r < tile.rows; r += 1) {
         for (let c = 0; c < tile.keys; c += 1) {
-          const k = (tile.row0 + r) * T + tile.key0 + c;
+          const k = (tile.row0 + r) * Tk + tile.key0 + c;
           order[k] = n;
           if (!tile.skipped) data[k] = tile.logits.data[r * tile.keys + c];
         }
       }
     });
-    const matrix = { rows: T, cols: T, data };
+    const skippedLook = new Map(); // tile → its cells' look
+    const lookOf = (tile) => {
+      if (!skippedLook.has(tile))
+        skippedLook.set(tile, { ...SKIPPED_CELL, title: t('modern.flash.skippedCell', { why: t(`modern.flash.why.${skipReason(config, tile)}`) }) });
+      return skippedLook.get(tile);
+    };
+    const matrix = { rows: T, cols: Tk, data };
     const colour = finiteFill(matrix);
+    const cross = Boolean(result.source);
     const view = gridView(
       views,
-      { name: 'flash-logits', caption: t('modern.flash.logits', { h: head + 1 }), rowLabels: result.tokens, colLabels: result.tokens, t },
+      {
+        name: 'flash-logits',
+        caption: t(cross ? 'modern.flash.logitsCross' : 'modern.flash.logits', { h: head + 1 }),
+        rowLabels: result.tokens,
+        colLabels: keyTokens(result),
+        t,
+      },
       matrix,
     );
     view.update(matrix, {
       fill: (r, c, value) => {
-        const n = order[r * T + c];
-        if (tiles[n]?.skipped) return { background: 'var(--hatch-grey)', color: 'var(--masked-ink)' };
+        const n = order[r * Tk + c];
+        if (tiles[n]?.skipped) return lookOf(tiles[n]);
         if (n > at) return FUTURE_CELL;
         return colour(r, c, value);
       },
     });
+    view.el.setAttribute('aria-describedby', 'flash-key flash-skips');
     const tile = tiles[at];
     const cells = [];
     for (let r = 0; r < tile.rows; r += 1) for (let c = 0; c < tile.keys; c += 1) cells.push([tile.row0 + r, tile.key0 + c]);
     view.highlight({ self: null, cells, rows: [], cols: [] });
     return view.el;
+  }
+
+  // The legend of the hatch: how many tiles of the head each part of the mask hides entirely.
+  function skipsPart(trace, head, ctx) {
+    const { t, config } = ctx;
+    const counts = skipCounts(config, trace.perHead[head].tiles);
+    const items = counts.map(([reason, n]) =>
+      h('li', { dataset: { flashSkipReason: reason } }, [
+        h('span', { className: 'md-swatch hatch', 'aria-hidden': 'true' }),
+        t('modern.flash.skippedBy', { n, why: t(`modern.flash.why.${reason}`) }),
+      ]),
+    );
+    return h('ul', { className: 'md-skips caption', id: 'flash-skips', hidden: items.length === 0 }, items);
   }
 
   // The running max before this tile, for the tile's rows: the last visited tile of the same rows.
@@ -114,7 +148,7 @@ export function createFlashPanel(callbacks) {
   }
 
   function tilePart(trace, head, at, ctx) {
-    const { t, result } = ctx;
+    const { t, result, config } = ctx;
     const tiles = trace.perHead[head].tiles;
     const tile = tiles[at];
     const rowLabels = result.tokens.slice(tile.row0, tile.row0 + tile.rows);
@@ -128,7 +162,14 @@ export function createFlashPanel(callbacks) {
       }),
     ];
     if (tile.skipped) {
-      parts.push(h('p', { className: 'md-skipped', dataset: { flashSkipped: '1' }, text: t('modern.flash.skipped') }));
+      const reason = skipReason(config, tile);
+      parts.push(
+        h('p', {
+          className: 'md-skipped',
+          dataset: { flashSkipped: reason },
+          text: t('modern.flash.skipped', { why: t(`modern.flash.why.${reason}`) }),
+        }),
+      );
       return parts;
     }
     const old = maxBefore(tiles, at);
@@ -156,7 +197,7 @@ export function createFlashPanel(callbacks) {
         name: 'flash-tile',
         caption: t('modern.flash.tileLogits'),
         rowLabels,
-        colLabels: result.tokens.slice(tile.key0, tile.key0 + tile.keys),
+        colLabels: keyTokens(result).slice(tile.key0, tile.key0 + tile.keys),
         t,
         numbers: true,
       },
@@ -189,12 +230,11 @@ export function createFlashPanel(callbacks) {
     const parts = [h('h2', { id: 'flash-title', text: t('modern.flash.title') }), h('p', { className: 'caption', text: t('modern.flash.caption') })];
     const maxT = limits.maxTokensTrace;
     const shape = { dModel: config.dModel, heads: config.heads, blockRows: state.flashRows, blockKeys: state.flashKeys };
-    const memoryOf = () => ({ current: attentionMemory({ T: result.T, ...shape }), long: attentionMemory({ T: LONG_T, ...shape }) });
-    if (result.T > maxT) {
-      parts.push(
-        h('p', { className: 'note md-limit', dataset: { flashLimit: '1' }, text: t('modern.flash.tooLong', { T: result.T, max: maxT }) }),
-        memoryPart(memoryOf(), t),
-      );
+    const memoryOf = () => ({ current: attentionMemory({ T: result.T, Tk: result.Tk, ...shape }), long: attentionMemory({ T: LONG_T, ...shape }) });
+    if (result.T > maxT || result.Tk > maxT) {
+      const tooLong =
+        result.T > maxT ? t('modern.flash.tooLong', { T: result.T, max: maxT }) : t('modern.flash.tooLongSource', { Tk: result.Tk, max: maxT });
+      parts.push(h('p', { className: 'note md-limit', dataset: { flashLimit: '1' }, text: tooLong }), memoryPart(memoryOf(), t));
       placeChildren(el, parts);
       return;
     }
@@ -224,7 +264,8 @@ export function createFlashPanel(callbacks) {
       h('div', { className: 'md-layout' }, [
         h('div', { className: 'md-main' }, [
           scoresView(trace, head, at, ctx),
-          h('p', { className: 'caption', text: t('modern.flash.key') }),
+          h('p', { className: 'caption', id: 'flash-key', text: t('modern.flash.key') }),
+          skipsPart(trace, head, ctx),
           ...tilePart(trace, head, at, ctx),
           at === tiles.length - 1 ? finalPart(trace, ctx) : null,
         ]),

@@ -19,6 +19,8 @@ import { createGridFrame, gridHead } from './grid-frame.js';
 import { sameNumbers } from './same-numbers.js';
 
 const BLANK = { text: '', cls: 'blank' }; // an entry of a column shown empty
+// A tooltip written into the cells' HTML (a fill's words may hold what HTML reads as markup).
+const attributeText = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 const plainLook = {}; // (rewritten for each entry of kind 'plain': writePlainLook)
 
 let palettesInstalled = false;
@@ -86,7 +88,7 @@ export function createMatrixTable(spec, events) {
             cls: shownClass[k],
             title: shownTitle[k],
           } = gridLook(r, c, first.matrix.data[n], first.mask?.data[n] === 1, first.fill, isAsked(first.matrix, n)));
-          look = ` style="${shownClass[k]}" title="${shownTitle[k]}">${shownText[k]}`;
+          look = ` style="${shownClass[k]}" title="${attributeText(shownTitle[k])}">${shownText[k]}`;
         }
         html += `<td ${cellAttrs} data-row="${r}" data-col="${c}"${tabIndex}${look || '>'}</td>`;
       }
@@ -134,7 +136,8 @@ export function createMatrixTable(spec, events) {
    *   mask: the result's mask (1 = masked), to grey masked entries and keep them out of the scale;
    *   fillText: how M prints a masked entry (kind 'mask');
    *   rowSums: text per row for the Σ column;
-   *   fill(r, c, value) → { background, color } | null: colours instead of the kind's palette;
+   *   fill(r, c, value) → { background, color, title? } | null: colours instead of the kind's
+   *     palette (title: the tooltip, else the number);
    *   blankCols: columns shown empty, keeping their place (their header too).
    */
   function update(matrix, options = {}) {
@@ -209,16 +212,16 @@ export function createMatrixTable(spec, events) {
     frame.setMaskedKey(anyMasked, fillText);
   }
 
-  // A cell coloured by a fill: its text, its style attribute (as compared) and its tooltip; only
-  // generated text (numbers, colours), as the cells' HTML.
+  // A cell coloured by a fill: its text, its style attribute (as compared) and its tooltip (the
+  // number, or the fill's words for it); only generated text, as the cells' HTML.
   function gridLook(r, c, value, isMasked, fill, asked) {
     if (asked) return { text: numbers ? '?' : '', cls: 'background:var(--panel);font-weight:700', title: '?' };
     const style = fill(r, c, value);
-    const title = fmt(value);
+    const number = fmt(value);
     return {
-      text: !numbers ? '' : isMasked && spec.kind === 'weights' ? '0' : title,
+      text: !numbers ? '' : isMasked && spec.kind === 'weights' ? '0' : number,
       cls: style ? `background:${style.background};${style.color ? `color:${style.color}` : ''}` : '',
-      title,
+      title: style?.title ?? number,
     };
   }
 

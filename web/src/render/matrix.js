@@ -29,8 +29,9 @@ const SURFACES = { table: createMatrixTable, canvas: createMatrixCanvas, pixels:
  *         null: a matrix only to look at (no pointer, keys or editing).
  * → { el, spec, kind: 'table' | 'canvas', rows, cols (printed),
  *     update(matrix, { mask, fillText, rowSums, fill, blankCols }): draws a result, rewriting only
- *       what changed; fill(r, c, value) → { background, color }: colours instead of the kind's
- *       palette (a table's); blankCols: columns shown empty, keeping their place;
+ *       what changed; fill(r, c, value) → { background, color, title? }: colours (and a tooltip
+ *       other than the number) instead of the kind's palette (a table's); blankCols: columns
+ *       shown empty, keeping their place;
  *     setColLabels(texts): new column headers (a table's or a canvas's);
  *     prepare(): builds what the first update would (true if there was anything to build);
  *     highlight({ self, cells, rows, cols } | null): the explained entry and what it depends on;
