@@ -9,6 +9,7 @@ import './exercise.css';
 import { h, setHidden, setText } from '../render/dom.js';
 import { companionsOf, withFields } from '../lesson/companions.js';
 import { explainCell } from '../lesson/explain.js';
+import { fmt } from '../render/numbers.js';
 import { checkChoice, checkNumber, checkPattern, expectedNumber, expectedPattern } from './answers.js';
 import { questionsInRange, readExercise, textIn } from './exercise-text.js';
 import { optionOrder } from './option-order.js';
@@ -44,6 +45,7 @@ export function createExercisePanel(node, deps) {
   let kept = [];
   let presenter = createPresenter([], null);
   let drawnKey = '';
+  let postedFor = ''; // the exercise whose score the host has (in a frame)
   const storage = (() => {
     try {
       return globalThis.localStorage ?? null;
@@ -137,6 +139,8 @@ export function createExercisePanel(node, deps) {
     );
     setText(score, t('exercise.score', s));
     setHidden(score, false);
+    if (postedFor !== id && s.answered) deps.post({ exercise: id, ...s }); // (answers kept from an earlier visit)
+    postedFor = id;
     setText(restart, t('exercise.restart'));
     setHidden(restart, !Object.keys(progress).length);
     if (key === drawnKey && list.childElementCount) return;
@@ -286,6 +290,14 @@ export function createExercisePanel(node, deps) {
     return checked.ok ? checked : null;
   }
 
+  // The values the open number questions ask, as the page prints them.
+  function openValues() {
+    const dots = current.results.get('exercise.dots');
+    return kept
+      .filter(({ question, index }) => question.kind === 'number' && !done(index))
+      .map(({ question }) => fmt(expectedNumber(question, current.own, dots)));
+  }
+
   // The exercise's own runs, as the lesson's explanations read a page's results.
   const ownResults = () => ({ get: (runId) => ({ main: current.own, dots: current.results.get('exercise.dots') })[runId] ?? null });
 
@@ -317,11 +329,17 @@ export function createExercisePanel(node, deps) {
       }
       return box;
     }
+    const value = expectedNumber(q, result, current.results.get('exercise.dots'));
+    box.append(h('p', { text: t('exercise.answerWas', { answer: fmt(value) }) }));
     try {
       const explained = explainCell(q.cell, withFields(companionsOf(ownResults()), { state, t }));
       if (explained) {
         box.append(h('p', { className: 'exercise-heading', text: `${explained.symbol} — ${explained.heading}` }));
-        for (const line of explained.lines) box.append(h('p', { className: 'exercise-line', text: line }));
+        // (a worked line that prints what another open question asks waits for that answer)
+        const open = openValues();
+        const lines = explained.lines.filter((line) => !open.some((printed) => line.includes(printed)));
+        for (const line of lines) box.append(h('p', { className: 'exercise-line', text: line }));
+        if (lines.length < explained.lines.length) box.append(h('p', { className: 'note', text: t('exercise.linesWait') }));
       }
     } catch (error) {
       console.warn('worked explanation failed', error);

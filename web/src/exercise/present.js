@@ -68,6 +68,8 @@ export function createPresenter(cells, result, { overQueries = false } = {}) {
     hidden,
     /** What is hidden, as a key ('' when nothing is): a view drawn under another key may show it. */
     key: hidden ? `exercise:${JSON.stringify(cells)}` : '',
+    /** Whether a question asks which keys the mask hides (the mask's kind and workbench wait). */
+    hidesMask: cells.some((cell) => cell.name === 'mask' && (cell.col === null || cell.col === undefined)),
     result: (raw) => redact(raw),
     results(raw) {
       if (!hidden) return raw;

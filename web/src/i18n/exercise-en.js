@@ -10,6 +10,8 @@ export default {
     'You changed what the page computes: these are not the exercise’s numbers. Its questions are still about its own state, and are checked against it.',
   'exercise.backToOwn': 'Back to the exercise',
   'exercise.problem.state': 'The exercise names a state the page cannot open (the link was changed): its questions are left out.',
+  'exercise.maskWaits': 'The mask’s kind waits until the exercise’s question about it is answered.',
+  'exercise.linesWait': 'The rest of the working shows what another question asks: it comes once that one is answered.',
   'exercise.check': 'Check',
   'exercise.yourAnswer': 'Your answer',
   'exercise.right': '✓ Right.',

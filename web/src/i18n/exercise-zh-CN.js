@@ -9,6 +9,8 @@ export default {
   'exercise.exploring': '你改动了页面的计算：这些不是练习的数字。练习的题目仍然针对它自己的状态，并按那个状态检查答案。',
   'exercise.backToOwn': '回到练习',
   'exercise.problem.state': '练习所指的状态无法打开（链接被改动过）：题目已略去。',
+  'exercise.maskWaits': '掩码的类型要等练习中关于它的题目答完后再显示。',
+  'exercise.linesWait': '其余的推导会显示另一道题所问的值：等那道题答完后再显示。',
   'exercise.check': '检查',
   'exercise.yourAnswer': '你的答案',
   'exercise.right': '✓ 正确。',

@@ -44,7 +44,7 @@ const rowsOf = ({ rows, cols, data }) => Array.from({ length: rows }, (_, r) => 
  */
 export function createLesson(deps) {
   const { nodes } = deps;
-  let last = null; // { result, state, companions, results }
+  let last = null; // { result, state, companions, results, hidesMask }
   let preview = null; // the cell under the pointer, or the last one while `lingering`
   // The pointer left the matrices with no cell selected: the last cell it pointed at stays
   // explained (a reader moving to the panel to read it would otherwise see it vanish), and its
@@ -248,7 +248,7 @@ export function createLesson(deps) {
   // ---- rendering -----------------------------------------------------------------------------------
 
   function context() {
-    return withFields(last.companions, { state: last.state, t: deps.t() }); // dots unread (companions.js)
+    return withFields(last.companions, { state: last.state, t: deps.t(), hidesMask: last.hidesMask }); // dots unread (companions.js)
   }
 
   // An entry as its cell prints it (M prints its fill where masked).
@@ -283,10 +283,10 @@ export function createLesson(deps) {
     view.highlight(explained ? ref : null, explained?.deps);
   }
 
-  // ctx: { state, results (the plan's, with an open exercise's entries taken out), loaded (a
-  // link or preset opened) }. Each render leaves a User Timing measure, 'lesson:render', for
+  // ctx: { state, results (the plan's, with an open exercise's entries taken out), hidesMask (a
+  // question asks which keys the mask hides), loaded (a link or preset opened) }. Each render leaves a User Timing measure, 'lesson:render', for
   // bench/browser/measure-lesson.mjs and the browser's profiler.
-  function render({ state, results, loaded = false, fresh = false }) {
+  function render({ state, results, hidesMask = false, loaded = false, fresh = false }) {
     if (loaded) {
       preview = null;
       lingering = false;
@@ -295,7 +295,7 @@ export function createLesson(deps) {
     if (!fresh && lookOnly({ state, results })) return;
     const start = performance.now();
     const companions = companionsOf(results);
-    last = { result: companions.result, state, companions, results };
+    last = { result: companions.result, state, companions, results, hidesMask };
     const ctx = context();
     stepper.update(state.step, ctx.t);
     overview?.render(ctx);
@@ -311,10 +311,12 @@ export function createLesson(deps) {
   // Every kind's summary is in one grid cell, the current one seen (lesson.css): the cell is as
   // large as the longest, so a change of kind moves nothing ("none (bidirectional)" took another
   // line in the form, and the whole page below moved down).
-  function renderMaskSummary(node, { state, t }) {
+  function renderMaskSummary(node, { state, t, hidesMask }) {
     const label = node.querySelector('.summary-text');
     const button = node.querySelector('button');
-    if (label)
+    if (button) button.hidden = Boolean(hidesMask);
+    if (label && hidesMask) label.replaceChildren(t('exercise.maskWaits'));
+    else if (label)
       setAlternatives(
         label,
         MASK_KINDS.map((kind) => t('mask.summary', { kind: t(`mask.kind.${kind}`) })),

@@ -60,13 +60,13 @@ export function createMaskWorkbench(callbacks) {
   const message = h('p', { className: 'lesson-error', role: 'alert', hidden: true });
   const notes = h('ul', { className: 'wb-notes' });
   const peek = createFuturePeek({ change: (partial) => callbacks.change(partial) });
+  // While an exercise asks which keys the mask hides, the workbench (which says it) waits.
+  const secret = h('p', { className: 'note wb-secret', dataset: { i18n: 'exercise.maskWaits' }, hidden: true });
+  const body = [h('div', { className: 'wb-grid' }, [kindSet, padSet, fillSet, orderSet]), compareField, message, notes, peek.el];
   const el = h('details', { className: 'workbench', id: 'mask-workbench', open: true }, [
     h('summary', {}, [h('h3', { dataset: { i18n: 'mask.title' } })]),
-    h('div', { className: 'wb-grid' }, [kindSet, padSet, fillSet, orderSet]),
-    compareField,
-    message,
-    notes,
-    peek.el,
+    secret,
+    ...body,
   ]);
 
   let lastTokens = null;
@@ -117,7 +117,14 @@ export function createMaskWorkbench(callbacks) {
     const { result, state } = ctx;
     const tr = ctx.t;
     for (const node of el.querySelectorAll('[data-i18n]')) setText(node, tr(node.dataset.i18n));
-    for (const input of el.querySelectorAll('input[name="lesson-mask"]')) input.checked = input.value === state.mask;
+    const asked = Boolean(ctx.hidesMask);
+    secret.hidden = !asked;
+    for (const part of body) part.hidden = asked;
+    for (const input of el.querySelectorAll('input[name="lesson-mask"]')) input.checked = !asked && input.value === state.mask;
+    if (asked) {
+      renderNotes([]); // (cleared, not only hidden)
+      return;
+    }
     for (const input of el.querySelectorAll('input[name="lesson-fill"]')) input.checked = input.value === state.maskFill;
     for (const input of el.querySelectorAll('input[name="lesson-order"]')) input.checked = (input.value === 'before') === state.maskBeforeScale;
     showField(windowField, state.mask === 'window');

@@ -100,6 +100,7 @@ export function createController(deps) {
       t: deps.t(),
       limits: deps.engine().info.limits,
       redacted: presenter.key, // ('' when nothing is hidden)
+      hidesMask: presenter.hidesMask, // (a question asks which keys the mask hides)
       loaded: Boolean(meta.loaded),
       fresh: Boolean(meta.loaded || meta.redraw), // (everything drawn again, not only what is looked at)
     };
