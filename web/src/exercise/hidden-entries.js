@@ -57,6 +57,15 @@ function emptyGrids(shape) {
   return grids;
 }
 
+// Whether any flag of `g` is set, read four flags at a time (a T × T grid has a million).
+function hasAny(g) {
+  const { flags } = g;
+  const words = flags.byteOffset % 4 === 0 ? Math.floor(flags.length / 4) : 0;
+  const view = new Uint32Array(flags.buffer, flags.byteOffset, words);
+  for (let n = 0; n < words; n += 1) if (view[n] !== 0) return true;
+  for (let n = words * 4; n < flags.length; n += 1) if (flags[n] !== 0) return true;
+  return false;
+}
 const anyInRow = (g, r) => g.flags.subarray(r * g.cols, (r + 1) * g.cols).includes(1);
 function anyInCol(g, c) {
   for (let r = 0; r < g.rows; r += 1) if (g.flags[r * g.cols + c]) return true;
@@ -64,21 +73,42 @@ function anyInCol(g, c) {
 }
 // Per row (or column) of g: whether any entry is hidden, read once rather than per entry.
 const rowsWith = (g) => Uint8Array.from({ length: g.rows }, (_, r) => anyInRow(g, r));
-const colsWith = (g) => Uint8Array.from({ length: g.cols }, (_, c) => anyInCol(g, c));
+function colsWith(g) {
+  const cols = new Uint8Array(g.cols);
+  for (let r = 0; r < g.rows; r += 1) {
+    const row = g.flags.subarray(r * g.cols, (r + 1) * g.cols);
+    if (row.includes(1)) for (let c = 0; c < g.cols; c += 1) cols[c] |= row[c];
+  }
+  return cols;
+}
 const setRow = (g, r) => g.flags.fill(1, r * g.cols, (r + 1) * g.cols);
 function setCol(g, c) {
   for (let r = 0; r < g.rows; r += 1) g.flags[r * g.cols + c] = 1;
 }
-// Every entry (r, c) of `to` with rule(r, c) true is hidden.
-function spread(to, rule) {
-  for (let r = 0; r < to.rows; r += 1) for (let c = 0; c < to.cols; c += 1) if (rule(r, c)) to.flags[r * to.cols + c] = 1;
+// Every entry of `to` in a flagged row or a flagged column is hidden (a product's entry depends
+// on a row of its left factor and a column of its right one).
+function spreadRowsCols(to, rows, cols) {
+  const anyCol = cols?.includes(1);
+  if (!anyCol && !rows?.includes(1)) return;
+  for (let r = 0; r < to.rows; r += 1) {
+    if (rows?.[r]) setRow(to, r);
+    else if (anyCol) for (let c = 0; c < to.cols; c += 1) to.flags[r * to.cols + c] |= cols[c];
+  }
+}
+// Every entry of `to` hidden in one of `from` (same shape) is hidden.
+function spreadSame(to, ...from) {
+  for (const g of from) {
+    if (!hasAny(g)) continue;
+    for (let n = 0; n < to.flags.length; n += 1) to.flags[n] |= g.flags[n];
+  }
 }
 // Rows (or columns) of `to` are hidden whole when any of their entries is.
 function wholeRows(g) {
   for (let r = 0; r < g.rows; r += 1) if (anyInRow(g, r)) setRow(g, r);
 }
 function wholeCols(g) {
-  for (let c = 0; c < g.cols; c += 1) if (anyInCol(g, c)) setCol(g, c);
+  const cols = colsWith(g);
+  for (let c = 0; c < g.cols; c += 1) if (cols[c]) setCol(g, c);
 }
 
 // A head's columns [h·dK, (h+1)·dK) of a model matrix and the head's own matrix: one flag each way.
@@ -123,7 +153,7 @@ export function hiddenEntries(cells, result, { overQueries = false } = {}) {
     const to = grid(name);
     const xRows = rowsWith(x);
     const wCols = colsWith(grid(w));
-    spread(to, (r, c) => (fromX && xRows[r] === 1) || wCols[c] === 1);
+    spreadRowsCols(to, fromX ? xRows : null, wCols);
   }
   for (let h = 0; h < heads; h += 1) {
     const kv = Math.floor(h / group);
@@ -140,19 +170,26 @@ export function hiddenEntries(cells, result, { overQueries = false } = {}) {
   const mask = grid('mask');
   const rowFlags = new Map();
   for (let h = 0; h < heads; h += 1) {
+    const context = grid('context', h);
+    // (a head nothing reaches stays as it is: most heads, at a few entries asked)
+    if (![mask, ...HEAD.map((name) => grid(name, h))].some(hasAny)) {
+      rowFlags.set(h, new Uint8Array(result.T));
+      joinBlock(grid('concat'), context, h * dK);
+      continue;
+    }
     const qh = grid('q', h);
     const kh = grid('k', h);
     const vh = grid('v', h);
     const dots = grid('dots', h);
     const qRows = rowsWith(qh);
     const kRows = rowsWith(kh);
-    spread(dots, (i, j) => qRows[i] === 1 || kRows[j] === 1);
+    spreadRowsCols(dots, qRows, kRows);
     const scores = grid('scores', h);
-    spread(scores, (i, j) => dots.flags[i * dots.cols + j] === 1);
+    spreadSame(scores, dots);
     // (The unscaled and scaled scores differ by one factor: each gives the other away.)
-    spread(dots, (i, j) => scores.flags[i * scores.cols + j] === 1);
+    spreadSame(dots, scores);
     const masked = grid('masked', h);
-    spread(masked, (i, j) => scores.flags[i * scores.cols + j] === 1 || mask.flags[i * mask.cols + j] === 1);
+    spreadSame(masked, scores, mask);
     const exps = grid('exps', h);
     const weights = grid('weights', h);
     // A softmax mixes its whole row (or column): every entry after it depends on all of them.
@@ -160,13 +197,12 @@ export function hiddenEntries(cells, result, { overQueries = false } = {}) {
     const lines = overQueries ? masked.cols : masked.rows;
     for (let n = 0; n < lines; n += 1) if (line.any(masked, n)) line.set(exps, n);
     line.whole(exps);
-    spread(weights, (i, j) => exps.flags[i * exps.cols + j] === 1);
+    spreadSame(weights, exps);
     line.whole(weights);
-    spread(exps, (i, j) => weights.flags[i * weights.cols + j] === 1);
-    const context = grid('context', h);
+    spreadSame(exps, weights);
     const aRows = rowsWith(weights);
     const vCols = colsWith(vh);
-    spread(context, (i, c) => aRows[i] === 1 || vCols[c] === 1);
+    spreadRowsCols(context, aRows, vCols);
     joinBlock(grid('concat'), context, h * dK);
     const rows = new Uint8Array(result.T);
     for (let i = 0; i < result.T; i += 1) rows[i] = anyInRow(exps, i) || anyInRow(weights, i) ? 1 : 0;
@@ -176,7 +212,7 @@ export function hiddenEntries(cells, result, { overQueries = false } = {}) {
   const wo = grid('wo');
   const concatRows = rowsWith(concat);
   const woCols = colsWith(wo);
-  spread(grid('output'), (i, c) => concatRows[i] === 1 || woCols[c] === 1);
+  spreadRowsCols(grid('output'), concatRows, woCols);
   return { grids, rows: rowFlags };
 }
 
@@ -194,10 +230,10 @@ export function shownMatrices(result) {
 }
 
 /** Whether any entry is hidden. */
-export const hidesAnything = (hidden) => [...hidden.grids.values()].some((g) => g.flags.includes(1));
+export const hidesAnything = (hidden) => [...hidden.grids.values()].some(hasAny);
 
 const redactMatrix = (matrix, g) => {
-  if (!matrix || !g || !g.flags.includes(1) || matrix.rows !== g.rows || matrix.cols !== g.cols) return matrix;
+  if (!matrix || !g || !hasAny(g) || matrix.rows !== g.rows || matrix.cols !== g.cols) return matrix;
   const data = Float32Array.from(matrix.data);
   for (let n = 0; n < data.length; n += 1) if (g.flags[n]) data[n] = Number.NaN;
   return { ...matrix, data, hidden: g.flags };

@@ -22,9 +22,13 @@ export function twinsOf(cells, result) {
   const wanted = values.filter(telling);
   if (!wanted.length) return [];
   const twins = [];
+  const lo = Math.min(...wanted.map((w) => w - 1e-6 * Math.max(1, Math.abs(w))));
+  const hi = Math.max(...wanted.map((w) => w + 1e-6 * Math.max(1, Math.abs(w))));
   for (const { name, head, matrix } of matrices) {
-    for (let n = 0; n < matrix.data.length; n += 1) {
-      const v = matrix.data[n];
+    const { data } = matrix;
+    for (let n = 0; n < data.length; n += 1) {
+      const v = data[n];
+      if (v < lo || v > hi) continue; // (most entries: one comparison)
       if (wanted.some((w) => same(v, w))) twins.push({ name, head, row: Math.floor(n / matrix.cols), col: n % matrix.cols });
     }
   }
