@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createAttention } from '../../web/src/engine/attention.js';
 import { expectedNumber } from '../../web/src/exercise/answers.js';
-import { matrixOf, readExercise, writeExercise } from '../../web/src/exercise/exercise-text.js';
-import { pinnedTextOf, readPinned } from '../../web/src/exercise/pinned-state.js';
+import { matrixOf, readExercise } from '../../web/src/exercise/exercise-text.js';
+import { readPinned } from '../../web/src/exercise/pinned-state.js';
 import { galleryItems } from '../../web/src/share/gallery.js';
 import { LIMITS } from '../../web/src/state/schema.js';
-import { decodeHash, encodeHash, presetState } from '../../web/src/state/url.js';
+import { decodeHash } from '../../web/src/state/url.js';
 import { toEngineConfig, validateDraft } from '../../web/src/state/validate.js';
 import { baseUrl, dist, launchChromium, linkNow, serveStatic, whenDrawn } from './harness.mjs';
 
@@ -28,30 +28,34 @@ after(async () => {
   await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
 });
 
-// A teacher's exercise as the builder writes it, on "The cat sat" (identity weights: Q = K = V = X
-// and S is symmetric), asking a query entry, an output entry and the mask of a row.
-function builtExercise() {
-  const state = { ...presetState('cat'), step: 'all' };
-  const { exercise } = readExercise(
-    JSON.stringify({
-      title: 'Built',
-      questions: [
-        { kind: 'number', cell: 'scores.1.2.1' },
-        { kind: 'number', cell: 'q.2.1' },
-        { kind: 'number', cell: 'output.3.2' },
-        { kind: 'pattern', row: 'mask.2' },
-      ],
-    }),
-  );
-  const ex = writeExercise({ ...exercise, state: pinnedTextOf('cat', state) });
-  return { id: 'built', hash: encodeHash({ presetId: 'cat', state: { ...state, exercise: ex } }), ex };
+// A teacher's exercise made with the builder, on "The cat sat" (identity weights: Q = K = V = X
+// and S is symmetric): s₂₁, a query entry, an output entry and which keys row 2's mask hides.
+async function buildExercise(context) {
+  const page = await context.newPage();
+  await page.goto(`${baseUrl(server)}index.html#preset=cat&v=1&step=all`);
+  await page.waitForSelector('#results td[data-matrix="scores"]');
+  await whenDrawn(page);
+  await page.click('#exercise-builder > summary');
+  for (const [matrix, row, col, ask] of [
+    ['scores', 1, 0, 'entry'],
+    ['q', 1, 0, 'entry'],
+    ['output', 2, 1, 'entry'],
+    ['mask', 1, 0, 'zeros'],
+  ]) {
+    await page.click(`#results td[data-matrix="${matrix}"][data-row="${row}"][data-col="${col}"]`);
+    await page.click(`#builder-ask-${ask}`);
+  }
+  const link = await page.inputValue('#builder-link');
+  await page.close();
+  const hash = link.slice(link.indexOf('#'));
+  return { hash, ex: decodeHash(hash).state.exercise };
 }
 
 const EXERCISES = [
   ...galleryItems()
     .filter((item) => item.id.startsWith('exercise-'))
     .map((item) => ({ id: item.id, hash: item.hash, ex: item.state.exercise })),
-  builtExercise(),
+  { id: 'built with the builder', build: buildExercise },
 ];
 
 // The numbers the exercise asks, from its own state's run: its number questions' entries (0 and 1
@@ -163,11 +167,13 @@ const exportLeaks = (texts, values) =>
       .map(([number]) => `${number} in the ${what} export`),
   );
 
-for (const { id, hash } of EXERCISES) {
-  test(`a student gets nothing for free: ${id}`, async () => {
-    const asked = askedValues(EXERCISES.find((e) => e.id === id).ex);
-    const { exercise } = asked;
+for (const entry of EXERCISES) {
+  test(`a student gets nothing for free: ${entry.id}`, async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US', acceptDownloads: true });
+    const { hash, ex } = entry.build ? await entry.build(context) : entry;
+    const asked = askedValues(ex);
+    const { exercise } = asked;
+    assert.equal(exercise.questions.length, entry.build ? 4 : exercise.questions.length);
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (error) => errors.push(error.message));
