@@ -78,7 +78,8 @@ function telling(values) {
 
 // The page's state now, computed here: what a printed entry of it is.
 async function resultNow(page) {
-  const { draft } = decodeHash(await linkNow(page));
+  await linkNow(page); // (the address as the page writes it, now)
+  const { draft } = decodeHash(await page.evaluate(() => location.hash));
   const checked = validateDraft(draft, LIMITS);
   const config = toEngineConfig(checked.state);
   return { result: engine.compute(config), dots: engine.compute({ ...config, scale: false }) };

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { baseUrl, dist, launchChromium, screenshots, serveStatic, whenDrawn, saveScreenshot } from './harness.mjs';
+import { baseUrl, dist, launchChromium, linkNow, screenshots, serveStatic, whenDrawn, saveScreenshot } from './harness.mjs';
 import { lessonRow } from './heads-harness.mjs';
 
 let server;
@@ -158,6 +158,31 @@ test('on a phone every figure is whole or scrolls in its own box, the sticky par
       assert.deepEqual(errors, [], hash);
     } finally {
       await close();
+    }
+  }
+});
+
+// A reader whose browser asks for Chinese meets a Chinese sentence (the course's language, split
+// into words), and on a phone the header's buttons start where its title does, as in English.
+test('the page opened in Chinese has a Chinese sentence, and its header lines up as in English', async () => {
+  for (const locale of ['en-US', 'zh-CN']) {
+    const context = await browser.newContext({ viewport: { width: 375, height: 812 }, locale });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${baseUrl(server)}index.html`);
+      await whenDrawn(page);
+      const sentence = await page.inputValue('#sentence');
+      if (locale === 'zh-CN') {
+        assert.equal(sentence, '注意力让每个词都能看到相关的词');
+        assert.match(await page.innerText('#token-chips'), /注意力[\s\S]*看到/, 'split into words');
+        await linkNow(page);
+        assert.match(decodeURIComponent(await page.evaluate(() => location.hash)), /注意力让每个词/, 'the link holds what is seen');
+      } else assert.equal(sentence, 'Your journey starts with one step');
+      const left = await page.$eval('header.top h1', (el) => el.getBoundingClientRect().left);
+      const bar = await page.$eval('#share-bar', (el) => el.getBoundingClientRect().left);
+      assert.ok(Math.abs(bar - left) <= 2, `${locale}: share bar at ${bar} px, title at ${left} px`);
+    } finally {
+      await context.close();
     }
   }
 });

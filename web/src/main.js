@@ -152,7 +152,7 @@ const controller = createController({
   langChosen: () => page.langChosen,
   renderControls,
 });
-const links = createLinks({ store, controller, share, embeddings, heads, lesson, setLanguage, engine: () => page.engine, t });
+const links = createLinks({ store, controller, share, embeddings, heads, lesson, setLanguage, lang: () => page.lang, engine: () => page.engine, t });
 
 function setLanguage(lang) {
   if (!LANGUAGES.includes(lang)) return;

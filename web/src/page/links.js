@@ -2,7 +2,7 @@
 // so that even the longest address Chromium takes, 2 MB, blocks nothing), what it could not apply
 // said, its draft loaded into the store. A link with a value the page or the engine cannot use
 // opens its preset instead, saying why, unless a result is on screen already.
-import { PRESETS } from '../state/presets.js';
+import { DEFAULT_IN_LANGUAGE, PRESETS } from '../state/presets.js';
 import { stateToDraft } from '../state/draft.js';
 import { LOOK_KEYS } from '../state/schema.js';
 import { decodeHash, decodeSteps } from '../state/url.js';
@@ -22,7 +22,7 @@ function draftOf(draft) {
 
 /**
  * deps: { store, controller, share, embeddings (views/embeddings-control.js), heads, lesson,
- * setLanguage(lang), engine(), t() }
+ * setLanguage(lang), lang() (the reader's), engine(), t() }
  */
 export function createLinks(deps) {
   const { store } = deps;
@@ -50,8 +50,11 @@ export function createLinks(deps) {
     /** goToPlace: a link followed in the page (an example, an in-page link) brings what it names into view. */
     async open(hash, { goToPlace = false } = {}) {
       const ticket = ++opening;
-      const { presetId, draft, lang, ignored, view } = await readLink(hash);
+      const read = await readLink(hash);
       if (ticket !== opening) return;
+      const { presetId, lang, ignored, view } = read;
+      // (no link at all: the default page, in the reader's language)
+      const draft = hash.replace(/^#/, '') === '' ? { ...read.draft, ...(DEFAULT_IN_LANGUAGE[deps.lang()] ?? {}) } : read.draft;
       deps.share.linkOpened({ ignored, view }); // says what the link could not apply
       if (view?.embed) deps.lesson.foldTools();
       if (lang) deps.setLanguage(lang);

@@ -3,7 +3,7 @@
 // preset of web/src/presets/ (read from the preset list, never copied) plus changes; presets
 // that no example names are listed after them with their own label and note. No DOM here.
 import { COURSE_EXERCISES } from '../exercise/course-exercises.js';
-import { PRESETS } from '../state/presets.js';
+import { DEFAULT_IN_LANGUAGE, PRESETS } from '../state/presets.js';
 import { encodeHash, presetState } from '../state/url.js';
 
 const SENTENCE = 'Your journey starts with one step';
@@ -26,7 +26,7 @@ export const GALLERY = Object.freeze([
     preset: 'default',
     changes: { sentence: "The animal didn't cross the street because it was too tired", dModel: 12, heads: 3, seed: 7 },
   },
-  { id: 'chinese', preset: 'default', changes: { sentence: '注意力让每个词都能看到相关的词', tokenization: 'word', mask: 'none' } },
+  { id: 'chinese', preset: 'default', changes: { ...DEFAULT_IN_LANGUAGE['zh-CN'], mask: 'none' } },
   // Exercises from the course: predict, then check (web/src/exercise/).
   ...COURSE_EXERCISES,
   // The shipped checkpoints (web/src/presets/checkpoints/), opened in the Train panel at once;

@@ -160,3 +160,9 @@ export const PRESETS = Object.freeze({
 });
 
 export const DEFAULT_PRESET = 'default';
+
+// The default page as it opens for a reader of another language (no link): a sentence of that
+// language (Chinese split into words), what differs from the default preset.
+export const DEFAULT_IN_LANGUAGE = Object.freeze({
+  'zh-CN': Object.freeze({ sentence: '注意力让每个词都能看到相关的词', tokenization: 'word' }),
+});
