@@ -260,3 +260,89 @@ test('the course’s exercises read whole, fit their states, and ask the course�
   assert.deepEqual(asked['exercise-worked'], ['0.551', '0.423', '0.499', '0.566', '0.757']);
   assert.deepEqual(asked['exercise-self-test'], ['0.248', '0.503']);
 });
+
+test('a question left out is named by its place in the link, not among the readable ones', () => {
+  const { exercise, problems } = readExercise(
+    JSON.stringify({
+      questions: [
+        { kind: 'number', cell: 'nonsense' },
+        { kind: 'number', cell: 'weights.1.2.1' },
+        { kind: 'number', cell: 'weights.1.9.1' },
+      ],
+    }),
+  );
+  assert.deepEqual(
+    problems.map((p) => p.params.n),
+    [1],
+  );
+  assert.deepEqual(
+    questionsInRange(exercise, worked).problems.map((p) => p.params.n),
+    [3],
+  );
+});
+
+test('an exercise pins its state: read back from its text, and a state it cannot open is a problem', async () => {
+  const { pinnedTextOf, readPinned, computedKey } = await import('../../web/src/exercise/pinned-state.js');
+  const { presetState } = await import('../../web/src/state/url.js');
+  const state = { ...presetState('journey'), step: 'mask', temperature: 2 };
+  const text = pinnedTextOf('journey', state);
+  assert.doesNotMatch(text, /step=/, 'where the reader looks is not pinned');
+  const own = readPinned(text);
+  assert.equal(own.ok, true);
+  assert.equal(own.presetId, 'journey');
+  assert.equal(computedKey(own.state), computedKey(state));
+  assert.notEqual(computedKey(own.state), computedKey({ ...state, temperature: 1 }));
+  assert.equal(readPinned('preset=nope').ok, false);
+  assert.equal(readPinned('v=1&d=abc').ok, false);
+  const { exercise } = readExercise(JSON.stringify({ state: text, questions: [{ kind: 'number', cell: 'weights.1.2.1' }] }));
+  assert.equal(exercise.state, text);
+  assert.equal(readExercise(writeExercise(exercise)).exercise.state, text);
+});
+
+test('an exercise link compressed with "~" opens as the plain one does', async () => {
+  const { decodeHash, encodeHash, presetState } = await import('../../web/src/state/url.js');
+  const text = writeExercise(readExercise(JSON.stringify(EXERCISE)).exercise);
+  const hash = encodeHash({ presetId: 'journey', state: { ...presetState('journey'), exercise: text } });
+  assert.match(hash, /ex=~/, 'written compressed (it is clearly shorter)');
+  const { state, ignored } = decodeHash(hash);
+  assert.deepEqual(ignored, []);
+  assert.equal(state.exercise, text);
+});
+
+test('scoring: a choice ends on its first answer, "show" is answered and not right', async () => {
+  const { closes, isDone } = await import('../../web/src/exercise/progress.js');
+  const choice = { kind: 'choice' };
+  const number = { kind: 'number' };
+  assert.equal(closes(choice, { tries: 1, correct: false }), true);
+  assert.equal(closes(number, { tries: 1, correct: false }), false);
+  assert.equal(closes(number, { tries: 2, correct: false }), true);
+  assert.equal(closes(number, { tries: 0, correct: false, shown: true }), true);
+  const progress = {
+    0: { tries: 1, correct: false, closed: true },
+    1: { tries: 0, correct: false, shown: true, closed: true },
+    2: { tries: 2, correct: true, closed: true },
+    3: { tries: 1, correct: false, closed: false },
+  };
+  assert.equal(isDone(progress[3]), false);
+  assert.deepEqual(scoreOf(progress, [0, 1, 2, 3]), { answered: 3, correct: 1, total: 4 });
+});
+
+test('choice options are shown shuffled, the same way on every reload, the first one not always first', async () => {
+  const { optionOrder } = await import('../../web/src/exercise/option-order.js');
+  assert.deepEqual(optionOrder('0a1b2c3d', 4, 3), optionOrder('0a1b2c3d', 4, 3));
+  for (const n of [2, 3, 6]) assert.deepEqual([...optionOrder('0a1b2c3d', 1, n)].sort(), [...Array(n).keys()]);
+  const firsts = new Set(Array.from({ length: 40 }, (_, k) => optionOrder(exerciseId(String(k)), k, 3)[0]));
+  assert.deepEqual([...firsts].sort(), [0, 1, 2], 'each option leads somewhere');
+});
+
+test('an entry equal to an asked one is hidden with it: s₁₂ = s₂₁ when Q = K, X where Q = X', async () => {
+  const { createPresenter } = await import('../../web/src/exercise/present.js');
+  // The worked example: identity weights, so Q = K = V = X and S is symmetric.
+  const s21 = createPresenter([{ name: 'scores', head: 0, row: 1, col: 0 }], worked).result(worked);
+  assert.ok(isHiddenEntry(s21.perHead[0].scores, 0, 1), 's₁₂ goes with s₂₁');
+  const q21 = createPresenter([{ name: 'q', head: null, row: 1, col: 0 }], worked).result(worked);
+  assert.ok(isHiddenEntry(q21.x, 1, 0), 'x₂₁ goes with q₂₁');
+  // 0 and 1 are constants: an asked weight of 1 (row 1 of a causal A) hides no other 1.
+  const a11 = createPresenter([{ name: 'weights', head: 0, row: 0, col: 0 }], worked).result(worked);
+  assert.ok(!isHiddenEntry(a11.weights.wq, 0, 0), 'the identity’s 1s stay');
+});
