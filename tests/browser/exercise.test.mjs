@@ -1,9 +1,11 @@
 // Exercises as a learner meets them: a link's questions above the lesson, the asked entries "?"
 // in every view (no text, label or tooltip holds them), a wrong answer then a right one, the
-// answers kept across a reload, the score posted to a course page, and hostile exercise links.
+// answers kept across a reload, the score posted to a course page, and hostile exercise links;
+// then the teacher's side: the builder, its link and the snippet in a course page of another origin.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { baseUrl, dist, launchChromium, repo, screenshots, serveStatic, whenDrawn, saveScreenshot } from './harness.mjs';
 
@@ -231,42 +233,124 @@ test('a phone shows the exercise whole, in Chinese', async () => {
   }
 });
 
-test('a teacher builds an exercise from the page: selected entries become questions, reordered, then a link and a snippet', async () => {
+// The builder's ask buttons: whether each is enabled, and the reason a disabled one gives.
+const asks = (page) =>
+  page.$$eval('#exercise-builder .builder-actions button', (buttons) =>
+    buttons.map((b) => ({ enabled: !b.disabled, why: b.title, faded: Number(getComputedStyle(b).opacity) < 0.6 })),
+  );
+
+// A course page of its own origin (another port) holding `snippet` as an author pastes it.
+async function courseServer(snippet) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'course-'));
+  writeFileSync(
+    path.join(dir, 'quiz.html'),
+    `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>A course</title></head>\n<body style="max-width:800px;margin:0 auto">\n<h1>Lecture 3</h1>\n${snippet}\n</body></html>\n`,
+  );
+  return serveStatic(dir);
+}
+
+test('a teacher builds a quiz as a person would: cells clicked, buttons that say why they wait, a link, and a snippet whose course page gets the score', async (t) => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  let course = null;
   try {
-    await page.goto(`${baseUrl(server)}index.html#preset=journey&v=1&step=softmax`);
+    await page.goto(`${baseUrl(server)}index.html#preset=journey&v=1`); // (all steps: the quiz embed shows one)
     await page.waitForSelector('#results td[data-matrix="weights"]');
+    await whenDrawn(page);
     await page.click('#exercise-builder > summary');
-    assert.match(await page.innerText('#exercise-builder'), /No entry selected/);
-    await page.click('#results td[data-matrix="weights"][data-row="1"][data-col="0"]');
-    await page.waitForFunction(() => /Selected: weights\.1\.2\.1/.test(document.querySelector('#exercise-builder').innerText));
+    assert.match(await page.innerText('.builder-selected'), /^No entry selected\.$/);
+    const noCell = 'Click an entry in the lesson to ask it or its row.';
+    assert.deepEqual(await asks(page), [
+      { enabled: false, why: noCell, faded: true },
+      { enabled: false, why: noCell, faded: true },
+      { enabled: false, why: noCell, faded: true },
+      { enabled: true, why: '', faded: false },
+    ]);
+    assert.equal(await page.innerText('#builder-why'), noCell, 'said beside the buttons too');
+    const empty = 'The link and the snippet appear here once a question is complete.';
+    assert.equal(await page.getAttribute('#builder-try', 'aria-disabled'), 'true');
+    assert.equal(await page.getAttribute('#builder-try', 'title'), empty);
+    assert.equal(await page.getAttribute('#builder-link', 'placeholder'), empty);
+    await saveScreenshot(page.locator('#exercise-builder'), { path: path.join(screenshots, 'exercise-builder-nothing-selected.png') });
+
+    const clickCell = async (name, row, col) => {
+      await page.click(`#results td[data-matrix="${name}"][data-row="${row}"][data-col="${col}"]`);
+      await whenDrawn(page);
+    };
+    await clickCell('weights', 1, 0);
+    assert.equal(await page.innerText('.builder-selected'), 'Selected: a₂₁ of head 1');
+    assert.equal(await page.isVisible('#builder-why'), false);
     await page.click('#builder-ask-entry');
-    await page.click('#results td[data-matrix="weights"][data-row="2"][data-col="4"]');
+    await clickCell('x', 1, 0);
+    assert.equal(await page.innerText('.builder-selected'), 'Selected: x₂₁');
+    const row = 'A row is asked of A (the weights) or M (the mask): select an entry of one of them.';
+    assert.deepEqual(
+      (await asks(page)).map((b) => b.why),
+      ['', row, 'The largest key is asked of A only: select a weight.', ''],
+    );
+    await clickCell('weights', 2, 4);
     await page.click('#builder-ask-zeros');
+
+    // A new choice is empty: what it lacks is guidance, and the link holds the other two meanwhile.
     await page.click('#builder-ask-choice');
+    assert.equal(await page.isVisible('.builder-full'), false, 'no error for a question not yet written');
+    assert.equal(await page.innerText('#builder-q2-missing'), 'Still to write, in either language: the question, option 1, option 2.');
+    assert.equal(await page.innerText('.builder-left-out'), 'Not in the link until it is complete: question 3.');
+    assert.equal(JSON.parse(decodeURIComponent((await page.inputValue('#builder-link')).split('ex=')[1].split('&')[0])).questions.length, 2);
     await page.fill('#builder-q2-prompt-en', 'Softmax runs over…');
     await page.fill('#builder-q2-prompt-zh-CN', 'softmax 作用于……');
     await page.fill('#builder-q2-option0-en', 'each row');
+    assert.equal(await page.innerText('#builder-q2-missing'), 'Still to write, in either language: option 2.');
     await page.fill('#builder-q2-option1-en', '<b>each column</b>');
+    await page.selectOption('#builder-q2-answer', { label: 'Option 1' });
+    assert.equal(await page.isVisible('#builder-q2-missing'), false);
+    assert.equal(await page.isVisible('.builder-left-out'), false);
+    assert.equal(await page.getAttribute('#builder-try', 'aria-disabled'), null);
     await page.fill('#builder-q0-hint-en', 'Divide by the row’s sum.');
     await page.fill('#builder-title-en', 'My quiz');
-    // The choice first: moved up twice.
+    // The choice first: moved up twice; the ends say why they do not move.
     await page.click('button[aria-label="Move question 3 up"]');
     await page.click('button[aria-label="Move question 2 up"]');
+    assert.equal(await page.getAttribute('button[aria-label="Move question 1 up"]', 'title'), 'This is the first question.');
     assert.deepEqual(await page.$$eval('.builder-q-what', (items) => items.map((i) => i.textContent)), [
       'Multiple choice',
-      'Predict the entry weights.1.2.1',
-      'Mark the keys of weight 0 in weights.1.3',
+      'Predict a₂₁ of head 1',
+      'Mark the keys of weight 0 in row 3 (“starts”) of A, head 1',
     ]);
-    await saveScreenshot(page.locator('#exercise-builder'), { path: path.join(screenshots, 'exercise-builder.png') });
+    await saveScreenshot(page.locator('#exercise-builder'), { path: path.join(screenshots, 'exercise-builder.png'), keep: true });
     const link = await page.inputValue('#builder-link');
     const snippet = await page.inputValue('#builder-snippet');
-    assert.match(snippet, /^<iframe src="[^"]+embed=1[^"]*"/);
     assert.doesNotMatch(link, /0\.423/, 'no answer in the link');
     assert.doesNotMatch(decodeURIComponent(link), /"answer"/, 'the right option as a check, not an index');
+
+    // The snippet in a course page of another origin: the frame fits its quiz and one step of the
+    // lesson, and the page shows the score the frame posts after an answer.
+    assert.match(snippet, /^<iframe id="ap-exercise-[0-9a-f]{8}" src="[^"]+&amp;step=softmax&amp;[^"]*embed=1"/);
+    course = await courseServer(snippet);
+    const host = await context.newPage();
+    host.on('pageerror', (error) => errors.push(`host: ${error.message}`));
+    await host.setViewportSize({ width: 800, height: 900 });
+    await host.goto(`${baseUrl(course)}quiz.html`);
+    assert.notEqual(new URL(host.url()).origin, new URL(baseUrl(server)).origin);
+    const frame = await (await host.waitForSelector('iframe')).contentFrame();
+    await frame.waitForSelector('#exercise-q1');
+    await whenDrawn(frame);
+    assert.equal(await frame.locator('#results section.lesson-step:visible').count(), 1, 'one step of the lesson');
+    assert.equal(await frame.getAttribute('#results section.lesson-step:visible', 'data-step'), 'softmax');
+    await host.waitForFunction(() => document.querySelector('iframe').style.height !== '640px');
+    const fitted = await host.$eval('iframe', (f) => f.getBoundingClientRect().height);
+    const content = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+    assert.equal(fitted, content, 'the frame is as tall as its content');
+    assert.ok(fitted < 2000, `the quiz's frame is ${fitted} px`);
+    t.diagnostic(`three-question quiz embedded at 800 px: ${fitted} px`);
+    assert.match(await host.textContent('output'), /^Score: not answered yet$/);
+    await frame.fill('#exercise-q1', '0.423');
+    await frame.press('#exercise-q1', 'Enter');
+    await host.waitForFunction(() => document.querySelector('output').textContent === 'Score: 1 of 3 done, 1 right');
+    await saveScreenshot(host, { path: path.join(screenshots, 'exercise-builder-embedded.png'), fullPage: true, keep: true });
+
     // Opened, the link is the exercise.
     await page.goto('about:blank');
     await page.goto(link);
@@ -280,5 +364,38 @@ test('a teacher builds an exercise from the page: selected entries become questi
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
+    await new Promise((resolve) => (course ? course.close(resolve) : resolve()));
+  }
+});
+
+test('the builder on a phone and in Chinese: names, guidance and buttons fit', async () => {
+  for (const [lang, width] of [
+    ['en', 375],
+    ['zh-CN', 1440],
+    ['zh-CN', 375],
+  ]) {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'en-US' });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${baseUrl(server)}index.html#preset=journey&v=1&step=softmax&lang=${lang}`);
+      await page.waitForSelector('#results td[data-matrix="weights"]');
+      await whenDrawn(page);
+      await page.click('#exercise-builder > summary');
+      await page.click('#results td[data-matrix="weights"][data-row="2"][data-col="1"]');
+      await whenDrawn(page);
+      await page.click('#builder-ask-entry');
+      await page.click('#builder-ask-choice');
+      const chinese = lang === 'zh-CN';
+      assert.equal(await page.innerText('.builder-selected'), chinese ? '已选中：第 1 个头的 a₃₂' : 'Selected: a₃₂ of head 1');
+      assert.equal(
+        await page.innerText('#builder-q1-missing'),
+        chinese ? '还需填写（中英文任一即可）：题目、选项 1、选项 2。' : 'Still to write, in either language: the question, option 1, option 2.',
+      );
+      const overflow = await page.$eval('#exercise-builder', (el) => el.scrollWidth - el.clientWidth);
+      assert.ok(overflow <= 0, `${lang} at ${width} px: the builder is ${overflow} px wider than its box`);
+      await saveScreenshot(page.locator('#exercise-builder'), { path: path.join(screenshots, `exercise-builder-${lang}-${width}.png`) });
+    } finally {
+      await context.close();
+    }
   }
 });

@@ -96,6 +96,7 @@ const builder = createExerciseBuilder($('#exercise-builder'), {
   t,
   lang: () => page.lang,
   current: () => (store.state ? { presetId: store.presetId, state: store.state } : null),
+  shown: () => controller.shown, // (the entries' names, as the explanation gives them)
 });
 const trainPanel = createTrainPanel({
   node: $('#train'),

@@ -3,32 +3,42 @@
 // optional), the list is reordered, and the result is a link and an embed snippet. The builder
 // writes only the questions: the answers stay the engine's (exercise-text.js).
 import { h, setHidden, setText } from '../render/dom.js';
+import { drawing } from '../render/scheduler.js';
 import { EXERCISE_LIMITS, fieldOf, parseCellRef } from '../state/schema.js';
 import { encodeHash } from '../state/url.js';
-import { iframeSnippet } from '../share/page.js';
+import { askBlocks, isComplete, missingParts, quizView } from './builder-drafts.js';
+import { allowIf, questionItem } from './builder-item.js';
+import { cellNames } from './cell-names.js';
+import { exerciseSnippet } from './embed-snippet.js';
 import { readExercise, writeExercise } from './exercise-text.js';
 import { pinnedTextOf } from './pinned-state.js';
+import { exerciseId } from './progress.js';
 
 const EXERCISE_FIELD = fieldOf('exercise');
 
 const LANGS = ['en', 'zh-CN'];
 
 /**
- * node: a <details>; deps: { t(), lang(), current() → { presetId, state } | null }.
+ * node: a <details>; deps: { t(), lang(), current() → { presetId, state } | null, shown() → what
+ * is on screen ({ state, results }, page/controller.js) | null }.
  * → { update() } (after every change of the page: the selected entry, the language; drawn while open)
  */
 export function createExerciseBuilder(node, deps) {
   const summary = h('summary', {}, [h('h2', { className: 'builder-title', dataset: { i18n: 'builder.title' } })]); // (named while closed)
   const intro = h('p', { className: 'builder-intro' });
   const selected = h('p', { className: 'builder-selected' });
-  const askEntry = h('button', { type: 'button', className: 'choice', id: 'builder-ask-entry' });
-  const askZeros = h('button', { type: 'button', className: 'choice', id: 'builder-ask-zeros' });
-  const askLargest = h('button', { type: 'button', className: 'choice', id: 'builder-ask-largest' });
-  const askChoice = h('button', { type: 'button', className: 'choice', id: 'builder-ask-choice' });
+  const asks = {
+    entry: h('button', { type: 'button', className: 'choice', id: 'builder-ask-entry' }),
+    zeros: h('button', { type: 'button', className: 'choice', id: 'builder-ask-zeros' }),
+    largest: h('button', { type: 'button', className: 'choice', id: 'builder-ask-largest' }),
+    choice: h('button', { type: 'button', className: 'choice', id: 'builder-ask-choice' }),
+  };
+  const why = h('p', { className: 'builder-why', id: 'builder-why' });
   const titleFields = LANGS.map((lang) => h('input', { type: 'text', id: `builder-title-${lang}`, maxlength: String(EXERCISE_LIMITS.textChars) }));
   const list = h('ol', { className: 'builder-questions' });
+  const leftOut = h('p', { className: 'builder-left-out', role: 'status' });
   const linkBox = h('input', { type: 'text', id: 'builder-link', readonly: true });
-  const snippetBox = h('textarea', { id: 'builder-snippet', readonly: true, rows: '4' });
+  const snippetBox = h('textarea', { id: 'builder-snippet', readonly: true, rows: '6' });
   const tryIt = h('a', { id: 'builder-try', className: 'choice' });
   const full = h('p', { className: 'builder-full', role: 'status' });
   const titleLabels = LANGS.map((lang) => h('label', { for: `builder-title-${lang}` }));
@@ -38,7 +48,8 @@ export function createExerciseBuilder(node, deps) {
     summary,
     intro,
     selected,
-    h('div', { className: 'builder-actions' }, [askEntry, askZeros, askLargest, askChoice]),
+    h('div', { className: 'builder-actions' }, Object.values(asks)),
+    why,
     full,
     h(
       'div',
@@ -46,10 +57,12 @@ export function createExerciseBuilder(node, deps) {
       LANGS.flatMap((_, k) => [titleLabels[k], titleFields[k]]),
     ),
     list,
+    leftOut,
     h('div', { className: 'builder-out' }, [linkLabel, linkBox, snippetLabel, snippetBox, tryIt]),
   );
 
   let questions = []; // in the link's form (exercise-text.js), texts as { en, 'zh-CN' }
+  let items = []; // questionItem(…) of each, in order
   const title = { en: '', 'zh-CN': '' };
 
   const selectedCell = () => parseCellRef(deps.current()?.state.cell);
@@ -61,7 +74,7 @@ export function createExerciseBuilder(node, deps) {
     update();
   }
 
-  askEntry.addEventListener('click', () => {
+  asks.entry.addEventListener('click', () => {
     const cell = deps.current()?.state.cell;
     if (parseCellRef(cell)) add({ kind: 'number', cell, tolerance: EXERCISE_LIMITS.defaultTolerance });
   });
@@ -71,9 +84,9 @@ export function createExerciseBuilder(node, deps) {
     const row = cell.name === 'mask' ? `mask.${cell.row + 1}` : `weights.${cell.head + 1}.${cell.row + 1}`;
     add(cell.name === 'mask' ? { kind: 'pattern', row } : { kind: 'pattern', row, find });
   };
-  askZeros.addEventListener('click', () => askRow('zeros'));
-  askLargest.addEventListener('click', () => askRow('largest'));
-  askChoice.addEventListener('click', () => add({ kind: 'choice', options: [{}, {}], answer: 0 }));
+  asks.zeros.addEventListener('click', () => askRow('zeros'));
+  asks.largest.addEventListener('click', () => askRow('largest'));
+  asks.choice.addEventListener('click', () => add({ kind: 'choice', options: [{}, {}], answer: 0 }));
   titleFields.forEach((field, k) =>
     field.addEventListener('input', () => {
       title[LANGS[k]] = field.value;
@@ -81,118 +94,52 @@ export function createExerciseBuilder(node, deps) {
     }),
   );
 
-  const field = (id, label, value, onInput, attrs = {}) => {
-    const input = h('input', { type: 'text', id, maxlength: String(EXERCISE_LIMITS.textChars), ...attrs });
-    input.value = value ?? '';
-    input.addEventListener('input', () => {
-      onInput(input.value);
-      update();
-    });
-    return [h('label', { for: id, text: label }), input];
-  };
-
   // The questions as editable items; drawn again when one is added, moved or removed.
   function drawList() {
     const t = deps.t();
-    list.replaceChildren(
-      ...questions.map((q, n) => {
-        const texts = [];
-        const textFields = (key, what) =>
-          LANGS.flatMap((lang) =>
-            field(`builder-q${n}-${key}-${lang}`, t(`builder.${what}`, { lang: t(`builder.lang.${lang}`) }), q[key][lang], (v) => {
-              q[key][lang] = v;
-            }),
-          );
-        if (q.kind === 'choice') texts.push(...textFields('prompt', 'prompt'));
-        else texts.push(...textFields('prompt', 'promptOptional'));
-        if (q.kind === 'number')
-          texts.push(
-            ...field(
-              `builder-q${n}-tolerance`,
-              t('builder.tolerance'),
-              String(q.tolerance),
-              (v) => {
-                q.tolerance = Number(v);
-              },
-              { inputmode: 'decimal', size: '6' },
-            ),
-          );
-        if (q.kind === 'choice') {
-          q.options.forEach((option, k) =>
-            texts.push(
-              ...LANGS.flatMap((lang) =>
-                field(`builder-q${n}-option${k}-${lang}`, t('builder.option', { n: k + 1, lang: t(`builder.lang.${lang}`) }), option[lang], (v) => {
-                  option[lang] = v;
-                }),
-              ),
-            ),
-          );
-          texts.push(
-            ...field(
-              `builder-q${n}-answer`,
-              t('builder.rightOption'),
-              String(q.answer + 1),
-              (v) => {
-                q.answer = Number(v) - 1;
-              },
-              { inputmode: 'numeric', size: '3' },
-            ),
-          );
-          const more = h('button', {
-            type: 'button',
-            className: 'choice',
-            text: t('builder.addOption'),
-            disabled: q.options.length >= EXERCISE_LIMITS.options,
-          });
-          more.addEventListener('click', () => {
-            q.options.push({});
-            drawList();
-            update();
-          });
-          texts.push(more);
-        }
-        texts.push(...textFields('hint', 'hint'));
-        const move = (by, key) => {
-          const button = h('button', {
-            type: 'button',
-            className: 'choice',
-            text: t(`builder.${key}`),
-            'aria-label': t(`builder.${key}Label`, { n: n + 1 }),
-            disabled: n + by < 0 || n + by >= questions.length,
-          });
-          button.addEventListener('click', () => {
-            const next = [...questions];
-            if (by === 0) next.splice(n, 1);
-            else [next[n], next[n + by]] = [next[n + by], next[n]];
-            questions = next;
-            drawList();
-            update();
-          });
-          return button;
-        };
-        return h('li', { className: 'builder-q', dataset: { kind: q.kind } }, [
-          h('p', { className: 'builder-q-what', text: describe(q, t) }),
-          h('div', { className: 'builder-q-texts' }, texts),
-          h('div', { className: 'builder-q-moves' }, [move(-1, 'up'), move(1, 'down'), move(0, 'remove')]),
-        ]);
+    const redraw = () => {
+      drawList();
+      update();
+    };
+    items = questions.map((q, n) =>
+      questionItem(q, n, questions.length, t, {
+        edited: update,
+        redraw,
+        move(by) {
+          const next = [...questions];
+          if (by === 0) next.splice(n, 1);
+          else [next[n], next[n + by]] = [next[n + by], next[n]];
+          questions = next;
+          redraw();
+        },
       }),
     );
+    list.replaceChildren(...items.map((item) => item.node));
   }
 
-  function describe(q, t) {
-    if (q.kind === 'number') return t('builder.what.number', { cell: q.cell });
-    if (q.kind === 'pattern') return t(q.row.startsWith('mask') ? 'builder.what.masked' : `builder.what.${q.find}`, { row: q.row });
+  function describe(q, t, names) {
+    if (q.kind === 'number') return t('builder.what.number', { cell: names.cell(q.cell) });
+    if (q.kind === 'pattern') return t(q.row.startsWith('mask') ? 'builder.what.masked' : `builder.what.${q.find}`, { row: names.row(q.row) });
     return t('builder.what.choice');
   }
 
-  // The link's text of the exercise, pinned to the page's state (pinned-state.js); what the page
-  // cannot read of it (an empty option, a right option out of range) is said, and the link holds
-  // what reads.
-  function exerciseText(current) {
+  // What a question still lacks, as guidance under it (a new choice is empty: not an error).
+  function guidance(q, t) {
+    const { texts, tolerance } = missingParts(q);
+    const lines = [];
+    if (texts.length) lines.push(t('builder.missing', { parts: texts.map((p) => t(p.key, p.params)).join(t('builder.listSeparator')) }));
+    if (tolerance) lines.push(t('builder.badTolerance', { max: EXERCISE_LIMITS.maxTolerance }));
+    return lines.join(' ');
+  }
+
+  // The link's text of the complete questions, pinned to the page's state (pinned-state.js); what
+  // the page cannot read of it is said, and the link holds what reads.
+  function exerciseText(current, ready) {
     const clean = (text) => Object.fromEntries(Object.entries(text).filter(([, v]) => v.trim() !== ''));
+    if (!ready.length || !current) return { text: '', problems: [] };
     const raw = {
       title: clean(title),
-      questions: questions.map((q) => ({
+      questions: ready.map((q) => ({
         ...q,
         prompt: clean(q.prompt),
         hint: clean(q.hint),
@@ -200,43 +147,92 @@ export function createExerciseBuilder(node, deps) {
       })),
     };
     const { exercise, problems } = readExercise(JSON.stringify(raw));
-    if (!exercise || !current) return { text: '', problems };
+    if (!exercise) return { text: '', problems };
     const text = writeExercise({ ...exercise, state: pinnedTextOf(current.presetId, current.state) });
     if (text.length <= EXERCISE_FIELD.maxLength) return { text, problems };
     return { text: '', problems: [...problems, { key: 'builder.tooLong', params: { max: EXERCISE_FIELD.maxLength } }] };
   }
 
+  // The names come from the result on screen, which follows a change of the state a moment later.
+  let waitedFor = null;
+  function nameWhenDrawn(state) {
+    if (waitedFor === state) return;
+    waitedFor = state;
+    drawing.whenDrawn().then(() => node.open && update());
+  }
+
+  function drawActions(t, names) {
+    const cell = selectedCell();
+    setText(selected, cell ? t('builder.selected', { cell: names.cell(deps.current().state.cell) }) : t('builder.noneSelected'));
+    const blocks = askBlocks(cell, questions.length);
+    const reasons = [];
+    for (const [name, button] of Object.entries(asks)) {
+      setText(button, t(`builder.ask.${name}`));
+      const block = blocks[name];
+      const reason = block && t(block, { max: EXERCISE_LIMITS.questions });
+      allowIf(button, reason);
+      if (reason) button.setAttribute('aria-describedby', why.id);
+      else button.removeAttribute('aria-describedby');
+      if (reason && !reasons.includes(reason)) reasons.push(reason);
+    }
+    setText(why, reasons.join(' '));
+    setHidden(why, !reasons.length);
+  }
+
   function update() {
     const t = deps.t();
+    const current = deps.current();
+    const shown = deps.shown?.() ?? null;
+    if (current && shown?.state !== current.state) nameWhenDrawn(current.state);
+    const names = cellNames(shown, t);
     setText(intro, t('builder.intro'));
-    const cell = selectedCell();
-    setText(selected, cell ? t('builder.selected', { cell: deps.current().state.cell }) : t('builder.noneSelected'));
-    setText(askEntry, t('builder.askEntry'));
-    setText(askZeros, t('builder.askZeros'));
-    setText(askLargest, t('builder.askLargest'));
-    setText(askChoice, t('builder.askChoice'));
-    askEntry.disabled = !cell || cell.name.startsWith('cmp-');
-    askZeros.disabled = !cell || !['weights', 'mask'].includes(cell.name);
-    askLargest.disabled = !cell || cell.name !== 'weights';
+    drawActions(t, names);
+    questions.forEach((q, n) => {
+      setText(items[n].what, describe(q, t, names));
+      const lacking = guidance(q, t);
+      setText(items[n].missing, lacking);
+      setHidden(items[n].missing, !lacking);
+    });
     LANGS.forEach((lang, k) => setText(titleLabels[k], t('builder.titleField', { lang: t(`builder.lang.${lang}`) })));
     setText(linkLabel, t('builder.link'));
     setText(snippetLabel, t('builder.snippet'));
     setText(tryIt, t('builder.try'));
-    const current = deps.current();
-    const { text, problems } = exerciseText(current);
+    const ready = questions.filter(isComplete);
+    const waiting = questions.flatMap((q, n) => (isComplete(q) ? [] : [n + 1]));
+    setText(leftOut, waiting.length ? t('builder.leftOut', { n: waiting.join(t('builder.listSeparator')) }) : '');
+    setHidden(leftOut, !waiting.length);
+    const { text, problems } = exerciseText(current, ready);
     setHidden(full, !problems.length);
     setText(full, problems.map((p) => t(p.key, p.params)).join(' '));
+    // Nothing to link to yet: the empty boxes and the link without a target say why.
+    const empty = t('builder.why.empty');
+    linkBox.placeholder = empty;
+    snippetBox.placeholder = empty;
     if (!current || !text) {
       linkBox.value = '';
       snippetBox.value = '';
       tryIt.removeAttribute('href');
+      tryIt.setAttribute('aria-disabled', 'true');
+      tryIt.title = empty;
       return;
     }
+    tryIt.removeAttribute('aria-disabled');
+    tryIt.removeAttribute('title');
     const address = location.href.split('#')[0];
     const state = { ...current.state, exercise: text, cell: '' };
     const lang = deps.lang();
     linkBox.value = address + encodeHash({ presetId: current.presetId, state, lang });
-    snippetBox.value = iframeSnippet(address + encodeHash({ presetId: current.presetId, state, lang, view: { embed: true } }), t('embed.frameTitle'));
+    // The embed: the questions and the step they ask about, not the whole lesson.
+    const view = quizView(ready, current.state.step);
+    const src =
+      address + encodeHash({ presetId: current.presetId, state: { ...state, step: view.step }, lang, view: { embed: true, hidden: view.hidden } });
+    snippetBox.value = exerciseSnippet({
+      src,
+      title: t('embed.frameTitle'),
+      exercise: exerciseId(text),
+      waiting: t('builder.snippetWaiting'),
+      score: t('builder.snippetScore'),
+    });
     tryIt.href = linkBox.value;
   }
 

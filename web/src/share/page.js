@@ -6,6 +6,7 @@
 import { enterEmbedMode } from '../embed/embed-mode.js';
 import { embedFragment } from '../embed/protocol.js';
 import { createExportPanel } from '../export/export-panel.js';
+import { iframeSnippet } from '../exercise/embed-snippet.js';
 import { parseCellRef } from '../state/schema.js';
 import { ALL_FIELDS, encodeStateSteps, linkLength, linkOf, PAGE_PARTS } from '../state/url.js';
 import { runSteps } from '../state/lz-bounded.js';
@@ -411,20 +412,4 @@ export function installSharing({ doc = document, win = window } = {}) {
 
 function escapeAttribute(text) {
   return String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-}
-
-// The iframe, and the few lines that let it fit its content (docs/embedding.md).
-export function iframeSnippet(src, title) {
-  return [
-    `<iframe src="${escapeAttribute(src)}" title="${escapeAttribute(title)}" style="width:100%;height:640px;border:0" loading="lazy"></iframe>`,
-    '<script>',
-    'addEventListener("message", function (e) {',
-    '  var d = e.data;',
-    '  if (!d || d.protocol !== "attention-playground" || typeof d.height !== "number") return;',
-    '  document.querySelectorAll("iframe").forEach(function (f) {',
-    '    if (f.contentWindow === e.source) f.style.height = Math.ceil(d.height) + "px";',
-    '  });',
-    '});',
-    '</script>',
-  ].join('\n');
 }
