@@ -4,7 +4,7 @@
 // For each step, `#preset=journey&embed=1&step=<step>&prose_hide=1`, then with `inputs_hide=1`
 // too, in headless Chromium (harness.mjs): the page's height in CSS pixels once it is idle, what
 // an iframe of the course page would be told (the embed's `resize` message).
-import { baseUrl, dist, launchChromium, serveStatic, whenIdle } from '../../tests/browser/harness.mjs';
+import { baseUrl, dist, launchChromium, serveStatic, whenDrawn } from '../../tests/browser/harness.mjs';
 
 const STEPS = ['x', 'qkv', 'dots', 'scale', 'mask', 'softmax', 'context', 'concat', 'output'];
 const width = Number(process.env.WIDTH ?? 800);
@@ -19,7 +19,7 @@ try {
       await page.goto('about:blank');
       await page.goto(`${baseUrl(server)}index.html#preset=journey&embed=1&step=${step}&prose_hide=1${extra}`);
       await page.waitForSelector('#results figure [data-matrix]', { state: 'attached' }); // (an input hidden by inputs_hide is first)
-      await whenIdle(page);
+      await whenDrawn(page);
       heights.push(await page.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height)));
     }
     console.log(`${step}\t${heights.join('\t')}`);

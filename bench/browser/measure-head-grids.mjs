@@ -4,7 +4,7 @@
 // changes the seed REPEAT times; every User Timing measure 'heads:split' (web/src/heads/) is kept.
 //   DISTS=/tmp/dist-a,/tmp/dist-b N=5 REPEAT=10 node bench/browser/measure-head-grids.mjs
 import os from 'node:os';
-import { baseUrl, dist, launchChromium, serveStatic, whenIdle } from '../../tests/browser/harness.mjs';
+import { baseUrl, dist, launchChromium, serveStatic, whenDrawn } from '../../tests/browser/harness.mjs';
 
 const dists = process.env.DISTS?.split(',') ?? [dist];
 const turns = Number(process.env.N ?? 5);
@@ -32,11 +32,11 @@ for (let turn = 0; turn < turns; turn += 1) {
     await page.goto(`${baseUrl(server)}index.html${hash}`);
     await page.waitForSelector('[data-hv]', { timeout: 60000 });
     await page.locator('#head-views').scrollIntoViewIfNeeded();
-    await whenIdle(page);
+    await whenDrawn(page);
     const before = await page.evaluate(() => window.gridMeasures.length);
     for (let r = 0; r < repeat; r += 1) {
       await page.fill('#seed', String(100 + r));
-      await whenIdle(page);
+      await whenDrawn(page);
     }
     const measures = await page.evaluate(() => window.gridMeasures);
     samples[k].first.push(...measures.slice(0, before));
