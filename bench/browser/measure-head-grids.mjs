@@ -1,7 +1,7 @@
 // How long the head views take to redraw their grids (the head split: Q, K, V per head, the
 // concatenation, W_O), for one or more builds side by side: figures, not a test. Each turn opens
 // the page with 32 tokens, d_model 16 and 4 heads, scrolls the head views into the window, then
-// changes the seed REPEAT times; every User Timing measure 'heads:split' (web/src/heads/) is kept.
+// changes the seed REPEAT times; every User Timing measure 'view:split' (render/draw-pass.js) is kept.
 //   DISTS=/tmp/dist-a,/tmp/dist-b N=5 REPEAT=10 node bench/browser/measure-head-grids.mjs
 import os from 'node:os';
 import { baseUrl, dist, launchChromium, serveStatic, whenDrawn } from '../../tests/browser/harness.mjs';
@@ -26,13 +26,14 @@ for (let turn = 0; turn < turns; turn += 1) {
     await page.addInitScript(() => {
       window.gridMeasures = [];
       new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) if (entry.name === 'heads:split') window.gridMeasures.push(entry.duration);
+        for (const entry of list.getEntries()) if (entry.name === 'view:split') window.gridMeasures.push(entry.duration);
       }).observe({ type: 'measure' });
     });
     await page.goto(`${baseUrl(server)}index.html${hash}`);
     await page.waitForSelector('[data-hv]', { timeout: 60000 });
     await page.locator('#head-views').scrollIntoViewIfNeeded();
     await whenDrawn(page);
+    await page.click('#settings > summary'); // (the seed is among the settings)
     const before = await page.evaluate(() => window.gridMeasures.length);
     for (let r = 0; r < repeat; r += 1) {
       await page.fill('#seed', String(100 + r));
