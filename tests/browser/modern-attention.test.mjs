@@ -1,7 +1,8 @@
 // Today's attention in a real browser, used as a reader would: step through FlashAttention's
 // tiles and read m, ℓ and the final difference, also in cross-attention with padded source
-// tokens (their tiles skipped and said why); step the KV cache; switch to RoPE and read the
-// shift demonstration; turn ALiBi on and read a bias entry. What the page prints is checked digit
+// tokens (their tiles skipped and said why), and its memory table on a phone; step the KV cache
+// and read each model's cache at its context; switch to RoPE, read a turned pair (positions from
+// 1, m = n − 1), click to d_k = 8 and read the shift demonstration; turn ALiBi on and read a bias entry. What the page prints is checked digit
 // for digit against the engine run in Node on the same state (formatCell), and the engine's
 // values against the float64 reference (tests/js/reference64.mjs) to 1e-5 relative. Links round
 // trip; screenshots (EN and 中文, 1440 and 375 px) land in tests/browser/screenshots/.
@@ -9,9 +10,11 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 
-import { createAttention, kvCacheBytesPerToken } from '../../web/src/engine/attention.js';
+import { createAttention, kvCacheBytesPerToken, MODEL_SHAPES } from '../../web/src/engine/attention.js';
+import { kvCacheAtContext } from '../../web/src/engine/memory-figures.js';
 import { formatCell } from '../../web/src/render/format.js';
 import { engineConfigOf } from '../../web/src/share/engine-config.js';
+import { MODEL_IDS } from '../../web/src/state/schema.js';
 import { decodeHash } from '../../web/src/state/url.js';
 import { forward64 } from '../js/reference64.mjs';
 import { hvRow, lessonRow, panelShot, retype, screenshots, startBrowser } from './heads-harness.mjs';
@@ -196,31 +199,77 @@ test('KV cache: step 4 of the worked example holds four cached rows, its row is 
     assert.match(await page.textContent('#kv-view'), /huggingface\.co\/tiiuae\/falcon-7b/);
     await page.waitForFunction(() => location.hash.includes('model=falcon-7b') && location.hash.includes('kvt=4'));
     await panelShot(page, '#kv-view', shot('modern-kv-en.png'));
+    // Each model's whole cache stops at its own context length: GPT-2 small's at 1 024 tokens.
+    const context = '#kv-view [data-kv-context]';
+    for (const [n, shape] of MODEL_SHAPES.entries()) {
+      await page.selectOption('#kv-model', MODEL_IDS[n]);
+      await page.waitForFunction(([sel, name]) => document.querySelector(sel)?.textContent.startsWith(name), [context, shape.name]);
+      const full = kvCacheAtContext(shape);
+      assert.deepEqual(await page.$eval(context, (p) => [p.dataset.kvContext, p.dataset.kvContextTokens, p.dataset.kvContextBytes].map(Number)), [
+        shape.context,
+        full.tokens,
+        full.bytes,
+      ]);
+      assert.ok(full.tokens <= shape.context);
+      const said = await page.textContent(context);
+      assert.ok(said.includes(`${shape.context.toLocaleString('en')} tokens`), said);
+      assert.doesNotMatch(await page.textContent('#kv-view .md-memory'), /8 192 tokens/);
+    }
+    await page.selectOption('#kv-model', 'gpt-2-small');
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.startsWith('GPT-2'), context);
+    assert.equal(
+      await page.textContent(context),
+      'GPT-2 small takes at most 1,024 tokens (its context length): with every one of them cached, 36 MB over all layers.',
+    );
+    await page.selectOption('#kv-model', 'mistral-7b');
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.startsWith('Mistral'), context);
+    assert.equal(
+      await page.textContent(context),
+      'Mistral 7B takes up to 32,768 tokens, but each layer sees only the latest 4,096 (its sliding window): a rolling cache of 4,096 tokens, 512 MB, is all it keeps however long the text.',
+    );
     assert.deepEqual(errors, []);
   } finally {
     await close();
   }
 });
 
-test('RoPE: the turned pair is the engine’s, d_k = 3 is said to be odd, and a shift of every position changes no score (sinusoidal: it does)', async () => {
+const ropeAngleLine = (n, p, angle) =>
+  `position ${n}, m = ${n} − 1 = ${n - 1}: angle m·θ${p} = ${n - 1}·θ${p} = ${angle.toFixed(4)} rad (${((angle * 180) / Math.PI).toFixed(1)}°)`;
+const angleLabels = (page) =>
+  page.$$eval('#rope-view [data-hv-figure="rope-angles"] thead th[scope="col"]', (ths) => ths.map((th) => th.textContent));
+
+test('RoPE: positions count from 1 (m = n − 1) and every number is the engine’s; d_k = 3 is said to turn one pair, and one click shows four; a shift of every position changes no score (sinusoidal: it does)', async () => {
   const { page, errors, close } = await harness.open('');
   try {
     await page.check('input[name="positional"][value="rope"]');
     await page.waitForFunction(() => location.hash.includes('pos=rope'));
     await toPanel(page, 'rope-view');
     await page.waitForSelector('#rope-view [data-rope-shift]');
-    const config = configOf(await page.evaluate(() => location.hash));
+    let config = configOf(await page.evaluate(() => location.hash));
     assert.equal(config.positional, 'rope');
-    const result = engine.compute(config);
-    // Token 3 ("starts", position 2), pair 1: angle 2·θ₀ = 2 rad.
-    close5(Number(await page.getAttribute('[data-rope-angle]', 'data-rope-angle')), 2, 'angle');
+    let result = engine.compute(config);
+    // Token 3 ("starts") stands at position 3: the engine's m = 2, and pair 1 turns by 2·θ₁ = 2 rad.
+    const angle = result.ropeAngles.data[2];
+    close5(angle, 2, 'angle');
+    assert.equal(await page.textContent('[data-rope-angle]'), ropeAngleLine(3, '₁', angle));
     const before = (await page.getAttribute('[data-rope-before]', 'data-rope-before')).split(',').map(Number);
     const after = (await page.getAttribute('[data-rope-after]', 'data-rope-after')).split(',').map(Number);
     assert.deepEqual(before, [result.q.data[2 * 6], result.q.data[2 * 6 + 1]]);
+    assert.deepEqual(after, [result.perHead[0].q.data[2 * 3], result.perHead[0].q.data[2 * 3 + 1]]);
     close5(after[0], before[0] * Math.cos(2) - before[1] * Math.sin(2), 'turned x');
     close5(after[1], before[0] * Math.sin(2) + before[1] * Math.cos(2), 'turned y');
+    // The angles, pairs counted from 1; the token at position 1 is not turned.
+    assert.deepEqual(await angleLabels(page), ['θ₁']);
+    assert.deepEqual(await hvRow(page, 'rope-angles', null, 0), [formatCell(result.ropeAngles.data[0])]);
+    assert.equal(result.ropeAngles.data[0], 0);
+    // d_k = 3: odd, and a single pair, so a single speed: said so, with the click to four pairs.
     assert.equal(await page.getAttribute('[data-rope-odd]', 'data-rope-odd'), '1');
     assert.match(await page.textContent('[data-rope-odd]'), /odd.*left unrotated/);
+    assert.equal(await page.getAttribute('[data-rope-few]', 'data-rope-few'), '1');
+    assert.match(await page.textContent('[data-rope-few]'), /^d_k = 3 has 1 pair of dimensions to turn, so a single speed of turning\./);
+    assert.equal(await page.textContent('#rope-view [data-rope-demo]'), 'Use d_model = 16 (2 heads of d_k = 8)');
+    // The shift: positions 1001, 1002, … instead of 1, 2, …
+    assert.match(await page.textContent('#rope-view'), /positions 1001, 1002, … instead of 1, 2, …/);
     const rope = Number(await page.getAttribute('[data-rope-shift]', 'data-rope-shift'));
     const sinusoidal = Number(await page.getAttribute('[data-sin-shift]', 'data-sin-shift'));
     assert.ok(rope < 1e-5, `RoPE changed a score by ${rope}`);
@@ -229,6 +278,41 @@ test('RoPE: the turned pair is the engine’s, d_k = 3 is said to be odd, and a 
     const shifted = forward64(result, { rope: true, positionOffset: 1000 }).perHead;
     result.perHead.forEach((head, h) => head.scores.data.forEach((s, n) => close5(s, shifted[h].scores[Math.floor(n / 6)][n % 6], 'shifted score')));
     await panelShot(page, '#rope-view', shot('modern-rope-en.png'));
+
+    // One click: d_model = 16, two heads of d_k = 8, four pairs each turning at its own speed.
+    await page.click('#rope-view [data-rope-demo]');
+    await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('d') === '16');
+    await whenDrawn(page);
+    assert.equal(await page.inputValue('#d-model'), '16');
+    assert.equal(await page.$('#rope-view [data-rope-few]'), null);
+    assert.deepEqual(await angleLabels(page), ['θ₁', 'θ₂', 'θ₃', 'θ₄']);
+    await page.selectOption('#rope-pair', '2');
+    await page.selectOption('#rope-token', '4');
+    await page.waitForFunction(() => location.hash.includes('rtok=4') && location.hash.includes('rpair=2'));
+    await whenDrawn(page);
+    config = configOf(await page.evaluate(() => location.hash));
+    result = engine.compute(config);
+    assert.deepEqual([result.dK, result.ropeAngles.cols], [8, 4]);
+    // Token 4 ("with"), pair 2: m = 3, angle 3·θ₂ = 3 · 10000^(−2/8) = 0.3 rad.
+    const angle2 = result.ropeAngles.data[3 * 4 + 1];
+    close5(angle2, 0.3, 'angle of pair 2 at position 4');
+    assert.equal(await page.textContent('[data-rope-angle]'), ropeAngleLine(4, '₂', angle2));
+    assert.deepEqual((await page.getAttribute('[data-rope-before]', 'data-rope-before')).split(',').map(Number), [
+      result.q.data[3 * 16 + 2],
+      result.q.data[3 * 16 + 3],
+    ]);
+    assert.deepEqual((await page.getAttribute('[data-rope-after]', 'data-rope-after')).split(',').map(Number), [
+      result.perHead[0].q.data[3 * 8 + 2],
+      result.perHead[0].q.data[3 * 8 + 3],
+    ]);
+    // At position 2 (m = 1) each pair has turned by its θ_p: every pair slower than the one before.
+    const speeds = await hvRow(page, 'rope-angles', null, 1);
+    assert.deepEqual(speeds, Array.from(result.ropeAngles.data.subarray(4, 8)).map(formatCell));
+    const thetas = Array.from(result.ropeAngles.data.subarray(4, 8));
+    thetas.forEach((theta, p) => close5(theta, 10000 ** (-(2 * p) / 8), `θ${p + 1}`));
+    assert.ok(thetas.every((theta, p) => p === 0 || theta < thetas[p - 1]));
+    assert.ok(Number(await page.getAttribute('[data-rope-shift]', 'data-rope-shift')) < 1e-5);
+    await panelShot(page, '#rope-view', shot('modern-rope-d8-en.png'), { keep: true });
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -370,6 +454,44 @@ test('tiny tiles count as work: 1 × 1 tiles of 64 tokens and 24 heads wait for 
   }
 });
 
+// Each column name of the FlashAttention panel's memory table, with the lines its text takes.
+const columnNameLines = (page) =>
+  page.$$eval('#flash-view .md-table th[scope="col"]', (ths) =>
+    ths.map((th) => {
+      const range = document.createRange();
+      range.selectNodeContents(th);
+      return [th.textContent, new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size];
+    }),
+  );
+
+test('the memory table at 375 px with a reader’s text at twice the size: names on one line, the table scrolls in its box, which shows it and takes the arrow keys', async () => {
+  const { page, errors, close } = await harness.open('#preset=journey');
+  try {
+    await page.setViewportSize({ width: 375, height: 900 });
+    await page.addStyleTag({ content: 'html { font-size: 200%; }' });
+    await toPanel(page, 'flash-view');
+    const box = page.locator('#flash-view .md-scroll');
+    await box.scrollIntoViewIfNeeded();
+    assert.ok(await box.evaluate((el) => el.scrollWidth > el.clientWidth), 'the table is wider than its box');
+    assert.deepEqual(
+      (await columnNameLines(page)).map(([, lines]) => lines),
+      [1, 1, 1],
+    );
+    // Focusable once it overflows (the box's observer says so), named after the table's title.
+    await page.waitForSelector('#flash-view .md-scroll[tabindex="0"]');
+    assert.equal(await box.getAttribute('aria-label'), 'What each way keeps in memory (one layer)');
+    // The sign: shadows at the sides, uncovered where more of the table is hidden.
+    assert.match(await box.evaluate((el) => getComputedStyle(el).backgroundImage), /radial-gradient.*radial-gradient/);
+    await panelShot(page, '#flash-view .md-memory', shot('modern-flash-memory-scroll-en-375.png'), { keep: true });
+    await box.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => document.querySelector('#flash-view .md-scroll').scrollLeft > 0);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('screenshots: the three panels and the mask step with ALiBi, in English and Chinese, at 1440 and 375 px; nothing wider than the window at 375', async () => {
   for (const [lang, width] of [
     ['en', 1440],
@@ -377,16 +499,22 @@ test('screenshots: the three panels and the mask step with ALiBi, in English and
     ['en', 375],
     ['zh-CN', 375],
   ]) {
-    const { page, errors, close } = await harness.open(`#preset=journey&lang=${lang}&pos=rope&alibi=1&tile=5&kvt=4&rtok=4`);
+    const { page, errors, close } = await harness.open(`#preset=journey&lang=${lang}&pos=rope&alibi=1&tile=5&kvt=4&rtok=4&model=gpt-2-small`);
     try {
       await page.setViewportSize({ width, height: 900 });
       for (const id of ['flash-view', 'kv-view', 'rope-view']) {
         await toPanel(page, id);
-        await panelShot(page, `#${id}`, shot(`modern-${id.replace('-view', '')}-${lang}-${width}.png`));
+        await panelShot(page, `#${id}`, shot(`modern-${id.replace('-view', '')}-${lang}-${width}.png`), { keep: id !== 'flash-view' });
         // A wide matrix scrolls in its own box: the panel is no wider than the window.
         const overflow = await page.$eval(`#${id}`, (el) => el.scrollWidth - el.clientWidth);
         assert.ok(overflow <= 0, `${id} at ${width} px overflows by ${overflow} px`);
       }
+      // The memory table's column names ("T = 8192") each on one line.
+      assert.deepEqual(await columnNameLines(page), [
+        [lang === 'en' ? 'kept' : '保存的内容', 1],
+        ['T = 6', 1],
+        ['T = 8192', 1],
+      ]);
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), `the page scrolls sideways at ${width} px`);
       assert.deepEqual(errors, []);
     } finally {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 
 import { forwardFlops } from '../../web/src/perf/work-estimate.js';
+import { THRESHOLDS } from '../../web/src/render/thresholds.js';
 import { SWEEP_TOKENS, formatFlops } from '../../web/src/perf/perf-panel.js';
 import { whenDrawn, openSettings, saveScreenshot } from './harness.mjs';
 import { count, lessonRow, retype, screenshots, startBrowser } from './heads-harness.mjs';
@@ -42,8 +43,8 @@ test('the performance panel shows the path, the last computation, its FLOPs and 
     assert.match(shown['SIMD path'], /wasm simd128/);
     // The page's first computation is said to include warming the engine up.
     assert.match(shown['Last computation'], /^\d+\.\d\d ms \(on the page; the first computation, which includes warming up the engine\)$/);
-    // Default page: T = 6, d_model = 6.
-    assert.match(shown.Arithmetic, new RegExp(`^${formatFlops(forwardFlops(6, 6, 6)).replace('.', '\\.')}, \\d+(\\.\\d+)? [kMG]FLOP/s$`));
+    // Default page: T = 6, d_model = 6; the first computation gets no rate.
+    assert.equal(shown.Arithmetic, `${formatFlops(forwardFlops(6, 6, 6))} (no rate: the first computation includes warming up the engine)`);
     assert.match(shown['Engine memory'], /^\d+ MiB of WebAssembly memory$/);
 
     await retype(page, '#sentence', 'Your journey starts with one small step');
@@ -52,7 +53,12 @@ test('the performance panel shows the path, the last computation, its FLOPs and 
     );
     shown = await facts(page);
     assert.match(shown['Last computation'], /^\d+\.\d\d ms \(on the page\)$/);
-    assert.match(shown.Arithmetic, new RegExp(`^${formatFlops(forwardFlops(7, 7, 6)).replace('.', '\\.')},`));
+    // 3.5 kFLOP: the time is the call's own, so no FLOP/s, and the panel says from what size it gives them.
+    assert.equal(
+      shown.Arithmetic,
+      `${formatFlops(forwardFlops(7, 7, 6))}: too little for a rate — at this size the time is mostly the call itself (the settings in, the matrices out), not arithmetic. FLOP/s are given from ${formatFlops(THRESHOLDS.rateFromFlops)}.`,
+    );
+    assert.doesNotMatch(shown.Arithmetic, /FLOP\/s,|[kMG]FLOP\/s$/);
 
     // The sweep runs in the worker, one point per size, and says what it measured.
     await page.click('#perf-panel button.perf-measure');
@@ -68,6 +74,53 @@ test('the performance panel shows the path, the last computation, its FLOPs and 
     assert.deepEqual(errors, []);
   } finally {
     await close();
+  }
+});
+
+test('FLOP/s are given from rateFromFlops on (64 tokens, d_model 128), as the FLOPs over the time shown; screenshots EN and 中文 at 1440 and 375 px', async () => {
+  for (const [lang, width] of [
+    ['en', 1440],
+    ['zh-CN', 1440],
+    ['en', 375],
+    ['zh-CN', 375],
+  ]) {
+    const { page, errors, close } = await harness.open(`#preset=journey&lang=${lang}`);
+    try {
+      await page.setViewportSize({ width, height: 900 });
+      const panel = page.locator('section.perf');
+      await panel.scrollIntoViewIfNeeded();
+      // The worked example: 864 FLOP, no rate (the first computation; then, too small).
+      await page.uncheck('#scale'); // (a second computation of the same size)
+      await page.waitForFunction(() => /^864 FLOP\W/.test(document.querySelectorAll('#perf-panel .perf-facts dd')[2]?.textContent ?? ''));
+      await page.waitForFunction(() => !/warming/.test(document.querySelectorAll('#perf-panel .perf-facts dd')[2]?.textContent ?? ''));
+      await whenDrawn(page);
+      const small = Object.values(await facts(page))[2];
+      assert.equal(
+        small,
+        lang === 'en'
+          ? '864 FLOP: too little for a rate — at this size the time is mostly the call itself (the settings in, the matrices out), not arithmetic. FLOP/s are given from 10 MFLOP.'
+          : '864 FLOP：运算太少，不给出速率——这种规模下耗时主要花在调用本身（传入设置、取出矩阵），而不是运算上。从 10 MFLOP 起才给出 FLOP/s。',
+      );
+      await saveScreenshot(panel, { path: path.join(screenshots, `perf-panel-small-${lang}-${width}.png`), keep: true });
+      if (lang === 'zh-CN') continue;
+      // 64 tokens at d_model 128: 10 MFLOP, computed on the page, with its rate.
+      const flopsText = formatFlops(forwardFlops(64, 64, 128));
+      await page.fill('#d-model', '128');
+      await retype(page, '#sentence', words(64));
+      await page.waitForFunction((text) => document.querySelector('#perf-panel .perf-facts')?.textContent.includes(`${text},`), flopsText);
+      await whenDrawn(page);
+      const shown = await facts(page);
+      const ms = Number(shown['Last computation'].match(/^(\d+\.\d\d) ms \(on the page\)$/)[1]);
+      const [, flops, rate, unit] = shown.Arithmetic.match(/^(.+), (\d+(?:\.\d)?) ([MG])FLOP\/s$/);
+      assert.equal(flops, flopsText);
+      // The rate is the FLOPs over the (unrounded) time: within the rounding of both figures.
+      const expected = forwardFlops(64, 64, 128) / (ms / 1000) / (unit === 'G' ? 1e9 : 1e6);
+      assert.ok(Math.abs(Number(rate) - expected) <= 0.05 * expected + 0.05, `${rate} ${unit}FLOP/s against ${expected} in ${ms} ms`);
+      await saveScreenshot(panel, { path: path.join(screenshots, `perf-panel-rate-${lang}-${width}.png`), keep: true });
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
   }
 });
 
@@ -93,7 +146,7 @@ test('a large input is computed in the worker with a progress bar; Cancel keeps 
     assert.match(await page.textContent('#message'), /Computation cancelled: the previous result stays on screen\./);
     // The lesson still shows the 6 tokens of before, with their numbers.
     assert.deepEqual(await lessonRow(page, 'weights', 0, 5), small);
-    assert.match((await facts(page)).Arithmetic, new RegExp(`^${arithmetic.replace('.', '\\.')},`));
+    assert.match((await facts(page)).Arithmetic, new RegExp(`^${arithmetic.replace('.', '\\.')}[,:]`)); // (a rate, or why there is none)
 
     // A smaller one over the threshold finishes in the worker and is said to have run there.
     await page.fill('#d-model', '6');

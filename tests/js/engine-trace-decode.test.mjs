@@ -6,6 +6,7 @@
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAttention, attentionMemory, kvCacheBytesPerToken, MODEL_SHAPES } from '../../web/src/engine/attention.js';
+import { kvCacheAtContext } from '../../web/src/engine/memory-figures.js';
 import { skipReason } from '../../web/src/modern/flash-skips.js';
 import { decodeHash } from '../../web/src/state/url.js';
 import { resultsOf, runnerOf } from './page-runs.mjs';
@@ -216,5 +217,22 @@ test('memory figures and the published model shapes', () => {
     assert.equal(s.heads % s.kvHeads, 0, s.name);
     assert.equal(s.heads * s.dK, s.dModel, s.name);
     assert.match(s.source, /^https:\/\/huggingface\.co\//);
+    // Every model says how many tokens it takes, and where that is written.
+    assert.ok(Number.isInteger(s.context) && s.context > 0, s.name);
+    assert.match(s.contextSource ?? s.source, new RegExp(`${s.context}|n_positions|max_position_embeddings`), s.name);
   }
+});
+
+test('a published model’s whole cache stops at its context length, or at its sliding window', () => {
+  const byName = Object.fromEntries(MODEL_SHAPES.map((s) => [s.name, s]));
+  const at = (name) => kvCacheAtContext(byName[name]);
+  // GPT-2 small takes 1 024 tokens: 36 KiB a token over its 12 layers, 36 MiB in all (never 8 192 tokens' 288 MiB).
+  assert.deepEqual(at('GPT-2 small'), { tokens: 1024, bytes: 36 * 1024 * 1024 });
+  assert.deepEqual(at('Llama 2 7B'), { tokens: 4096, bytes: 512 * 1024 * 4096 });
+  assert.deepEqual(at('Llama 3 8B'), { tokens: 8192, bytes: 128 * 1024 * 8192 });
+  assert.deepEqual(at('Falcon 7B'), { tokens: 2048, bytes: 8 * 1024 * 2048 });
+  // Mistral 7B takes 32 768 tokens, but each layer sees the latest 4 096: a rolling cache keeps those.
+  assert.equal(byName['Mistral 7B'].context, 32768);
+  assert.deepEqual(at('Mistral 7B'), { tokens: 4096, bytes: 128 * 1024 * 4096 });
+  for (const s of MODEL_SHAPES) assert.ok(kvCacheAtContext(s).tokens <= s.context, s.name);
 });

@@ -154,6 +154,8 @@ test('no count reads "1 heads", "1 tokens", "1 columns" or the like, and a count
     'progress.computing',
     'heads.shuffle.noneChanged',
     'heads.shuffle.sinChanged',
+    'modern.kv.context',
+    'modern.kv.contextWindow',
   ]);
   for (const [key, text] of Object.entries(DICTIONARIES.en)) {
     if (neverOne.has(key)) continue;

@@ -112,6 +112,7 @@ const modern = createModernViews({
   drawPass,
   t,
   ask: (panel) => controller.ask(panel),
+  setDModel: (dModel, from) => store.dispatch(embeddings.changed('dModel', String(dModel)), { from }),
 });
 const messages = createMessages({
   form,

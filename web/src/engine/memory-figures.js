@@ -31,8 +31,10 @@ export function kvCacheBytesPerToken({ kvHeads, dK, bytesPerValue = 4 }) {
 
 /**
  * Attention shapes of published models, from each model's config.json on the Hugging Face Hub
- * (the `source` field): layers, query heads, key/value heads and head size. Their caches are
- * usually kept in 16-bit floats (bytesPerValue 2).
+ * (the `source` field): layers, query heads, key/value heads, head size and `context`, the most
+ * tokens it takes (`contextSource`: its model card, where config.json does not say it); `window`: a sliding window,
+ * each layer seeing only that many of the latest tokens. Their caches are usually kept in 16-bit
+ * floats (bytesPerValue 2).
  */
 export const MODEL_SHAPES = Object.freeze(
   [
@@ -44,7 +46,8 @@ export const MODEL_SHAPES = Object.freeze(
       kvHeads: 12,
       dK: 64,
       dModel: 768,
-      source: 'https://huggingface.co/openai-community/gpt2/blob/main/config.json (n_layer, n_head, n_embd)',
+      context: 1024,
+      source: 'https://huggingface.co/openai-community/gpt2/blob/main/config.json (n_layer, n_head, n_embd, n_positions)',
     },
     {
       name: 'Llama 2 7B',
@@ -54,8 +57,9 @@ export const MODEL_SHAPES = Object.freeze(
       kvHeads: 32,
       dK: 128,
       dModel: 4096,
+      context: 4096,
       source:
-        'https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/config.json (num_hidden_layers, num_attention_heads, num_key_value_heads, hidden_size)',
+        'https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/config.json (num_hidden_layers, num_attention_heads, num_key_value_heads, hidden_size, max_position_embeddings)',
     },
     {
       name: 'Llama 3 8B',
@@ -65,7 +69,8 @@ export const MODEL_SHAPES = Object.freeze(
       kvHeads: 8,
       dK: 128,
       dModel: 4096,
-      source: 'https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json (num_key_value_heads: 8)',
+      context: 8192,
+      source: 'https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json (num_key_value_heads: 8, max_position_embeddings: 8192)',
     },
     {
       name: 'Mistral 7B',
@@ -75,7 +80,10 @@ export const MODEL_SHAPES = Object.freeze(
       kvHeads: 8,
       dK: 128,
       dModel: 4096,
-      source: 'https://huggingface.co/mistralai/Mistral-7B-v0.1/blob/main/config.json (num_key_value_heads: 8)',
+      context: 32768,
+      window: 4096,
+      source:
+        'https://huggingface.co/mistralai/Mistral-7B-v0.1/blob/main/config.json (num_key_value_heads: 8, max_position_embeddings: 32768, sliding_window: 4096)',
     },
     {
       name: 'Falcon 7B',
@@ -85,7 +93,18 @@ export const MODEL_SHAPES = Object.freeze(
       kvHeads: 1,
       dK: 64,
       dModel: 4544,
+      context: 2048,
       source: 'https://huggingface.co/tiiuae/falcon-7b/blob/main/config.json (n_head: 71, hidden_size: 4544, multi_query: true)',
+      contextSource: 'https://huggingface.co/tiiuae/falcon-7b (Sequence length: 2048)',
     },
   ].map((shape) => Object.freeze(shape)),
 );
+
+/**
+ * A published model's KV cache over all its layers with its context full: `context` tokens, or
+ * with a sliding window only the window's (a rolling cache drops the older ones). → { tokens, bytes }
+ */
+export function kvCacheAtContext(shape, bytesPerValue = 2) {
+  const tokens = Math.min(shape.context, shape.window ?? shape.context);
+  return { tokens, bytes: kvCacheBytesPerToken({ kvHeads: shape.kvHeads, dK: shape.dK, bytesPerValue }) * shape.layers * tokens };
+}

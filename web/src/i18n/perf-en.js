@@ -9,6 +9,9 @@ export default {
   'perf.where.worker': 'in a background worker',
   'perf.flops': 'Arithmetic',
   'perf.flopsValue': '{flops}, {rate}/s',
+  'perf.flopsSmall':
+    '{flops}: too little for a rate — at this size the time is mostly the call itself (the settings in, the matrices out), not arithmetic. FLOP/s are given from {min}.',
+  'perf.flopsFirst': '{flops} (no rate: the first computation includes warming up the engine)',
   'perf.memory': 'Engine memory',
   'perf.memoryValue': '{mb} MiB of WebAssembly memory',
   'perf.measure': 'Measure time against T',

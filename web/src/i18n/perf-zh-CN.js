@@ -9,6 +9,8 @@ export default {
   'perf.where.worker': '在后台 worker 中',
   'perf.flops': '运算量',
   'perf.flopsValue': '{flops}，{rate}/s',
+  'perf.flopsSmall': '{flops}：运算太少，不给出速率——这种规模下耗时主要花在调用本身（传入设置、取出矩阵），而不是运算上。从 {min} 起才给出 FLOP/s。',
+  'perf.flopsFirst': '{flops}（不给出速率：首次计算包含引擎的预热时间）',
   'perf.memory': '引擎内存',
   'perf.memoryValue': 'WebAssembly 内存 {mb} MiB',
   'perf.measure': '测量耗时随 T 的变化',

@@ -8,7 +8,7 @@
 import { attentionMemory, LONG_SEQUENCE as LONG_T } from '../engine/memory-figures.js';
 import { h, placeChildren } from '../render/dom.js';
 import { HEAD_MASKED_CELL } from '../render/colors.js';
-import { bytesText, finiteFill, gridView, plainFill, smallText } from './figure.js';
+import { bytesText, finiteFill, gridView, plainFill, scrollBox, smallText } from './figure.js';
 import { skipCounts, skipReason } from './flash-skips.js';
 import { createStepButtons } from './step-buttons.js';
 
@@ -51,7 +51,7 @@ export function createFlashPanel(callbacks) {
       ]);
     return h('div', { className: 'md-memory' }, [
       h('h3', { text: t('modern.flash.memoryTitle') }),
-      h('div', { className: 'hv-scroll' }, [
+      scrollBox(t('modern.flash.memoryTitle'), [
         h('table', { className: 'md-table' }, [
           h('thead', {}, [
             h('tr', {}, [

@@ -14,7 +14,8 @@ import { createRopePanel } from './rope-panel.js';
 
 /**
  * deps: { nodes: { maskOptions (the form's mask fieldset), views (the panels' place) }, store,
- *         drawPass, t(), ask(panel) (a reader asks for a heavy panel: the plan computes it) }
+ *         drawPass, t(), ask(panel) (a reader asks for a heavy panel: the plan computes it),
+ *         setDModel(n) (d_model changed as the form changes it, X's edited rows refitted) }
  */
 export function createModernViews(deps) {
   const { nodes, store } = deps;
@@ -35,7 +36,14 @@ export function createModernViews(deps) {
   const panels = [
     ['flash', createFlashPanel(callbacks('flash'))],
     ['kv', createKvCachePanel(callbacks('kv'))],
-    ['rope', createRopePanel({ ...callbacks('rope'), setPositional: (kind) => dispatch({ positional: kind }, 'rope') })],
+    [
+      'rope',
+      createRopePanel({
+        ...callbacks('rope'),
+        setPositional: (kind) => dispatch({ positional: kind }, 'rope'),
+        setDModel: (n) => deps.setDModel(n, 'rope'),
+      }),
+    ],
   ];
   nodes.views.replaceChildren(...panels.map(([, panel]) => panel.el));
   const looks = {

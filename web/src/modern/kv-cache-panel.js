@@ -2,8 +2,9 @@
 // tokens. At step t the cache holds K and V of tokens 1…t, the new token's row of weights is
 // computed against it, and the engine says how far that row is from the full causal pass. A
 // counter of multiply-adds with and without the cache, and the cache's bytes per token and layer
-// for the page's heads and for published models (engine/memory-figures.js, with their source).
-import { kvCacheBytesPerToken, MODEL_SHAPES } from '../engine/memory-figures.js';
+// for the page's heads and for published models (engine/memory-figures.js, with their source),
+// and a model's whole cache at its own context length, never past it.
+import { kvCacheAtContext, kvCacheBytesPerToken, MODEL_SHAPES } from '../engine/memory-figures.js';
 import { h, placeChildren } from '../render/dom.js';
 import { MODEL_IDS } from '../state/schema.js';
 import { bytesText, finiteFill, gridView, smallText, weightsFill } from './figure.js';
@@ -36,7 +37,14 @@ export function createKvCachePanel(callbacks) {
 
   const decodeOf = ({ results }) => ({ run: results.get('decode'), error: results.error('decode')?.message ?? null });
 
+  // A source as "address (fields)": the address linked, the fields after it.
+  function sourceLine(label, source) {
+    const [url, fields] = source.split(' (');
+    return h('p', { className: 'caption' }, [label, ' ', h('a', { href: url, rel: 'noopener', text: url }), fields ? ` (${fields}` : '']);
+  }
+
   function sizesPart(run, state, t) {
+    const lang = t('modern.lang');
     const own = kindKey(run.heads, run.kvHeads);
     const index = Math.max(0, MODEL_IDS.indexOf(state.kvModel));
     const model = MODEL_SHAPES[index];
@@ -46,7 +54,7 @@ export function createKvCachePanel(callbacks) {
     modelPicker.value = MODEL_IDS[index];
     const perToken = kvCacheBytesPerToken({ kvHeads: model.kvHeads, dK: model.dK, bytesPerValue: MODEL_BYTES });
     const asMultiHead = kvCacheBytesPerToken({ kvHeads: model.heads, dK: model.dK, bytesPerValue: MODEL_BYTES });
-    const [url, fields] = model.source.split(' (');
+    const full = kvCacheAtContext(model, MODEL_BYTES);
     return h('div', { className: 'md-memory' }, [
       h('h3', { text: t('modern.kv.sizeTitle') }),
       h('p', {
@@ -72,10 +80,20 @@ export function createKvCachePanel(callbacks) {
           bytes: bytesText(perToken),
           all: bytesText(perToken * model.layers),
           mha: bytesText(asMultiHead * model.layers),
-          long: bytesText(perToken * model.layers * 8192),
         }),
       }),
-      h('p', { className: 'caption' }, [t('modern.kv.source'), ' ', h('a', { href: url, rel: 'noopener', text: url }), fields ? ` (${fields}` : '']),
+      // The whole cache stops at the model's context: a model takes no more tokens than that.
+      h('p', {
+        dataset: { kvContext: String(model.context), kvContextTokens: String(full.tokens), kvContextBytes: String(full.bytes) },
+        text: t(model.window ? 'modern.kv.contextWindow' : 'modern.kv.context', {
+          name: model.name,
+          context: integer(model.context, lang),
+          window: integer(full.tokens, lang),
+          long: bytesText(full.bytes),
+        }),
+      }),
+      sourceLine(t('modern.kv.source'), model.source),
+      model.contextSource ? sourceLine(t('modern.kv.contextSource'), model.contextSource) : null,
     ]);
   }
 

@@ -2,13 +2,18 @@
 // depend on the distance i − j only. The pair before the turn is the head's columns of result.q
 // (the projection), after it perHead[h].q (what the scores use); the angle is ropeAngles. The
 // demonstration runs the page's config again with every position shifted (positionOffset), with
-// RoPE and with sinusoidal positions, and prints the largest change of any score.
+// RoPE and with sinusoidal positions, and prints the largest change of any score. Positions and
+// pairs are counted from 1 as everywhere on the page; the engine counts positions from 0 (m = n − 1),
+// which the panel says where it prints an angle. A head of fewer than DEMO_DK dimensions turns too
+// few pairs to show RoPE's many speeds: the panel says so and offers d_k = DEMO_DK in one click.
+import { subscript } from '../i18n/index.js';
 import { h, placeChildren, setText, svgEl } from '../render/dom.js';
 import { THRESHOLDS } from '../render/thresholds.js';
 import { ROPE_SHIFT as SHIFT } from '../compute/plan.js';
 import { finiteFill, gridView, smallText } from './figure.js';
 
 const PLOT = 160; // the pair's plot, CSS pixels a side
+const DEMO_DK = 8; // four pairs, each turning at its own speed: the least that shows the speeds fall
 
 // Largest |a − b| over every head's scores (both from the engine).
 function largestChange(a, b) {
@@ -22,7 +27,7 @@ function largestChange(a, b) {
   return worst;
 }
 
-/** callbacks: { change(partial), setPositional(kind), t } */
+/** callbacks: { change(partial), setPositional(kind), setDModel(n), t } */
 export function createRopePanel(callbacks) {
   const el = h('section', { className: 'panel hv-panel md rp', id: 'rope-view', dataset: { field: 'ropeView' }, 'aria-labelledby': 'rope-title' });
   const views = new Map();
@@ -32,6 +37,8 @@ export function createRopePanel(callbacks) {
   pairPicker.addEventListener('change', () => callbacks.change({ ropePair: Number(pairPicker.value) }));
   const useRope = h('button', { type: 'button', className: 'choice', dataset: { ropeUse: '1' } });
   useRope.addEventListener('click', () => callbacks.setPositional('rope'));
+  const useDemo = h('button', { type: 'button', className: 'choice' });
+  useDemo.addEventListener('click', () => callbacks.setDModel(Number(useDemo.dataset.ropeDemo)));
   // The page's config again, with RoPE and with sinusoidal positions, every position shifted by
   // ROPE_SHIFT: the plan's runs (compute/plan.js); the largest change of any score.
   function shiftOf({ results }) {
@@ -70,6 +77,17 @@ export function createRopePanel(callbacks) {
     return node;
   }
 
+  // d_k below DEMO_DK: what it leaves out, and d_model = DEMO_DK × heads (the heads kept) a click away.
+  function fewPairsNote({ result, t, limits }) {
+    const pairs = result.ropeAngles.cols;
+    const text = t(pairs === 0 ? 'modern.rope.noPairs' : 'modern.rope.fewPairs', { dK: result.dK, pairs, demo: DEMO_DK, demoPairs: DEMO_DK / 2 });
+    const dModel = DEMO_DK * result.heads;
+    if (dModel > limits.maxDModel) return h('p', { className: 'note', dataset: { ropeFew: String(pairs) }, text });
+    useDemo.dataset.ropeDemo = String(dModel);
+    setText(useDemo, t('modern.rope.demo', { dModel, heads: result.heads, dK: DEMO_DK }));
+    return h('p', { className: 'note', dataset: { ropeFew: String(pairs) } }, [text, ' ', useDemo]);
+  }
+
   function rotationPart(ctx) {
     const { result, state, t } = ctx;
     const parts = [h('h3', { text: t('modern.rope.pairTitle') })];
@@ -79,11 +97,8 @@ export function createRopePanel(callbacks) {
       return parts;
     }
     const pairs = result.ropeAngles.cols;
-    if (pairs === 0) {
-      parts.push(h('p', { className: 'note', text: t('modern.rope.noPairs', { dK: result.dK }) }));
-      return parts;
-    }
-    const token = Math.min(state.ropeToken, result.T) - 1;
+    if (pairs === 0) return parts;
+    const token = Math.min(state.ropeToken, result.T) - 1; // = m, the engine's position (from 0)
     const pair = Math.min(state.ropePair, pairs) - 1;
     const head = Math.min(state.head, result.heads) - 1;
     tokenPicker.replaceChildren(...result.tokens.map((tok, n) => h('option', { value: String(n + 1), text: `${n + 1}: ${tok}` })));
@@ -112,8 +127,14 @@ export function createRopePanel(callbacks) {
         plot(before, after, t),
         h('ul', { className: 'rp-numbers' }, [
           h('li', {
-            dataset: { ropeAngle: String(angle) },
-            text: t('modern.rope.angle', { pos: token, p: pair, angle: angle.toFixed(4), degrees: ((angle * 180) / Math.PI).toFixed(1) }),
+            dataset: { ropeAngle: String(angle), ropePosition: String(token + 1), ropeM: String(token) },
+            text: t('modern.rope.angle', {
+              n: token + 1,
+              m: token,
+              p: subscript(pair + 1),
+              angle: angle.toFixed(4),
+              degrees: ((angle * 180) / Math.PI).toFixed(1),
+            }),
           }),
           h('li', { className: 'before', dataset: { ropeBefore: before.join(',') }, text: t('modern.rope.before', { h: head + 1, v: vec(before) }) }),
           h('li', { className: 'after', dataset: { ropeAfter: after.join(',') }, text: t('modern.rope.after', { h: head + 1, v: vec(after) }) }),
@@ -127,7 +148,7 @@ export function createRopePanel(callbacks) {
         name: 'rope-angles',
         caption: t('modern.rope.angles'),
         rowLabels: result.tokens,
-        colLabels: Array.from({ length: pairs }, (_, p) => `θ${p}`),
+        colLabels: Array.from({ length: pairs }, (_, p) => `θ${subscript(p + 1)}`),
         t,
       },
       angles,
@@ -142,7 +163,7 @@ export function createRopePanel(callbacks) {
     const { result, t } = ctx;
     const parts = [
       h('h3', { text: t('modern.rope.shiftTitle') }),
-      h('p', { className: 'caption', text: t('modern.rope.shiftCaption', { shift: SHIFT }) }),
+      h('p', { className: 'caption', text: t('modern.rope.shiftCaption', { shift: SHIFT, first: SHIFT + 1, second: SHIFT + 2 }) }),
     ];
     if (result.T > THRESHOLDS.ropeShiftTokens) {
       parts.push(h('p', { className: 'note md-limit', text: t('modern.rope.shiftTooLong', { T: result.T, max: THRESHOLDS.ropeShiftTokens }) }));
@@ -180,10 +201,11 @@ export function createRopePanel(callbacks) {
         dataset: { ropeOdd: result.dK % 2 ? '1' : '0' },
         text: result.dK % 2 ? t('modern.rope.odd', { dK: result.dK, last: result.dK }) : t('modern.rope.even', { dK: result.dK }),
       }),
+      result.ropeAngles && result.dK < DEMO_DK ? fewPairsNote(ctx) : null,
       ...rotationPart(ctx),
       ...shiftPart(ctx),
     ];
-    placeChildren(el, parts);
+    placeChildren(el, parts.filter(Boolean));
   }
 
   return { el, update };

@@ -2,7 +2,8 @@
 // a T-versus-time plot measured on demand in the worker (forward-only path, the current d_model
 // and heads), which makes the quadratic cost of attention visible.
 import { h, setText, unchanged } from '../render/dom.js';
-import { forwardFlops } from './work-estimate.js';
+import { THRESHOLDS } from '../render/thresholds.js';
+import { flopRate, forwardFlops } from './work-estimate.js';
 import { renderTimePlot } from './time-plot.js';
 
 export const SWEEP_TOKENS = Object.freeze([64, 128, 256, 512, 1024, 2048]);
@@ -13,8 +14,9 @@ const MIN_RUNS = 3;
 const MAX_RUNS = 15;
 const RUN_BUDGET_MS = 100;
 
-// 2592 → "2.6 kFLOP", 3.1e6 → "3.1 MFLOP", 4.3e9 → "4.3 GFLOP".
+// 864 → "864 FLOP", 2592 → "2.6 kFLOP", 3.1e6 → "3.1 MFLOP", 4.3e9 → "4.3 GFLOP".
 export function formatFlops(flops) {
+  if (flops < 1e3) return `${Math.round(flops)} FLOP`;
   const [value, unit] = flops >= 1e9 ? [flops / 1e9, 'G'] : flops >= 1e6 ? [flops / 1e6, 'M'] : [flops / 1e3, 'k'];
   return `${value.toFixed(value < 10 ? 1 : 0)} ${unit}FLOP`;
 }
@@ -37,6 +39,14 @@ export function createPerfPanel(node, { t, measure: timeInWorker, getShape }) {
   let points = [];
   let running = false;
 
+  // The FLOPs, and the rate only where it measures arithmetic (work-estimate.js: flopRate).
+  function flopsText(tr) {
+    const flops = formatFlops(last.flops);
+    const rate = flopRate(last);
+    if (rate !== null) return tr('perf.flopsValue', { flops, rate: formatFlops(rate) });
+    return last.first ? tr('perf.flopsFirst', { flops }) : tr('perf.flopsSmall', { flops, min: formatFlops(THRESHOLDS.rateFromFlops) });
+  }
+
   function renderFacts() {
     const tr = t();
     const rows = [];
@@ -46,7 +56,7 @@ export function createPerfPanel(node, { t, measure: timeInWorker, getShape }) {
         tr('perf.time'),
         tr(last.first ? 'perf.timeValueFirst' : 'perf.timeValue', { ms: last.ms.toFixed(2), where: tr(`perf.where.${last.where}`) }),
       ]);
-      rows.push([tr('perf.flops'), tr('perf.flopsValue', { flops: formatFlops(last.flops), rate: formatFlops(last.flops / (last.ms / 1000)) })]);
+      rows.push([tr('perf.flops'), flopsText(tr)]);
       rows.push([tr('perf.memory'), tr('perf.memoryValue', { mb: (last.memoryBytes / 2 ** 20).toFixed(0) })]);
     }
     // Rewritten in place, the plot only when it changed: the panel follows every computation

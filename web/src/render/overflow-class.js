@@ -8,15 +8,19 @@
 // (its size follows the numbers). Held as long as the box is, and dropped with it: nothing else
 // refers to the observer, and whether a browser keeps one that script cannot reach is not said.
 const observers = new WeakMap(); // box → its observer
-export function watchOverflow(box) {
+// changed(over): told each time the box starts or stops overflowing (and with true where no observer is).
+export function watchOverflow(box, changed = null) {
   if (typeof ResizeObserver !== 'function') {
     box.classList.add('overflows'); // sticky everywhere, as before
+    changed?.(true);
     return;
   }
   const observer = new ResizeObserver(() => {
     // Sizes are laid out when the observer reports: reading them costs no layout of its own.
     const over = box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight;
-    if (box.classList.contains('overflows') !== over) box.classList.toggle('overflows', over);
+    if (box.classList.contains('overflows') === over) return;
+    box.classList.toggle('overflows', over);
+    changed?.(over);
   });
   observer.observe(box);
   for (const child of box.children) observer.observe(child);

@@ -37,6 +37,7 @@ export const THRESHOLDS = Object.freeze({
   keyTaskEntries: 1 << 14, // past this many T × d_model a key's change is computed in a task of its own after the key's (a burst of keys: one computation)
   slicedLinkChars: 8192, // a link this long (or compressed) is read in slices of decodeSliceMs
   linkTrainingSeconds: 3, // a link's training estimated longer than this waits for a click
+  rateFromFlops: 1e7, // the performance panel gives FLOP/s from this many FLOPs: below, a call's own cost (settings in, matrices out) outweighs its arithmetic
 
   // ---- how: the other figures ----
   overviewPx: 384, // a matrix's overview canvas (past the printed corner) is at most this many CSS pixels a side

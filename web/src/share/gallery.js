@@ -37,7 +37,7 @@ export const GALLERY = Object.freeze([
   // Today's attention (web/src/modern/): each opens its panel's example at a telling step.
   { id: 'flash-worked', preset: 'journey', changes: { flashRows: 2, flashKeys: 2, flashTile: 5 } },
   { id: 'kv-journey', preset: 'journey', changes: { kvStep: 4 } },
-  { id: 'rope-distance', preset: 'default', changes: { positional: 'rope', ropeToken: 4 } },
+  { id: 'rope-distance', preset: 'default', changes: { positional: 'rope', dModel: 16, ropeToken: 4 } }, // d_k = 8: four pairs, four speeds
   { id: 'alibi', preset: 'default', changes: { dModel: 8, heads: 4, alibi: true, step: 'mask' } },
 ]);
 
