@@ -51,6 +51,15 @@ test('the Chinese dictionary is written in Chinese', () => {
   }
 });
 
+// The course writes "token" in its Chinese text: one word for it throughout, as the lesson does.
+test('the Chinese dictionary says "token" as the course does, never 词元', () => {
+  const found = Object.entries(DICTIONARIES['zh-CN']).filter(([, text]) => text.includes('词元'));
+  assert.deepEqual(
+    found.map(([key]) => key),
+    [],
+  );
+});
+
 // Every key written in the page (data-i18n…) or in the source (t('…'), *Key: '…') exists.
 function sourceFiles(dir) {
   return readdirSync(dir).flatMap((name) => {

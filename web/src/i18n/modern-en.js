@@ -52,7 +52,7 @@ export default {
 
   'modern.flash.title': 'FlashAttention, tile by tile',
   'modern.flash.caption':
-    'The same attention computed without ever holding the T × T matrix: queries in blocks of Br rows, keys in tiles of Bc columns. Each row keeps a running maximum m and a running sum ℓ; when a tile raises m, what was summed so far is multiplied by e^(m_old − m_new). Every number below is the engine’s recording of its tiled path.',
+    'The same attention computed without ever holding the whole matrix of scores (T × T, or T × T_s in cross-attention): queries in blocks of Br rows, keys in tiles of Bc columns. Each row keeps a running maximum m and a running sum ℓ; when a tile raises m, what was summed so far is multiplied by e^(m_old − m_new). Every number below is the engine’s recording of its tiled path.',
   'modern.flash.br': 'Rows per tile Br',
   'modern.flash.bc': 'Keys per tile Bc',
   'modern.flash.steps': 'Tiles',

@@ -49,7 +49,7 @@ export default {
 
   'modern.flash.title': 'FlashAttention：逐块计算',
   'modern.flash.caption':
-    '同样的注意力，但从不保存 T × T 矩阵：查询按 Br 行分块，键按 Bc 列分块。每行保存运行最大值 m 和运行和 ℓ；当某块提高了 m，之前累加的部分乘以 e^(m_old − m_new)。下面每个数字都是引擎记录下的分块计算过程。',
+    '同样的注意力，但从不保存完整的分数矩阵（T × T，交叉注意力中为 T × T_s）：查询按 Br 行分块，键按 Bc 列分块。每行保存运行最大值 m 和运行和 ℓ；当某块提高了 m，之前累加的部分乘以 e^(m_old − m_new)。下面每个数字都是引擎记录下的分块计算过程。',
   'modern.flash.br': '每块行数 Br',
   'modern.flash.bc': '每块键数 Bc',
   'modern.flash.steps': '分块',
