@@ -455,7 +455,8 @@ test('the small texts say what is shown: the masked key’s fill, the rate, the 
       );
     assert.deepEqual(await keys(), ['masked (0)', 'masked (0)']);
     const rate = await page.$eval('#perf-panel .perf-facts', (facts) => facts.innerText);
-    assert.match(rate, /\d (?:k|M|G)FLOP\/s/);
+    // (a computation this small is mostly the call itself: its count, and why no rate)
+    assert.match(rate, /\d+ FLOP \(no rate: [^)]+\)/);
     assert.doesNotMatch(rate, /0\.000/);
     await page.click('[data-share-open="share-embed"]');
     const offered = await page.$$eval('#share-embed .share-hide label', (labels) => labels.map((label) => label.textContent.trim()));
