@@ -23,9 +23,10 @@ after(async () => {
   if (server) await new Promise((resolve) => server.close(resolve));
 });
 
-// A fresh page at `hash` (1440 × 900), once a matrix of a shown step is drawn and the page is idle.
-async function open(hash) {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+// A fresh page at `hash` (1440 × 900, or a phone's 375 × 812), once a matrix of a shown step is
+// drawn and the page is idle.
+async function open(hash, viewport = { width: 1440, height: 900 }) {
+  const context = await browser.newContext({ viewport, locale: 'en-US' });
   const page = await context.newPage();
   await page.goto(`${baseUrl(server)}index.html${hash}`);
   await page.waitForSelector(`${SHOWN} figure [data-matrix]`, { timeout: 60000 }); // (not a folded lab's)
@@ -86,6 +87,22 @@ for (const [name, hash] of STATES) {
     try {
       const violations = await axeViolations(page);
       assert.equal(violations.length, 0, `${hash || '(no hash)'}\n${describe(violations)}`);
+    } finally {
+      await close();
+    }
+  });
+}
+
+// On a phone, parts wider than the screen scroll in their own boxes: each can take the focus.
+for (const [name, hash] of [
+  ['the bare page on a phone', ''],
+  ['the page in Chinese on a phone', '#lang=zh-CN'],
+]) {
+  test(`axe: no violation on ${name}`, async () => {
+    const { page, close } = await open(hash, { width: 375, height: 812 });
+    try {
+      const violations = await axeViolations(page);
+      assert.equal(violations.length, 0, `${hash || '(no hash)'} at 375 px\n${describe(violations)}`);
     } finally {
       await close();
     }

@@ -9,6 +9,7 @@
 // fills only). Every number comes from the engine's result.
 import { subscript, superscript } from '../i18n/index.js';
 import { printsNumbers, smallMapPresentation, splitByParts, weightMapPresentation } from '../render/policy.js';
+import { scrollWhenNeeded } from '../render/overflow-class.js';
 import { THRESHOLDS } from '../render/thresholds.js';
 import { divisors } from '../state/parse.js';
 import { h, placeChildren, svgEl } from '../render/dom.js';
@@ -18,6 +19,10 @@ import { COLORS, headColor, headInk, stops, textOn, tint, weightFill } from '../
 import { SPLIT_STAGES } from '../state/schema.js';
 import { createPartKeeper } from './part-keeper.js';
 import { drawing } from '../render/scheduler.js';
+
+// A part of the split: wider than a phone, it scrolls sideways in its own box, named by its title.
+const partBox = (part, mode, title, children) =>
+  scrollWhenNeeded(h('div', { className: `hs-${part}${mode ? ` ${mode}` : ''}`, dataset: { hsPart: part } }, children), title);
 
 const { gridCols, mapsDrawn } = THRESHOLDS;
 
@@ -201,8 +206,9 @@ export function createSplitView(callbacks) {
         ]),
         h('div', { className: 'hs-blocks' }, blocksOf(name, matrix, count, colorOf, labelOf)),
       ]);
-    return h('div', { className: `hs-qkv ${mode}`, dataset: { hsPart: 'qkv' } }, [
-      h('h3', { text: t(mode === 'joined' ? 'heads.split.columnsTitle' : 'heads.split.sliceTitle', { heads, dK }) }),
+    const title = t(mode === 'joined' ? 'heads.split.columnsTitle' : 'heads.split.sliceTitle', { heads, dK });
+    return partBox('qkv', mode, title, [
+      h('h3', { text: title }),
       h('p', {
         className: 'caption',
         text: t(mode === 'joined' ? 'heads.split.columnsCaption' : 'heads.split.sliceCaption', { heads, dK, dModel: result.dModel, kvHeads }),
@@ -388,7 +394,7 @@ export function createSplitView(callbacks) {
       drawn += dK;
     }
     if (blocks.length < heads) blocks.push(h('p', { className: 'hv-cut', text: t('heads.split.moreHeads', { shown: blocks.length, total: heads }) }));
-    return h('div', { className: `hs-concat ${mode}`, dataset: { hsPart: 'concat' } }, [
+    return partBox('concat', mode, t('heads.concat.title'), [
       h('h3', { text: t('heads.concat.title') }),
       h('p', { className: 'caption', text: t('heads.concat.caption', { heads, dK, dModel: result.dModel, T: result.T }) }),
       h('div', { className: 'hs-matrix' }, [
@@ -430,7 +436,7 @@ export function createSplitView(callbacks) {
       t,
     });
     const output = grid({ matrix: result.output, name: 'mix-output', rowLabels: tokens, numbers, caption: t('heads.mix.output'), t });
-    return h('div', { className: 'hs-mix', dataset: { hsPart: 'mix' } }, [
+    return partBox('mix', '', t('heads.mix.title'), [
       h('h3', { text: t('heads.mix.title') }),
       h('p', { className: 'caption', text: t('heads.mix.caption', { dK }) }),
       // An operator stays with the matrix after it when the row wraps.

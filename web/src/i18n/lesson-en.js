@@ -4,6 +4,7 @@ export default {
   'lesson.label': 'Step by step',
   'stepper.label': 'Steps of the computation',
   'a11y.skipToLesson': 'Skip to the lesson',
+  'a11y.formulaOf': 'Formula {n}, step {step}',
   'a11y.lesson': 'Lesson',
   'stepper.prev': '◀ Previous',
   'stepper.next': 'Next ▶',

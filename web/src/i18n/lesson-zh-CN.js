@@ -5,6 +5,7 @@ export default {
   'lesson.label': '分步演示',
   'stepper.label': '计算步骤',
   'a11y.skipToLesson': '跳到课程',
+  'a11y.formulaOf': '第 {n} 个公式，步骤 {step}',
   'a11y.lesson': '课程',
   'stepper.prev': '◀ 上一步',
   'stepper.next': '下一步 ▶',

@@ -4,6 +4,7 @@
 // (retypeset); a line that comes or goes (τ's value, shown while τ ≠ 1) is added or removed on
 // its own: rebuilding every line whenever their number changed restyled all their KaTeX elements
 // each time the slider crossed τ = 1 (docs/performance.md).
+import { scrollWhenNeeded } from '../render/overflow-class.js';
 import { retypeset, showInStack, stackHolds, typeset, typesetStack } from './typeset.js';
 
 const isStack = (line) => line.classList.contains('formula-stack');
@@ -11,9 +12,9 @@ const isStack = (line) => line.classList.contains('formula-stack');
 /**
  * container: the element holding the lines; texts: the TeX of each line, in order;
  * variantsOf(tex): the forms a line switches among ([tex] for a line without alternatives);
- * className: the lines' class.
+ * className: the lines' class; labelOf(n): a new line's name, for when it scrolls (a phone's width).
  */
-export function updateFormulaLines(container, texts, variantsOf, className) {
+export function updateFormulaLines(container, texts, variantsOf, className, labelOf = null) {
   const old = [...container.children];
   const used = new Set();
   let from = 0; // old lines are taken in order: none before the last one taken
@@ -24,7 +25,11 @@ export function updateFormulaLines(container, texts, variantsOf, className) {
     // A single line with this very TeX first (nothing to rewrite), else the next that fits.
     let k = stacked ? -1 : old.findIndex((line, i) => i >= from && !isStack(line) && line.dataset.tex === tex);
     if (k < 0) k = old.findIndex((line, i) => i >= from && fits(line));
-    if (k < 0) return stacked ? typesetStack(variants, tex, { display: true, className }) : typeset(tex, { display: true, className });
+    if (k < 0) {
+      const line = stacked ? typesetStack(variants, tex, { display: true, className }) : typeset(tex, { display: true, className });
+      const n = container.childElementCount + 1;
+      return labelOf ? scrollWhenNeeded(line, () => labelOf(n)) : line;
+    }
     from = k + 1;
     const line = old[k];
     used.add(line);

@@ -31,7 +31,8 @@ export function writeSectionText(section, stepId, { t, state, result }) {
     text += ` ${t('step.mask.alibi', { slopes: Array.from(result.alibiSlopes, (m, k) => `m${subscript(k + 1)} = ${String(Number(m.toPrecision(4)))}`).join(', ') })}`;
   setText(section.caption, text);
   const texts = stepFormulas(stepId, state, result, t);
-  updateFormulaLines(section.formulas, texts, (tex) => formulaVariants(stepId, tex, t, result.dK), 'step-formula');
+  const labelOf = (n) => t('a11y.formulaOf', { n, step: section.title.textContent });
+  updateFormulaLines(section.formulas, texts, (tex) => formulaVariants(stepId, tex, t, result.dK), 'step-formula', labelOf);
 }
 
 /** The section's body: groupViews [{ head (null for the model's), views }], tabs: a tab per head. */

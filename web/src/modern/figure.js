@@ -4,7 +4,7 @@
 import { HEAD_MASKED_CELL, signedFill, weightFill } from '../render/colors.js';
 import { h } from '../render/dom.js';
 import { createMatrix, keptView } from '../render/matrix.js';
-import { watchOverflow } from '../render/overflow-class.js';
+import { scrollWhenNeeded } from '../render/overflow-class.js';
 import { gridPresentation } from '../render/policy.js';
 
 const SIDE = 64; // the engine's largest trace: every row and column of it is drawn
@@ -40,11 +40,7 @@ export function gridView(cache, spec, matrix) {
  * A table's box, scrolling sideways when the panel is narrower than it (modern.css shows a shadow
  * where more is hidden); focusable only then, so that the arrow keys can scroll it.
  */
-export function scrollBox(label, children) {
-  const box = h('div', { className: 'md-scroll', role: 'region', 'aria-label': label }, children);
-  watchOverflow(box, (over) => (over ? box.setAttribute('tabindex', '0') : box.removeAttribute('tabindex')));
-  return box;
-}
+export const scrollBox = (label, children) => scrollWhenNeeded(h('div', { className: 'md-scroll' }, children), label);
 
 /** A signed matrix's fill over its finite entries; −∞ (masked) entries greyed. */
 export function finiteFill(matrix) {

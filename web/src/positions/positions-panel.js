@@ -9,6 +9,7 @@ import { formatCell } from '../render/format.js';
 import { h, placeChildren } from '../render/dom.js';
 import { renderGrid } from '../heads/grid.js';
 import { sameNumbers } from '../render/same-numbers.js';
+import { scrollWhenNeeded } from '../render/overflow-class.js';
 import { THRESHOLDS } from '../render/thresholds.js';
 import { compareRows, shuffledOrder } from './shuffle.js';
 
@@ -151,7 +152,8 @@ export function createPositionsPanel(callbacks) {
           verdict(sinusoidal.rows[i]),
         ]),
       );
-    parts.push(h('div', { className: 'hv-scroll' }, [h('table', { className: 'pe-table' }, [h('thead', {}, [head]), h('tbody', {}, body)])]));
+    const table = h('table', { className: 'pe-table' }, [h('thead', {}, [head]), h('tbody', {}, body)]);
+    parts.push(scrollWhenNeeded(h('div', { className: 'hv-scroll' }, [table]), t('heads.shuffle.title')));
 
     // The outputs themselves, typed order and shuffled order, rows labelled with their tokens.
     const shuffledTokens = order.map((i) => tokens[i]);

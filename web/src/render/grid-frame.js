@@ -2,6 +2,10 @@
 // and shape, the table in a scroll box, a note when only its corner is drawn; and the table's
 // header: a colour band per column (the head it belongs to) above the column labels.
 import { h } from './dom.js';
+import { scrollWhenNeeded } from './overflow-class.js';
+
+// The heading of the part a figure without a caption sits in (its name for a screen reader).
+const headingAbove = (figure) => figure.closest('[data-hs-part], section')?.querySelector('h3, h4, h2')?.textContent ?? '';
 
 /** spec: render/matrix.js; rows, cols: drawn; cells: the table (or canvas); below: an element
  *  under them, or null. → a frame as matrix-frame.js's. */
@@ -12,7 +16,7 @@ export function createGridFrame(spec, rows, cols, cells, below = null) {
     caption
       ? h('figcaption', {}, [h('span', { className: 'sym', text: caption }), h('span', { className: 'shape', text: `${spec.rows} × ${spec.cols}` })])
       : null,
-    h('div', { className: 'hv-scroll' }, [cells]),
+    scrollWhenNeeded(h('div', { className: 'hv-scroll' }, [cells]), () => `${caption || headingAbove(el) || name} ${spec.rows} × ${spec.cols}`),
     below,
     cut ? h('p', { className: 'hv-cut', text: cut }) : null,
   ]);

@@ -26,3 +26,27 @@ export function watchOverflow(box, changed = null) {
   for (const child of box.children) observer.observe(child);
   observers.set(box, observer);
 }
+
+/**
+ * A box that scrolls sideways where what it holds does not fit (a phone's width): while it does, it
+ * can take the focus, so that the arrow keys scroll it, and is a region named `label` (a text, or a
+ * function read then: the language may have changed since); a shadow
+ * shows where more is (.scroll-shadow.scrolls, main.css). → box
+ */
+export function scrollWhenNeeded(box, label) {
+  box.classList.add('scroll-shadow');
+  watchOverflow(box, (overflowing) => {
+    // (content a pixel past a box that does not scroll, as KaTeX's often is, is no scroll box)
+    const over = overflowing && /auto|scroll/.test(getComputedStyle(box).overflowX);
+    box.classList.toggle('scrolls', over);
+    for (const [name, value] of [
+      ['tabindex', '0'],
+      ['role', 'region'],
+      ['aria-label', typeof label === 'function' ? label() : label],
+    ]) {
+      if (over) box.setAttribute(name, value);
+      else box.removeAttribute(name);
+    }
+  });
+  return box;
+}

@@ -5,6 +5,7 @@ import './train.css';
 import { h, setHidden, setText, svgEl } from '../render/dom.js';
 import { COLORS, weightFill } from '../render/colors.js';
 import { renderGrid } from '../heads/grid.js';
+import { scrollWhenNeeded } from '../render/overflow-class.js';
 import { curvePoints } from './curve.js';
 import { recipeItem, TRAIN_RECIPE } from '../state/schema.js';
 import { durationText } from './duration.js';
@@ -91,7 +92,8 @@ export function createTrainView(node, t) {
   const sequenceHint = h('p', { className: 'hint', id: 'train-sequence-hint' });
   sequence.setAttribute('aria-describedby', 'train-sequence-hint');
   const sequenceMessage = h('p', { className: 'message', id: 'train-sequence-message', role: 'alert', hidden: true });
-  const predictions = h('div', { className: 'train-predictions', id: 'train-predictions' });
+  const predictionsTitle = h('p', { className: 'train-predictions-title', dataset: { trainI18n: 'train.predictions' } });
+  const predictions = scrollWhenNeeded(h('div', { className: 'train-predictions', id: 'train-predictions' }), () => predictionsTitle.textContent);
   const maps = h('div', { className: 'train-maps', id: 'train-maps' });
 
   const offerText = h('span', { className: 'train-offer-text' });
@@ -130,7 +132,7 @@ export function createTrainView(node, t) {
         field('train.sequence', sequence, 'field'),
         sequenceHint,
         sequenceMessage,
-        h('p', { className: 'train-predictions-title', dataset: { trainI18n: 'train.predictions' } }),
+        predictionsTitle,
         predictions,
       ]),
     ]),
