@@ -83,7 +83,7 @@ export function createExercisePanel(node, deps) {
     return {
       open: questions.some((q) => q.kind !== 'choice'),
       dots: exercise.questions.some((q) => q.cell?.name === 'dots'),
-      own: pinned.state,
+      own: exercise.questions.some((q) => q.kind !== 'choice') ? pinned.state : null, // (choices read no run)
     };
   }
 
