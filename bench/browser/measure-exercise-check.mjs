@@ -1,5 +1,6 @@
 // An exercise on a large page (T = 1 024, d_model = 64, 4 heads): the longest main-thread task while
-// it opens, and after a Check, and the engine runs the Check made on the page. A measurement that
+// it opens, after a wrong Check, and after "Show the answer" (the page draws the revealed entries),
+// and the engine runs the Check made on the page. A measurement that
 // prints figures, not a test. After `npx vite build`:
 //   node bench/browser/measure-exercise-check.mjs                  (ROUNDS=3)
 //   COMPARE=/tmp/dist-old node bench/browser/measure-exercise-check.mjs   (another build beside it)
@@ -24,7 +25,7 @@ const longest = (page) =>
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const browser = await launchChromium();
-const figures = builds.map(() => ({ open: [], check: [], runs: [] }));
+const figures = builds.map(() => ({ open: [], check: [], shown: [], runs: [] }));
 for (let round = 0; round < rounds; round += 1) {
   for (const [k, root] of builds.entries()) {
     const server = await serveStatic(root);
@@ -42,6 +43,10 @@ for (let round = 0; round < rounds; round += 1) {
     await whenDrawn(page);
     figures[k].check.push(await longest(page));
     figures[k].runs.push(await page.evaluate((n) => window.attentionPlayground.engineRuns().length - n, before));
+    await page.click('#exercise li[data-q="0"] .exercise-show');
+    await page.waitForSelector('#exercise li[data-q="0"][data-state="shown"]');
+    await whenDrawn(page);
+    figures[k].shown.push(await longest(page));
     await context.close();
     await new Promise((resolve) => server.close(resolve));
   }
@@ -50,6 +55,6 @@ await browser.close();
 for (const [k, root] of builds.entries()) {
   const f = figures[k];
   console.log(
-    `${root}: longest task at open median ${median(f.open)} ms (${f.open.join(', ')}); after Check median ${median(f.check)} ms (${f.check.join(', ')}); engine runs at Check ${f.runs.join(', ')}`,
+    `${root}: longest task at open median ${median(f.open)} ms (${f.open.join(', ')}); after a wrong Check median ${median(f.check)} ms (${f.check.join(', ')}); after "Show the answer" median ${median(f.shown)} ms (${f.shown.join(', ')}); engine runs at Check ${f.runs.join(', ')}`,
   );
 }

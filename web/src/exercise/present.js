@@ -44,23 +44,25 @@ export function askedCells(open) {
   });
 }
 
-// The page makes a presenter per change; the twins of one result and one set of questions are found once.
-const twinsMade = new WeakMap();
-function keptTwins(cells, result) {
-  if (!twinsMade.has(result)) twinsMade.set(result, new Map());
-  const byCells = twinsMade.get(result);
-  const key = JSON.stringify(cells);
-  if (!byCells.has(key)) byCells.set(key, twinsOf(cells, result));
-  return byCells.get(key);
-}
-
 /**
  * A presenter for one result: `results(raw)` → the plan's results (compute/runner.js) with every
  * asked entry taken out of every run a view reads (the raw ones when nothing is asked), and
  * `result(raw)` the same for one run. Copies are made once per raw run; lazy runs stay lazy.
  */
+// The page asks for a presenter per change; one result and one set of questions make it once (a
+// wrong answer draws the page again with the same questions open: nothing to hide anew).
 export function createPresenter(cells, result, { overQueries = false } = {}) {
-  const asked = cells.length ? [...cells, ...keptTwins(cells, result)] : cells;
+  const key = JSON.stringify([cells, overQueries]);
+  if (!result) return makePresenter(cells, result, overQueries);
+  if (!presenters.has(result)) presenters.set(result, new Map());
+  const made = presenters.get(result);
+  if (!made.has(key)) made.set(key, makePresenter(cells, result, overQueries));
+  return made.get(key);
+}
+const presenters = new WeakMap();
+
+function makePresenter(cells, result, overQueries) {
+  const asked = cells.length ? [...cells, ...twinsOf(cells, result)] : cells;
   const hidden = asked.length ? hiddenEntries(asked, result, { overQueries }) : null;
   const made = new WeakMap();
   const redact = (run, names) => {
