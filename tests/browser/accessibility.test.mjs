@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { baseUrl, dist, launchChromium, repo, serveStatic, whenDrawn } from './harness.mjs';
+import { baseUrl, dist, launchChromium, repo, serveStatic, openView, whenDrawn } from './harness.mjs';
 import { HATCHES, MIN_CONTRAST, contrast } from '../../web/src/render/colors.js';
 
 const AXE = readFileSync(path.join(repo, 'node_modules/axe-core/axe.min.js'), 'utf8');
@@ -29,8 +29,9 @@ async function open(hash, viewport = { width: 1440, height: 900 }) {
   const context = await browser.newContext({ viewport, locale: 'en-US' });
   const page = await context.newPage();
   await page.goto(`${baseUrl(server)}index.html${hash}`);
-  await page.waitForSelector(`${SHOWN} figure [data-matrix]`, { timeout: 60000 }); // (not a folded lab's)
   await whenDrawn(page);
+  // (the lesson's view: its first matrix, not a folded lab's)
+  if (await page.$eval('#lesson', (lesson) => lesson.checkVisibility())) await page.waitForSelector(`${SHOWN} figure [data-matrix]`);
   return { page, close: () => context.close() };
 }
 
@@ -94,9 +95,14 @@ for (const [name, hash] of STATES) {
 }
 
 // On a phone, parts wider than the screen scroll in their own boxes: each can take the focus.
+// Every view, in both languages.
 for (const [name, hash] of [
   ['the bare page on a phone', ''],
   ['the page in Chinese on a phone', '#lang=zh-CN'],
+  ...['heads', 'modern', 'train', 'exercises', 'perf'].flatMap((view) => [
+    [`the ${view} view on a phone`, `#view=${view}`],
+    [`the ${view} view in Chinese on a phone`, `#view=${view}&lang=zh-CN`],
+  ]),
 ]) {
   test(`axe: no violation on ${name}`, async () => {
     const { page, close } = await open(hash, { width: 375, height: 812 });
@@ -126,7 +132,7 @@ for (const [name, panel] of PANELS) {
 test('axe: no violation with the exercise builder open and holding each kind of question', async () => {
   const { page, close } = await open('#preset=journey&step=softmax');
   try {
-    await page.click('#exercise-builder > summary');
+    await openView(page, 'exercises');
     await page.click('#results td[data-matrix="weights"][data-row="1"][data-col="0"]');
     for (const button of ['#builder-ask-entry', '#builder-ask-zeros', '#builder-ask-largest', '#builder-ask-choice']) await page.click(button);
     await page.waitForSelector('.builder-q[data-kind="choice"]');
@@ -142,7 +148,6 @@ for (const hash of ['#train=previous_ckpt_s40', '#train=induction_ckpt_s0&lang=z
   test(`axe: no violation with the Train panel trained (${hash})`, async () => {
     const { page, close } = await open(hash);
     try {
-      await page.locator('#train').scrollIntoViewIfNeeded();
       await page.waitForFunction(
         () =>
           document.querySelector('#train-maps canvas') &&
@@ -168,7 +173,7 @@ test('the first Tab reaches the skip link, and Enter moves the focus to the less
       const box = el.getBoundingClientRect();
       return { cls: el.className, text: el.textContent, onScreen: box.top >= 0 && box.bottom <= innerHeight && box.width > 0 };
     });
-    assert.deepEqual(link, { cls: 'skip-link', text: 'Skip to the lesson', onScreen: true });
+    assert.deepEqual(link, { cls: 'skip-link', text: 'Skip to the content', onScreen: true });
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.activeElement?.id === 'lesson');
     assert.ok(!page.url().includes('#lesson'), `the address keeps the page's state: ${page.url()}`);

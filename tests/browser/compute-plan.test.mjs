@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { openSettings } from './harness.mjs';
+import { openSettings, openView } from './harness.mjs';
 import { startBrowser } from './heads-harness.mjs';
 
 let harness;
@@ -43,7 +43,8 @@ test('ten interactions: each distinct run at most once per change, and none wher
   const { page, errors, close } = await harness.open('#preset=journey');
   try {
     const counts = {};
-    counts.mask = await runsOf(page, () => page.check('input[name="lesson-mask"][value="none"]'));
+    // (a sliding window: the unmasked result is the lesson's companion, made already)
+    counts.mask = await runsOf(page, () => page.check('input[name="lesson-mask"][value="window"]'));
     assert.ok(counts.mask.length >= 1, 'the new mask is computed');
     counts.tau = await runsOf(page, () => page.fill('#lesson-tau', '0.5'));
     counts.cell = await runsOf(page, async () => {
@@ -60,9 +61,11 @@ test('ten interactions: each distinct run at most once per change, and none wher
     assert.deepEqual(counts.head, [], 'another head is shown: nothing is computed');
     counts.step = await runsOf(page, () => page.click('#step-next'));
     assert.ok(counts.step.length <= 1, 'another step of the same results: at most a run it shows first (the unscaled one, made when first read)');
+    await openView(page, 'heads');
     counts.shuffle = await runsOf(page, () => page.click('#positions-view button[data-pe="shuffle"]'));
     assert.ok(counts.shuffle.length >= 1 && counts.shuffle.length <= 4, `the shuffle's runs: ${counts.shuffle.length}`);
     counts.rope = await runsOf(page, () => page.check('input[name="positional"][value="rope"]'));
+    await openView(page, 'modern');
     counts.tile = await runsOf(page, () => page.selectOption('#flash-br', '3'));
     assert.equal(counts.tile.length, 1, 'the trace alone');
     const link = `#preset=journey&ex=${encodeURIComponent(JSON.stringify({ questions: [{ kind: 'number', cell: 'weights.1.2.1' }] }))}`;

@@ -1,5 +1,5 @@
 // A student who wants the marks without predicting anything, on every shipped exercise and on one
-// a teacher built: changes τ, the mask and the weights, shuffles, opens the gallery and every
+// a teacher built: changes τ, the mask and the weights, opens every view, shuffles, opens the gallery and every
 // export, tries a second time. No asked value (nor an entry equal to it) may appear in the DOM's
 // text, attributes, control values or the exports, and no wrong prediction may be marked right.
 import { after, before, test } from 'node:test';
@@ -13,7 +13,7 @@ import { galleryItems } from '../../web/src/share/gallery.js';
 import { LIMITS } from '../../web/src/state/schema.js';
 import { decodeHash } from '../../web/src/state/url.js';
 import { toEngineConfig, validateDraft } from '../../web/src/state/validate.js';
-import { baseUrl, dist, launchChromium, linkNow, serveStatic, whenDrawn } from './harness.mjs';
+import { baseUrl, dist, launchChromium, linkNow, serveStatic, openView, whenDrawn } from './harness.mjs';
 
 let server;
 let browser;
@@ -35,7 +35,7 @@ async function buildExercise(context) {
   await page.goto(`${baseUrl(server)}index.html#preset=cat&v=1&step=all`);
   await page.waitForSelector('#results td[data-matrix="scores"]');
   await whenDrawn(page);
-  await page.click('#exercise-builder > summary');
+  await openView(page, 'exercises');
   for (const [matrix, row, col, ask] of [
     ['scores', 1, 0, 'entry'],
     ['q', 1, 0, 'entry'],
@@ -217,11 +217,17 @@ for (const entry of EXERCISES) {
       await whenDrawn(page);
       assert.equal(await page.isHidden('.exercise-exploring-box'), true, 'back at the exercise');
       await scan('coming back');
-      if (await page.isVisible('#positions-view button[data-pe="shuffle"]')) {
-        await page.click('#positions-view button[data-pe="shuffle"]');
-        await whenDrawn(page);
-        await scan('shuffling');
+      // Every view, as a student who looks everywhere would; the shuffle in the heads view.
+      for (const view of ['heads', 'modern', 'train', 'exercises', 'perf']) {
+        await openView(page, view);
+        await scan(`opening the ${view} view`);
+        if (view === 'heads' && (await page.isVisible('#positions-view button[data-pe="shuffle"]'))) {
+          await page.click('#positions-view button[data-pe="shuffle"]');
+          await whenDrawn(page);
+          await scan('shuffling');
+        }
       }
+      await openView(page, 'attention');
 
       // Wrong predictions: never marked right, a choice gets no second try.
       for (const [index, q] of exercise.questions.entries()) {

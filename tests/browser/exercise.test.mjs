@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { baseUrl, dist, launchChromium, repo, screenshots, serveStatic, whenDrawn, saveScreenshot } from './harness.mjs';
+import { baseUrl, dist, launchChromium, repo, screenshots, serveStatic, whenDrawn, saveScreenshot, openView } from './harness.mjs';
 
 let server;
 let site; // the repository, for examples/course-page.html (its frames load ../dist/)
@@ -85,7 +85,8 @@ test('an exercise hides what it asks on every view, takes a wrong then a right a
     assert.deepEqual(await leaks(page, ['0.423', '0.499', '0.566', '0.757']), []); // (a₂₂ = 0.577 prints as s₁₁ does)
     assert.equal(await page.isVisible('#token-view .tv-nan, #token-view [class*="nan"]'), false, 'no "naive softmax made NaN" note for a "?"');
     // The panels that run the engine again (FlashAttention, KV cache, RoPE) wait for the answers.
-    assert.equal(await page.locator('#modern-views').isHidden(), true);
+    const modernWaits = () => page.$eval('#modern-views', (views) => views.hidden); // (in its own view, hidden itself)
+    assert.equal(await modernWaits(), true);
     // Pointed at, the "?" explains its formula and its inputs, not its value.
     await page.hover('#results td[data-matrix="weights"][data-row="1"][data-col="0"]');
     await page.waitForFunction(() => document.querySelector('#explain')?.dataset.cell === 'weights.1.2.1');
@@ -138,7 +139,7 @@ test('an exercise hides what it asks on every view, takes a wrong then a right a
     assert.equal(await page.locator('#exercise li[data-q="2"] .exercise-check').isDisabled(), true, 'no second try');
     assert.match(await page.innerText('#exercise .exercise-score'), /3 of 3 done · 2 right/);
     assert.equal(await page.locator('td.asked').count(), 0, 'nothing is asked any more');
-    assert.equal(await page.locator('#modern-views').isHidden(), false, 'answered: the panels are back');
+    assert.equal(await modernWaits(), false, 'answered: the panels are back');
     await saveScreenshot(page, { path: path.join(screenshots, 'exercise-answered.png'), keep: true });
     assert.deepEqual(errors, []);
   } finally {
@@ -259,9 +260,9 @@ test('a teacher builds a quiz as a person would: cells clicked, buttons that say
     await page.goto(`${baseUrl(server)}index.html#preset=journey&v=1`); // (all steps: the quiz embed shows one)
     await page.waitForSelector('#results td[data-matrix="weights"]');
     await whenDrawn(page);
-    await page.click('#exercise-builder > summary');
+    await openView(page, 'exercises');
     assert.match(await page.innerText('.builder-selected'), /^No entry selected\.$/);
-    const noCell = 'Click an entry in the lesson to ask it or its row.';
+    const noCell = 'Click an entry of the lesson below to ask it or its row.';
     assert.deepEqual(await asks(page), [
       { enabled: false, why: noCell, faded: true },
       { enabled: false, why: noCell, faded: true },
@@ -380,7 +381,7 @@ test('the builder on a phone and in Chinese: names, guidance and buttons fit', a
       await page.goto(`${baseUrl(server)}index.html#preset=journey&v=1&step=softmax&lang=${lang}`);
       await page.waitForSelector('#results td[data-matrix="weights"]');
       await whenDrawn(page);
-      await page.click('#exercise-builder > summary');
+      await openView(page, 'exercises');
       await page.click('#results td[data-matrix="weights"][data-row="2"][data-col="1"]');
       await whenDrawn(page);
       await page.click('#builder-ask-entry');

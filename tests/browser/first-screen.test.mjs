@@ -154,6 +154,18 @@ test('on a phone every figure is whole or scrolls in its own box, the sticky par
       });
       assert.ok(after.sticky <= 812 / 4, `the stepper and explanation take ${after.sticky} px`);
       assert.ok(after.clear, 'the tapped cell is under the stepper or the explanation');
+      // The worked numbers come first in the strip, and "Show all" gives the explanation more room.
+      const strip = () =>
+        page.$eval('#explain', (panel) => ({
+          height: panel.getBoundingClientRect().height,
+          worked: panel.querySelector('.explain-line').getBoundingClientRect().top - panel.getBoundingClientRect().top,
+        }));
+      const before = await strip();
+      assert.ok(before.worked < before.height - 16, `the worked numbers start ${before.worked} px down a ${before.height} px strip`);
+      await page.tap('#explain .explain-more');
+      const opened = await strip();
+      assert.ok(opened.height > before.height * 1.5, `shown whole: ${before.height} → ${opened.height} px`);
+      assert.equal(await page.getAttribute('#explain .explain-more', 'aria-expanded'), 'true');
       await saveScreenshot(page, { path: path.join(screenshots, 'phone-tapped-cell.png') });
       assert.deepEqual(errors, [], hash);
     } finally {

@@ -67,6 +67,13 @@ export async function openSettings(page) {
   if (!(await page.$eval('#settings', (details) => details.open))) await page.click('#settings > summary');
 }
 
+/** Opens a view of the page by its tab in the header, as a reader would, and waits until it is drawn. */
+export async function openView(page, view) {
+  const tab = `#views button[data-view="${view}"]`;
+  if ((await page.getAttribute(tab, 'aria-current')) !== 'page') await page.click(tab);
+  await whenDrawn(page);
+}
+
 /** A figures-only diagnostic's page: the build in `distDir` served and `hash` opened in a window
  *  of 1280 × 900, once the lesson shows a matrix. → { server, browser, page } */
 export async function openLessonPage(distDir, hash) {

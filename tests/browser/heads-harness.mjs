@@ -4,14 +4,15 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, screenshotDrawn, serveStatic, openSettings, whenDrawn } from './harness.mjs';
+import { launchChromium, screenshotDrawn, serveStatic, openSettings, openView, whenDrawn } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const dist = path.resolve(process.env.PLAYGROUND_DIST ?? path.join(here, '../../dist'));
 export const screenshots = path.join(here, 'screenshots');
 
 /** Starts the server and the browser; returns { open(hash), close() }. */
-export async function startBrowser() {
+/** view: the view each page opens in (by its tab, once the lesson is drawn) when its link names none. */
+export async function startBrowser({ view = 'attention' } = {}) {
   if (!existsSync(path.join(dist, 'index.html'))) {
     throw new Error(`${dist}/index.html is missing: build the site first (\`npm run build\`, or \`npm run build:wasm && npx vite build\`).`);
   }
@@ -32,8 +33,9 @@ export async function startBrowser() {
       if (message.type() === 'warning' && /head view|shuffle run|companion/.test(message.text())) errors.push(`console: ${message.text()}`);
     });
     await page.goto(`${base}index.html${hash}`);
-    await page.waitForSelector(ready);
-    await page.waitForSelector('#head-split [data-hs-part]');
+    await page.waitForSelector(ready, { state: 'attached' }); // (a link may open another view)
+    await whenDrawn(page);
+    if (view !== 'attention') await openView(page, view); // (the lesson stays in the page, hidden, for comparisons)
     await openSettings(page);
     return { page, errors, close: () => context.close() };
   }

@@ -9,7 +9,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { linkNow, openSettings, screenshotDrawn, saveScreenshot, whenDrawn } from './harness.mjs';
+import { linkNow, openSettings, screenshotDrawn, saveScreenshot, whenDrawn, openView } from './harness.mjs';
 import {
   SHOWN,
   assertLooksLikeFreshPage,
@@ -1384,9 +1384,10 @@ test('without requestIdleCallback (Safari) the lesson draws, explains, and looks
     } finally {
       await fresh.close();
     }
-    // The next step, prepared ahead in timeouts, shows its numbers; the head views below are drawn.
+    // The next step, prepared ahead in timeouts, shows its numbers; the heads view is drawn.
     await page.click('#step-next');
     assert.deepEqual(await shownSteps(page), ['context']);
+    await openView(page, 'heads');
     await page.waitForSelector('#head-split [data-hs-part]');
     assert.deepEqual(errors, []);
   } finally {

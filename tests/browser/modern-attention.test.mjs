@@ -18,12 +18,12 @@ import { MODEL_IDS } from '../../web/src/state/schema.js';
 import { decodeHash } from '../../web/src/state/url.js';
 import { forward64 } from '../js/reference64.mjs';
 import { hvRow, lessonRow, panelShot, retype, screenshots, startBrowser } from './heads-harness.mjs';
-import { linkNow, whenDrawn } from './harness.mjs';
+import { linkNow, openView, whenDrawn } from './harness.mjs';
 
 let harness;
 let engine;
 before(async () => {
-  harness = await startBrowser();
+  harness = await startBrowser({ view: 'modern' });
   engine = await createAttention();
 });
 after(async () => {
@@ -397,7 +397,8 @@ test('links: every new field round-trips, an old link opens as before, RoPE with
   try {
     for (const id of ['flash-view', 'kv-view', 'rope-view'])
       assert.equal(await hidden.page.$eval(`#${id}`, (el) => getComputedStyle(el).display), 'none', id);
-    assert.notEqual(await hidden.page.$eval('#head-split', (el) => getComputedStyle(el).display), 'none');
+    await openView(hidden.page, 'heads');
+    assert.ok(await hidden.page.isVisible('#head-split'));
     assert.deepEqual(hidden.errors, []);
   } finally {
     await hidden.close();

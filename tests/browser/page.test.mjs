@@ -53,7 +53,7 @@ async function open(hash = '', { withoutSimd = false } = {}) {
     if (message.type() === 'error') errors.push(`console: ${message.text()}`);
   });
   await page.goto(`${base}index.html${hash}`);
-  await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="output"]');
+  await page.waitForSelector('section.lesson-step:not(.parked) td[data-matrix="output"]', { state: 'attached' }); // (a link may open another view)
   await openSettings(page);
   return { page, errors, close: () => context.close() };
 }
@@ -474,7 +474,7 @@ test('the small texts say what is shown: the masked key’s fill, the rate, the 
 
 test('the token-to-token view says why it draws no line when naive softmax overflowed', async () => {
   // Scores of 400 (X = 20·I, no ÷√d_k): e^400 overflows float32, and ∞/∞ is NaN.
-  const overflowing = '#v=1&s=a+b&d=2&h=1&mask=none&scale=0&w=identity&x=20,0;0,20';
+  const overflowing = '#v=1&s=a+b&d=2&h=1&mask=none&scale=0&w=identity&x=20,0;0,20&view=heads';
   const { page, errors, close } = await open(`${overflowing}&naive=1`);
   try {
     await page.locator('#token-view').scrollIntoViewIfNeeded();

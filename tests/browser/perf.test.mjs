@@ -14,7 +14,7 @@ import { count, lessonRow, retype, screenshots, startBrowser } from './heads-har
 
 let harness;
 before(async () => {
-  harness = await startBrowser();
+  harness = await startBrowser({ view: 'perf' });
 });
 after(async () => {
   await harness?.close();

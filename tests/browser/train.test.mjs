@@ -11,7 +11,7 @@ import path from 'node:path';
 import { createAttention } from '../../web/src/engine/attention.js';
 import { openCheckpoint } from '../../web/src/engine/checkpoint.js';
 import { parseTrainText } from '../../web/src/state/schema.js';
-import { baseUrl, dist, launchChromium, linkNow, repo, screenshotDrawn, screenshots, serveStatic, whenDrawn } from './harness.mjs';
+import { baseUrl, dist, launchChromium, linkNow, repo, screenshotDrawn, screenshots, serveStatic, whenDrawn, openView } from './harness.mjs';
 
 let server;
 let browser;
@@ -56,7 +56,7 @@ async function open(hash = '', { width = 1440, withoutSimd = false, locale = 'en
   await page.goto(url ?? `${baseUrl(server)}index.html${hash}`);
   await page.waitForSelector('#engine-status[data-build]', { state: 'attached', timeout: 60000 });
   if (!skipPanel) {
-    await page.locator('#train').scrollIntoViewIfNeeded();
+    await openView(page, 'train');
     await waitForState(page);
   }
   return { page, errors, close: () => context.close() };
@@ -279,6 +279,7 @@ test('an old link (no train field) opens as before, and the model the panel open
     assert.equal(await page.inputValue('#train-task'), 'induction');
     await linkNow(page); // (the address is rewritten in idle time: now)
     assert.doesNotMatch(page.url(), /train=/);
+    await openView(page, 'attention');
     assert.equal(await page.isVisible('#preset-note'), true);
     assert.doesNotMatch(await page.textContent('#preset-note'), /^Changed/);
     assert.deepEqual(errors, []);
@@ -302,8 +303,8 @@ test('train_hide=1 hides the panel, and its worker never starts', async () => {
 
 const LONG = 'text_L4_H8_C128_mlp1_ln1_poslearned_lr1_seed7_s100000';
 
-test('a link whose training is long, or whose panel is hidden or folded, says what it would do and how long, and trains on a click', async () => {
-  for (const hash of [`#train_hide=1&train=${LONG}`, `#embed=1&train=${LONG}`]) {
+test('a link whose training is long, or whose panel is hidden or in another view, says what it would do and how long, and trains on a click', async () => {
+  for (const hash of [`#train_hide=1&train=${LONG}`, `#embed=1&view=attention&train=${LONG}`]) {
     const { page, errors, close } = await open(hash, { skipPanel: true });
     try {
       await page.waitForSelector('#train-notice:not([hidden]) #train-offer');

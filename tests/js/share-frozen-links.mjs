@@ -2816,4 +2816,21 @@ export const FROZEN_LINKS = [
     },
     lastOutputRow: [-0.058671, -0.063115, -0.246353],
   },
+  // Links with views (the header's tabs): a view named, and a trained model opened in the lesson.
+  {
+    link: '#v=1&view=perf',
+    presetId: 'default',
+    lang: null,
+    view: { embed: false, hidden: [] },
+    state: { view: 'perf' },
+    lastOutputRow: [-0.035299, -0.005684, 0.00391, 0.016142, -0.074995, 0.020964],
+  },
+  {
+    link: '#v=1&train=induction_L2_H2_C32_mlp0_ln0_poslearned_lr0.01_seed1_s120&view=attention',
+    presetId: 'default',
+    lang: null,
+    view: { embed: false, hidden: [] },
+    state: { train: 'induction_L2_H2_C32_mlp0_ln0_poslearned_lr0.01_seed1_s120', view: 'attention' },
+    lastOutputRow: [-0.035299, -0.005684, 0.00391, 0.016142, -0.074995, 0.020964],
+  },
 ];

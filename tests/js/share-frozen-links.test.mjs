@@ -1,6 +1,7 @@
 // Frozen links (share-frozen-links.mjs): every link made with schema v=1 opens the same state
 // and the same numbers forever. Fields added later must take, for these links, values that
-// change nothing: their defaults.
+// change nothing: their defaults — and the view, the one their fields point to (impliedView): a
+// link opens where it did when every panel was on one page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -8,6 +9,7 @@ import { createAttention } from '../../web/src/engine/attention.js';
 import { engineConfigOf } from '../../web/src/share/engine-config.js';
 import { LANGUAGES } from '../../web/src/i18n/index.js';
 import { ALL_FIELDS, decodeHash, presetState } from '../../web/src/state/url.js';
+import { impliedView } from '../../web/src/state/schema.js';
 import { FROZEN_LINKS } from './share-frozen-links.mjs';
 
 test('there are a dozen frozen links or more', () => {
@@ -45,7 +47,15 @@ for (const frozen of FROZEN_LINKS) {
     assert.deepEqual(decoded.view, frozen.view);
     for (const [key, value] of Object.entries(frozen.state)) assert.deepEqual(decoded.state[key], value, key);
     // A field that did not exist when the link was made keeps the default preset's value.
-    const base = presetState('default');
+    const base = {
+      ...presetState('default'),
+      view: impliedView(
+        frozen.link
+          .slice(1)
+          .split('&')
+          .map((part) => part.split('=')[0]),
+      ),
+    };
     for (const key of Object.keys(decoded.state)) {
       if (!Object.hasOwn(frozen.state, key)) assert.deepEqual(decoded.state[key], base[key], `new field ${key}`);
     }

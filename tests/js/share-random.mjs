@@ -160,6 +160,7 @@ export const GENERATORS = {
   kvModel: (r, s, field) => r.pick(field.values),
   ropeToken: (r, s) => r.int(1, Tn(s)),
   ropePair: (r) => r.int(1, 512),
+  view: (r, s, field) => r.pick(field.values),
 };
 
 /** A random valid state with every field of ALL_FIELDS, fitted as the page would hold it. */

@@ -364,3 +364,17 @@ test('a preset looked at elsewhere is still the preset as loaded; a changed numb
   assert.equal(isPresetState('journey', decodeHash('#preset=journey&v=1&mask=none').state), false);
   assert.equal(isPresetState('journey', journey), true);
 });
+
+test('a link without a view opens where its fields point, and writes its view only when it differs', () => {
+  const viewOf = (hash) => decodeHash(hash).state.view;
+  assert.equal(viewOf(''), 'attention');
+  assert.equal(viewOf('#train=previous_ckpt_s40'), 'train');
+  assert.equal(viewOf('#v=1&split=maps'), 'heads');
+  assert.equal(viewOf('#v=1&rtok=2'), 'modern');
+  assert.equal(viewOf('#v=1&view=perf'), 'perf');
+  assert.equal(viewOf('#v=1&train=nonsense'), 'attention', 'a refused field points nowhere');
+  const trained = { ...PRESETS.default.state, train: 'previous_ckpt_s40' };
+  assert.equal(encodeHash({ presetId: 'default', state: { ...trained, view: 'train' } }), '#v=1&train=previous_ckpt_s40');
+  assert.equal(encodeHash({ presetId: 'default', state: { ...trained, view: 'attention' } }), '#v=1&train=previous_ckpt_s40&view=attention');
+  assert.equal(encodeHash({ presetId: 'default', state: { ...PRESETS.default.state, view: 'heads' } }), '#v=1&view=heads');
+});

@@ -19,6 +19,7 @@ import { installSharing } from './share/page.js';
 import { renderEngineStatus } from './views/status.js';
 import { installPerformance } from './perf/install.js';
 import { installSkipLinks } from './views/skip-link.js';
+import { createPageViews } from './views/page-views.js';
 import { createTrainPanel } from './train/panel.js';
 import { PRESETS } from './state/presets.js';
 import { LIMITS } from './state/schema.js';
@@ -38,6 +39,7 @@ const limits = () => page.engine?.info.limits ?? LIMITS;
 
 installSkipLinks();
 const store = createStore();
+const pageViews = createPageViews({ nav: $('#views'), open: (view) => store.dispatch({ view }, { from: 'view' }) });
 const drawPass = createDrawPass();
 const share = installSharing();
 const perf = installPerformance({
@@ -130,6 +132,7 @@ const messages = createMessages({
 
 // The controls written from the draft after every change (the one being typed in keeps its text).
 function renderControls(draft) {
+  pageViews.show(draft.view);
   writeDraft(form, draft);
   const tokens = messages.renderDraft(draft);
   embeddings.editor.setTokens(tokens); // (the row labels, and the box's height)
@@ -201,13 +204,7 @@ for (const link of document.querySelectorAll('[data-preset]')) {
   );
 }
 
-window.addEventListener(
-  'hashchange',
-  guard(() => {
-    if (location.hash === share.currentHash()) return; // the address this page wrote
-    links.open(location.hash, { goToPlace: true }).then(renderChrome);
-  }),
-);
+links.followAddress(guard, renderChrome);
 
 // For a course page or a test: resolves once every part of the page shows its current state.
 window.attentionPlayground = Object.freeze({

@@ -28,7 +28,6 @@ export function enterEmbedMode(doc = document, win = window) {
     else doc.body.prepend(bar);
   }
   const link = doc.getElementById('share-open-full');
-  foldViewsAfterLesson(doc);
 
   // Heights go to any origin: a course page may be served from anywhere and speaks only after
   // it has loaded, and a height says nothing of what the reader typed.
@@ -111,25 +110,4 @@ export function enterEmbedMode(doc = document, win = window) {
       sendState();
     },
   };
-}
-
-// An embed is about its lesson: the views after it (head split, token to token, positions,
-// training, performance) wait under one closed line, which keeps the frame short, and keeps it from growing
-// as they are drawn while the reader scrolls the course page.
-function foldViewsAfterLesson(doc) {
-  if (doc.getElementById('more-views')) return;
-  const views = [
-    doc.getElementById('head-views'),
-    doc.getElementById('modern-views'),
-    doc.getElementById('train'),
-    doc.getElementById('performance'),
-  ].filter(Boolean);
-  if (!views.length) return;
-  const more = doc.createElement('details');
-  more.id = 'more-views';
-  more.className = 'more-views';
-  const summary = doc.createElement('summary');
-  summary.dataset.i18n = 'embed.more';
-  views[0].before(more);
-  more.append(summary, ...views);
 }

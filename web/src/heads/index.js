@@ -19,13 +19,13 @@ import { createSplitView } from './split-view.js';
 
 // The panels below the lesson a jump link leads to (the modern ones are modern/index.js's).
 const JUMPS = [
-  ['head-split', 'heads.jump.split'],
-  ['token-view', 'heads.jump.tokens'],
-  ['cross-view', 'heads.jump.cross'],
-  ['positions-view', 'heads.jump.positions'],
-  ['flash-view', 'modern.jump.flash'],
-  ['kv-view', 'modern.jump.kv'],
-  ['rope-view', 'modern.jump.rope'],
+  ['head-split', 'heads.jump.split', 'heads'],
+  ['token-view', 'heads.jump.tokens', 'heads'],
+  ['cross-view', 'heads.jump.cross', 'heads'],
+  ['positions-view', 'heads.jump.positions', 'heads'],
+  ['flash-view', 'modern.jump.flash', 'modern'],
+  ['kv-view', 'modern.jump.kv', 'modern'],
+  ['rope-view', 'modern.jump.rope', 'modern'],
 ];
 
 /**
@@ -42,10 +42,10 @@ export function createHeadViews(deps) {
   const positional = createPositionalControl();
   const cross = createCrossControls({ change: (partial) => dispatch(partial) });
   nodes.tokenize.replaceChildren(tokenizeControl.el);
-  // Links down to the panels, which sit under the (long) lesson.
+  // Links to the panels of the heads and today's-attention views.
   const jump = h('nav', { className: 'hv-jump', 'aria-labelledby': 'hv-jump-label' }, [
     h('span', { id: 'hv-jump-label', dataset: { i18n: 'heads.jump.label' } }),
-    ...JUMPS.map(([id, key]) => h('a', { href: `#${id}`, dataset: { i18n: key, jump: id } })),
+    ...JUMPS.map(([id, key, view]) => h('a', { href: `#${id}`, dataset: { i18n: key, jump: id, view } })),
   ]);
   // In-page links must not replace the address (it holds the state): scroll instead, and hold
   // the panel in place while the panels around it take their real sizes (scroll-to-panel.js).
@@ -53,6 +53,7 @@ export function createHeadViews(deps) {
     const link = event.target.closest('a[data-jump]');
     if (!link) return;
     event.preventDefault();
+    dispatch({ view: link.dataset.view }, 'jump'); // (its view shown first)
     const panel = document.getElementById(link.dataset.jump);
     if (panel) scrollToPanel(panel);
   });

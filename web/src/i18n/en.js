@@ -6,6 +6,14 @@ export default {
     'Type a sentence and watch scaled dot-product self-attention being computed, number by number: every intermediate matrix is on the page.',
   'app.footer': 'Every number on this page is computed by the C++ attention core compiled to WebAssembly; the page only draws them.',
 
+  'views.label': 'Views',
+  'views.attention': 'Attention',
+  'views.heads': 'Heads',
+  'views.modern': "Today's attention",
+  'views.train': 'Train',
+  'views.exercises': 'Exercises',
+  'views.perf': 'Speed',
+
   'lang.label': 'Language',
   'lang.en': 'English',
   'lang.zh-CN': '简体中文',
@@ -31,6 +39,10 @@ export default {
     'What each token reads: row i is token i’s query, and each entry the share of a token’s value it takes (each row sums to 1). Click a weight to see how it is computed, step by step below.',
   'overview.captionQueries':
     'Softmax runs over the columns here (the course’s misconception): each column sums to 1, and the rows’ sums (Σ) are no longer 1.',
+  'overview.random':
+    'Random weights (seed {seed}): this pattern means nothing. Nothing has been learned, so each row is close to an even split over the tokens it sees. Attention that means something:',
+  'overview.random.journey': 'the course’s worked example',
+  'overview.random.trained-previous': 'a trained previous-token head',
   'overview.headTabs': 'Head shown',
   'overview.picked': '{entry} = {value}: the share of “{key}”’s value that “{query}” takes.',
   'overview.goTo': 'How is it computed?',

@@ -18,7 +18,7 @@ export default {
   'heads.tok.countChar': 'Tokens (one per character): T = {T}',
   'heads.tok.countWord': 'Tokens (words): T = {T}',
 
-  'heads.jump.label': 'Further down, after the steps:',
+  'heads.jump.label': 'The panels of other views:',
   'heads.jump.split': 'head split',
   'heads.jump.tokens': 'token to token',
   'heads.jump.cross': 'cross-attention',

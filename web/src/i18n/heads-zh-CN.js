@@ -16,7 +16,7 @@ export default {
   'heads.tok.countChar': 'token（每个字符一个）：T = {T}',
   'heads.tok.countWord': 'token（按词切分）：T = {T}',
 
-  'heads.jump.label': '在各步骤之后：',
+  'heads.jump.label': '其他视图中的面板：',
   'heads.jump.split': '多头拆分',
   'heads.jump.tokens': 'token 之间的连线',
   'heads.jump.cross': '交叉注意力',

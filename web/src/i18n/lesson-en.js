@@ -3,7 +3,7 @@
 export default {
   'lesson.label': 'Step by step',
   'stepper.label': 'Steps of the computation',
-  'a11y.skipToLesson': 'Skip to the lesson',
+  'a11y.skipToContent': 'Skip to the content',
   'a11y.formulaOf': 'Formula {n}, step {step}',
   'a11y.lesson': 'Lesson',
   'stepper.prev': '◀ Previous',
@@ -180,6 +180,7 @@ export default {
 
   'explain.label': 'Explanation',
   'explain.title': 'How was this number computed?',
+  'explain.more': 'Show all',
   'explain.empty':
     'Point at any number, focus it (Tab, then the arrow keys) or tap it: its computation appears here, and the numbers it came from are highlighted.',
   'explain.preview': 'Under the pointer',

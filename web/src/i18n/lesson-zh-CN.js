@@ -4,7 +4,7 @@
 export default {
   'lesson.label': '分步演示',
   'stepper.label': '计算步骤',
-  'a11y.skipToLesson': '跳到课程',
+  'a11y.skipToContent': '跳到正文',
   'a11y.formulaOf': '第 {n} 个公式，步骤 {step}',
   'a11y.lesson': '课程',
   'stepper.prev': '◀ 上一步',
@@ -173,6 +173,7 @@ export default {
 
   'explain.label': '解释',
   'explain.title': '这个数是怎么算出来的？',
+  'explain.more': '全部显示',
   'explain.empty': '把指针移到任意数字上、用键盘聚焦（Tab 键，再用方向键）或点击它：这里会显示它的计算过程，并高亮它所依赖的数字。',
   'explain.preview': '指针所指',
   'explain.last': '指针上次所指',

@@ -102,7 +102,6 @@ export default {
   'embed.part.positionsView': 'positions and shuffling',
   'embed.part.crossView': 'cross-attention view',
   'embed.part.perf': 'performance panel',
-  'embed.more': 'More views: the head split, token to token, positions, performance',
   'embed.field.sentence': 'sentence',
   'embed.field.dModel': 'd_model',
   'embed.field.heads': 'heads',

@@ -97,7 +97,6 @@ export default {
   'embed.part.positionsView': '位置与打乱',
   'embed.part.crossView': '交叉注意力视图',
   'embed.part.perf': '性能面板',
-  'embed.more': '更多视图：多头拆分、token 到 token、位置、性能',
   'embed.field.sentence': '句子',
   'embed.field.dModel': 'd_model',
   'embed.field.heads': '头数',

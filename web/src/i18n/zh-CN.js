@@ -5,6 +5,14 @@ export default {
   'app.subtitle': '输入一句话，逐个数字地看缩放点积自注意力是怎么算出来的：每一个中间矩阵都显示在页面上。',
   'app.footer': '页面上的每个数字都由编译成 WebAssembly 的 C++ 注意力核心计算；页面只负责绘制。',
 
+  'views.label': '视图',
+  'views.attention': '注意力',
+  'views.heads': '多头',
+  'views.modern': '当今的注意力',
+  'views.train': '训练',
+  'views.exercises': '练习',
+  'views.perf': '速度',
+
   'lang.label': '语言',
   'lang.en': 'English',
   'lang.zh-CN': '简体中文',
@@ -28,6 +36,9 @@ export default {
   'overview.caption':
     '每个 token 读取了什么：第 i 行是 token i 的查询，每一项是它从某个 token 的值中取的份额（每行之和为 1）。点击一个权重，下面逐步说明它是怎样算出来的。',
   'overview.captionQueries': '这里 softmax 按列计算（教程中的常见误解）：每列之和为 1，而各行之和（Σ）不再是 1。',
+  'overview.random': '随机权重（种子 {seed}）：这个图案没有含义。什么都还没有学到，所以每一行都接近在它能看到的 token 之间平均分配。有含义的注意力：',
+  'overview.random.journey': '教程中的例子',
+  'overview.random.trained-previous': '训练好的前一 token 头',
   'overview.headTabs': '显示的头',
   'overview.picked': '{entry} = {value}：“{query}”从“{key}”的值中取的份额。',
   'overview.goTo': '它是怎样算出来的？',

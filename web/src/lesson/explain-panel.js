@@ -14,8 +14,15 @@ function partsOf(node) {
   if (p && p.title.parentNode === node) return p;
   const symbol = h('strong', { className: 'explain-symbol' });
   const headingText = document.createTextNode('');
+  // On a phone the panel is a strip at the screen's foot: this button lets it take more room.
+  const more = h('button', { type: 'button', className: 'explain-more', 'aria-expanded': 'false' });
+  more.addEventListener('click', () => {
+    const open = node.classList.toggle('expanded');
+    more.setAttribute('aria-expanded', String(open));
+  });
   p = {
     title: h('h2'),
+    more,
     empty: h('p', { className: 'explain-empty' }),
     mode: h('p', { className: 'explain-mode' }),
     heading: h('p', { className: 'explain-heading' }, [symbol, ' ', headingText]),
@@ -26,7 +33,7 @@ function partsOf(node) {
     lines: h('div', { className: 'explain-lines' }),
     notes: h('ul', { className: 'explain-notes' }),
   };
-  node.replaceChildren(p.title);
+  node.replaceChildren(p.title, p.more);
   parts.set(node, p);
   return p;
 }
@@ -66,8 +73,8 @@ function showFormula(p, tex, matrix) {
   showAlternative(p.tex, shown);
 }
 
-// node's children after its title, in order (only those not in their place are moved).
-const showParts = (node, wanted) => placeChildren(node, [node.firstElementChild, ...wanted]);
+// node's children: its title and button, then `wanted` in order (only those not in place are moved).
+const showParts = (node, p, wanted) => placeChildren(node, [p.title, p.more, ...wanted]);
 
 /**
  * node: the panel element. explained: explainCell(...) output or null.
@@ -77,9 +84,10 @@ const showParts = (node, wanted) => placeChildren(node, [node.firstElementChild,
 export function renderExplanation(node, explained, mode, t) {
   const p = partsOf(node);
   setText(p.title, t('explain.title'));
+  setText(p.more, t('explain.more'));
   if (!explained) {
     setText(p.empty, t('explain.empty'));
-    showParts(node, [p.empty]);
+    showParts(node, p, [p.empty]);
     setAttr(node, 'data-cell', '');
     return;
   }
@@ -91,7 +99,7 @@ export function renderExplanation(node, explained, mode, t) {
   // (The notes are shown only when there are any.)
   const notes = explained.notes.filter(Boolean);
   setList(p.notes, notes, 'li');
-  showParts(node, notes.length ? [p.mode, p.heading, p.tex, p.lines, p.notes] : [p.mode, p.heading, p.tex, p.lines]);
+  showParts(node, p, notes.length ? [p.mode, p.heading, p.tex, p.lines, p.notes] : [p.mode, p.heading, p.tex, p.lines]);
   setAttr(node, 'data-cell', explained.ref ?? '');
 }
 

@@ -6,8 +6,14 @@ import { h, setHidden, setText } from '../render/dom.js';
 import { createMatrix } from '../render/matrix.js';
 import { fmt, sub } from '../render/numbers.js';
 import { watchNear } from '../render/window-sight.js';
-import { parseCellRef } from '../state/schema.js';
+import { parseCellRef, WEIGHT_KEYS } from '../state/schema.js';
+import { galleryItems } from '../share/gallery.js';
 import { drawOptions, figureSpec } from './step-plan.js';
+
+// The gallery's examples a random page points to: the course's worked example, a trained head.
+const MEANINGFUL = ['journey', 'trained-previous'];
+let hashes = null;
+const galleryHashes = () => (hashes ??= Object.fromEntries(galleryItems().map((item) => [item.id, item.hash || '#'])));
 
 /** node: the overview's section; actions: { setHead(h), select(ref), goToSelected() }. */
 export function createOverview(node, actions) {
@@ -18,7 +24,11 @@ export function createOverview(node, actions) {
   const pickedText = h('span');
   const goButton = h('button', { type: 'button', className: 'link' });
   const picked = h('p', { className: 'overview-picked' }, [pickedText, ' ', goButton]);
-  node.replaceChildren(title, tabs, holder, picked, caption);
+  // Random weights say nothing: the figure says so, with one click to attention that means something.
+  const randomText = h('span');
+  const meaningful = MEANINGFUL.map((id) => h('a', { dataset: { gallery: id } }));
+  const randomNote = h('p', { className: 'overview-random', dataset: { prose: '' } }, [randomText, ' ', meaningful[0], ' · ', meaningful[1]]);
+  node.replaceChildren(title, tabs, holder, picked, randomNote, caption);
 
   tabs.addEventListener('click', (event) => {
     const tab = event.target.closest('button[data-head-tab]');
@@ -81,6 +91,15 @@ export function createOverview(node, actions) {
     node.dataset.step = state.step; // (an embed of one step leaves it out: share.css)
     setText(title, t('overview.title'));
     setText(caption, t(state.softmaxOver === 'queries' ? 'overview.captionQueries' : 'overview.caption'));
+    const random = state.weights === 'random' && WEIGHT_KEYS.every((key) => !state[key]);
+    setHidden(randomNote, !random);
+    if (random) {
+      setText(randomText, t('overview.random', { seed: String(state.seed) }));
+      meaningful.forEach((link, k) => {
+        link.href = galleryHashes()[MEANINGFUL[k]];
+        setText(link, t(`overview.random.${MEANINGFUL[k]}`));
+      });
+    }
     renderTabs(result.heads, head, t);
     if (!view || view.spec.key !== spec.key) {
       view = createMatrix(spec, events);

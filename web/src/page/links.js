@@ -76,10 +76,18 @@ export function createLinks(deps) {
       for (const key of LOOK_KEYS) if (key in here) next[key] = here[key];
       load(next, presetId, { from: 'exercise' });
     },
-    /** A preset of the examples menu. */
+    /** A preset of the examples menu (in the view the reader is in). */
     preset(presetId) {
-      load(stateToDraft(PRESETS[presetId].state), presetId, { from: 'preset' });
+      load({ ...stateToDraft(PRESETS[presetId].state), view: store.draft.view }, presetId, { from: 'preset' });
       deps.lesson.goToPlace();
+    },
+    /** Follows the address when it changes from outside (an example, a link in the page, Back). */
+    followAddress(guard, opened) {
+      const follow = () => {
+        if (location.hash === deps.share.currentHash()) return; // the address this page wrote
+        this.open(location.hash, { goToPlace: true }).then(opened);
+      };
+      window.addEventListener('hashchange', guard(follow));
     },
   };
 }

@@ -1,12 +1,15 @@
 // The drawing pass of the panels under the lesson: each is a view of the page's (state, results)
 // that the pass draws when what it depends on changed — a view near the window just after the
-// frame that shows the change, any other in idle time (one per task), a view the reader acted in
-// at once — all through the page's one scheduler, so that whenDrawn() covers them.
+// frame that shows the change, any other of the shown view in idle time (one per task), a view the
+// reader acted in at once — all through the page's one scheduler, so that whenDrawn() covers them.
 import { drawing, frameComing } from './scheduler.js';
 import { THRESHOLDS } from './thresholds.js';
 import { watchSight } from './window-sight.js';
 
 const { headsIdleWaitMs } = THRESHOLDS;
+
+// A panel the page shows (its runs are planned): not in another view, not hidden by the link or by itself.
+const isShown = (view) => view.el.isConnected && !view.el.closest('[hidden], .share-hidden');
 
 export function createDrawPass() {
   const views = new Map(); // name → { el, draw(ctx), keyOf(ctx), drawn (the key last drawn) }
@@ -40,7 +43,7 @@ export function createDrawPass() {
     },
     /** The panels the page shows (not hidden by the link, not folded away): they need their runs. */
     shown() {
-      return new Set([...views].filter(([, view]) => view.el.isConnected && !view.el.closest('[hidden], .share-hidden')).map(([name]) => name));
+      return new Set([...views].filter(([, view]) => isShown(view)).map(([name]) => name));
     },
     /** Draws every panel whose key changed; `now`: the one the reader acted in, in this task. */
     show(ctx, { now = null } = {}) {
@@ -53,6 +56,12 @@ export function createDrawPass() {
         }
         // An exercise now hides entries this view may show: drawn at once, never left stale.
         const hidesMore = Boolean(ctx.redacted) && view.redaction !== ctx.redacted;
+        // A panel of another view waits for its view (opening one is a change: it comes here). A
+        // panel hidden by itself, as cross-attention's when off, is drawn: it says when it shows.
+        if (!hidesMore && view.el.closest('[data-views][hidden]')) {
+          drawing.cancel(view);
+          continue;
+        }
         const job = measured(name, () => {
           view.drawn = key;
           view.redaction = ctx.redacted;

@@ -31,9 +31,9 @@ export const GALLERY = Object.freeze([
   ...COURSE_EXERCISES,
   // The shipped checkpoints (web/src/presets/checkpoints/), opened in the Train panel at once;
   // their paragraphs are in train-en.js / train-zh-CN.js.
-  { id: 'trained-previous', preset: 'default', changes: { train: 'previous_v2_ckpt_s0' } },
-  { id: 'trained-induction', preset: 'default', changes: { train: 'induction_v2_ckpt_s0' } },
-  { id: 'trained-sort', preset: 'default', changes: { train: 'sort_v2_ckpt_s0' } },
+  { id: 'trained-previous', preset: 'default', changes: { train: 'previous_v2_ckpt_s0', view: 'train' } },
+  { id: 'trained-induction', preset: 'default', changes: { train: 'induction_v2_ckpt_s0', view: 'train' } },
+  { id: 'trained-sort', preset: 'default', changes: { train: 'sort_v2_ckpt_s0', view: 'train' } },
   // Today's attention (web/src/modern/): each opens its panel's example at a telling step.
   { id: 'flash-worked', preset: 'journey', changes: { flashRows: 2, flashKeys: 2, flashTile: 5 } },
   { id: 'kv-journey', preset: 'journey', changes: { kvStep: 4 } },

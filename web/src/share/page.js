@@ -155,9 +155,7 @@ export function installSharing({ doc = document, win = window } = {}) {
   const noticeList = h(doc, 'ul');
   const dismiss = h(doc, 'button', { type: 'button', className: 'share-dismiss', dataset: { i18n: 'share.ignored.dismiss' } });
   noticeBox.append(dismiss, noticeTitle, noticeList);
-  const status0 = doc.getElementById('engine-status');
-  if (status0) status0.after(noticeBox);
-  else (doc.querySelector('main') ?? doc.body).prepend(noticeBox);
+  (doc.querySelector('main') ?? doc.body).prepend(noticeBox); // (above every view)
   dismiss.addEventListener('click', () => {
     notice = [];
     noticeBox.hidden = true;

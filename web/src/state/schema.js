@@ -38,6 +38,8 @@ export const MODEL_IDS = Object.freeze(MODEL_SHAPES.map((shape) => shape.name.to
 export const SPLIT_STAGES = Object.freeze(['columns', 'slice', 'maps', 'concat', 'mix']);
 // The lesson's steps as links name them (lesson/steps.js has the same ids; a test checks).
 export const STEP_IDS = Object.freeze(['all', 'x', 'qkv', 'dots', 'scale', 'mask', 'softmax', 'context', 'concat', 'output']);
+/** The page's views, in the header's order (views/page-views.js). */
+export const VIEW_IDS = Object.freeze(['attention', 'heads', 'modern', 'train', 'exercises', 'perf']);
 
 /** The sentence's tokens under the state's tokenization (what the engine is given). */
 export const sentenceTokens = (state) => tokenize(state.sentence ?? '', state.tokenization ?? 'whitespace');
@@ -198,6 +200,10 @@ export const ALL_FIELDS = checkTable([
   { key: 'kvModel', param: 'model', kind: 'enum', group: 'structure', values: MODEL_IDS, default: MODEL_IDS[2], look: true },
   { key: 'ropeToken', param: 'rtok', kind: 'int', group: 'structure', default: 3, min: 1, max: LIMITS.maxTokens, look: true },
   { key: 'ropePair', param: 'rpair', kind: 'int', group: 'structure', default: 1, min: 1, max: LIMITS.maxDModel, look: true },
+  // The view the page shows (views/page-views.js). A link without `view` opens where its fields
+  // point (VIEW_OF_PARAMS), as links did when everything was on one page; a link writes `view`
+  // only when it differs from that.
+  { key: 'view', param: 'view', kind: 'enum', group: 'lesson', values: VIEW_IDS, default: 'attention', look: true },
 ]);
 
 // ---- the exercise (the `ex` field) ------------------------------------------------------------
@@ -332,6 +338,25 @@ export function readTrainText(text) {
 export function parseTrainText(text) {
   const read = readTrainText(text);
   return read.ok ? read.value : null;
+}
+
+// ---- views ---------------------------------------------------------------------------------------
+
+// A link's params that only a panel of another view reads: such a link opens in that view.
+const VIEW_OF_PARAMS = Object.freeze({
+  train: 'train',
+  split: 'heads',
+  tile: 'modern',
+  kvt: 'modern',
+  model: 'modern',
+  rtok: 'modern',
+  rpair: 'modern',
+});
+
+/** The view a link's params point to when it names none (`names`: the params it gives). */
+export function impliedView(names) {
+  for (const name of names) if (Object.hasOwn(VIEW_OF_PARAMS, name)) return VIEW_OF_PARAMS[name];
+  return 'attention';
 }
 
 // Parts of the page that are not fields but can be hidden as well (`prose_hide=1`, …).

@@ -26,6 +26,7 @@ import {
   ALL_FIELDS,
   formatFloat32,
   formatValue,
+  impliedView,
   LIMITS,
   MAX_ENTRY_CHARS,
   PAGE_PARTS,
@@ -426,6 +427,7 @@ export function* decodeSteps(hash, { fields = ALL_FIELDS } = {}) {
   // (A value the link gave that was refused above is not said again to be "fitted".)
   const given = { has: (param) => params.has(param, false) && !noted.has(param) };
   for (const group of ['lesson', 'structure']) if (fields.some((field) => field.group === group)) fitGroup(group, state, presetId, given, note);
+  if (Object.hasOwn(state, 'view') && !params.has('view', false)) state.view = impliedView([...params.keys()].filter(given.has));
   yield;
 
   // The view: language, embed mode, hidden parts.
@@ -562,7 +564,9 @@ export function* encodeStateSteps({ presetId, state }, { fields = ALL_FIELDS } =
   for (const field of fields) {
     if (!Object.hasOwn(state, field.key)) continue;
     const value = state[field.key];
-    if (sameValue(field, value, baseValue(field, id))) continue;
+    // (the view is written when it is not the one the link's other params point to)
+    const base = field.key === 'view' ? impliedView(written.map(([param]) => param)) : baseValue(field, id);
+    if (sameValue(field, value, base)) continue;
     written.push([field.param, yield* linkTextSteps(field, value)]);
   }
   return { id, written, fields };
