@@ -16,5 +16,10 @@ echo "== Catch2, WebAssembly SIMD under Node (also builds the page's modules) ==
 cmake --workflow --preset wasm
 echo "== static site (dist/) =="
 npx vite build --logLevel warn
-echo "== JavaScript and browser tests =="
-node --test tests/js/*.test.mjs tests/browser/*.test.mjs
+# Two test files at a time: a browser test mostly waits for its page, so two share the two cores.
+# The Train panel's tests time the page's main-thread tasks; a second browser beside them makes
+# those long, so they run alone, last.
+echo "== JavaScript and browser tests, two files at a time =="
+node --test --test-concurrency=2 tests/js/*.test.mjs $(ls tests/browser/*.test.mjs | grep -v '/train\.test\.mjs$')
+echo "== the Train panel's tests, alone =="
+node --test tests/browser/train.test.mjs
