@@ -206,6 +206,13 @@ test('"open in the lesson" loads the layer’s input and trained weights: the le
     // sentence is the sequence.
     assert.match(page.url(), /train=induction_v2_ckpt_s0/);
     assert.equal(await page.inputValue('#sentence'), tokens.join(' '));
+    // The lesson says whose head this is, the settings that the weights are trained, and the
+    // entry selected is the one the last token reads most (the head's peak).
+    assert.match(await page.textContent('#lesson-remark'), /Layer 2, head 2 of the model trained in the Train view \(induction/);
+    assert.match(await page.textContent('#settings-summary'), /trained weights/);
+    const last = map.data.subarray((tokens.length - 1) * tokens.length, tokens.length * tokens.length);
+    const peak = last.indexOf(Math.max(...last));
+    assert.equal(await page.getAttribute('#explain', 'data-cell'), `weights.2.${tokens.length}.${peak + 1}`);
     assert.deepEqual(errors, []);
   } finally {
     await close();

@@ -2833,4 +2833,12 @@ export const FROZEN_LINKS = [
     state: { train: 'induction_L2_H2_C32_mlp0_ln0_poslearned_lr0.01_seed1_s120', view: 'attention' },
     lastOutputRow: [-0.035299, -0.005684, 0.00391, 0.016142, -0.074995, 0.020964],
   },
+  {
+    link: '#v=1&train=induction_L2_H2_C32_mlp0_ln0_poslearned_lr0.01_seed1_s120&tl=2&head=2&view=attention',
+    presetId: 'default',
+    lang: null,
+    view: { embed: false, hidden: [] },
+    state: { train: 'induction_L2_H2_C32_mlp0_ln0_poslearned_lr0.01_seed1_s120', trainLayer: 2, head: 2, view: 'attention' },
+    lastOutputRow: [-0.035299, -0.005684, 0.00391, 0.016142, -0.074995, 0.020964],
+  },
 ];

@@ -161,6 +161,7 @@ export const GENERATORS = {
   ropeToken: (r, s) => r.int(1, Tn(s)),
   ropePair: (r) => r.int(1, 512),
   view: (r, s, field) => r.pick(field.values),
+  trainLayer: (r, s, field) => r.int(field.min, field.max),
 };
 
 /** A random valid state with every field of ALL_FIELDS, fitted as the page would hold it. */

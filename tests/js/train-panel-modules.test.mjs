@@ -145,7 +145,12 @@ test('a trained head as a lesson state computes the trainer’s attention map (1
   const params = trainer.parameters();
   for (const layer of [0, 1]) {
     const weights = Object.fromEntries(['wq', 'wk', 'wv', 'wo'].map((key) => [key, params[`layers.${layer}.${key}`]]));
-    const state = lessonStateOfHead({ tokens, input: run.layers[layer].input, weights, heads: 2, head: 1, train: '' });
+    const map = run.layers[layer].heads[1].attention;
+    const state = lessonStateOfHead({ tokens, input: run.layers[layer].input, weights, heads: 2, layer, head: 1, map, train: '' });
+    assert.equal(state.trainLayer, layer + 1);
+    // The entry selected is the head's peak in the last row.
+    const last = Array.from(map.data.subarray((tokens.length - 1) * tokens.length));
+    assert.equal(state.cell, `weights.2.${tokens.length}.${last.indexOf(Math.max(...last)) + 1}`);
     // Through the link, as the page opens it.
     const decoded = decodeHash(encodeHash({ presetId: 'default', state }));
     assert.deepEqual(decoded.ignored, []);

@@ -13,7 +13,8 @@ const noFill = () => null; // the plain cells of the split's output
  *         rowBands?: (r) → css (a border left of each row label),
  *         fill(r, c, value) → { background, color? } | null, mask? (a weight behind it prints 0),
  *         maxRows?, maxCols?, numbers?: boolean, caption?: string, t,
- *         surface?: 'pixels' (a weight map as bare cells on a canvas) with its label }
+ *         surface?: 'pixels' (a weight map as bare cells on a canvas) with its label, palette?
+ *         (its colours: 'viridis' unless given) }
  * cache: a Map the caller keeps between its redraws, or null: the figure last made for the same
  *   name and head then takes the new numbers in place while its layout (size, labels, bands,
  *   caption, language) stays, as a view that redraws on every change needs.
@@ -44,6 +45,7 @@ export function renderGrid(spec, cache = null) {
       {
         figure: 'grid',
         surface: spec.surface ?? 'table',
+        palette: spec.palette, // (a weight map's colours: viridis unless given)
         kind: spec.mask ? 'weights' : 'signed',
         name,
         head,

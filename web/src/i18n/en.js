@@ -34,6 +34,8 @@ export default {
   'settings.summary': 'd_model = {dModel} · h = {heads} · mask: {mask} · {weights}',
   'settings.identity': 'identity weights',
   'settings.random': 'random weights (seed {seed})',
+  'settings.edited': 'edited weights',
+  'settings.trained': 'trained weights (the Train view)',
   'overview.title': 'Attention weights A',
   'overview.caption':
     'What each token reads: row i is token i’s query, and each entry the share of a token’s value it takes (each row sums to 1). Click a weight to see how it is computed, step by step below.',

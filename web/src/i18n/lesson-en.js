@@ -242,6 +242,8 @@ export default {
   'explain.output.heading': 'Number {j} of the layer’s output for {token}',
   'explain.output.note': 'Row i of Concat times column j of W_O: W_O mixes the heads.',
 
+  'remark.trained':
+    'Layer {layer}, head {head} of the model trained in the Train view ({task}): X is the input of that layer and W_Q, W_K, W_V, W_O are its trained weights, so every number here is the model’s own for this head. The entry selected is the key the last token reads most.',
   'remark.cat':
     'The material prints about [0.27, 0.46, 0.27] for this example; the engine computes {weights} for {token}, so the material’s 0.46 is off (softmax of [1, 2, 1]/2 = [0.5, 1, 0.5]).',
   'remark.selftest':

@@ -231,6 +231,8 @@ export default {
   'explain.output.heading': '{token} 在注意力层输出中的第 {j} 个数',
   'explain.output.note': 'Concat 的第 i 行乘以 W_O 的第 j 列：W_O 把各头混合在一起。',
 
+  'remark.trained':
+    '“训练”视图中训练的模型（{task}）的第 {layer} 层、第 {head} 个头：X 是这一层的输入，W_Q、W_K、W_V、W_O 是它训练得到的权重，所以这里的每个数都是模型在这个头上自己的数。选中的是最后一个 token 读得最多的那个键。',
   'remark.cat':
     '课程材料给出的结果大约是 [0.27, 0.46, 0.27]；计算引擎对 {token} 算出的是 {weights}，所以材料中的 0.46 有误（softmax([1, 2, 1]/2) = softmax([0.5, 1, 0.5])）。',
   'remark.selftest':

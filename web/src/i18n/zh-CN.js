@@ -32,6 +32,8 @@ export default {
   'settings.summary': 'd_model = {dModel} · h = {heads} · 掩码：{mask} · {weights}',
   'settings.identity': '单位矩阵权重',
   'settings.random': '随机权重（种子 {seed}）',
+  'settings.edited': '编辑过的权重',
+  'settings.trained': '训练得到的权重（“训练”视图）',
   'overview.title': '注意力权重 A',
   'overview.caption':
     '每个 token 读取了什么：第 i 行是 token i 的查询，每一项是它从某个 token 的值中取的份额（每行之和为 1）。点击一个权重，下面逐步说明它是怎样算出来的。',

@@ -16,6 +16,7 @@ import { fmt } from '../render/numbers.js';
 import { createExplanationWarmup } from './explain-warmup.js';
 import { formatCellRef, LOOK_KEYS, MASK_KINDS, parseCellRef, WEIGHT_KEYS } from '../state/schema.js';
 import { scrollToPanel } from '../views/scroll-to-panel.js';
+import { drawing } from '../render/scheduler.js';
 import { createMaskWorkbench, currentMaskGrid } from './mask-workbench.js';
 import { createOverview } from './overview.js';
 import { renderRemark } from './remarks.js';
@@ -337,7 +338,16 @@ export function createLesson(deps) {
 
   function goToPlace() {
     const place = placeNamed();
-    if (place) scrollToPanel(place, { under: nodes.stepper });
+    if (!place) return;
+    scrollToPanel(place, { under: nodes.stepper });
+    // A matrix wider than the screen scrolls in its own box: the selected entry is brought into
+    // it, once its cells are drawn.
+    drawing.whenDrawn().then(() => {
+      const ref = parseCellRef(last?.state.cell);
+      const at = ref && `[data-row="${ref.row}"][data-col="${ref.col}"]`;
+      // (a table's cell, or on a canvas the mark over the entry)
+      placeNamed()?.querySelector(`td${at}, .cg-mark${at}`)?.scrollIntoView({ block: 'nearest', inline: 'center' });
+    });
   }
 
   return {

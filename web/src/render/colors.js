@@ -237,10 +237,11 @@ export function signedFill(matrix) {
   };
 }
 /** A grid's fill of a head's weights, greyed where `mask` (rows × cols, 1 = masked) says so. */
-export function weightFill(mask) {
+export function weightFill(mask, kind = 'viridis') {
+  const scale = kind === 'viridis' ? null : colorScale(kind); // (the Train maps: the lesson's greens)
   return (r, c, w) => {
     if (mask.data[r * mask.cols + c]) return HEAD_MASKED_CELL;
-    const { background, text } = palette('viridis')[weightLevel(w)];
+    const { background, text } = scale ? scale.cell(Number.isFinite(w) ? w : 0) : palette('viridis')[weightLevel(w)];
     return { background, color: text };
   };
 }

@@ -80,7 +80,7 @@ export function createMatrixPixels(spec) {
     /** matrix: the weights; options.mask: the result's mask (greyed, read as 0). */
     update(matrix, { mask }) {
       drawn = { matrix, mask };
-      paintWeights(canvas, { weights: matrix, mask, rows, cols, cell: 1 });
+      paintWeights(canvas, { weights: matrix, mask, rows, cols, cell: 1, palette: spec.palette });
     },
   };
 }

@@ -1,14 +1,14 @@
 // A head's attention weights painted as pixels: the small maps of the head split, and its detail
 // map once it is too wide to print numbers (matrix-pixels.js): a table of thousands of cells costs
 // far more to build, style and lay out than its pixels written as one ImageData.
-import { COLORS, palettePixels, pixelOf, weightLevel } from './colors.js';
+import { COLORS, colorScale, palettePixels, pixelOf, weightLevel } from './colors.js';
 
 /**
  * Paints the top-left rows × cols weights of a head on `canvas`: `cell` pixels a side per entry
- * and `gap` pixels of white between entries; viridis for a weight, grey where masked (with a
- * diagonal hatch when a cell is 6 pixels or more).
+ * and `gap` pixels of white between entries; viridis for a weight (or `palette`: the Train maps
+ * take the lesson's greens), grey where masked (with a diagonal hatch when a cell is 6 pixels or more).
  */
-export function paintWeights(canvas, { weights, mask, rows, cols, cell, gap = 0 }) {
+export function paintWeights(canvas, { weights, mask, rows, cols, cell, gap = 0, palette = 'viridis' }) {
   const pitch = cell + gap;
   const width = cols * pitch - gap;
   const height = rows * pitch - gap;
@@ -20,11 +20,13 @@ export function paintWeights(canvas, { weights, mask, rows, cols, cell, gap = 0 
   const pixels = new Uint32Array(image.data.buffer);
   pixels.fill(pixelOf(COLORS.panel)); // the white between cells (the tables' cell borders)
   const masked = pixelOf(COLORS.headMasked);
-  const viridis = palettePixels('viridis');
+  const colors = palettePixels(palette);
+  const scale = palette === 'viridis' ? null : colorScale(palette);
+  const level = scale ? (w) => scale.levelOf(Number.isFinite(w) ? w : 0) : weightLevel;
   for (let r = 0; r < rows; r += 1) {
     for (let c = 0; c < cols; c += 1) {
       const k = r * weights.cols + c;
-      const color = mask.data[k] ? masked : viridis[weightLevel(weights.data[k])];
+      const color = mask.data[k] ? masked : colors[level(weights.data[k])];
       for (let y = r * pitch, p0 = y * width + c * pitch; y < r * pitch + cell; y += 1, p0 += width) pixels.fill(color, p0, p0 + cell);
     }
   }

@@ -38,6 +38,8 @@ export const MODEL_IDS = Object.freeze(MODEL_SHAPES.map((shape) => shape.name.to
 export const SPLIT_STAGES = Object.freeze(['columns', 'slice', 'maps', 'concat', 'mix']);
 // The lesson's steps as links name them (lesson/steps.js has the same ids; a test checks).
 export const STEP_IDS = Object.freeze(['all', 'x', 'qkv', 'dots', 'scale', 'mask', 'softmax', 'context', 'concat', 'output']);
+// How many layers a trained model may have (TRAIN_RECIPE, and the lesson's `trainLayer`).
+const TRAIN_LAYERS = Object.freeze([1, 4]);
 /** The page's views, in the header's order (views/page-views.js). */
 export const VIEW_IDS = Object.freeze(['attention', 'heads', 'modern', 'train', 'exercises', 'perf']);
 
@@ -189,6 +191,9 @@ export const ALL_FIELDS = checkTable([
     look: true,
     check: (text) => (text === '' ? null : (readTrainText(text).problem ?? null)),
   },
+  // The trained model's layer (1-based) whose head the lesson shows, opened from the Train panel
+  // with that layer's input and weights; 0 = none. It changes no number (`look`).
+  { key: 'trainLayer', param: 'tl', kind: 'int', group: 'structure', default: 0, min: 0, max: TRAIN_LAYERS[1], look: true },
   // Today's attention (web/src/modern/): ALiBi's bias on the scores; the FlashAttention panel's
   // tile (Br × Bc) and the tile it shows; the KV cache's step and model; the RoPE pair shown
   // (token, pair and steps 1-based, like row and head).
@@ -235,7 +240,7 @@ export const TRAIN_RECIPE = Object.freeze({
       { prefix: 'B', key: 'batchSize', kind: 'int', range: [1, 256], since: 2 },
       // Tokens of 1 to 16 characters joined by '.', with '%', '.' and '_' written as %25, %2E, %5F.
       { prefix: 'V', key: 'vocab', kind: 'vocab', range: [2, 256], chars: 16, since: 2 },
-      { prefix: 'L', key: 'layers', kind: 'int', range: [1, 4], since: 1 },
+      { prefix: 'L', key: 'layers', kind: 'int', range: TRAIN_LAYERS, since: 1 },
       { prefix: 'H', key: 'heads', kind: 'int', range: [1, 8], since: 1 },
       { prefix: 'C', key: 'dModel', kind: 'int', range: [4, 128], since: 1 },
       { prefix: 'mlp', key: 'mlp', kind: 'bool', since: 1 },

@@ -7,9 +7,19 @@ import { shownToken } from './sequence.js';
 
 const rowsOf = ({ rows, cols, data }) => Array.from({ length: rows }, (_, r) => Array.from(data.subarray(r * cols, (r + 1) * cols)));
 
-/** tokens, input (T × C), weights { wq, wk, wv, wo } (C × C), heads, head (0-based), train: the
- *  panel's link text (kept, so that the link still opens the panel's model). → a state */
-export function lessonStateOfHead({ tokens, input, weights, heads, head, train }) {
+// The key the last token reads most (its row of the head's map): where the head's pattern shows.
+function peakOfLastRow(map, T) {
+  const data = map?.data;
+  if (!data || data.length !== T * T) return 0;
+  let best = 0;
+  for (let j = 1; j < T; j += 1) if (data[(T - 1) * T + j] > data[(T - 1) * T + best]) best = j;
+  return best;
+}
+
+/** tokens, input (T × C), weights { wq, wk, wv, wo } (C × C), heads, layer and head (0-based),
+ *  map: the head's attention ({ rows, cols, data }, T × T: the entry selected), train: the panel's link text (kept,
+ *  so that the link still opens the panel's model). → a state */
+export function lessonStateOfHead({ tokens, input, weights, heads, layer, head, map = null, train }) {
   const T = tokens.length;
   return {
     ...DEFAULTS,
@@ -31,7 +41,8 @@ export function lessonStateOfHead({ tokens, input, weights, heads, head, train }
     head: head + 1,
     step: 'softmax',
     row: T,
-    cell: `weights.${head + 1}.${T}.1`,
+    cell: `weights.${head + 1}.${T}.${peakOfLastRow(map, T) + 1}`,
     train,
+    trainLayer: layer + 1,
   };
 }

@@ -254,8 +254,8 @@ export function createTrainPanel({ node, noticeNode, t, build, estimate, changed
     const layer = Number(button.dataset.openLayer);
     const head = Number(button.dataset.openHead);
     try {
-      const { tokens, input, weights } = await worker.lesson(layer);
-      const state = lessonStateOfHead({ tokens, input, weights, heads: model.config.heads, head, train: linkText });
+      const { tokens, input, weights, maps } = await worker.lesson(layer);
+      const state = lessonStateOfHead({ tokens, input, weights, heads: model.config.heads, layer, head, map: maps?.[head], train: linkText });
       // The page opens it as it opens any link (main.js: hashchange), custom X and weights included.
       location.hash = encodeHash({ presetId: 'default', state });
     } catch (error) {

@@ -3,7 +3,7 @@
 // It holds no model and no worker (train/panel.js does); each draw gets what it shows.
 import './train.css';
 import { h, setHidden, setText, svgEl } from '../render/dom.js';
-import { COLORS, weightFill } from '../render/colors.js';
+import { COLORS, colorScale, weightFill } from '../render/colors.js';
 import { renderGrid } from '../heads/grid.js';
 import { scrollWhenNeeded } from '../render/overflow-class.js';
 import { curvePoints } from './curve.js';
@@ -137,6 +137,12 @@ export function createTrainView(node, t) {
       ]),
     ]),
     h('h3', { dataset: { trainI18n: 'train.maps' } }),
+    // (the lesson's colours for a weight, and its key)
+    h('div', { className: 'legend', 'aria-hidden': 'true' }, [
+      h('span', { text: '0' }),
+      h('span', { className: 'bar', style: { background: `linear-gradient(to right, ${colorScale('weights').stops(9).join(', ')})` } }),
+      h('span', { text: '1' }),
+    ]),
     maps,
   );
   form.addEventListener('submit', (event) => event.preventDefault());
@@ -190,7 +196,8 @@ export function createTrainView(node, t) {
             rowLabels: labels,
             colLabels: labels,
             mask,
-            fill: weightFill(mask),
+            fill: weightFill(mask, 'weights'),
+            palette: 'weights', // (the lesson's colours for a weight)
             maxRows: T,
             maxCols: T,
             surface: 'pixels',
