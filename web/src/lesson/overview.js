@@ -6,7 +6,7 @@ import { h, setHidden, setText } from '../render/dom.js';
 import { createMatrix } from '../render/matrix.js';
 import { fmt, sub } from '../render/numbers.js';
 import { watchNear } from '../render/window-sight.js';
-import { parseCellRef, WEIGHT_KEYS } from '../state/schema.js';
+import { parseCellRef, weightsEdited } from '../state/schema.js';
 import { galleryItems } from '../share/gallery.js';
 import { drawOptions, figureSpec } from './step-plan.js';
 
@@ -91,7 +91,7 @@ export function createOverview(node, actions) {
     node.dataset.step = state.step; // (an embed of one step leaves it out: share.css)
     setText(title, t('overview.title'));
     setText(caption, t(state.softmaxOver === 'queries' ? 'overview.captionQueries' : 'overview.caption'));
-    const random = state.weights === 'random' && WEIGHT_KEYS.every((key) => !state[key]);
+    const random = state.weights === 'random' && !weightsEdited(state);
     setHidden(randomNote, !random);
     if (random) {
       setText(randomText, t('overview.random', { seed: String(state.seed) }));

@@ -4,7 +4,7 @@
 // the preset's sentence is on the page. A head opened from the Train panel is named instead.
 import { h, setHidden } from '../render/dom.js';
 import { vector } from '../render/numbers.js';
-import { parseTrainText, WEIGHT_KEYS } from '../state/schema.js';
+import { parseTrainText, weightsEdited } from '../state/schema.js';
 
 // preset id → the query row the remark reads, and its text.
 const REMARKS = {
@@ -15,7 +15,7 @@ const REMARKS = {
 export function renderRemark(node, { result, state, presetId, t }) {
   if (!node) return;
   // A head of the model trained in the Train view: which one, and that these are its own numbers.
-  const trained = state?.trainLayer && WEIGHT_KEYS.every((key) => state[key]) ? parseTrainText(state.train) : null;
+  const trained = state?.trainLayer && weightsEdited(state) ? parseTrainText(state.train) : null;
   if (trained) {
     node.hidden = false;
     const params = { layer: state.trainLayer, head: state.head, task: t(`train.task.${trained.task}`) };

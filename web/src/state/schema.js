@@ -31,6 +31,8 @@ export const MASK_KINDS = Object.freeze(['causal', 'none', 'window', 'prefix', '
 export const SOFTMAX_AXES = Object.freeze(['keys', 'queries']);
 export const FILL_VALUES = Object.freeze(['-inf', '-1e9', '0']);
 export const WEIGHT_KEYS = Object.freeze(['wq', 'wk', 'wv', 'wo']);
+/** Whether a state's weights are edited ones (all four given: a trained head's, or typed in the lesson). */
+export const weightsEdited = (state) => WEIGHT_KEYS.every((key) => state[key]);
 export const TOKENIZE_MODES = Object.freeze(['whitespace', 'char', 'word']);
 export const POSITIONAL_KINDS = Object.freeze(['none', 'sinusoidal', 'rope']);
 // The published model shapes the KV cache panel compares (engine/memory-figures.js), as links name them.

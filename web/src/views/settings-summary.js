@@ -1,12 +1,12 @@
 // The closed settings' one line: what the attention on screen was computed with, so that the
 // first screen says it without showing the whole form.
 import { setText } from '../render/dom.js';
-import { WEIGHT_KEYS } from '../state/schema.js';
+import { weightsEdited } from '../state/schema.js';
 
 /** state: the state on screen (null before the first result); t: the translator. */
 export function renderSettingsSummary(node, state, t) {
   if (!state) return;
-  const edited = WEIGHT_KEYS.every((key) => state[key]);
+  const edited = weightsEdited(state);
   const weights = edited
     ? t(state.train && state.trainLayer ? 'settings.trained' : 'settings.edited')
     : state.weights === 'identity'
