@@ -17,9 +17,11 @@ cmake --workflow --preset wasm
 echo "== static site (dist/) =="
 npx vite build --logLevel warn
 # Two test files at a time: a browser test mostly waits for its page, so two share the two cores.
-# The Train panel's tests time the page's main-thread tasks; a second browser beside them makes
-# those long, so they run alone, last.
+# Two files run alone, last: the Train panel's tests time the page's main-thread tasks (a second
+# browser beside them makes those long), and the student test once failed beside another file
+# (docs/performance.md, "The browser tests' pages").
+ALONE='/(train|exercise-student)\.test\.mjs$'
 echo "== JavaScript and browser tests, two files at a time =="
-node --test --test-concurrency=2 tests/js/*.test.mjs $(ls tests/browser/*.test.mjs | grep -v '/train\.test\.mjs$')
-echo "== the Train panel's tests, alone =="
-node --test tests/browser/train.test.mjs
+node --test --test-concurrency=2 tests/js/*.test.mjs $(ls tests/browser/*.test.mjs | grep -Ev "$ALONE")
+echo "== the Train panel's and the student's tests, alone =="
+node --test --test-concurrency=1 $(ls tests/browser/*.test.mjs | grep -E "$ALONE")
