@@ -238,10 +238,10 @@ export function signedFill(matrix) {
 }
 /** A grid's fill of a head's weights, greyed where `mask` (rows × cols, 1 = masked) says so. */
 export function weightFill(mask, kind = 'viridis') {
-  const scale = kind === 'viridis' ? null : colorScale(kind); // (the Train maps: the lesson's greens)
+  const scale = colorScale(kind); // (viridis for the head views; the Train maps take the lesson's greens)
   return (r, c, w) => {
     if (mask.data[r * mask.cols + c]) return HEAD_MASKED_CELL;
-    const { background, text } = scale ? scale.cell(Number.isFinite(w) ? w : 0) : palette('viridis')[weightLevel(w)];
+    const { background, text } = scale.cell(Number.isFinite(w) ? w : 0);
     return { background, color: text };
   };
 }

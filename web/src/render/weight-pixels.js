@@ -1,7 +1,7 @@
 // A head's attention weights painted as pixels: the small maps of the head split, and its detail
 // map once it is too wide to print numbers (matrix-pixels.js): a table of thousands of cells costs
 // far more to build, style and lay out than its pixels written as one ImageData.
-import { COLORS, colorScale, palettePixels, pixelOf, weightLevel } from './colors.js';
+import { COLORS, colorScale, palettePixels, pixelOf } from './colors.js';
 
 /**
  * Paints the top-left rows × cols weights of a head on `canvas`: `cell` pixels a side per entry
@@ -21,8 +21,8 @@ export function paintWeights(canvas, { weights, mask, rows, cols, cell, gap = 0,
   pixels.fill(pixelOf(COLORS.panel)); // the white between cells (the tables' cell borders)
   const masked = pixelOf(COLORS.headMasked);
   const colors = palettePixels(palette);
-  const scale = palette === 'viridis' ? null : colorScale(palette);
-  const level = scale ? (w) => scale.levelOf(Number.isFinite(w) ? w : 0) : weightLevel;
+  const scale = colorScale(palette);
+  const level = (w) => scale.levelOf(Number.isFinite(w) ? w : 0);
   for (let r = 0; r < rows; r += 1) {
     for (let c = 0; c < cols; c += 1) {
       const k = r * weights.cols + c;
